@@ -1,0 +1,77 @@
+"""eventmem: long-term memory for AI agents, as an event-sourced engine with a replayable log.
+
+    import eventmem
+    with eventmem.open("path/to/store") as mem:
+        mem.remember("Alice moved to Berlin in March", namespace="alice")
+        hits = mem.recall("where does alice live", namespace="alice")
+"""
+
+from __future__ import annotations
+
+import os
+
+from eventmem.clock import Clock, ManualClock, SystemClock
+from eventmem.config import Config
+from eventmem.embedders import Embedder, HashingEmbedder
+from eventmem.engine import Engine
+from eventmem.errors import (
+    ClosedError,
+    CorruptRecordError,
+    EmbedderMismatchError,
+    EventmemError,
+    IncompatibleStoreError,
+    InvalidInputError,
+    NotFoundError,
+    ReadOnlyError,
+    StorageFullError,
+    StoreError,
+    StoreLockedError,
+)
+from eventmem.reader import View
+from eventmem.results import HistoryEntry, Hit, Memory, RememberResult
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Clock",
+    "ClosedError",
+    "Config",
+    "CorruptRecordError",
+    "EmbedderMismatchError",
+    "Embedder",
+    "Engine",
+    "EventmemError",
+    "HashingEmbedder",
+    "HistoryEntry",
+    "Hit",
+    "IncompatibleStoreError",
+    "InvalidInputError",
+    "ManualClock",
+    "Memory",
+    "NotFoundError",
+    "ReadOnlyError",
+    "RememberResult",
+    "StorageFullError",
+    "StoreError",
+    "StoreLockedError",
+    "SystemClock",
+    "View",
+    "open",
+]
+
+
+def open(  # noqa: A001 - the documented name, as in ``eventmem.open(path)``
+    path: str | os.PathLike[str],
+    *,
+    clock: Clock | None = None,
+    embedder: Embedder | None = None,
+    config: Config | None = None,
+    readonly: bool = False,
+) -> Engine:
+    """Open (or create) the store at ``path``. Use it as a context manager.
+
+    ``clock``: where time comes from (SystemClock by default; ManualClock for tests).
+    ``embedder``: None uses the store's own (the default HashingEmbedder for a new store).
+    ``readonly``: read a store another process writes; queries see its latest appends.
+    """
+    return Engine(path, clock=clock, embedder=embedder, config=config, readonly=readonly)

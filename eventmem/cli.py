@@ -1,0 +1,255 @@
+"""The ``eventmem`` command: operate and debug a store from the shell.
+
+The store is ``--store``, else ``$EVENTMEM_STORE``, else ``./eventmem-store``. Every command takes
+``--json`` for machine-readable output. Exit codes: 0 ok, 1 a check failed (verify), 2 bad usage or
+input, 3 a store error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+import eventmem
+from eventmem.clock import from_micros, to_micros
+from eventmem.errors import EventmemError, InvalidInputError, StoreError
+from eventmem.events import event_tag
+from eventmem.render import describe_event, render_hits, render_memory
+from replay.rebuild import rebuild
+
+
+def _parse_time(value: str) -> datetime:
+    """ISO 8601; a time without a zone is taken as UTC (the CLI's one convenience)."""
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidInputError(f"not an ISO 8601 time: {value!r}") from None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
+    if args.json:
+        print(json.dumps(msgspec.to_builtins(data), ensure_ascii=False, sort_keys=True))
+    else:
+        print(text)
+
+
+def _store(args: argparse.Namespace) -> str:
+    return args.store or os.environ.get("EVENTMEM_STORE") or "eventmem-store"
+
+
+def _open(args: argparse.Namespace, *, readonly: bool = False) -> eventmem.Engine:
+    path = _store(args)
+    if readonly and not os.path.exists(os.path.join(path, "data.mdb")):
+        raise StoreError(f"no store at {path}; create one with `eventmem remember` or `demo`")
+    return eventmem.open(path, readonly=readonly)
+
+
+# -- commands ------------------------------------------------------------------------------------
+
+
+def cmd_remember(args: argparse.Namespace) -> int:
+    with _open(args) as mem:
+        result = mem.remember(
+            args.text, namespace=args.namespace, kind=args.kind, source=args.source,
+            importance=args.importance,
+            valid_from=_parse_time(args.valid_from) if args.valid_from else None,
+            valid_until=_parse_time(args.valid_until) if args.valid_until else None,
+            pinned=args.pin,
+        )
+    _emit(args, result, f"{result.action} {result.memory_id} (seq {result.seq})")
+    return 0
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    with _open(args) as mem:
+        valid_at = _parse_time(args.valid_at) if args.valid_at else None
+        hits = mem.recall(args.query, namespace=args.namespace, k=args.k, valid_at=valid_at)
+    _emit(args, hits, render_hits(hits, explain=args.explain))
+    return 0
+
+
+def cmd_get(args: argparse.Namespace) -> int:
+    with _open(args, readonly=True) as mem:
+        memory = mem.get(args.memory_id)
+    _emit(args, memory, render_memory(memory))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    with _open(args, readonly=True) as mem:
+        entries = mem.history(args.memory_id)
+    lines = [f"{e.seq:>8}  {e.at.isoformat()}  {describe_event(e.type, e.details)}"
+             for e in entries]
+    _emit(args, entries, "\n".join(lines) or "(no events)")
+    return 0
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    with _open(args, readonly=True) as mem:
+        stop = None if args.limit is None else args.start + args.limit - 1
+        rows = [(seq, event) for seq, event in mem.events(args.start, stop)]
+    data = [{"seq": seq, "type": event_tag(ev), **msgspec.to_builtins(ev)} for seq, ev in rows]
+    text = "\n".join(_trace_line(seq, ev) for seq, ev in rows) or "(empty log)"
+    _emit(args, data, text)
+    return 0
+
+
+def _trace_line(seq: int, event: Any) -> str:
+    details = {k: v for k, v in msgspec.structs.asdict(event).items()
+               if k not in ("at", "namespace", "actor")}
+    ns = f" [{event.namespace}]" if event.namespace else ""
+    return (f"{seq:>8}  {from_micros(event.at).isoformat()}{ns}  "
+            f"{describe_event(event_tag(event), details)}")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Rebuild the projections from the log up to a seq or a time, printing each event with
+    ``--trace``; reports what the store held at that point."""
+    with _open(args, readonly=True) as mem:
+        log = mem.store
+        until = _until_seq(log, args.until)
+        traced = []
+        for seq, event in log.read(1, until):
+            if args.trace:
+                traced.append(_trace_line(seq, event) if not args.json
+                              else {"seq": seq, "type": event_tag(event),
+                                    **msgspec.to_builtins(event)})
+        views = rebuild(log, until=until)
+    summary = {"until_seq": views.seq, "memories": len(views.state.memories),
+               "active": sum(r.status == "active" for r in views.state.memories.values()),
+               "digests": views.digests()}
+    if args.json:
+        _emit(args, {"summary": summary, "trace": traced}, "")
+    else:
+        for line in traced:
+            print(line)
+        print(f"replayed to seq {views.seq}: {summary['memories']} memories "
+              f"({summary['active']} active)")
+    return 0
+
+
+def _until_seq(log: Any, value: str | None) -> int:
+    head = log.head().seq
+    if value is None:
+        return head
+    if value.isdigit():
+        return min(int(value), head)
+    return log.seq_at_time(to_micros(_parse_time(value)))
+
+
+def cmd_as_of(args: argparse.Namespace) -> int:
+    with _open(args, readonly=True) as mem:
+        view = mem.as_of(seq=int(args.at)) if args.at.isdigit() else mem.as_of(at=_parse_time(args.at))
+        if args.query:
+            hits = view.recall(args.query, namespace=args.namespace, k=args.k)
+            _emit(args, hits, render_hits(hits, explain=False))
+        else:
+            stats = view.stats()
+            _emit(args, stats, json.dumps(stats, indent=2))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    with _open(args, readonly=True) as mem:
+        report = mem.verify()
+    lines = [f"{'OK' if report.ok else 'FAILED'}: {report.events_checked} events, "
+             f"{report.blobs_checked} blobs, head {report.head_seq} {report.head_hash[:16]}"]
+    lines += [f"  seq {f.seq}: [{f.check}] {f.message}" for f in report.findings]
+    _emit(args, report, "\n".join(lines))
+    return 0 if report.ok else 1
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    with _open(args, readonly=True) as mem:
+        stats = {**mem.stats(), "store": mem.path, "log": mem.store.stats(),
+                 "head_hash": mem.head().hash.hex()}
+    _emit(args, stats, "\n".join(f"{k}: {v}" for k, v in stats.items()))
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from eventmem.demo import run_demo
+
+    return run_demo(_store(args), as_json=args.json)
+
+
+# -- the parser ----------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="eventmem",
+                                     description="Long-term memory for AI agents, event-sourced.")
+    parser.add_argument("--store", help="store directory ($EVENTMEM_STORE, else ./eventmem-store)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    # The same options after the command; SUPPRESS keeps a subcommand from resetting a value given
+    # before it.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--store", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="machine-readable output")
+    parser.add_argument("--version", action="version", version=eventmem.__version__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def add(name: str, func: Any, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        p.set_defaults(func=func)
+        return p
+
+    add("demo", cmd_demo, "write a sample conversation, then recall, history, as-of and verify")
+    p = add("remember", cmd_remember, "remember a text")
+    p.add_argument("text")
+    p.add_argument("--namespace", "-n", default="default")
+    p.add_argument("--kind")
+    p.add_argument("--source", default="user")
+    p.add_argument("--importance", type=float)
+    p.add_argument("--valid-from")
+    p.add_argument("--valid-until")
+    p.add_argument("--pin", action="store_true")
+    p = add("recall", cmd_recall, "recall memories for a query (recorded as an access)")
+    p.add_argument("query")
+    p.add_argument("--namespace", "-n", default="default")
+    p.add_argument("-k", type=int, default=5)
+    p.add_argument("--valid-at", help="only memories true at this time")
+    p.add_argument("--explain", action="store_true", help="print per-channel ranks and scores")
+    p = add("get", cmd_get, "show one memory")
+    p.add_argument("memory_id")
+    p = add("history", cmd_history, "every event that touched a memory")
+    p.add_argument("memory_id")
+    p = add("log", cmd_log, "print the event log")
+    p.add_argument("--start", type=int, default=1)
+    p.add_argument("--limit", type=int)
+    p = add("replay", cmd_replay, "rebuild the projections up to a seq or time")
+    p.add_argument("--until", help="a seq or an ISO 8601 time (default: the head)")
+    p.add_argument("--trace", action="store_true", help="print each replayed event")
+    p = add("as-of", cmd_as_of, "the store as it stood at a seq or time")
+    p.add_argument("at", help="a seq or an ISO 8601 time")
+    p.add_argument("query", nargs="?")
+    p.add_argument("--namespace", "-n", default="default")
+    p.add_argument("-k", type=int, default=5)
+    add("verify", cmd_verify, "check the hash chain, blobs and projections")
+    add("stats", cmd_stats, "counts and sizes")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except InvalidInputError as exc:
+        print(f"eventmem: {exc}", file=sys.stderr)
+        return 2
+    except EventmemError as exc:
+        print(f"eventmem: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

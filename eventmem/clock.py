@@ -1,0 +1,78 @@
+"""Injected clocks and the one conversion between API datetimes and stored microseconds.
+
+Events store time as integer microseconds since the Unix epoch (UTC): integers compare, encode and
+replay exactly, where floats and datetimes with zones would not. The API speaks timezone-aware
+``datetime``; naive ones are refused because their meaning depends on the machine.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+from eventmem.errors import InvalidInputError
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MICROS_PER_DAY = 86_400_000_000
+MICROS_PER_SECOND = 1_000_000
+
+
+def to_micros(when: datetime, *, name: str = "time") -> int:
+    """Convert an aware datetime to microseconds since the epoch; refuse naive ones."""
+    if not isinstance(when, datetime):
+        raise InvalidInputError(f"{name} must be a datetime, got {type(when).__name__}")
+    if when.tzinfo is None or when.utcoffset() is None:
+        raise InvalidInputError(
+            f"{name} is a naive datetime ({when.isoformat()}); pass a timezone-aware one, "
+            "e.g. datetime(..., tzinfo=timezone.utc)"
+        )
+    delta = when - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * MICROS_PER_SECOND + delta.microseconds
+
+
+def from_micros(micros: int) -> datetime:
+    """The UTC datetime for microseconds since the epoch."""
+    return _EPOCH + timedelta(microseconds=micros)
+
+
+class Clock(Protocol):
+    """Anything with ``now() -> aware datetime``."""
+
+    def now(self) -> datetime: ...
+
+
+class SystemClock:
+    """The wall clock, in UTC. The default outside tests."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)  # allow-nondeterminism: this is the injected wall clock
+
+    def __repr__(self) -> str:
+        return "SystemClock()"
+
+
+class ManualClock:
+    """A clock that moves only when told to: for tests, simulations and replayed benchmarks."""
+
+    def __init__(self, start: datetime) -> None:
+        to_micros(start, name="start")
+        self._now = start
+
+    def now(self) -> datetime:
+        return self._now
+
+    def advance(self, delta: timedelta) -> datetime:
+        """Move forward by ``delta`` (which may not be negative) and return the new time."""
+        if delta < timedelta(0):
+            raise InvalidInputError(f"advance() takes a non-negative timedelta, got {delta}")
+        self._now = self._now + delta
+        return self._now
+
+    def set(self, when: datetime) -> datetime:
+        """Jump to ``when`` (aware). Going back is allowed; the log keeps its own time monotone."""
+        to_micros(when, name="when")
+        self._now = when
+        return self._now
+
+    def __repr__(self) -> str:
+        return f"ManualClock({self._now.isoformat()})"

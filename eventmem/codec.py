@@ -1,0 +1,56 @@
+"""The one codec: events <-> msgpack bytes, deterministic, with upcasters for old tags.
+
+``order="deterministic"`` makes the bytes a function of the value alone (dict and set contents are
+sorted), which the hash chain and the projection digests rely on.
+
+Schema evolution: a new field with a default needs nothing here. An incompatible change gets a new
+tag; the old tag keeps decoding through an upcaster registered in ``UPCASTERS`` that rewrites the
+raw mapping into the new shape. Stored bytes are never rewritten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from eventmem.errors import CorruptRecordError
+from eventmem.events import AnyEvent, Event
+
+_encoder = msgspec.msgpack.Encoder(order="deterministic")
+_decoder = msgspec.msgpack.Decoder(AnyEvent)
+_raw_decoder = msgspec.msgpack.Decoder()
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+# old tag -> function turning its raw mapping into a current event's mapping (with a current tag).
+UPCASTERS: dict[str, Upcaster] = {}
+
+
+def encode(event: Event) -> bytes:
+    """Encode an event (or any msgspec-encodable value) deterministically."""
+    return _encoder.encode(event)
+
+
+def encode_value(value: Any) -> bytes:
+    """Deterministic msgpack for non-event values (snapshots, digests)."""
+    return _encoder.encode(value)
+
+
+def decode(data: bytes | memoryview, *, seq: int | None = None) -> Event:
+    """Decode one event; an old tag goes through its upcaster. Bad bytes raise
+    :class:`CorruptRecordError` naming ``seq``."""
+    try:
+        return _decoder.decode(data)  # type: ignore[no-any-return]
+    except msgspec.DecodeError as exc:
+        try:
+            raw = _raw_decoder.decode(data)
+        except msgspec.DecodeError:
+            raise CorruptRecordError(f"event does not decode: {exc}", seq=seq) from None
+        upcast = UPCASTERS.get(raw.get("type")) if isinstance(raw, dict) else None
+        if upcast is None:
+            raise CorruptRecordError(f"event does not decode: {exc}", seq=seq) from None
+        try:
+            return msgspec.convert(upcast(raw), AnyEvent)  # type: ignore[no-any-return]
+        except (msgspec.ValidationError, KeyError, TypeError, ValueError) as up_exc:
+            raise CorruptRecordError(f"upcast of {raw.get('type')!r} failed: {up_exc}", seq=seq) from None

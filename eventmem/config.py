@@ -1,0 +1,46 @@
+"""The typed configuration of a store: every parameter in one frozen struct with the seeds'
+defaults (ARCHITECTURE.md section 9). Pass ``eventmem.open(path, config=Config(...))``."""
+
+from __future__ import annotations
+
+import msgspec
+
+from eventmem.log import DEFAULT_MAP_SIZE
+
+BASE_STABILITY_DAYS: dict[str, float] = {
+    "identity": 365.0,
+    "preference": 180.0,
+    "relationship": 180.0,
+    "event": 60.0,
+    "activity": 45.0,
+    "plan": 30.0,
+    "context": 7.0,
+    "ephemeral": 1.0,
+}
+
+
+class Config(msgspec.Struct, frozen=True, kw_only=True):
+    # Storage
+    sync: bool = True  # fsync every call: a returned call is durable
+    map_size: int = DEFAULT_MAP_SIZE  # initial LMDB map; it doubles when full
+    snapshot_every: int = 50_000  # events between automatic snapshots (also taken on close)
+    snapshots_kept: int = 2
+
+    # Input limits
+    max_text_chars: int = 16_000
+    max_namespace_chars: int = 128
+    max_query_chars: int = 4_000
+    max_k: int = 1_000
+
+    # Memory model
+    default_kind: str = "context"  # kind when the caller gives none
+    default_importance: float = 0.5
+    base_stability_days: dict[str, float] = msgspec.field(
+        default_factory=lambda: dict(BASE_STABILITY_DAYS)
+    )
+    access_stability_gain: float = 0.5  # S_eff = S * (1 + ln(1 + accesses) * gain)
+
+    # Retrieval
+    rrf_k: int = 60
+    candidates_per_channel: int = 50
+    record_recalls: bool = True  # a recall appends a memory.recalled event (the access trail)

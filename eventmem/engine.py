@@ -1,0 +1,438 @@
+"""The engine: eventmem's one facade over the log, the projections and the policies.
+
+Every write follows the same path: check the input, decide (the gate), append the decision events
+with their content in one LMDB transaction, then fold the new events into the projections. If the
+append fails nothing is folded, so the live state never runs ahead of the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from eventmem import validation
+from eventmem.clock import Clock, SystemClock, to_micros
+from eventmem.config import Config
+from eventmem.embedders import EMBEDDERS, Embedder, default_embedder
+from eventmem.envelope import Envelope
+from eventmem.errors import (
+    ClosedError,
+    EmbedderMismatchError,
+    InvalidInputError,
+    NotFoundError,
+    ReadOnlyError,
+)
+from eventmem.events import (
+    EmbedderRegistered,
+    Event,
+    MemoryForgotten,
+    MemoryIngested,
+    MemoryPinned,
+    MemoryRecalled,
+    MemoryReinforced,
+    MemoryUnpinned,
+)
+from eventmem.log import EventLog, Head, vector_key
+from eventmem.opslog import ops_logger
+from eventmem.policies import gate
+from eventmem.reader import Reader, View
+from eventmem.results import Hit, RememberResult
+from eventmem.text import content_hash, dedup_key
+from projections.state import dedup_slot
+from replay.rebuild import load_or_rebuild
+from replay.verify import VerifyReport, verify
+
+_ITEM_FIELDS = frozenset({
+    "text", "namespace", "kind", "source", "importance", "confidence", "valid_from",
+    "valid_until", "pinned", "immutable", "tags", "refs",
+})
+
+
+class Engine(Reader):
+    """A store opened for reading and writing (or read-only with ``readonly=True``).
+
+    Use :func:`eventmem.open`; close it, or use it as a context manager.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        clock: Clock | None = None,
+        embedder: Embedder | None = None,
+        config: Config | None = None,
+        readonly: bool = False,
+    ) -> None:
+        self.config = config or Config()
+        self.clock: Clock = clock or SystemClock()
+        self.readonly = readonly
+        self._closed = False
+        self._log = EventLog.open(path, readonly=readonly, sync=self.config.sync,
+                                  map_size=self.config.map_size)
+        try:
+            self._embedder = self._bind_embedder(embedder)
+            self._views, self.opened_from = load_or_rebuild(self._log)
+            self._snapshot_seq = self._views.seq if self.opened_from.startswith("snapshot") else 0
+            self._last_at = self._head_time()
+        except BaseException:
+            self._log.close()
+            raise
+        self._ops = ops_logger(self._log.path, enabled=not readonly)
+        self._ops.info("open", seq=self._views.seq, origin=self.opened_from)
+
+    @property
+    def path(self) -> str:
+        return str(self._log.path)
+
+    @property
+    def store(self) -> EventLog:
+        """The event log underneath (for operator tooling: replay, stats)."""
+        return self._log
+
+    @property
+    def embedder(self) -> Embedder:
+        return self._embedder
+
+    def _bind_embedder(self, given: Embedder | None) -> Embedder:
+        """Use the store's embedder; record one on a new store; refuse to mix another in."""
+        stored = self._log.embedder_id()
+        if stored is None:
+            embedder = given or default_embedder()
+            if not self.readonly:
+                event = EmbedderRegistered(at=to_micros(self.clock.now()), namespace="",
+                                           embedder_id=embedder.embedder_id, dim=embedder.dim)
+                self._log.append([event])
+                self._log.set_meta(b"embedder", embedder.embedder_id.encode())
+            return embedder
+        if given is not None:
+            if given.embedder_id != stored:
+                raise EmbedderMismatchError(
+                    f"store {self._log.path} holds vectors of embedder {stored!r}, not "
+                    f"{given.embedder_id!r}; open it with that embedder (or none, to use it)"
+                )
+            return given
+        factory = EMBEDDERS.get(stored)
+        if factory is None:
+            raise EmbedderMismatchError(
+                f"store {self._log.path} was embedded with {stored!r}, which this eventmem "
+                "cannot create; pass that embedder to open()"
+            )
+        return factory()
+
+    def _head_time(self) -> int:
+        head = self._log.head().seq
+        return next(self._log.read(head, head))[1].at if head else 0
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Snapshot the projections (when there is anything new) and close the store."""
+        if self._closed:
+            return
+        if not self.readonly and self._views.seq > self._snapshot_seq:
+            self.snapshot()
+        self._ops.info("close", seq=self._views.seq)
+        self._closed = True
+        self._log.close()
+
+    def snapshot(self) -> int:
+        """Write a snapshot of the projections now; returns its seq."""
+        self._check_writable()
+        self._log.put_snapshot(self._views.seq, self._views.to_bytes(),
+                               keep=self.config.snapshots_kept)
+        self._snapshot_seq = self._views.seq
+        return self._snapshot_seq
+
+    def _ensure_current(self) -> None:
+        if self._closed:
+            raise ClosedError("the store is closed; open it again")
+        if self.readonly:
+            self.refresh()
+
+    def refresh(self) -> int:
+        """Fold in whatever another process appended since; returns the new seq."""
+        head = self._log.head().seq
+        if head > self._views.seq:
+            self._views.apply_all(self._log.envelopes(self._views.seq + 1, head))
+        return self._views.seq
+
+    def _now(self) -> int:
+        return max(to_micros(self.clock.now(), name="clock.now()"), self._last_at)
+
+    def _check_writable(self) -> None:
+        if self._closed:
+            raise ClosedError("the store is closed; open it again")
+        if self.readonly:
+            raise ReadOnlyError(f"store {self._log.path} is open read-only")
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def remember(
+        self,
+        text: str,
+        *,
+        namespace: str = "default",
+        kind: str | None = None,
+        source: str = "user",
+        importance: float | None = None,
+        confidence: float = 1.0,
+        valid_from: datetime | None = None,
+        valid_until: datetime | None = None,
+        pinned: bool = False,
+        immutable: bool = False,
+        tags: Sequence[str] = (),
+        refs: Sequence[str] = (),
+    ) -> RememberResult:
+        """Store what the agent learned; returns the action taken and the memory it landed in.
+
+        An exact duplicate (same text up to case and spacing) in the namespace reinforces the
+        existing memory instead of storing it twice. Invalid input raises InvalidInputError and
+        writes nothing.
+        """
+        item = dict(text=text, namespace=namespace, kind=kind, source=source,
+                    importance=importance, confidence=confidence, valid_from=valid_from,
+                    valid_until=valid_until, pinned=pinned, immutable=immutable, tags=tags,
+                    refs=refs)
+        return self.remember_many([item])[0]
+
+    def remember_many(
+        self, items: Iterable[str | Mapping[str, Any]], *, namespace: str = "default"
+    ) -> list[RememberResult]:
+        """Remember many texts in one atomic, durable append (one fsync for the whole batch).
+
+        Each item is a text or a mapping of :meth:`remember`'s arguments; ``namespace`` is the
+        default for items that name none. If any item is invalid, nothing is written.
+        """
+        self._check_writable()
+        checked = [self._check_item(i, item, namespace) for i, item in enumerate(items)]
+        if not checked:
+            return []
+        at = self._now()
+        head = self._log.head()
+        events: list[Event] = []
+        texts: dict[str, str] = {}  # content hash -> text, for the blobs and the envelopes
+        pending: dict[str, str] = {}  # dedup slot -> id created earlier in this batch
+        actions: list[tuple[str, str]] = []
+        new_ids: set[str] = set()
+        memories = self._views.state.memories
+        for i, item in enumerate(checked):
+            text, ns = item["text"], item["namespace"]
+            key = dedup_key(text)
+            slot = dedup_slot(ns, key)
+            decision = gate.decide(self._views.state.by_dedup.get(slot) or pending.get(slot))
+            chash = content_hash(text)
+            if decision.action == "reinforce":
+                assert decision.neighbour is not None
+                events.append(MemoryReinforced(
+                    at=at, namespace=ns, actor=item["source"], memory_id=decision.neighbour,
+                    content_hash=chash, similarity=decision.similarity, rule=decision.rule,
+                    policy=decision.policy))
+                actions.append((decision.neighbour, "reinforced"))
+                continue
+            memory_id = _new_memory_id(head, i, memories, new_ids)
+            new_ids.add(memory_id)
+            pending[slot] = memory_id
+            texts[chash] = text
+            kind = item["kind"] or self.config.default_kind
+            events.append(MemoryIngested(
+                at=at, namespace=ns, actor=item["source"], memory_id=memory_id,
+                content_hash=chash, dedup_key=key, kind=kind,
+                kind_rule="caller" if item["kind"] else "default",
+                source=item["source"],
+                stability=self.config.base_stability_days[kind],
+                importance=item["importance"], confidence=item["confidence"],
+                valid_from=item["valid_from"], valid_until=item["valid_until"],
+                pinned=item["pinned"], immutable=item["immutable"], tags=item["tags"],
+                refs=item["refs"], rule=decision.rule, policy=decision.policy))
+            actions.append((memory_id, "created"))
+        vectors = self._vectors_for(texts)
+        seqs = self._log.append(
+            events,
+            blobs=texts,
+            vectors={vector_key(self._embedder.embedder_id, h): v.tobytes()
+                     for h, v in vectors.items()},
+        )
+        self._fold(events, seqs, texts, vectors)
+        self._ops.info("remember", count=len(events), first_seq=seqs[0], last_seq=seqs[-1])
+        return [RememberResult(memory_id=mid, action=action, seq=seq,  # type: ignore[arg-type]
+                               rule=getattr(event, "rule", ""))
+                for (mid, action), seq, event in zip(actions, seqs, events, strict=True)]
+
+    def _check_item(self, index: int, item: str | Mapping[str, Any], default_ns: str) -> dict:
+        raw: Mapping[str, Any] = {"text": item} if isinstance(item, str) else item
+        if not isinstance(raw, Mapping):
+            raise InvalidInputError(f"item {index}: expected a str or a mapping, got "
+                                    f"{type(item).__name__}")
+        unknown = set(raw) - _ITEM_FIELDS
+        if unknown:
+            raise InvalidInputError(f"item {index}: unknown fields {sorted(unknown)}")
+        try:
+            valid_from, valid_until = validation.interval(raw.get("valid_from"),
+                                                          raw.get("valid_until"))
+            importance = raw.get("importance")
+            return {
+                "text": validation.text(raw.get("text"), self.config),
+                "namespace": validation.namespace(raw.get("namespace") or default_ns, self.config),
+                "kind": validation.kind(raw.get("kind")),
+                "source": validation.actor(raw.get("source", "user")),
+                "importance": self.config.default_importance if importance is None
+                else validation.unit_float(importance, "importance"),
+                "confidence": validation.unit_float(raw.get("confidence", 1.0), "confidence"),
+                "valid_from": valid_from,
+                "valid_until": valid_until,
+                "pinned": _flag(raw.get("pinned", False), "pinned"),
+                "immutable": _flag(raw.get("immutable", False), "immutable"),
+                "tags": validation.labels(raw.get("tags", ()), "tags"),
+                "refs": validation.labels(raw.get("refs", ()), "refs"),
+            }
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"item {index}: {exc}" if index else str(exc)) from None
+
+    def _vectors_for(self, texts: Mapping[str, str]) -> dict[str, np.ndarray]:
+        """Vectors of these texts (content hash -> text): from the (embedder, hash) cache where
+        present, the rest embedded in one batch."""
+        hashes = list(texts)
+        cached = self._log.vectors_for(self._embedder.embedder_id, hashes)
+        out = {h: np.frombuffer(raw, dtype=np.float32) for h, raw in zip(hashes, cached, strict=True)
+               if raw is not None}
+        missing = [h for h in hashes if h not in out]
+        if missing:
+            rows = self._embedder.embed([texts[h] for h in missing])
+            out.update(zip(missing, rows, strict=True))
+        return out
+
+    def _fold(self, events: list[Event], seqs: list[int], texts: Mapping[str, str],
+              vectors: Mapping[str, Any]) -> None:
+        for event, seq in zip(events, seqs, strict=True):
+            if isinstance(event, MemoryIngested):
+                env = Envelope(seq, event, texts.get(event.content_hash),
+                               vectors.get(event.content_hash))
+            else:
+                env = Envelope(seq, event)
+            self._views.apply(env)
+        self._last_at = max(self._last_at, events[-1].at)
+        if self._views.seq - self._snapshot_seq >= self.config.snapshot_every:
+            self.snapshot()
+
+    def _append_one(self, event: Event) -> int:
+        seq = self._log.append([event])[0]
+        self._fold([event], [seq], {}, {})
+        return seq
+
+    def forget(self, memory_id: str, *, reason: str = "explicit") -> int:
+        """Delete a memory: an event (status ``deleted``), not an erasure. Returns its seq."""
+        self._check_writable()
+        record = self._record(memory_id)
+        if record.status == "deleted":
+            return record.updated_seq
+        seq = self._append_one(MemoryForgotten(at=self._now(), namespace=record.namespace,
+                                               actor="user", memory_id=memory_id, reason=reason))
+        self._ops.info("forget", memory_id=memory_id, seq=seq)
+        return seq
+
+    def pin(self, memory_id: str) -> int:
+        """Pin a memory: it is exempt from forgetting. Returns the seq (no event if pinned)."""
+        return self._set_pin(memory_id, True)
+
+    def unpin(self, memory_id: str) -> int:
+        return self._set_pin(memory_id, False)
+
+    def _set_pin(self, memory_id: str, pinned: bool) -> int:
+        self._check_writable()
+        record = self._record(memory_id)
+        if record.pinned == pinned:
+            return record.updated_seq
+        cls = MemoryPinned if pinned else MemoryUnpinned
+        return self._append_one(cls(at=self._now(), namespace=record.namespace, actor="user",
+                                    memory_id=memory_id))
+
+    def _record(self, memory_id: str):  # type: ignore[no-untyped-def]
+        record = self._views.state.memories.get(memory_id) if isinstance(memory_id, str) else None
+        if record is None:
+            raise NotFoundError(f"no memory {memory_id!r} in this store")
+        return record
+
+    # -- reading that writes ------------------------------------------------------------------
+
+    def recall(
+        self,
+        query: str,
+        *,
+        namespace: str = "default",
+        k: int = 5,
+        valid_at: datetime | None = None,
+        include_hidden: bool = False,
+    ) -> list[Hit]:
+        """Reader.recall, and the recall is recorded as one ``memory.recalled`` event (the access
+        that reinforces the returned memories, and the trail of what the agent was given)."""
+        self._ensure_current()
+        hits, _ = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
+                               include_hidden=include_hidden)
+        if self.config.record_recalls and not self.readonly:
+            self._append_one(MemoryRecalled(
+                at=self._now(), namespace=namespace, actor="agent",
+                query=validation.query(query, self.config), k=k,
+                memory_ids=tuple(h.memory_id for h in hits),
+                scores=tuple(h.score for h in hits),
+                valid_at=None if valid_at is None else to_micros(valid_at)))
+        return hits
+
+    # -- the past, and checks -----------------------------------------------------------------
+
+    def as_of(self, *, at: datetime | None = None, seq: int | None = None) -> View:
+        """A read-only view of the store as it stood at time ``at`` or just after ``seq``."""
+        self._ensure_current()
+        if (at is None) == (seq is None):
+            raise InvalidInputError("as_of takes exactly one of at= or seq=")
+        head = self._views.seq
+        if seq is not None:
+            if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= head:
+                raise InvalidInputError(f"seq must be an int from 0 to the head ({head})")
+            until = seq
+            now = next(self._log.read(seq, seq))[1].at if seq else 0
+        else:
+            now = to_micros(at, name="at")  # type: ignore[arg-type]
+            until = self._log.seq_at_time(now)
+        # Always a fresh fold: a view must never share (or be changed with) the live state.
+        views, _ = load_or_rebuild(self._log, until=until)
+        return View(self._log, views, self._embedder, self.config, now)
+
+    def verify(self, *, expected_head: Head | None = None) -> VerifyReport:
+        """Check the hash chain, the blobs, the head, and live projections against a rebuild."""
+        self._ensure_current()
+        report = verify(self._log, live=self._views, expected_head=expected_head)
+        self._ops.info("verify", ok=report.ok, findings=len(report.findings))
+        return report
+
+    def head(self) -> Head:
+        self._ensure_current()
+        return self._log.head()
+
+
+def _flag(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"{field} must be True or False, got {value!r}")
+    return value
+
+
+def _new_memory_id(head: Head, index: int, memories: Mapping[str, Any], taken: set[str]) -> str:
+    """A new id derived from the chain head and the position in the batch: unique (the head
+    changes with every append) and reproducible, so tests and replays see the same ids."""
+    salt = 0
+    while True:
+        digest = hashlib.blake2b(head.hash + f"{index}:{salt}".encode(), digest_size=8).hexdigest()
+        memory_id = f"mem_{digest}"
+        if memory_id not in memories and memory_id not in taken:
+            return memory_id
+        salt += 1

@@ -1,0 +1,408 @@
+"""The append-only, hash-chained event log in one LMDB environment.
+
+Sub-databases::
+
+    log        seq (8-byte big-endian) -> prev_hash (32 bytes) + event (msgpack)
+    blobs      content hash (hex)      -> UTF-8 text
+    vectors    embedder id NUL hash    -> float32 bytes
+    by_memory  memory id               -> seq (dupsort, so a memory's seqs come back in order)
+    snapshots  seq (8-byte big-endian) -> serialized projection state (a cache)
+    meta       b"format", b"head" (seq + hash), b"embedder"
+
+A record's hash is blake2b-256 over its seq and its value, and each value starts with the previous
+record's hash, so editing, dropping or reordering any record breaks the chain. The head (seq and
+hash of the last record) is written in the same transaction as every append, so a truncated tail is
+caught too. One write transaction per call: a batch is all-or-nothing and, with ``sync`` on (the
+default), durable when the call returns.
+
+One process writes (an exclusive ``flock`` on ``writer.lock``); any number of processes read with
+plain LMDB read transactions and can catch up to the head at any time.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import hashlib
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+import lmdb
+import numpy as np
+
+from eventmem import codec
+from eventmem.envelope import Envelope
+from eventmem.errors import (
+    CorruptRecordError,
+    IncompatibleStoreError,
+    ReadOnlyError,
+    StorageFullError,
+    StoreError,
+    StoreLockedError,
+)
+from eventmem.events import CONTENT_EVENTS, Event, memory_ids_of
+
+FORMAT_VERSION = b"1"
+GENESIS = bytes(32)  # the "previous hash" of the first record
+HASH_SIZE = 32
+DEFAULT_MAP_SIZE = 1 << 30  # sparse on Linux; grows by doubling when full
+
+
+def seq_key(seq: int) -> bytes:
+    return seq.to_bytes(8, "big")
+
+
+def record_hash(seq: int, value: bytes | memoryview) -> bytes:
+    h = hashlib.blake2b(seq_key(seq), digest_size=HASH_SIZE)
+    h.update(value)
+    return h.digest()
+
+
+def vector_key(embedder_id: str, content_hash: str) -> bytes:
+    return f"{embedder_id}\x00{content_hash}".encode()
+
+
+class Head(NamedTuple):
+    seq: int  # 0 for an empty log
+    hash: bytes  # GENESIS for an empty log
+
+
+class RawRecord(NamedTuple):
+    seq: int
+    prev_hash: bytes
+    payload: bytes  # the encoded event
+
+    @property
+    def hash(self) -> bytes:
+        return record_hash(self.seq, self.prev_hash + self.payload)
+
+
+class EventLog:
+    """The store on disk. Use :meth:`open`; close with :meth:`close`."""
+
+    def __init__(self, path: Path, env: lmdb.Environment, *, readonly: bool, lock_fd: int | None):
+        self.path = path
+        self.readonly = readonly
+        self._env = env
+        self._lock_fd = lock_fd
+        self._log = env.open_db(b"log", create=not readonly)
+        self._blobs = env.open_db(b"blobs", create=not readonly)
+        self._vectors = env.open_db(b"vectors", create=not readonly)
+        self._by_memory = env.open_db(b"by_memory", dupsort=True, create=not readonly)
+        self._snapshots = env.open_db(b"snapshots", create=not readonly)
+        self._meta = env.open_db(b"meta", create=not readonly)
+
+    # -- opening and closing ------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        readonly: bool = False,
+        sync: bool = True,
+        map_size: int = DEFAULT_MAP_SIZE,
+    ) -> EventLog:
+        """Open (creating, when writable) the store at ``path``.
+
+        A writer takes the store's writer lock; a second writer fails with StoreLockedError.
+        """
+        root = Path(path)
+        lock_fd = None
+        if readonly:
+            if not (root / "data.mdb").exists():
+                raise StoreError(f"no store at {root}: open it writable once to create it")
+        else:
+            root.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(root, 0o700)  # owner-only even when the directory already existed
+            lock_fd = os.open(root / "writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(lock_fd)
+                raise StoreLockedError(
+                    f"another process is writing to {root}; open it with readonly=True to read"
+                ) from None
+        try:
+            env = lmdb.open(
+                str(root),
+                map_size=map_size,
+                max_dbs=8,
+                readonly=readonly,
+                sync=sync,
+                mode=0o600,
+                max_readers=256,
+                # py-lmdb would otherwise refuse a read-only open while the map is larger than
+                # map_size; 0 adopts the size the writer left.
+            )
+            if readonly:
+                env.set_mapsize(0)
+            log = cls(root, env, readonly=readonly, lock_fd=lock_fd)
+            log._check_format()
+        except lmdb.Error as exc:
+            if lock_fd is not None:
+                os.close(lock_fd)
+            raise StoreError(f"cannot open store at {root}: {exc}") from exc
+        except BaseException:
+            if lock_fd is not None:
+                os.close(lock_fd)
+            raise
+        return log
+
+    def _check_format(self) -> None:
+        with self._env.begin(db=self._meta) as txn:
+            found = txn.get(b"format")
+        if found is None and not self.readonly:
+            self._write(lambda txn: txn.put(b"format", FORMAT_VERSION, db=self._meta))
+        elif found is not None and found != FORMAT_VERSION:
+            raise IncompatibleStoreError(
+                f"store format {found.decode()} is not {FORMAT_VERSION.decode()}; "
+                "open it with the eventmem version that wrote it"
+            )
+
+    def close(self) -> None:
+        self._env.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def _write(self, body):  # type: ignore[no-untyped-def]
+        """Run ``body(txn)`` in one write transaction; grow the map and retry when it is full.
+
+        Any failure aborts the transaction, so the store is exactly as before the call.
+        """
+        if self.readonly:
+            raise ReadOnlyError(f"store at {self.path} is open read-only")
+        while True:
+            try:
+                with self._env.begin(write=True) as txn:
+                    return body(txn)
+            except lmdb.MapFullError:
+                self._env.set_mapsize(self._env.info()["map_size"] * 2)
+            except lmdb.Error as exc:
+                if _is_disk_full(exc):
+                    raise StorageFullError(
+                        f"disk full while writing to {self.path}; nothing was written. "
+                        "Free space and retry."
+                    ) from exc
+                raise StoreError(f"write to {self.path} failed: {exc}") from exc
+
+    def append(
+        self,
+        events: Sequence[Event],
+        *,
+        blobs: Mapping[str, str] | None = None,
+        vectors: Mapping[bytes, bytes] | None = None,
+    ) -> list[int]:
+        """Append ``events`` (with the blobs and vectors they reference) in one transaction.
+
+        Returns the seqs assigned, gapless after the current head.
+        """
+        encoded = [codec.encode(event) for event in events]
+
+        def body(txn: lmdb.Transaction) -> list[int]:
+            head = self._head(txn)
+            for content_hash, text in (blobs or {}).items():
+                txn.put(content_hash.encode(), text.encode("utf-8"), db=self._blobs, overwrite=False)
+            for key, data in (vectors or {}).items():
+                txn.put(key, data, db=self._vectors, overwrite=False)
+            seq, prev = head.seq, head.hash
+            seqs = []
+            for event, payload in zip(events, encoded, strict=True):
+                seq += 1
+                value = prev + payload
+                txn.put(seq_key(seq), value, db=self._log, append=True)
+                for mid in memory_ids_of(event):
+                    txn.put(mid.encode(), seq_key(seq), db=self._by_memory, dupdata=True)
+                prev = record_hash(seq, value)
+                seqs.append(seq)
+            txn.put(b"head", seq_key(seq) + prev, db=self._meta)
+            return seqs
+
+        return self._write(body)  # type: ignore[no-any-return]
+
+    def set_meta(self, key: bytes, value: bytes) -> None:
+        self._write(lambda txn: txn.put(key, value, db=self._meta))
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def _read_txn(self) -> lmdb.Transaction:
+        try:
+            return self._env.begin()
+        except lmdb.MapResizedError:
+            # Another process grew the map; adopt its size and try again.
+            self._env.set_mapsize(0)
+            return self._env.begin()
+
+    def _head(self, txn: lmdb.Transaction) -> Head:
+        raw = txn.get(b"head", db=self._meta)
+        if raw is None:
+            return Head(0, GENESIS)
+        return Head(int.from_bytes(raw[:8], "big"), bytes(raw[8:]))
+
+    def head(self) -> Head:
+        """The seq and hash of the last record (``Head(0, GENESIS)`` when empty)."""
+        with self._read_txn() as txn:
+            return self._head(txn)
+
+    def get_meta(self, key: bytes) -> bytes | None:
+        with self._read_txn() as txn:
+            value = txn.get(key, db=self._meta)
+            return None if value is None else bytes(value)
+
+    def iter_raw(self, start: int = 1, stop: int | None = None) -> Iterator[RawRecord]:
+        """Records with ``start <= seq <= stop`` (``stop`` None: to the head), undecoded."""
+        with self._read_txn() as txn:
+            yield from self._iter_raw(txn, start, stop)
+
+    def _iter_raw(self, txn: lmdb.Transaction, start: int, stop: int | None) -> Iterator[RawRecord]:
+        cursor = txn.cursor(db=self._log)
+        if not cursor.set_range(seq_key(start)):
+            return
+        for key, value in cursor:
+            seq = int.from_bytes(key, "big")
+            if stop is not None and seq > stop:
+                return
+            if len(value) < HASH_SIZE:
+                raise CorruptRecordError("record shorter than its hash prefix", seq=seq)
+            yield RawRecord(seq, value[:HASH_SIZE], value[HASH_SIZE:])
+
+    def read(self, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, Event]]:
+        """Decoded events with ``start <= seq <= stop``."""
+        for raw in self.iter_raw(start, stop):
+            yield raw.seq, codec.decode(raw.payload, seq=raw.seq)
+
+    def envelopes(
+        self, start: int = 1, stop: int | None = None, *, embedder_id: str | None = None
+    ) -> Iterator[Envelope]:
+        """Events ready to fold: content events come with their text and vector joined."""
+        embedder_id = embedder_id or self.embedder_id()
+        with self._read_txn() as txn:
+            for raw in self._iter_raw(txn, start, stop):
+                seq = raw.seq
+                event = codec.decode(raw.payload, seq=seq)
+                if not isinstance(event, CONTENT_EVENTS):
+                    yield Envelope(seq, event)
+                    continue
+                content_hash = event.content_hash  # type: ignore[attr-defined]
+                text = txn.get(content_hash.encode(), db=self._blobs)
+                vec = None
+                if embedder_id is not None:
+                    raw_vec = txn.get(vector_key(embedder_id, content_hash), db=self._vectors)
+                    if raw_vec is not None:
+                        vec = np.frombuffer(raw_vec, dtype=np.float32).copy()
+                yield Envelope(seq, event, None if text is None else _decode_text(text, seq), vec)
+
+    def read_time_range(self, start_at: int, end_at: int) -> Iterator[tuple[int, Event]]:
+        """Events with ``start_at <= at < end_at`` (microseconds). Event times are monotone."""
+        first = self.seq_at_time(start_at - 1) + 1
+        for seq, event in self.read(first):
+            if event.at >= end_at:
+                return
+            yield seq, event
+
+    def seq_at_time(self, at: int) -> int:
+        """The last seq whose event time is ``<= at`` (0 if none): a binary search over the log,
+        valid because the engine keeps transaction times monotone."""
+        lo, hi = 0, self.head().seq
+        with self._read_txn() as txn:
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                value = txn.get(seq_key(mid), db=self._log)
+                if value is None:
+                    raise CorruptRecordError("record missing from the log", seq=mid)
+                if codec.decode(value[HASH_SIZE:], seq=mid).at <= at:
+                    lo = mid
+                else:
+                    hi = mid - 1
+        return lo
+
+    def seqs_for_memory(self, memory_id: str) -> list[int]:
+        """Every seq that touched ``memory_id``, in order."""
+        with self._read_txn() as txn:
+            cursor = txn.cursor(db=self._by_memory)
+            if not cursor.set_key(memory_id.encode()):
+                return []
+            return [int.from_bytes(v, "big") for v in cursor.iternext_dup()]
+
+    def blob(self, content_hash: str) -> str | None:
+        with self._read_txn() as txn:
+            raw = txn.get(content_hash.encode(), db=self._blobs)
+            return None if raw is None else _decode_text(raw, None)
+
+    def iter_blobs(self) -> Iterator[tuple[str, bytes]]:
+        with self._read_txn() as txn:
+            for key, value in txn.cursor(db=self._blobs):
+                yield key.decode(), bytes(value)
+
+    def vectors_for(self, embedder_id: str, content_hashes: Sequence[str]) -> list[bytes | None]:
+        """Cached vectors by content hash (None where not cached)."""
+        with self._read_txn() as txn:
+            return [
+                None if (raw := txn.get(vector_key(embedder_id, h), db=self._vectors)) is None
+                else bytes(raw)
+                for h in content_hashes
+            ]
+
+    def embedder_id(self) -> str | None:
+        raw = self.get_meta(b"embedder")
+        return None if raw is None else raw.decode()
+
+    # -- snapshots (a cache of projection state; never the source of truth) -------------------
+
+    def put_snapshot(self, seq: int, data: bytes, *, keep: int = 2) -> None:
+        """Store a snapshot taken at ``seq`` and drop all but the newest ``keep``."""
+
+        def body(txn: lmdb.Transaction) -> None:
+            txn.put(seq_key(seq), data, db=self._snapshots)
+            keys = [bytes(k) for k in txn.cursor(db=self._snapshots).iternext(values=False)]
+            for old in keys[:-keep] if keep else keys:
+                txn.delete(old, db=self._snapshots)
+
+        self._write(body)
+
+    def latest_snapshot(self, max_seq: int | None = None) -> tuple[int, bytes] | None:
+        """The newest snapshot taken at or before ``max_seq``."""
+        with self._read_txn() as txn:
+            cursor = txn.cursor(db=self._snapshots)
+            if max_seq is None:
+                found = cursor.last()
+            elif cursor.set_range(seq_key(max_seq + 1)):
+                found = cursor.prev()
+            else:
+                found = cursor.last()
+            if not found:
+                return None
+            return int.from_bytes(cursor.key(), "big"), bytes(cursor.value())
+
+    def snapshot_seqs(self) -> list[int]:
+        with self._read_txn() as txn:
+            cursor = txn.cursor(db=self._snapshots)
+            return [int.from_bytes(k, "big") for k in cursor.iternext(values=False)]
+
+    def stats(self) -> dict[str, int]:
+        with self._read_txn() as txn:
+            return {
+                "events": txn.stat(self._log)["entries"],
+                "blobs": txn.stat(self._blobs)["entries"],
+                "vectors": txn.stat(self._vectors)["entries"],
+                "snapshots": txn.stat(self._snapshots)["entries"],
+                "map_size": self._env.info()["map_size"],
+            }
+
+
+def _decode_text(raw: bytes | memoryview, seq: int | None) -> str:
+    try:
+        return bytes(raw).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CorruptRecordError(f"blob is not valid UTF-8: {exc}", seq=seq) from None
+
+
+def _is_disk_full(exc: lmdb.Error) -> bool:
+    return isinstance(exc, lmdb.DiskError) or f"[Errno {errno.ENOSPC}]" in str(exc) or (
+        "No space left" in str(exc)
+    )

@@ -1,0 +1,49 @@
+"""The ops log: one JSON line per operation in ``<store>/ops.log``, written with structlog.
+
+It records what was done (ids, counts, seqs, timings), never memory text or queries, so erasing a
+memory from the store leaves nothing of it here. It is for operators; the event log stays the
+source of truth.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, TextIO
+
+import structlog
+
+
+class _LineFile:
+    """A logger factory target: appends each rendered line to the file and flushes it."""
+
+    def __init__(self, path: Path) -> None:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        self._file: TextIO = os.fdopen(fd, "a", encoding="utf-8")
+
+    def msg(self, message: str) -> None:
+        self._file.write(message + "\n")
+        self._file.flush()
+
+    info = debug = warning = error = msg
+
+
+class _Silent:
+    def info(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+def ops_logger(store: Path, *, enabled: bool = True) -> Any:
+    """A bound structlog logger writing JSON lines to ``store/ops.log`` (or a silent one)."""
+    if not enabled:
+        return _Silent()
+    return structlog.wrap_logger(
+        _LineFile(store / "ops.log"),
+        processors=[
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.processors.JSONRenderer(sort_keys=True),
+        ],
+        store=str(store),
+        pid=os.getpid(),
+    )

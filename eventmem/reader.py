@@ -1,0 +1,188 @@
+"""The query methods shared by the live engine and read-only ``as_of`` views.
+
+A :class:`Reader` answers from projections folded to some seq, at some ``now``; it never writes.
+:class:`View` is a Reader whose write methods raise :class:`ReadOnlyError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any, NoReturn
+
+from eventmem import validation
+from eventmem.clock import from_micros, to_micros
+from eventmem.config import Config
+from eventmem.embedders import Embedder
+from eventmem.errors import NotFoundError, ReadOnlyError
+from eventmem.events import Event
+from eventmem.log import EventLog
+from eventmem.policies.decay import effective_stability, retention
+from eventmem.results import HistoryEntry, Hit, Memory
+from eventmem.retrieval import Candidate, search
+from projections import Projections
+from projections.state import MemoryRecord
+from projections.temporal import valid_at as interval_valid_at
+from replay.history import history as replay_history
+
+
+class Reader:
+    _log: EventLog
+    _views: Projections
+    _embedder: Embedder
+    config: Config
+
+    # -- what a subclass provides -------------------------------------------------------------
+
+    def _now(self) -> int:
+        raise NotImplementedError
+
+    def _ensure_current(self) -> None:
+        """Hook: a read-only engine catches up to the writer's head here."""
+
+    # -- queries ------------------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The last seq these answers reflect."""
+        self._ensure_current()
+        return self._views.seq
+
+    def now(self) -> datetime:
+        return from_micros(self._now())
+
+    def get(self, memory_id: str, *, valid_at: datetime | None = None) -> Memory:
+        """The memory with this id (archived and deleted ones too). With ``valid_at``, raises
+        NotFoundError unless the memory was true at that time."""
+        self._ensure_current()
+        record = self._views.state.memories.get(memory_id) if isinstance(memory_id, str) else None
+        if record is None:
+            raise NotFoundError(f"no memory {memory_id!r} in this store")
+        if valid_at is not None:
+            at = to_micros(valid_at, name="valid_at")
+            if not interval_valid_at(self._views.temporal.intervals[memory_id], at):
+                raise NotFoundError(f"memory {memory_id!r} was not valid at {valid_at.isoformat()}")
+        return self._memory(record)
+
+    def recall(
+        self,
+        query: str,
+        *,
+        namespace: str = "default",
+        k: int = 5,
+        valid_at: datetime | None = None,
+        include_hidden: bool = False,
+    ) -> list[Hit]:
+        """The ``k`` memories of ``namespace`` that best answer ``query``, best first.
+
+        ``valid_at``: only memories true at that time. ``include_hidden``: also deleted, archived
+        and superseded ones. Each hit's ``signals`` explain its score.
+        """
+        self._ensure_current()
+        hits, _ = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
+                               include_hidden=include_hidden)
+        return hits
+
+    def _search(
+        self, query: str, *, namespace: str, k: int, valid_at: datetime | None,
+        include_hidden: bool,
+    ) -> tuple[list[Hit], list[Candidate]]:
+        query = validation.query(query, self.config)
+        namespace = validation.namespace(namespace, self.config)
+        k = validation.k(k, self.config)
+        at = validation.optional_time(valid_at, "valid_at")
+        vector = self._embedder.embed([query])[0]
+        found = search(self._views, query, vector, namespace=namespace, k=k, now=self._now(),
+                       config=self.config, valid_at=at, include_hidden=include_hidden)
+        memories = self._views.state.memories
+        hits = []
+        for mid, score, signals in found:
+            record = memories[mid]
+            hits.append(Hit(memory_id=mid, text=self._log.blob(record.content_hash), score=score,
+                            signals=signals, kind=record.kind,
+                            created_at=from_micros(record.created_at)))
+        return hits, found
+
+    def history(self, memory_id: str) -> list[HistoryEntry]:
+        """Every event that touched ``memory_id`` up to this reader's seq, oldest first."""
+        self.get(memory_id)
+        return replay_history(self._log, memory_id, until=self._views.seq)
+
+    def memories(self, *, namespace: str | None = None) -> Iterator[Memory]:
+        """Every memory (of ``namespace``, when given), in creation order."""
+        self._ensure_current()
+        for record in self._views.state.memories.values():
+            if namespace is None or record.namespace == namespace:
+                yield self._memory(record)
+
+    def events(self, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, Event]]:
+        """The raw events ``start..stop`` (capped at this reader's seq)."""
+        self._ensure_current()
+        end = self._views.seq if stop is None else min(stop, self._views.seq)
+        return self._log.read(start, end)
+
+    def stats(self) -> dict[str, Any]:
+        self._ensure_current()
+        by_status: dict[str, int] = {}
+        namespaces: dict[str, int] = {}
+        for record in self._views.state.memories.values():
+            by_status[record.status] = by_status.get(record.status, 0) + 1
+            namespaces[record.namespace] = namespaces.get(record.namespace, 0) + 1
+        return {
+            "seq": self._views.seq,
+            "now": self.now().isoformat(),
+            "memories": len(self._views.state.memories),
+            "by_status": dict(sorted(by_status.items())),
+            "namespaces": dict(sorted(namespaces.items())),
+            "embedder": self._embedder.embedder_id,
+        }
+
+    def _memory(self, record: MemoryRecord) -> Memory:
+        now = self._now()
+        gain = self.config.access_stability_gain
+        return Memory(
+            memory_id=record.memory_id,
+            namespace=record.namespace,
+            text=self._log.blob(record.content_hash),
+            kind=record.kind,
+            status=record.status,
+            tier=record.tier,
+            importance=record.importance,
+            utility=record.utility,
+            stability=effective_stability(record, gain),
+            access_count=record.access_count,
+            pinned=record.pinned,
+            immutable=record.immutable,
+            retention=retention(record, now, gain),
+            valid_from=None if record.valid_from is None else from_micros(record.valid_from),
+            valid_until=None if record.valid_until is None else from_micros(record.valid_until),
+            source=record.source,
+            confidence=record.confidence,
+            created_at=from_micros(record.created_at),
+            last_access_at=from_micros(record.last_access_at),
+            tags=record.tags,
+            refs=record.refs,
+        )
+
+
+class View(Reader):
+    """The store as it stood at one seq: the same query methods, and every write raises."""
+
+    def __init__(self, log: EventLog, views: Projections, embedder: Embedder, config: Config,
+                 now: int) -> None:
+        self._log = log
+        self._views = views
+        self._embedder = embedder
+        self.config = config
+        self._at = now
+
+    def _now(self) -> int:
+        return self._at
+
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        raise ReadOnlyError(
+            f"this is a read-only view of the store as of seq {self._views.seq}; "
+            "write through the engine itself"
+        )
+
+    remember = remember_many = forget = pin = unpin = _refuse

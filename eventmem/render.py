@@ -1,0 +1,65 @@
+"""Readable one-line renderings of events, hits and memories for the CLI and the demo."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from eventmem.results import Hit, Memory
+
+
+def describe_event(tag: str, details: Mapping[str, Any]) -> str:
+    """One line saying what an event did and, for decisions, why."""
+    mid = details.get("memory_id", "")
+    match tag:
+        case "memory.ingested":
+            return (f"created {mid} kind={details['kind']} ({details['kind_rule']}) "
+                    f"source={details['source']} rule={details['rule']} policy={details['policy']}")
+        case "memory.reinforced":
+            return (f"reinforced {mid}: duplicate input, rule={details['rule']} "
+                    f"similarity={details['similarity']:.3f}")
+        case "memory.recalled":
+            ids = ", ".join(details["memory_ids"]) or "nothing"
+            return f"recalled {ids} for {details['query']!r} (k={details['k']})"
+        case "memory.forgotten":
+            return f"forgot {mid} ({details['reason']})"
+        case "memory.pinned":
+            return f"pinned {mid}"
+        case "memory.unpinned":
+            return f"unpinned {mid}"
+        case "store.embedder_registered":
+            return f"embedder {details['embedder_id']} (dim {details['dim']})"
+        case _:
+            return f"{tag} {dict(details)}"
+
+
+def render_hits(hits: Sequence[Hit], *, explain: bool) -> str:
+    if not hits:
+        return "(no memories matched)"
+    lines = []
+    for rank, hit in enumerate(hits, start=1):
+        lines.append(f"{rank:>2}. {hit.score:.4f}  {hit.memory_id}  {hit.text}")
+        if explain:
+            channels = ", ".join(
+                f"{name} #{int(hit.signals[name + '_rank'])} ({hit.signals[name]:.3f})"
+                for name in ("vector", "bm25") if name + "_rank" in hit.signals
+            )
+            lines.append(f"      via {channels or 'no channel'}; retention "
+                         f"{hit.signals.get('retention', 0):.3f}, importance "
+                         f"{hit.signals.get('importance', 0):.2f}")
+    return "\n".join(lines)
+
+
+def render_memory(memory: Memory) -> str:
+    fields = ("memory_id", "namespace", "text", "kind", "status", "tier", "importance", "utility",
+              "stability", "retention", "access_count", "pinned", "immutable", "source",
+              "confidence", "valid_from", "valid_until", "created_at", "last_access_at")
+    out = []
+    for name in fields:
+        value = getattr(memory, name)
+        if isinstance(value, float):
+            value = f"{value:.3f}"
+        elif hasattr(value, "isoformat"):
+            value = value.isoformat()
+        out.append(f"{name:>15}: {value}")
+    return "\n".join(out)

@@ -1,0 +1,146 @@
+"""Deterministic text analysis shared by the embedder and the BM25 projection.
+
+Everything here is a pure function of its input: no built-in ``hash()`` (it depends on
+``PYTHONHASHSEED``), no fitted vocabulary, no locale. Term ids are CRC-32 of the UTF-8 token, so
+two processes, machines or releases that tokenize alike produce the same ids.
+
+Tokens are runs of ``\\w`` (Unicode word characters) of the NFKC-normalized, casefolded text, after
+dropping a possessive ``'s``/``’s`` at a word end ("alice's" -> "alice"). Other contractions split
+at the apostrophe ("isn't" -> "isn", "t"), which is what a plain ``\\w+`` tokenizer does and what
+BM25 references on chat data use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+import zlib
+from collections import _count_elements  # type: ignore[attr-defined]  # Counter's C loop
+
+import numpy as np
+
+from eventmem.errors import InvalidInputError
+
+__all__ = [
+    "STOPWORDS",
+    "content_hash",
+    "dedup_key",
+    "normalize",
+    "term_counts",
+    "term_id",
+    "tokenize",
+]
+
+# English function words plus the pieces contractions split into ("don't" -> "don", "t").
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further
+    had has have having he her here hers herself him himself his how i if in into is it its itself
+    just me more most my myself no nor not now of off on once only or other our ours ourselves out
+    over own same she should so some such than that the their theirs them themselves then there
+    these they this those through to too under until up very was we were what when where which
+    while who whom why will with would you your yours yourself yourselves ll re ve t s d
+    m don didn doesn isn wasn aren weren wouldn couldn shouldn haven hasn hadn also yeah oh
+    """.split()  # noqa: SIM905 - a word list reads better as prose than as 140 quoted strings
+)
+
+_WORD = re.compile(r"\w+")
+_POSSESSIVE = re.compile(r"['’]s\b")
+
+# ASCII fast path (about 99% of chat turns). bytes.translate lowercases and turns every non-word
+# byte into a space in one C pass, several times faster than the regex. The apostrophe survives the
+# table so possessives can be dropped with plain replaces, then becomes a space like the rest.
+# test_text_and_embedders checks this path against the regex path on arbitrary ASCII.
+_ASCII_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'")
+_ASCII_TABLE = bytes(
+    (c | 0x20 if 65 <= c <= 90 else c) if c in _ASCII_WORD else 0x20 for c in range(256)
+)
+
+
+def _check_str(text: object, name: str) -> str:
+    if not isinstance(text, str):
+        raise InvalidInputError(f"{name} must be a str, got {type(text).__name__}")
+    return text
+
+
+def normalize(text: str) -> str:
+    """Return the stored form of ``text``: Unicode NFC, stripped, whitespace runs as one space."""
+    return " ".join(unicodedata.normalize("NFC", _check_str(text, "text")).split())
+
+
+def dedup_key(text: str) -> str:
+    """Return a key equal for texts that differ only in case, spacing or compatibility forms.
+
+    Hex BLAKE2b (16 bytes) of the NFKC-normalized, casefolded, whitespace-collapsed text.
+    """
+    folded = unicodedata.normalize("NFKC", _check_str(text, "text")).casefold()
+    return hashlib.blake2b(" ".join(folded.split()).encode("utf-8"), digest_size=16).hexdigest()
+
+
+def content_hash(text: str) -> str:
+    """Return the blob key of ``text``: hex BLAKE2b (16 bytes) of its UTF-8 bytes, as given."""
+    return hashlib.blake2b(_check_str(text, "text").encode("utf-8"), digest_size=16).hexdigest()
+
+
+def _tokenize_ascii(text: str) -> list[str]:
+    buf = (text + " ").encode("ascii").translate(_ASCII_TABLE)
+    if b"'" in buf:
+        # Same as _POSSESSIVE: "'s" followed by a non-word byte (now a space, or another
+        # apostrophe; the appended space covers the end of the text).
+        while b"'s'" in buf:
+            buf = buf.replace(b"'s'", b"'")
+        buf = buf.replace(b"'s ", b" ").replace(b"'", b" ")
+    return buf.decode("ascii").split()
+
+
+def _tokenize_unicode(text: str) -> list[str]:
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return _WORD.findall(_POSSESSIVE.sub("", folded))
+
+
+def tokenize(text: str) -> list[str]:
+    """Split ``text`` into casefolded ``\\w+`` word tokens, dropping possessive ``'s``."""
+    if _check_str(text, "text").isascii():
+        return _tokenize_ascii(text)
+    return _tokenize_unicode(text)
+
+
+class _TermIds(dict[str, int]):
+    """token -> CRC-32 memo; a miss computes and stores. Cleared when full, so memory stays
+    bounded; ids never depend on what the cache holds."""
+
+    max_size = 1 << 18
+
+    def __missing__(self, token: str) -> int:
+        tid = zlib.crc32(token.encode("utf-8"))
+        if len(self) >= self.max_size:
+            self.clear()
+        self[token] = tid
+        return tid
+
+
+_TERM_IDS = _TermIds()
+_term_id = _TERM_IDS.__getitem__  # bound C method: map() over it stays out of the interpreter
+
+
+def term_id(token: str) -> int:
+    """Return the stable 32-bit id of ``token`` (CRC-32 of its UTF-8 bytes)."""
+    return _term_id(_check_str(token, "token"))
+
+
+def term_counts(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(ids, counts)`` for the tokens of ``text``: sorted unique ``uint32`` term ids and
+    their ``int32`` counts. All tokens count, stopwords included (BM25's IDF weighs them down).
+
+    Tokens whose CRC-32 collide share one id and their counts add up.
+    """
+    counts: dict[int, int] = {}
+    _count_elements(counts, map(_term_id, tokenize(text)))
+    ids = sorted(counts)
+    n = len(ids)
+    return (
+        np.fromiter(ids, dtype=np.uint32, count=n),
+        np.fromiter(map(counts.__getitem__, ids), dtype=np.int32, count=n),
+    )

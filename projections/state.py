@@ -1,0 +1,132 @@
+"""The current-state projection: one record per memory.
+
+A fold: ``apply(state, envelope)`` reads only the state and the envelope. For speed it updates the
+state in place and returns it (folding 100k events through copies would be far too slow); a caller
+that needs an older state folds a fresh one instead.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from eventmem.envelope import Envelope
+from eventmem.events import (
+    EmbedderRegistered,
+    MemoryForgotten,
+    MemoryIngested,
+    MemoryPinned,
+    MemoryRecalled,
+    MemoryReinforced,
+    MemoryUnpinned,
+)
+
+Status = Literal[
+    "active", "stale", "archived", "dormant", "superseded", "deleted", "purged", "erased"
+]
+# Statuses a default recall leaves out.
+HIDDEN_STATUSES = frozenset({"archived", "dormant", "superseded", "deleted", "purged", "erased"})
+
+
+class MemoryRecord(msgspec.Struct, kw_only=True):
+    """What the store currently holds about one memory (times in epoch microseconds)."""
+
+    memory_id: str
+    namespace: str
+    content_hash: str
+    dedup_key: str
+    kind: str
+    kind_rule: str
+    source: str
+    stability: float  # base stability in days
+    importance: float
+    confidence: float
+    utility: float = 0.5
+    access_count: int = 0
+    reinforce_count: int = 0
+    created_at: int
+    last_access_at: int
+    pinned: bool = False
+    immutable: bool = False
+    status: Status = "active"
+    tier: str = "episodic"
+    valid_from: int | None = None
+    valid_until: int | None = None
+    deleted_at: int | None = None
+    created_seq: int
+    updated_seq: int
+    tags: tuple[str, ...] = ()
+    refs: tuple[str, ...] = ()
+
+
+class State(msgspec.Struct, kw_only=True):
+    """All memories by id, plus the dedup index (namespace NUL dedup key -> memory id)."""
+
+    memories: dict[str, MemoryRecord] = msgspec.field(default_factory=dict)
+    by_dedup: dict[str, str] = msgspec.field(default_factory=dict)
+    embedder_id: str | None = None
+    seq: int = 0  # the last seq folded in
+
+
+def dedup_slot(namespace: str, dedup_key: str) -> str:
+    return f"{namespace}\x00{dedup_key}"
+
+
+def apply(state: State, env: Envelope) -> State:
+    event = env.event
+    match event:
+        case MemoryIngested():
+            state.memories[event.memory_id] = MemoryRecord(
+                memory_id=event.memory_id,
+                namespace=event.namespace,
+                content_hash=event.content_hash,
+                dedup_key=event.dedup_key,
+                kind=event.kind,
+                kind_rule=event.kind_rule,
+                source=event.source,
+                stability=event.stability,
+                importance=event.importance,
+                confidence=event.confidence,
+                created_at=event.at,
+                last_access_at=event.at,
+                pinned=event.pinned,
+                immutable=event.immutable,
+                valid_from=event.valid_from,
+                valid_until=event.valid_until,
+                created_seq=env.seq,
+                updated_seq=env.seq,
+                tags=event.tags,
+                refs=event.refs,
+            )
+            state.by_dedup[dedup_slot(event.namespace, event.dedup_key)] = event.memory_id
+        case MemoryReinforced(memory_id=mid):
+            record = state.memories[mid]
+            record.reinforce_count += 1
+            record.last_access_at = event.at
+            record.updated_seq = env.seq
+        case MemoryRecalled(memory_ids=mids):
+            for mid in mids:
+                record = state.memories[mid]
+                record.access_count += 1
+                record.last_access_at = event.at
+                record.updated_seq = env.seq
+        case MemoryForgotten(memory_id=mid):
+            record = state.memories[mid]
+            record.status = "deleted"
+            record.deleted_at = event.at
+            record.updated_seq = env.seq
+            # A forgotten text may be remembered afresh: it no longer absorbs duplicates.
+            slot = dedup_slot(record.namespace, record.dedup_key)
+            if state.by_dedup.get(slot) == mid:
+                del state.by_dedup[slot]
+        case MemoryPinned(memory_id=mid) | MemoryUnpinned(memory_id=mid):
+            record = state.memories[mid]
+            record.pinned = isinstance(event, MemoryPinned)
+            record.updated_seq = env.seq
+        case EmbedderRegistered(embedder_id=embedder_id):
+            state.embedder_id = embedder_id
+        case _:
+            pass
+    state.seq = env.seq
+    return state

@@ -1,0 +1,48 @@
+"""The bitemporal projection: for each memory, when it was true and when the store knew it.
+
+valid time  [valid_from, valid_until)   when the fact holds in the world (None: unbounded)
+known time  [recorded_at, retracted_at) when the store held it as current (None: still does)
+
+"True at T" is a lookup here, without a replay; "known at T" is ``as_of(at=T)``.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from eventmem.envelope import Envelope
+from eventmem.events import MemoryForgotten, MemoryIngested
+
+
+class Interval(msgspec.Struct, kw_only=True, array_like=True):
+    valid_from: int | None
+    valid_until: int | None
+    recorded_at: int
+    retracted_at: int | None = None
+
+
+class Temporal(msgspec.Struct, kw_only=True):
+    intervals: dict[str, Interval] = msgspec.field(default_factory=dict)
+
+
+def apply(state: Temporal, env: Envelope) -> Temporal:
+    event = env.event
+    match event:
+        case MemoryIngested():
+            state.intervals[event.memory_id] = Interval(
+                valid_from=event.valid_from,
+                valid_until=event.valid_until,
+                recorded_at=event.at,
+            )
+        case MemoryForgotten(memory_id=mid):
+            state.intervals[mid].retracted_at = event.at
+        case _:
+            pass
+    return state
+
+
+def valid_at(interval: Interval, at: int) -> bool:
+    """Whether the fact held at ``at``: valid_from <= at < valid_until, open ends unbounded."""
+    if interval.valid_from is not None and at < interval.valid_from:
+        return False
+    return interval.valid_until is None or at < interval.valid_until

@@ -1,0 +1,112 @@
+"""Verify a store: the whole hash chain, every blob against its hash, the head anchor, and that
+the live projections equal a rebuild from the log."""
+
+from __future__ import annotations
+
+import msgspec
+
+from eventmem import codec
+from eventmem.errors import CorruptRecordError
+from eventmem.events import CONTENT_EVENTS
+from eventmem.log import GENESIS, EventLog, Head
+from eventmem.text import content_hash
+from projections import Projections
+from replay.rebuild import rebuild
+
+
+class Finding(msgspec.Struct, frozen=True, kw_only=True):
+    check: str  # chain | decode | head | blob | projection
+    message: str
+    seq: int | None = None
+
+
+class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
+    ok: bool
+    findings: tuple[Finding, ...]
+    events_checked: int
+    blobs_checked: int
+    head_seq: int
+    head_hash: str
+    digests: dict[str, str]
+
+
+def verify(
+    log: EventLog, *, live: Projections | None = None, expected_head: Head | None = None
+) -> VerifyReport:
+    """Check everything and report every problem found (an empty report means all is well).
+
+    ``live``: projections to compare with a rebuild. ``expected_head``: a head the operator saved
+    elsewhere; the log must still contain it, so a truncation past it is caught.
+    """
+    findings: list[Finding] = []
+    content_seq: dict[str, int] = {}  # blob hash -> first seq that references it
+    prev, expected_seq, checked = GENESIS, 1, 0
+    for raw in log.iter_raw():
+        checked += 1
+        if raw.seq != expected_seq:
+            findings.append(Finding(check="chain", seq=expected_seq,
+                                    message=f"gap: records {expected_seq}..{raw.seq - 1} missing"))
+        if raw.prev_hash != prev:
+            # The previous record no longer hashes to what this one recorded: it was altered
+            # (or this record's own prefix was).
+            bad = raw.seq - 1 if raw.seq > 1 else raw.seq
+            findings.append(Finding(check="chain", seq=bad,
+                                    message="record does not match the hash chain (altered)"))
+        try:
+            event = codec.decode(raw.payload, seq=raw.seq)
+            if isinstance(event, CONTENT_EVENTS):
+                content_seq.setdefault(event.content_hash, raw.seq)  # type: ignore[attr-defined]
+        except CorruptRecordError as exc:
+            findings.append(Finding(check="decode", seq=raw.seq, message=str(exc)))
+        prev, expected_seq = raw.hash, raw.seq + 1
+    last_seq = expected_seq - 1
+
+    head = log.head()
+    if head.seq != last_seq:
+        findings.append(Finding(check="head", seq=last_seq,
+                                message=f"log ends at {last_seq} but the head says {head.seq} "
+                                        "(truncated or extended outside eventmem)"))
+    elif head.hash != prev:
+        findings.append(Finding(check="chain", seq=last_seq,
+                                message="last record does not match the head hash (altered)"))
+    if expected_head is not None:
+        _check_expected_head(log, expected_head, last_seq, findings)
+
+    blobs = 0
+    for key, data in log.iter_blobs():
+        blobs += 1
+        try:
+            ok = content_hash(data.decode("utf-8")) == key
+        except UnicodeDecodeError:
+            ok = False
+        if not ok:
+            findings.append(Finding(check="blob", seq=content_seq.get(key),
+                                    message=f"blob {key} does not match its hash"))
+
+    digests: dict[str, str] = {}
+    decode_failed = any(f.check == "decode" for f in findings)
+    if live is not None and not decode_failed:
+        rebuilt = rebuild(log, until=live.seq).digests()
+        digests = live.digests()
+        for name, digest in digests.items():
+            if rebuilt[name] != digest:
+                findings.append(Finding(check="projection", seq=live.seq,
+                                        message=f"live {name} projection differs from a rebuild"))
+
+    unique = tuple(dict.fromkeys(findings))  # one finding per (check, seq, message)
+    return VerifyReport(ok=not unique, findings=unique, events_checked=checked, blobs_checked=blobs,
+                        head_seq=head.seq, head_hash=head.hash.hex(), digests=digests)
+
+
+def _check_expected_head(log: EventLog, expected: Head, last_seq: int, out: list[Finding]) -> None:
+    if expected.seq > last_seq:
+        out.append(Finding(check="head", seq=expected.seq,
+                           message=f"saved head {expected.seq} is past the log's end {last_seq} "
+                                   "(truncated)"))
+        return
+    if expected.seq == 0:
+        return
+    record = next(log.iter_raw(expected.seq, expected.seq), None)
+    if record is None or record.hash != expected.hash:
+        out.append(Finding(check="head", seq=expected.seq,
+                           message="record at the saved head does not match its saved hash"))
