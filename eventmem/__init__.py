@@ -37,8 +37,8 @@ __all__ = [
     "ClosedError",
     "Config",
     "CorruptRecordError",
-    "EmbedderMismatchError",
     "Embedder",
+    "EmbedderMismatchError",
     "Engine",
     "EventmemError",
     "HashingEmbedder",
@@ -60,7 +60,7 @@ __all__ = [
 ]
 
 
-def open(  # noqa: A001 - the documented name, as in ``eventmem.open(path)``
+def open(  # the documented name, as in ``eventmem.open(path)``; shadows the builtin here only
     path: str | os.PathLike[str],
     *,
     clock: Clock | None = None,

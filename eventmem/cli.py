@@ -147,7 +147,10 @@ def _until_seq(log: Any, value: str | None) -> int:
 
 def cmd_as_of(args: argparse.Namespace) -> int:
     with _open(args, readonly=True) as mem:
-        view = mem.as_of(seq=int(args.at)) if args.at.isdigit() else mem.as_of(at=_parse_time(args.at))
+        if args.at.isdigit():
+            view = mem.as_of(seq=int(args.at))
+        else:
+            view = mem.as_of(at=_parse_time(args.at))
         if args.query:
             hits = view.recall(args.query, namespace=args.namespace, k=args.k)
             _emit(args, hits, render_hits(hits, explain=False))

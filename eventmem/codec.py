@@ -41,16 +41,18 @@ def decode(data: bytes | memoryview, *, seq: int | None = None) -> Event:
     """Decode one event; an old tag goes through its upcaster. Bad bytes raise
     :class:`CorruptRecordError` naming ``seq``."""
     try:
-        return _decoder.decode(data)  # type: ignore[no-any-return]
+        return _decoder.decode(data)
     except msgspec.DecodeError as exc:
         try:
             raw = _raw_decoder.decode(data)
         except msgspec.DecodeError:
             raise CorruptRecordError(f"event does not decode: {exc}", seq=seq) from None
-        upcast = UPCASTERS.get(raw.get("type")) if isinstance(raw, dict) else None
+        tag = raw.get("type") if isinstance(raw, dict) else None
+        # Garbage may carry an unhashable "type" (a list, a map): that is corruption, not a crash.
+        upcast = UPCASTERS.get(tag) if isinstance(tag, str) else None
         if upcast is None:
             raise CorruptRecordError(f"event does not decode: {exc}", seq=seq) from None
         try:
-            return msgspec.convert(upcast(raw), AnyEvent)  # type: ignore[no-any-return]
+            return msgspec.convert(upcast(raw), AnyEvent)
         except (msgspec.ValidationError, KeyError, TypeError, ValueError) as up_exc:
-            raise CorruptRecordError(f"upcast of {raw.get('type')!r} failed: {up_exc}", seq=seq) from None
+            raise CorruptRecordError(f"upcast of {tag!r} failed: {up_exc}", seq=seq) from None

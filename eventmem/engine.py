@@ -304,8 +304,8 @@ class Engine(Reader):
         present, the rest embedded in one batch."""
         hashes = list(texts)
         cached = self._log.vectors_for(self._embedder.embedder_id, hashes)
-        out = {h: np.frombuffer(raw, dtype=np.float32) for h, raw in zip(hashes, cached, strict=True)
-               if raw is not None}
+        out = {h: np.frombuffer(raw, dtype=np.float32)
+               for h, raw in zip(hashes, cached, strict=True) if raw is not None}
         missing = [h for h in hashes if h not in out]
         if missing:
             rows = self._embedder.embed([texts[h] for h in missing])

@@ -3,7 +3,7 @@
 The tree::
 
     EventmemError
-    ├── InvalidInputError (also ValueError)     bad text, kind, number, time or option; nothing written
+    ├── InvalidInputError (also ValueError)     bad text, kind, number, time or option
     ├── NotFoundError (also KeyError)           no memory with that id in this store or view
     ├── ReadOnlyError                           a write on an as_of view or a read-only store
     ├── ClosedError                             the store was closed

@@ -39,14 +39,14 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     actor: Actor = "system"
 
 
-class EmbedderRegistered(Event, tag="store.embedder_registered"):
+class EmbedderRegistered(Event, tag="store.embedder_registered", frozen=True, kw_only=True):
     """The store's vectors are made by this embedder from now on (recorded once, first)."""
 
     embedder_id: str
     dim: int
 
 
-class MemoryIngested(Event, tag="memory.ingested"):
+class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     """A new memory was created. Its text lives in the blob ``content_hash``."""
 
     memory_id: str
@@ -68,7 +68,7 @@ class MemoryIngested(Event, tag="memory.ingested"):
     policy: str = POLICY_VERSION
 
 
-class MemoryReinforced(Event, tag="memory.reinforced"):
+class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True):
     """New input duplicated an existing memory, which was reinforced instead of stored twice."""
 
     memory_id: str
@@ -78,7 +78,7 @@ class MemoryReinforced(Event, tag="memory.reinforced"):
     policy: str = POLICY_VERSION
 
 
-class MemoryRecalled(Event, tag="memory.recalled"):
+class MemoryRecalled(Event, tag="memory.recalled", frozen=True, kw_only=True):
     """A recall returned these memories; each counts as an access. The audit trail of what an
     agent was given."""
 
@@ -89,18 +89,18 @@ class MemoryRecalled(Event, tag="memory.recalled"):
     valid_at: int | None = None
 
 
-class MemoryForgotten(Event, tag="memory.forgotten"):
+class MemoryForgotten(Event, tag="memory.forgotten", frozen=True, kw_only=True):
     """The memory is deleted (status ``deleted``); its events and text stay until purge/erase."""
 
     memory_id: str
     reason: str = "explicit"
 
 
-class MemoryPinned(Event, tag="memory.pinned"):
+class MemoryPinned(Event, tag="memory.pinned", frozen=True, kw_only=True):
     memory_id: str
 
 
-class MemoryUnpinned(Event, tag="memory.unpinned"):
+class MemoryUnpinned(Event, tag="memory.unpinned", frozen=True, kw_only=True):
     memory_id: str
 
 
@@ -114,7 +114,7 @@ AnyEvent = (
     | MemoryUnpinned
 )
 
-EVENT_TYPES: Final[tuple[type[Event], ...]] = AnyEvent.__args__  # type: ignore[attr-defined]
+EVENT_TYPES: Final[tuple[type[Event], ...]] = AnyEvent.__args__
 
 
 # Events whose content (text blob and vector) the log reader joins before projections fold them.

@@ -207,7 +207,7 @@ class EventLog:
         def body(txn: lmdb.Transaction) -> list[int]:
             head = self._head(txn)
             for content_hash, text in (blobs or {}).items():
-                txn.put(content_hash.encode(), text.encode("utf-8"), db=self._blobs, overwrite=False)
+                txn.put(content_hash.encode(), text.encode(), db=self._blobs, overwrite=False)
             for key, data in (vectors or {}).items():
                 txn.put(key, data, db=self._vectors, overwrite=False)
             seq, prev = head.seq, head.hash

@@ -92,7 +92,9 @@ def optional_time(value: Any, field: str) -> int | None:
     return None if value is None else to_micros(value, name=field)
 
 
-def interval(valid_from: datetime | None, valid_until: datetime | None) -> tuple[int | None, int | None]:
+def interval(
+    valid_from: datetime | None, valid_until: datetime | None
+) -> tuple[int | None, int | None]:
     start = optional_time(valid_from, "valid_from")
     end = optional_time(valid_until, "valid_until")
     if start is not None and end is not None and end <= start:

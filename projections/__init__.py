@@ -97,7 +97,8 @@ class Projections:
         """A hash per view of its canonical serialization, to compare live state with a rebuild."""
         snap = self.dump()
         return {
-            name: hashlib.blake2b(codec.encode_value(getattr(snap, name)), digest_size=16).hexdigest()
+            name: hashlib.blake2b(codec.encode_value(getattr(snap, name)), digest_size=16)
+            .hexdigest()
             for name in ("state", "temporal", "vectors", "text")
         }
 

@@ -21,10 +21,7 @@ def top_allowed(
         return []
     want = min(count, max(n * 2, 16))
     while True:
-        if want < count:
-            part = np.argpartition(-scores, want - 1)[:want]
-        else:
-            part = np.arange(count)
+        part = np.argpartition(-scores, want - 1)[:want] if want < count else np.arange(count)
         # lexsort: last key is primary; -score descending, then row ascending.
         order = part[np.lexsort((part, -scores[part]))]
         picked: list[tuple[str, float]] = []

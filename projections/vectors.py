@@ -42,7 +42,11 @@ class Vectors:
         self.spaces: dict[str, Space] = {}
 
     def search(
-        self, namespace: str, query: np.ndarray, n: int, allowed: Callable[[str], bool] | None = None
+        self,
+        namespace: str,
+        query: np.ndarray,
+        n: int,
+        allowed: Callable[[str], bool] | None = None,
     ) -> list[tuple[str, float]]:
         """The ``n`` nearest allowed memories by cosine (rows and query are unit vectors)."""
         space = self.spaces.get(namespace)

@@ -10,7 +10,8 @@ from projections.state import MemoryRecord
 
 def effective_stability(record: MemoryRecord, gain: float = 0.5) -> float:
     """Stability in days, extended by accesses: ``S * (1 + ln(1 + accesses) * gain)``."""
-    return record.stability * (1.0 + math.log1p(record.access_count + record.reinforce_count) * gain)
+    uses = record.access_count + record.reinforce_count
+    return record.stability * (1.0 + math.log1p(uses) * gain)
 
 
 def retention(record: MemoryRecord, now: int, gain: float = 0.5) -> float:

@@ -1,0 +1,121 @@
+"""The operator CLI, run as a real process against a real store."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, store: Path, env: dict[str, str] | None = None, check: bool = True):
+    full_env = {**os.environ, **(env or {})}
+    proc = subprocess.run(
+        [sys.executable, "-m", "eventmem.cli", "--store", str(store), *args],
+        capture_output=True, text=True, cwd=ROOT, env=full_env, timeout=120,
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"exit {proc.returncode}: {proc.stderr}")
+    return proc
+
+
+def run_json(*args: str, store: Path):
+    return json.loads(run(*args, "--json", store=store).stdout)
+
+
+@pytest.fixture(scope="module")
+def demo_store(tmp_path_factory):
+    store = tmp_path_factory.mktemp("cli") / "store"
+    proc = run("demo", store=store)
+    assert "Verifying" in proc.stdout and "OK:" in proc.stdout
+    return store
+
+
+def test_demo_prints_each_section(demo_store, tmp_path):
+    out = run("demo", store=tmp_path / "fresh").stdout
+    for heading in ("Remembering", "Recall", "history", "as it stood", "Verifying"):
+        assert heading in out
+    assert "reinforced" in out  # the repeated preference folds into the first
+
+
+def test_remember_recall_get_history_roundtrip(tmp_path):
+    store = tmp_path / "s"
+    created = run_json("remember", "Priya lives in Toronto", "-n", "sam", store=store)
+    assert created["action"] == "created"
+    again = run_json("remember", "priya lives in  toronto", "-n", "sam", store=store)
+    assert again == {**again, "action": "reinforced", "memory_id": created["memory_id"]}
+    hits = run_json("recall", "where does Priya live", "-n", "sam", store=store)
+    assert hits[0]["memory_id"] == created["memory_id"]
+    assert {"vector", "bm25", "rrf"} <= set(hits[0]["signals"])
+    memory = run_json("get", created["memory_id"], store=store)
+    assert memory["text"] == "Priya lives in Toronto" and memory["access_count"] == 1
+    history = run_json("history", created["memory_id"], store=store)
+    assert [h["type"] for h in history] == [
+        "memory.ingested", "memory.reinforced", "memory.recalled"]
+    explained = run("recall", "Toronto", "-n", "sam", "--explain", store=store).stdout
+    assert "via vector #1" in explained
+
+
+def test_json_flag_before_or_after_the_command(demo_store):
+    before = subprocess.run(
+        [sys.executable, "-m", "eventmem.cli", "--json", "--store", str(demo_store), "stats"],
+        capture_output=True, text=True, cwd=ROOT, check=True)
+    after = run_json("stats", store=demo_store)
+    assert json.loads(before.stdout)["seq"] == after["seq"] > 0
+
+
+def test_log_and_replay_trace(demo_store):
+    events = run_json("log", store=demo_store)
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert events[0]["type"] == "store.embedder_registered"
+    replay = run_json("replay", "--until", "5", "--trace", store=demo_store)
+    assert replay["summary"]["until_seq"] == 5 and len(replay["trace"]) == 5
+    text = run("replay", "--until", "2025-03-04T00:00:00", "--trace", store=demo_store).stdout
+    assert "created" in text and "replayed to seq" in text
+    assert "Priya just got engaged" not in text  # traces show decisions, not memory text
+
+
+def test_as_of_and_verify(demo_store):
+    past = run_json("as-of", "3", store=demo_store)
+    assert past["seq"] == 3
+    hits = run_json("as-of", "3", "green tea", "-n", "demo-sam", store=demo_store)
+    assert hits and all(h["text"] for h in hits)
+    report = run_json("verify", store=demo_store)
+    assert report["ok"] is True and report["findings"] == []
+
+
+def test_store_defaults_to_env_then_cwd(tmp_path):
+    env_store = tmp_path / "from-env"
+    proc = subprocess.run(
+        [sys.executable, "-m", "eventmem.cli", "remember", "hello there"],
+        capture_output=True, text=True, cwd=tmp_path, check=True,
+        env={**os.environ, "EVENTMEM_STORE": str(env_store), "PYTHONPATH": str(ROOT)})
+    assert "created" in proc.stdout and (env_store / "data.mdb").exists()
+    env = {k: v for k, v in os.environ.items() if k != "EVENTMEM_STORE"}
+    subprocess.run([sys.executable, "-m", "eventmem.cli", "remember", "hi"], cwd=tmp_path,
+                   env={**env, "PYTHONPATH": str(ROOT)}, check=True, capture_output=True)
+    assert (tmp_path / "eventmem-store" / "data.mdb").exists()
+
+
+def test_ops_log_is_json_lines_without_memory_text(demo_store):
+    lines = (demo_store / "ops.log").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    assert {"open", "remember", "verify", "close"} <= {r["event"] for r in records}
+    assert all("timestamp" in r for r in records)
+    assert "green tea" not in "\n".join(lines)
+
+
+def test_errors_exit_nonzero_with_a_message(tmp_path):
+    store = tmp_path / "s"
+    bad = run("remember", "   ", store=store, check=False)
+    assert bad.returncode == 2 and "empty" in bad.stderr
+    missing = run("get", "mem_nope", store=tmp_path / "none", check=False)
+    assert missing.returncode == 3 and "no store" in missing.stderr
+    run("remember", "x y z", store=store)
+    unknown = run("get", "mem_nope", store=store, check=False)
+    assert unknown.returncode == 3 and "mem_nope" in unknown.stderr
