@@ -7,7 +7,8 @@ two processes, machines or releases that tokenize alike produce the same ids.
 Tokens are runs of ``\\w`` (Unicode word characters) of the NFKC-normalized, casefolded text, after
 dropping a possessive ``'s``/``’s`` at a word end ("alice's" -> "alice"). Other contractions split
 at the apostrophe ("isn't" -> "isn", "t"), which is what a plain ``\\w+`` tokenizer does and what
-BM25 references on chat data use.
+BM25 references on chat data use. ``stem`` is a light inflection stripper the embedder applies to
+its word features; ``term_counts`` does not stem.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = [
     "content_hash",
     "dedup_key",
     "normalize",
+    "stem",
     "term_counts",
     "term_id",
     "tokenize",
@@ -105,6 +107,42 @@ def tokenize(text: str) -> list[str]:
     if _check_str(text, "text").isascii():
         return _tokenize_ascii(text)
     return _tokenize_unicode(text)
+
+
+_VOWELS = frozenset("aeiouy")
+
+
+def stem(token: str) -> str:
+    """Strip common English inflections from a lowercase token: plural -s/-es/-ies, -ed, -ing and
+    a final -e ("moves", "moved", "moving", "move" -> "mov"; "studies", "studied" -> "study").
+
+    Deliberately light (no derivational suffixes): it merges inflected forms without merging
+    unrelated words. Tokens that are short, non-ASCII or not purely alphabetic are returned as is.
+    """
+    t = token
+    if len(t) <= 3 or not (t.isascii() and t.isalpha()):
+        return t
+    if t.endswith(("ies", "ied")) and len(t) > 4:
+        return t[:-3] + "y"
+    if t.endswith("sses"):
+        return t[:-2]
+    if t.endswith("s"):
+        if not t.endswith(("ss", "us", "is")):
+            t = t[:-1]
+    elif t.endswith("ing") and len(t) > 5 and not _VOWELS.isdisjoint(t[:-3]):
+        t = _undouble(t[:-3])
+    elif (
+        t.endswith("ed") and len(t) > 4 and not t.endswith("eed") and not _VOWELS.isdisjoint(t[:-2])
+    ):
+        t = _undouble(t[:-2])
+    return t[:-1] if t.endswith("e") and len(t) > 3 else t
+
+
+def _undouble(t: str) -> str:
+    # "stopp" -> "stop", "runn" -> "run"; but "call", "miss", "buzz" keep their double letter.
+    if len(t) > 2 and t[-1] == t[-2] and t[-1] not in "lsz" and t[-1] not in _VOWELS:
+        return t[:-1]
+    return t
 
 
 class _TermIds(dict[str, int]):
