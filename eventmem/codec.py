@@ -26,6 +26,9 @@ Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 # old tag -> function turning its raw mapping into a current event's mapping (with a current tag).
 UPCASTERS: dict[str, Upcaster] = {}
 
+# msgspec reports invalid UTF-8 in a msgpack string as UnicodeDecodeError, not DecodeError.
+_UNDECODABLE = (msgspec.DecodeError, UnicodeDecodeError)
+
 
 def encode(event: Event) -> bytes:
     """Encode an event (or any msgspec-encodable value) deterministically."""
@@ -42,10 +45,10 @@ def decode(data: bytes | memoryview, *, seq: int | None = None) -> Event:
     :class:`CorruptRecordError` naming ``seq``."""
     try:
         return _decoder.decode(data)
-    except msgspec.DecodeError as exc:
+    except _UNDECODABLE as exc:
         try:
             raw = _raw_decoder.decode(data)
-        except msgspec.DecodeError:
+        except _UNDECODABLE:
             raise CorruptRecordError(f"event does not decode: {exc}", seq=seq) from None
         tag = raw.get("type") if isinstance(raw, dict) else None
         # Garbage may carry an unhashable "type" (a list, a map): that is corruption, not a crash.

@@ -77,7 +77,12 @@ class Engine(Reader):
         try:
             self._embedder = self._bind_embedder(embedder)
             self._views, self.opened_from = load_or_rebuild(self._log)
-            self._snapshot_seq = self._views.seq if self.opened_from.startswith("snapshot") else 0
+            # The seq of the snapshot it opened from ("snapshot@SEQ+TAIL"), not the head: after
+            # a crash the replayed tail must still be snapshotted on close.
+            self._snapshot_seq = (
+                self._views.seq - int(self.opened_from.rsplit("+", 1)[1])
+                if self.opened_from.startswith("snapshot") else 0
+            )
             self._last_at = self._head_time()
         except BaseException:
             self._log.close()
@@ -215,6 +220,9 @@ class Engine(Reader):
         default for items that name none. If any item is invalid, nothing is written.
         """
         self._check_writable()
+        if isinstance(items, str | bytes | Mapping):  # would iterate characters or keys
+            raise InvalidInputError(
+                "remember_many takes a list of texts or mappings; for one text use remember()")
         checked = [self._check_item(i, item, namespace) for i, item in enumerate(items)]
         if not checked:
             return []
@@ -283,7 +291,10 @@ class Engine(Reader):
             importance = raw.get("importance")
             return {
                 "text": validation.text(raw.get("text"), self.config),
-                "namespace": validation.namespace(raw.get("namespace") or default_ns, self.config),
+                # Only a missing/None namespace means the default: "" or 0 is an error, never a
+                # silent write into another tenant's "default" namespace.
+                "namespace": validation.namespace(
+                    default_ns if raw.get("namespace") is None else raw["namespace"], self.config),
                 "kind": validation.kind(raw.get("kind")),
                 "source": validation.actor(raw.get("source", "user")),
                 "importance": self.config.default_importance if importance is None

@@ -35,6 +35,7 @@ import numpy as np
 from eventmem import codec
 from eventmem.envelope import Envelope
 from eventmem.errors import (
+    ClosedError,
     CorruptRecordError,
     IncompatibleStoreError,
     ReadOnlyError,
@@ -87,6 +88,7 @@ class EventLog:
         self.readonly = readonly
         self._env = env
         self._lock_fd = lock_fd
+        self._closed = False
         self._log = env.open_db(b"log", create=not readonly)
         self._blobs = env.open_db(b"blobs", create=not readonly)
         self._vectors = env.open_db(b"vectors", create=not readonly)
@@ -163,6 +165,7 @@ class EventLog:
             )
 
     def close(self) -> None:
+        self._closed = True
         self._env.close()
         if self._lock_fd is not None:
             os.close(self._lock_fd)
@@ -175,6 +178,7 @@ class EventLog:
 
         Any failure aborts the transaction, so the store is exactly as before the call.
         """
+        self._check_open()
         if self.readonly:
             raise ReadOnlyError(f"store at {self.path} is open read-only")
         while True:
@@ -230,7 +234,14 @@ class EventLog:
 
     # -- reading ------------------------------------------------------------------------------
 
+    def _check_open(self) -> None:
+        # Views and readers outlive the engine that made them: after close they get a clear
+        # ClosedError instead of lmdb's "closed/deleted/dropped object".
+        if self._closed:
+            raise ClosedError(f"the store at {self.path} is closed; open it again")
+
     def _read_txn(self) -> lmdb.Transaction:
+        self._check_open()
         try:
             return self._env.begin()
         except lmdb.MapResizedError:

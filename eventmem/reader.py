@@ -111,7 +111,9 @@ class Reader:
     def memories(self, *, namespace: str | None = None) -> Iterator[Memory]:
         """Every memory (of ``namespace``, when given), in creation order."""
         self._ensure_current()
-        for record in self._views.state.memories.values():
+        # Sorted, not dict order: a state loaded from a snapshot has its ids in key order.
+        records = sorted(self._views.state.memories.values(), key=lambda r: r.created_seq)
+        for record in records:
             if namespace is None or record.namespace == namespace:
                 yield self._memory(record)
 

@@ -74,23 +74,30 @@ class Projections:
         )
 
     def to_bytes(self) -> bytes:
-        return codec.encode_value(self.dump())
+        """The snapshot: a checksum of the payload, then the payload (the dump, msgpack)."""
+        payload = codec.encode_value(self.dump())
+        return _checksum(payload) + payload
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Projections | None:
         """Restore from a snapshot; None when it is of another version or unreadable (the
         caller rebuilds from the log instead: a snapshot is only a cache)."""
-        try:
-            if _version_decoder.decode(data).version != PROJECTION_VERSION:
-                return None
-            snap = _snapshot_decoder.decode(data)
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        # Without the checksum a flipped bit in a count, an id or a vector would decode fine
+        # and silently become the live state.
+        checksum, payload = data[:_CHECKSUM_SIZE], data[_CHECKSUM_SIZE:]
+        if len(checksum) != _CHECKSUM_SIZE or _checksum(payload) != checksum:
             return None
-        restored = cls()
-        restored.state = snap.state
-        restored.temporal = snap.temporal
-        restored.vectors = Vectors.load(snap.vectors)
-        restored.text = Text.load(snap.text)
+        try:
+            if _version_decoder.decode(payload).version != PROJECTION_VERSION:
+                return None
+            snap = _snapshot_decoder.decode(payload)
+            restored = cls()
+            restored.state = snap.state
+            restored.temporal = snap.temporal
+            restored.vectors = Vectors.load(snap.vectors)
+            restored.text = Text.load(snap.text)
+        except (msgspec.DecodeError, UnicodeDecodeError, ValueError):
+            return None
         return restored
 
     def digests(self) -> dict[str, str]:
@@ -101,6 +108,13 @@ class Projections:
             .hexdigest()
             for name in ("state", "temporal", "vectors", "text")
         }
+
+
+_CHECKSUM_SIZE = 16
+
+
+def _checksum(payload: bytes) -> bytes:
+    return hashlib.blake2b(payload, digest_size=_CHECKSUM_SIZE, person=b"em-snapshot").digest()
 
 
 class _Version(msgspec.Struct):

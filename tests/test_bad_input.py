@@ -1,0 +1,401 @@
+"""Bad input is refused with a clear error that names the problem, and the store is unchanged:
+same head, same projections, and it still verifies."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import eventmem
+from eventmem import (
+    ClosedError,
+    EmbedderMismatchError,
+    InvalidInputError,
+    NotFoundError,
+    ReadOnlyError,
+)
+
+NAIVE = datetime(2025, 1, 1, 12, 0)
+
+
+@pytest.fixture
+def full(mem: eventmem.Engine, clock: eventmem.ManualClock) -> eventmem.Engine:
+    """The engine with a few memories in two namespaces."""
+    mem.remember("Alice lives in Berlin", namespace="alice", kind="event")
+    clock.advance(timedelta(hours=1))
+    mem.remember_many(["Bob likes tea", "Bob has a cat"], namespace="bob")
+    mem.recall("tea", namespace="bob")
+    return mem
+
+
+def _state(mem: eventmem.Engine) -> tuple[Any, ...]:
+    report = mem.verify()
+    assert report.ok, report.findings
+    return mem.head(), report.digests, mem.store.stats()["blobs"], mem.store.stats()["vectors"]
+
+
+def assert_refused(mem: eventmem.Engine, call: Callable[[], object], error: type[Exception],
+                   match: str) -> None:
+    before = _state(mem)
+    with pytest.raises(error, match=match):
+        call()
+    assert _state(mem) == before
+
+
+# -- remember ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["", " ", "   \n\t  ", "\u3000\u2003"])
+def test_empty_or_whitespace_text(full: eventmem.Engine, text: str) -> None:
+    assert_refused(full, lambda: full.remember(text), InvalidInputError, "empty or only whitespace")
+
+
+@pytest.mark.parametrize("text", [None, 42, b"bytes", ["a list"]])
+def test_text_that_is_not_a_str(full: eventmem.Engine, text: Any) -> None:
+    assert_refused(full, lambda: full.remember(text), InvalidInputError, "text must be a str")
+
+
+def test_text_over_the_limit(full: eventmem.Engine) -> None:
+    limit = full.config.max_text_chars
+    assert_refused(full, lambda: full.remember("x" * (limit + 1)), InvalidInputError,
+                   rf"{limit + 1} characters, over the limit of {limit}")
+    # Exactly at the limit is fine.
+    assert full.remember("y" * limit).action == "created"
+
+
+def test_text_over_a_configured_limit(store_path: Path, clock: eventmem.ManualClock) -> None:
+    with eventmem.open(store_path, clock=clock,
+                       config=eventmem.Config(max_text_chars=10)) as mem:
+        assert_refused(mem, lambda: mem.remember("eleven char"), InvalidInputError,
+                       "over the limit of 10")
+        # The limit is on the stored (normalized) form: surrounding space does not count.
+        assert mem.remember("   0123456789   ").action == "created"
+
+
+@pytest.mark.parametrize("text", ["\ud800", "abc\udfffdef", "ok \ud83d then"])
+def test_lone_surrogates(full: eventmem.Engine, text: str) -> None:
+    assert_refused(full, lambda: full.remember(text), InvalidInputError,
+                   "not valid Unicode.*lone surrogate")
+
+
+def test_nul_character(full: eventmem.Engine) -> None:
+    assert_refused(full, lambda: full.remember("a\x00b"), InvalidInputError, "NUL")
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, -0.1, 1.5, True, False, "0.5"])
+def test_bad_importance(full: eventmem.Engine, value: Any) -> None:
+    assert_refused(full, lambda: full.remember("a fact", importance=value), InvalidInputError,
+                   "importance must be a .*number in \\[0, 1\\]")
+
+
+@pytest.mark.parametrize("value", [math.nan, 2, -1, True])
+def test_bad_confidence(full: eventmem.Engine, value: Any) -> None:
+    assert_refused(full, lambda: full.remember("a fact", confidence=value), InvalidInputError,
+                   "confidence must be")
+
+
+@pytest.mark.parametrize("kind", ["fact", "", "Event", 3])
+def test_unknown_kind(full: eventmem.Engine, kind: Any) -> None:
+    assert_refused(full, lambda: full.remember("a fact", kind=kind), InvalidInputError,
+                   "unknown kind .*use one of identity, preference")
+
+
+@pytest.mark.parametrize("source", ["robot", "", "User", None])
+def test_unknown_source(full: eventmem.Engine, source: Any) -> None:
+    assert_refused(full, lambda: full.remember("a fact", source=source), InvalidInputError,
+                   "unknown source .*use one of user, agent")
+
+
+@pytest.mark.parametrize("field", ["valid_from", "valid_until"])
+def test_naive_valid_times(full: eventmem.Engine, field: str) -> None:
+    assert_refused(full, lambda: full.remember("a fact", **{field: NAIVE}), InvalidInputError,
+                   f"{field} is a naive datetime.*timezone-aware")
+
+
+@pytest.mark.parametrize("field", ["valid_from", "valid_until"])
+def test_valid_times_that_are_not_datetimes(full: eventmem.Engine, field: str) -> None:
+    assert_refused(full, lambda: full.remember("a fact", **{field: "2025-01-01"}),
+                   InvalidInputError, f"{field} must be a datetime")
+
+
+@pytest.mark.parametrize("gap", [timedelta(0), timedelta(seconds=-1), timedelta(days=-30)])
+def test_valid_until_not_after_valid_from(full: eventmem.Engine, t0: datetime,
+                                          gap: timedelta) -> None:
+    assert_refused(full, lambda: full.remember("a fact", valid_from=t0, valid_until=t0 + gap),
+                   InvalidInputError, "valid_until must be after valid_from")
+
+
+@pytest.mark.parametrize("namespace", ["", 5, b"alice", ["alice"], False, "a\nb", "x" * 129])
+def test_bad_namespace_on_remember(full: eventmem.Engine, namespace: Any) -> None:
+    assert_refused(full, lambda: full.remember("a fact", namespace=namespace), InvalidInputError,
+                   "namespace")
+
+
+@pytest.mark.parametrize("field,value,match", [
+    ("pinned", "yes", "pinned must be True or False"),
+    ("immutable", 1, "immutable must be True or False"),
+    ("tags", "one-tag", "tags must be a sequence of str"),
+    ("tags", ["ok", ""], "each of tags must be a non-empty str"),
+    ("refs", [3], "each of refs must be a non-empty str"),
+])
+def test_bad_flags_and_labels(full: eventmem.Engine, field: str, value: Any, match: str) -> None:
+    assert_refused(full, lambda: full.remember("a fact", **{field: value}), InvalidInputError,
+                   match)
+
+
+# -- remember_many -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad,match", [
+    ("   ", "item 2: text is empty"),
+    ({"text": "fine", "importance": math.nan}, "item 2: importance"),
+    ({"text": "fine", "kind": "nope"}, "item 2: unknown kind"),
+    ({"text": "fine", "valid_from": NAIVE}, "item 2: valid_from is a naive datetime"),
+    ({"text": "fine", "colour": "red"}, r"item 2: unknown fields \['colour'\]"),
+    ({"text": "fine", "namespace": ""}, "item 2: namespace"),
+    (42, "item 2: expected a str or a mapping, got int"),
+    ("\ud800", "item 2: text is not valid Unicode"),
+])
+def test_batch_with_one_bad_item_in_the_middle_writes_nothing(
+    full: eventmem.Engine, bad: Any, match: str
+) -> None:
+    batch = ["first new fact", "second new fact", bad, "fourth new fact",
+             "Alice lives in Berlin"]
+    assert_refused(full, lambda: full.remember_many(batch, namespace="alice"), InvalidInputError,
+                   match)
+    # Nothing of the good items either: they are all still new afterwards.
+    good = [item for item in batch if item is not bad]
+    assert [r.action for r in full.remember_many(good, namespace="alice")] == [
+        "created", "created", "created", "reinforced"]
+
+
+@pytest.mark.parametrize("items", ["a single text", b"bytes", {"text": "a mapping"}])
+def test_batch_that_is_not_a_list_of_items(full: eventmem.Engine, items: Any) -> None:
+    assert_refused(full, lambda: full.remember_many(items), InvalidInputError,
+                   "list of texts or mappings")
+
+
+def test_batch_with_a_bad_default_namespace(full: eventmem.Engine) -> None:
+    assert_refused(full, lambda: full.remember_many(["x"], namespace=""), InvalidInputError,
+                   "namespace must be a non-empty str")
+
+
+def test_empty_batch_writes_nothing(full: eventmem.Engine) -> None:
+    before = _state(full)
+    assert full.remember_many([]) == []
+    assert _state(full) == before
+
+
+# -- reads -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("k", [0, -1, True, 10**9, 2.0, "5", None])
+def test_bad_k(full: eventmem.Engine, k: Any) -> None:
+    assert_refused(full, lambda: full.recall("tea", namespace="bob", k=k), InvalidInputError,
+                   "k must be an int from 1 to 1000")
+
+
+@pytest.mark.parametrize("query,match", [
+    ("", "query is empty"), ("  \n ", "query is empty"), (None, "query must be a str"),
+    (7, "query must be a str"), ("\udc80", "query is not valid Unicode"),
+])
+def test_bad_query(full: eventmem.Engine, query: Any, match: str) -> None:
+    assert_refused(full, lambda: full.recall(query, namespace="bob"), InvalidInputError, match)
+
+
+@pytest.mark.parametrize("namespace", [None, 5, b"bob", "", ("bob",)])
+def test_bad_namespace_on_recall(full: eventmem.Engine, namespace: Any) -> None:
+    assert_refused(full, lambda: full.recall("tea", namespace=namespace), InvalidInputError,
+                   "namespace must be a non-empty str")
+
+
+def test_naive_times_on_reads(full: eventmem.Engine) -> None:
+    mid = next(full.memories()).memory_id
+    assert_refused(full, lambda: full.recall("tea", namespace="bob", valid_at=NAIVE),
+                   InvalidInputError, "valid_at is a naive datetime")
+    assert_refused(full, lambda: full.get(mid, valid_at=NAIVE), InvalidInputError,
+                   "valid_at is a naive datetime")
+    assert_refused(full, lambda: full.as_of(at=NAIVE), InvalidInputError,
+                   "at is a naive datetime")
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({}, "exactly one of at= or seq="),
+    ({"seq": 1, "at": datetime(2025, 1, 1, tzinfo=UTC)}, "exactly one of at= or seq="),
+    ({"seq": -1}, "seq must be an int from 0 to the head"),
+    ({"seq": 10**6}, "seq must be an int from 0 to the head"),
+    ({"seq": True}, "seq must be an int"),
+    ({"seq": "2"}, "seq must be an int"),
+])
+def test_bad_as_of(full: eventmem.Engine, kwargs: dict[str, Any], match: str) -> None:
+    assert_refused(full, lambda: full.as_of(**kwargs), InvalidInputError, match)
+
+
+def test_naive_clock_start(t0: datetime) -> None:
+    with pytest.raises(InvalidInputError, match="start is a naive datetime"):
+        eventmem.ManualClock(start=NAIVE)
+    clock = eventmem.ManualClock(start=t0)
+    with pytest.raises(InvalidInputError, match="naive"):
+        clock.set(NAIVE)
+    with pytest.raises(InvalidInputError, match="non-negative"):
+        clock.advance(timedelta(seconds=-1))
+    assert clock.now() == t0
+
+
+def test_a_clock_that_returns_naive_times_writes_nothing(full: eventmem.Engine) -> None:
+    class NaiveClock:
+        def now(self) -> datetime:
+            return NAIVE
+
+    full.clock = NaiveClock()
+    assert_refused(full, lambda: full.remember("new fact"), InvalidInputError,
+                   r"clock.now\(\) is a naive datetime")
+
+
+# -- read-only views and stores ----------------------------------------------------------------
+
+
+def _writes(target: Any, memory_id: str) -> dict[str, Callable[[], object]]:
+    return {
+        "remember": lambda: target.remember("a new fact", namespace="bob"),
+        "remember_many": lambda: target.remember_many(["x", "y"], namespace="bob"),
+        "forget": lambda: target.forget(memory_id),
+        "pin": lambda: target.pin(memory_id),
+        "unpin": lambda: target.unpin(memory_id),
+    }
+
+
+@pytest.mark.parametrize("write", ["remember", "remember_many", "forget", "pin", "unpin"])
+@pytest.mark.parametrize("how", ["seq", "at"])
+def test_writes_on_an_as_of_view(full: eventmem.Engine, write: str, how: str) -> None:
+    mid = next(full.memories(namespace="bob")).memory_id
+    full.pin(mid)  # so that unpin would have something to do
+    view = full.as_of(seq=full.seq) if how == "seq" else full.as_of(at=full.now())
+    before_view = [(m.memory_id, m.pinned, m.status) for m in view.memories()]
+    assert_refused(full, _writes(view, mid)[write], ReadOnlyError, "read-only view")
+    assert [(m.memory_id, m.pinned, m.status) for m in view.memories()] == before_view
+
+
+def test_reads_on_a_view_do_not_write(full: eventmem.Engine) -> None:
+    view = full.as_of(seq=full.seq)
+    before = _state(full)
+    assert view.recall("tea", namespace="bob")
+    assert view.get(view.recall("tea", namespace="bob")[0].memory_id).namespace == "bob"
+    assert _state(full) == before
+
+
+@pytest.mark.parametrize("write", ["remember", "remember_many", "forget", "pin", "unpin",
+                                   "snapshot"])
+def test_writes_on_a_readonly_engine(store_path: Path, clock: eventmem.ManualClock,
+                                     write: str) -> None:
+    with eventmem.open(store_path, clock=clock) as mem:
+        mid = mem.remember("Alice lives in Berlin", namespace="bob").memory_id
+        head = mem.head()
+    reader = eventmem.open(store_path, clock=clock, readonly=True)
+    try:
+        calls = _writes(reader, mid) | {"snapshot": reader.snapshot}
+        with pytest.raises(ReadOnlyError, match="read-only"):
+            calls[write]()
+        assert reader.recall("Berlin", namespace="bob")  # reads work, and append nothing
+        assert reader.head() == head
+    finally:
+        reader.close()
+    with eventmem.open(store_path, clock=clock) as mem:
+        assert mem.head() == head
+        assert mem.get(mid).pinned is False
+        assert mem.verify().ok
+
+
+# -- unknown ids -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op", ["get", "forget", "pin", "unpin", "history"])
+@pytest.mark.parametrize("memory_id", ["mem_0000000000000000", "", 17, None])
+def test_unknown_memory_id(full: eventmem.Engine, op: str, memory_id: Any) -> None:
+    assert_refused(full, lambda: getattr(full, op)(memory_id), NotFoundError,
+                   f"no memory {memory_id!r}")
+
+
+def test_memory_unknown_to_a_view_of_the_past(full: eventmem.Engine) -> None:
+    view = full.as_of(seq=full.seq)
+    mid = full.remember("learned after the view", namespace="bob").memory_id
+    with pytest.raises(NotFoundError, match=mid):
+        view.get(mid)
+    with pytest.raises(NotFoundError, match=mid):
+        view.history(mid)
+
+
+def test_not_found_is_also_a_key_error(full: eventmem.Engine) -> None:
+    with pytest.raises(KeyError):
+        full.get("mem_missing")
+
+
+# -- the store ---------------------------------------------------------------------------------
+
+
+def test_reopening_with_another_embedder(store_path: Path, clock: eventmem.ManualClock) -> None:
+    with eventmem.open(store_path, clock=clock) as mem:
+        mem.remember("made with the default embedder")
+        head, digests = mem.head(), mem.verify().digests
+        stored = mem.embedder.embedder_id
+    other = eventmem.HashingEmbedder(dim=128)
+    assert other.embedder_id != stored
+    with pytest.raises(EmbedderMismatchError, match=stored):
+        eventmem.open(store_path, clock=clock, embedder=other)
+    # The failed open released the store and changed nothing.
+    with eventmem.open(store_path, clock=clock) as mem:
+        assert mem.head() == head
+        assert mem.verify().digests == digests
+    # The same embedder, given explicitly, is fine.
+    with eventmem.open(store_path, clock=clock, embedder=eventmem.HashingEmbedder()) as mem:
+        assert mem.embedder.embedder_id == stored
+
+
+@pytest.fixture
+def closed(store_path: Path, clock: eventmem.ManualClock) -> Iterator[tuple[Any, ...]]:
+    mem = eventmem.open(store_path, clock=clock)
+    mid = mem.remember("a fact before closing").memory_id
+    view = mem.as_of(seq=mem.seq)
+    mem.close()
+    yield mem, view, mid
+
+
+CLOSED_CALLS: dict[str, Callable[[Any, str], object]] = {
+    "remember": lambda m, i: m.remember("x"),
+    "remember_many": lambda m, i: m.remember_many(["x"]),
+    "recall": lambda m, i: m.recall("fact"),
+    "get": lambda m, i: m.get(i),
+    "history": lambda m, i: m.history(i),
+    "memories": lambda m, i: list(m.memories()),
+    "events": lambda m, i: list(m.events()),
+    "stats": lambda m, i: m.stats(),
+    "seq": lambda m, i: m.seq,
+    "forget": lambda m, i: m.forget(i),
+    "pin": lambda m, i: m.pin(i),
+    "unpin": lambda m, i: m.unpin(i),
+    "as_of": lambda m, i: m.as_of(seq=1),
+    "verify": lambda m, i: m.verify(),
+    "head": lambda m, i: m.head(),
+    "snapshot": lambda m, i: m.snapshot(),
+    "refresh": lambda m, i: m.refresh(),
+}
+
+
+@pytest.mark.parametrize("call", sorted(CLOSED_CALLS))
+def test_closed_engine(closed: tuple[Any, ...], call: str) -> None:
+    mem, _, mid = closed
+    with pytest.raises(ClosedError, match="closed"):
+        CLOSED_CALLS[call](mem, mid)
+    mem.close()  # closing twice is harmless
+
+
+@pytest.mark.parametrize("call", ["recall", "get", "history", "memories", "events"])
+def test_view_of_a_closed_engine(closed: tuple[Any, ...], call: str) -> None:
+    _, view, mid = closed
+    with pytest.raises(ClosedError, match="closed"):
+        CLOSED_CALLS[call](view, mid)
