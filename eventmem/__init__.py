@@ -9,11 +9,11 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any
 
 from eventmem.clock import Clock, ManualClock, SystemClock
 from eventmem.config import Config
 from eventmem.embedders import Embedder, HashingEmbedder
-from eventmem.engine import Engine
 from eventmem.errors import (
     ClosedError,
     CorruptRecordError,
@@ -27,8 +27,11 @@ from eventmem.errors import (
     StoreError,
     StoreLockedError,
 )
-from eventmem.reader import View
 from eventmem.results import HistoryEntry, Hit, Memory, RememberResult
+
+if TYPE_CHECKING:
+    from eventmem.engine import Engine
+    from eventmem.reader import View
 
 __version__ = "0.1.0"
 
@@ -74,4 +77,21 @@ def open(  # the documented name, as in ``eventmem.open(path)``; shadows the bui
     ``embedder``: None uses the store's own (the default HashingEmbedder for a new store).
     ``readonly``: read a store another process writes; queries see its latest appends.
     """
+    from eventmem.engine import Engine
+
     return Engine(path, clock=clock, embedder=embedder, config=config, readonly=readonly)
+
+
+def __getattr__(name: str) -> Any:
+    # The engine layer loads on first use, so that importing a kernel module (eventmem.codec,
+    # eventmem.events...) from projections/ or replay/ never drags the engine in, and the import
+    # order cannot cycle.
+    if name == "Engine":
+        from eventmem.engine import Engine
+
+        return Engine
+    if name == "View":
+        from eventmem.reader import View
+
+        return View
+    raise AttributeError(f"module 'eventmem' has no attribute {name!r}")

@@ -13,8 +13,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-import numpy as np
-
 from eventmem import validation
 from eventmem.clock import Clock, SystemClock, to_micros
 from eventmem.config import Config
@@ -37,12 +35,12 @@ from eventmem.events import (
     MemoryReinforced,
     MemoryUnpinned,
 )
-from eventmem.log import EventLog, Head, vector_key
+from eventmem.log import Content, EventLog, Head
 from eventmem.opslog import ops_logger
 from eventmem.policies import gate
 from eventmem.reader import Reader, View
 from eventmem.results import Hit, RememberResult
-from eventmem.text import content_hash, dedup_key
+from eventmem.text import analyze, content_hash, dedup_key, pack_terms
 from projections.state import dedup_slot
 from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
@@ -111,8 +109,7 @@ class Engine(Reader):
             if not self.readonly:
                 event = EmbedderRegistered(at=to_micros(self.clock.now()), namespace="",
                                            embedder_id=embedder.embedder_id, dim=embedder.dim)
-                self._log.append([event])
-                self._log.set_meta(b"embedder", embedder.embedder_id.encode())
+                self._log.append([event], meta={b"embedder": embedder.embedder_id.encode()})
             return embedder
         if given is not None:
             if given.embedder_id != stored:
@@ -264,14 +261,9 @@ class Engine(Reader):
                 pinned=item["pinned"], immutable=item["immutable"], tags=item["tags"],
                 refs=item["refs"], rule=decision.rule, policy=decision.policy))
             actions.append((memory_id, "created"))
-        vectors = self._vectors_for(texts)
-        seqs = self._log.append(
-            events,
-            blobs=texts,
-            vectors={vector_key(self._embedder.embedder_id, h): v.tobytes()
-                     for h, v in vectors.items()},
-        )
-        self._fold(events, seqs, texts, vectors)
+        contents = self._contents_for(texts)
+        seqs = self._log.append(events, contents=contents)
+        self._fold(events, seqs, contents)
         self._ops.info("remember", count=len(events), first_seq=seqs[0], last_seq=seqs[-1])
         return [RememberResult(memory_id=mid, action=action, seq=seq,  # type: ignore[arg-type]
                                rule=getattr(event, "rule", ""))
@@ -310,35 +302,36 @@ class Engine(Reader):
         except InvalidInputError as exc:
             raise InvalidInputError(f"item {index}: {exc}" if index else str(exc)) from None
 
-    def _vectors_for(self, texts: Mapping[str, str]) -> dict[str, np.ndarray]:
-        """Vectors of these texts (content hash -> text): from the (embedder, hash) cache where
-        present, the rest embedded in one batch."""
+    def _contents_for(self, texts: Mapping[str, str]) -> dict[str, Content]:
+        """Content for these texts (content hash -> text): what the store already holds where it
+        holds it (the vector cache), the rest analysed here, embedded in one batch."""
         hashes = list(texts)
-        cached = self._log.vectors_for(self._embedder.embedder_id, hashes)
-        out = {h: np.frombuffer(raw, dtype=np.float32)
-               for h, raw in zip(hashes, cached, strict=True) if raw is not None}
+        out = {h: c for h, c in zip(hashes, self._log.contents(hashes), strict=True)
+               if c is not None and c.vector is not None and c.terms is not None}
         missing = [h for h in hashes if h not in out]
         if missing:
             rows = self._embedder.embed([texts[h] for h in missing])
-            out.update(zip(missing, rows, strict=True))
+            for h, row in zip(missing, rows, strict=True):
+                out[h] = Content(texts[h], row.tobytes(), pack_terms(analyze(texts[h])))
         return out
 
-    def _fold(self, events: list[Event], seqs: list[int], texts: Mapping[str, str],
-              vectors: Mapping[str, Any]) -> None:
+    def _fold(self, events: list[Event], seqs: list[int],
+              contents: Mapping[str, Content] | None = None) -> None:
+        """Apply appended events to the projections, with the content they introduced."""
         for event, seq in zip(events, seqs, strict=True):
-            if isinstance(event, MemoryIngested):
-                env = Envelope(seq, event, texts.get(event.content_hash),
-                               vectors.get(event.content_hash))
-            else:
-                env = Envelope(seq, event)
-            self._views.apply(env)
+            content = contents.get(event.content_hash) if (  # type: ignore[attr-defined]
+                contents and isinstance(event, MemoryIngested)) else None
+            if content is None:
+                self._views.apply(Envelope(seq, event))
+                continue
+            self._views.apply(Envelope(seq, event, content.text, content.vector, content.terms))
         self._last_at = max(self._last_at, events[-1].at)
         if self._views.seq - self._snapshot_seq >= self.config.snapshot_every:
             self.snapshot()
 
     def _append_one(self, event: Event) -> int:
         seq = self._log.append([event])[0]
-        self._fold([event], [seq], {}, {})
+        self._fold([event], [seq])
         return seq
 
     def forget(self, memory_id: str, *, reason: str = "explicit") -> int:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
-
 from eventmem.events import Event
 
 
 class Envelope(NamedTuple):
     seq: int
     event: Event
-    text: str | None = None  # the blob, for events that introduce content; None once erased
-    vector: np.ndarray | None = None  # float32 row from the vector cache, same condition
+    # For events that introduce content: its text (None once erased, and None when the reader was
+    # not asked for it: folds need only the cached vector and terms), vector and terms.
+    text: str | None = None
+    vector: bytes | None = None  # float32 row from the vector cache, same condition
+    terms: bytes | None = None  # cached pack_terms(analyze(text)), same condition

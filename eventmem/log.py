@@ -2,12 +2,20 @@
 
 Sub-databases::
 
-    log        seq (8-byte big-endian) -> prev_hash (32 bytes) + event (msgpack)
-    blobs      content hash (hex)      -> UTF-8 text
-    vectors    embedder id NUL hash    -> float32 bytes
-    by_memory  memory id               -> seq (dupsort, so a memory's seqs come back in order)
-    snapshots  seq (8-byte big-endian) -> serialized projection state (a cache)
-    meta       b"format", b"head" (seq + hash), b"embedder"
+    log        seq (8-byte big-endian)  -> prev_hash (32 bytes) + event (msgpack)
+    content    content hash (16 bytes)  -> slot (8-byte big-endian)
+    blobs      slot                     -> UTF-8 text
+    vectors    slot                     -> float32 bytes, made by the store's embedder
+    terms      slot                     -> the text's BM25 term ids and counts (analysis cache)
+    by_memory  memory id                -> seq (dupsort, so a memory's seqs come back in order)
+    snapshots  seq (8-byte big-endian)  -> serialized projection state (a cache)
+    meta       b"format", b"head" (seq + hash), b"embedder", b"slots" (next slot)
+
+Content is addressed by the hash of its text, as events reference it, but stored under slots
+numbered in arrival order: LMDB appends sequential keys several times faster than it inserts
+random ones, and the text, its vector and its terms are only a hash-to-slot lookup away. The store
+has one embedder (recorded in meta; a mismatch is refused), so the vector cache keyed by content
+is the (embedder, content hash) cache of the design.
 
 A record's hash is blake2b-256 over its seq and its value, and each value starts with the previous
 record's hash, so editing, dropping or reordering any record breaks the chain. The head (seq and
@@ -30,7 +38,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 import lmdb
-import numpy as np
 
 from eventmem import codec
 from eventmem.envelope import Envelope
@@ -45,7 +52,7 @@ from eventmem.errors import (
 )
 from eventmem.events import CONTENT_EVENTS, Event, memory_ids_of
 
-FORMAT_VERSION = b"1"
+FORMAT_VERSION = b"2"
 GENESIS = bytes(32)  # the "previous hash" of the first record
 HASH_SIZE = 32
 DEFAULT_MAP_SIZE = 1 << 30  # sparse on Linux; grows by doubling when full
@@ -61,8 +68,16 @@ def record_hash(seq: int, value: bytes | memoryview) -> bytes:
     return h.digest()
 
 
-def vector_key(embedder_id: str, content_hash: str) -> bytes:
-    return f"{embedder_id}\x00{content_hash}".encode()
+def content_key(content_hash: str) -> bytes:
+    return bytes.fromhex(content_hash)
+
+
+class Content(NamedTuple):
+    """What the store keeps for one distinct text."""
+
+    text: str
+    vector: bytes | None = None  # float32, from the store's embedder
+    terms: bytes | None = None  # eventmem.text.pack_terms of its term counts
 
 
 class Head(NamedTuple):
@@ -90,8 +105,10 @@ class EventLog:
         self._lock_fd = lock_fd
         self._closed = False
         self._log = env.open_db(b"log", create=not readonly)
+        self._content = env.open_db(b"content", create=not readonly)
         self._blobs = env.open_db(b"blobs", create=not readonly)
         self._vectors = env.open_db(b"vectors", create=not readonly)
+        self._terms = env.open_db(b"terms", create=not readonly)
         self._by_memory = env.open_db(b"by_memory", dupsort=True, create=not readonly)
         self._snapshots = env.open_db(b"snapshots", create=not readonly)
         self._meta = env.open_db(b"meta", create=not readonly)
@@ -199,10 +216,11 @@ class EventLog:
         self,
         events: Sequence[Event],
         *,
-        blobs: Mapping[str, str] | None = None,
-        vectors: Mapping[bytes, bytes] | None = None,
+        contents: Mapping[str, Content] | None = None,
+        meta: Mapping[bytes, bytes] | None = None,
     ) -> list[int]:
-        """Append ``events`` (with the blobs and vectors they reference) in one transaction.
+        """Append ``events``, with the content they reference (content hash -> Content; content
+        the store already holds is kept as it is), in one transaction.
 
         Returns the seqs assigned, gapless after the current head.
         """
@@ -210,10 +228,10 @@ class EventLog:
 
         def body(txn: lmdb.Transaction) -> list[int]:
             head = self._head(txn)
-            for content_hash, text in (blobs or {}).items():
-                txn.put(content_hash.encode(), text.encode(), db=self._blobs, overwrite=False)
-            for key, data in (vectors or {}).items():
-                txn.put(key, data, db=self._vectors, overwrite=False)
+            if contents:
+                self._put_contents(txn, contents)
+            for key, value in (meta or {}).items():
+                txn.put(key, value, db=self._meta)
             seq, prev = head.seq, head.hash
             seqs = []
             for event, payload in zip(events, encoded, strict=True):
@@ -228,6 +246,23 @@ class EventLog:
             return seqs
 
         return self._write(body)  # type: ignore[no-any-return]
+
+    def _put_contents(self, txn: lmdb.Transaction, contents: Mapping[str, Content]) -> None:
+        raw = txn.get(b"slots", db=self._meta)
+        slot = 1 if raw is None else int.from_bytes(raw, "big")
+        for content_hash, content in contents.items():
+            key = content_key(content_hash)
+            if txn.get(key, db=self._content) is not None:
+                continue
+            skey = seq_key(slot)
+            txn.put(key, skey, db=self._content)
+            txn.put(skey, content.text.encode(), db=self._blobs, append=True)
+            if content.vector is not None:
+                txn.put(skey, content.vector, db=self._vectors, append=True)
+            if content.terms is not None:
+                txn.put(skey, content.terms, db=self._terms, append=True)
+            slot += 1
+        txn.put(b"slots", seq_key(slot), db=self._meta)
 
     def set_meta(self, key: bytes, value: bytes) -> None:
         self._write(lambda txn: txn.put(key, value, db=self._meta))
@@ -288,10 +323,10 @@ class EventLog:
             yield raw.seq, codec.decode(raw.payload, seq=raw.seq)
 
     def envelopes(
-        self, start: int = 1, stop: int | None = None, *, embedder_id: str | None = None
+        self, start: int = 1, stop: int | None = None, *, with_text: bool = False
     ) -> Iterator[Envelope]:
-        """Events ready to fold: content events come with their text and vector joined."""
-        embedder_id = embedder_id or self.embedder_id()
+        """Events ready to fold: content events come with their vector and terms joined (None
+        where erased or never stored); their text too when ``with_text``."""
         with self._read_txn() as txn:
             for raw in self._iter_raw(txn, start, stop):
                 seq = raw.seq
@@ -299,14 +334,21 @@ class EventLog:
                 if not isinstance(event, CONTENT_EVENTS):
                     yield Envelope(seq, event)
                     continue
-                content_hash = event.content_hash  # type: ignore[attr-defined]
-                text = txn.get(content_hash.encode(), db=self._blobs)
-                vec = None
-                if embedder_id is not None:
-                    raw_vec = txn.get(vector_key(embedder_id, content_hash), db=self._vectors)
-                    if raw_vec is not None:
-                        vec = np.frombuffer(raw_vec, dtype=np.float32).copy()
-                yield Envelope(seq, event, None if text is None else _decode_text(text, seq), vec)
+                slot = txn.get(content_key(event.content_hash), db=self._content)  # type: ignore[attr-defined]
+                if slot is None:
+                    yield Envelope(seq, event)
+                    continue
+                vector = txn.get(slot, db=self._vectors)
+                terms = txn.get(slot, db=self._terms)
+                # The text itself only when its analysis is not cached (or when asked for).
+                text = txn.get(slot, db=self._blobs) if with_text or terms is None else None
+                yield Envelope(
+                    seq,
+                    event,
+                    None if text is None else _decode_text(text, seq),
+                    vector,
+                    terms,
+                )
 
     def read_time_range(self, start_at: int, end_at: int) -> Iterator[tuple[int, Event]]:
         """Events with ``start_at <= at < end_at`` (microseconds). Event times are monotone."""
@@ -341,23 +383,34 @@ class EventLog:
             return [int.from_bytes(v, "big") for v in cursor.iternext_dup()]
 
     def blob(self, content_hash: str) -> str | None:
+        """The text stored for ``content_hash`` (None when absent or erased)."""
         with self._read_txn() as txn:
-            raw = txn.get(content_hash.encode(), db=self._blobs)
+            slot = txn.get(content_key(content_hash), db=self._content)
+            raw = None if slot is None else txn.get(slot, db=self._blobs)
             return None if raw is None else _decode_text(raw, None)
 
     def iter_blobs(self) -> Iterator[tuple[str, bytes]]:
+        """(content hash, stored text bytes) for every text in the store."""
         with self._read_txn() as txn:
-            for key, value in txn.cursor(db=self._blobs):
-                yield key.decode(), bytes(value)
+            for key, slot in txn.cursor(db=self._content):
+                raw = txn.get(slot, db=self._blobs)
+                yield bytes(key).hex(), b"" if raw is None else bytes(raw)
 
-    def vectors_for(self, embedder_id: str, content_hashes: Sequence[str]) -> list[bytes | None]:
-        """Cached vectors by content hash (None where not cached)."""
+    def contents(self, content_hashes: Sequence[str]) -> list[Content | None]:
+        """What the store holds for each content hash (None where it holds nothing)."""
+        out: list[Content | None] = []
         with self._read_txn() as txn:
-            return [
-                None if (raw := txn.get(vector_key(embedder_id, h), db=self._vectors)) is None
-                else bytes(raw)
-                for h in content_hashes
-            ]
+            for content_hash in content_hashes:
+                slot = txn.get(content_key(content_hash), db=self._content)
+                text = None if slot is None else txn.get(slot, db=self._blobs)
+                if slot is None or text is None:
+                    out.append(None)
+                    continue
+                vector, terms = txn.get(slot, db=self._vectors), txn.get(slot, db=self._terms)
+                out.append(Content(_decode_text(text, None),
+                                   None if vector is None else bytes(vector),
+                                   None if terms is None else bytes(terms)))
+        return out
 
     def embedder_id(self) -> str | None:
         raw = self.get_meta(b"embedder")
@@ -401,6 +454,7 @@ class EventLog:
                 "events": txn.stat(self._log)["entries"],
                 "blobs": txn.stat(self._blobs)["entries"],
                 "vectors": txn.stat(self._vectors)["entries"],
+                "terms": txn.stat(self._terms)["entries"],
                 "snapshots": txn.stat(self._snapshots)["entries"],
                 "map_size": self._env.info()["map_size"],
             }

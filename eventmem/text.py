@@ -7,8 +7,8 @@ two processes, machines or releases that tokenize alike produce the same ids.
 Tokens are runs of ``\\w`` (Unicode word characters) of the NFKC-normalized, casefolded text, after
 dropping a possessive ``'s``/``’s`` at a word end ("alice's" -> "alice"). Other contractions split
 at the apostrophe ("isn't" -> "isn", "t"), which is what a plain ``\\w+`` tokenizer does and what
-BM25 references on chat data use. ``stem`` is a light inflection stripper the embedder applies to
-its word features; ``term_counts`` does not stem.
+BM25 references on chat data use. ``stem`` is a light inflection stripper; term ids are ids of
+stems, so "moved" in a memory matches "move" in a query.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import re
 import unicodedata
 import zlib
 from collections import _count_elements  # type: ignore[attr-defined]  # Counter's C loop
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,13 +26,19 @@ from eventmem.errors import InvalidInputError
 
 __all__ = [
     "STOPWORDS",
+    "Terms",
+    "analyze",
     "content_hash",
     "dedup_key",
     "normalize",
+    "pack_terms",
+    "packed_parts",
+    "query_terms",
     "stem",
     "term_counts",
     "term_id",
     "tokenize",
+    "unpack_terms",
 ]
 
 # English function words plus the pieces contractions split into ("don't" -> "don", "t").
@@ -146,13 +153,13 @@ def _undouble(t: str) -> str:
 
 
 class _TermIds(dict[str, int]):
-    """token -> CRC-32 memo; a miss computes and stores. Cleared when full, so memory stays
-    bounded; ids never depend on what the cache holds."""
+    """token -> CRC-32 of its stem, memoized; a miss computes and stores. Cleared when full, so
+    memory stays bounded; ids never depend on what the cache holds."""
 
     max_size = 1 << 18
 
     def __missing__(self, token: str) -> int:
-        tid = zlib.crc32(token.encode("utf-8"))
+        tid = zlib.crc32(stem(token).encode("utf-8"))
         if len(self) >= self.max_size:
             self.clear()
         self[token] = tid
@@ -164,8 +171,44 @@ _term_id = _TERM_IDS.__getitem__  # bound C method: map() over it stays out of t
 
 
 def term_id(token: str) -> int:
-    """Return the stable 32-bit id of ``token`` (CRC-32 of its UTF-8 bytes)."""
+    """Return the stable 32-bit id of ``token``: CRC-32 of the UTF-8 bytes of its stem."""
     return _term_id(_check_str(token, "token"))
+
+
+def query_terms(text: str) -> list[int]:
+    """The term ids of a query, one per token, in order."""
+    return list(map(_term_id, tokenize(text)))
+
+
+class Terms(NamedTuple):
+    """A text as BM25 sees it: sorted unique term ids, their counts, and the token count."""
+
+    ids: np.ndarray  # uint32
+    counts: np.ndarray  # uint32
+    length: int
+
+
+def analyze(text: str) -> Terms:
+    ids, counts = term_counts(text)
+    return Terms(ids, counts.astype(np.uint32), int(counts.sum()))
+
+
+def pack_terms(terms: Terms) -> bytes:
+    """Terms as bytes for the analysis cache: length, ids, counts (uint32 each)."""
+    return terms.length.to_bytes(4, "little") + terms.ids.tobytes() + terms.counts.tobytes()
+
+
+def unpack_terms(data: bytes | memoryview) -> Terms:
+    words = np.frombuffer(data, dtype=np.uint32)
+    half = (len(words) - 1) // 2
+    return Terms(words[1 : 1 + half], words[1 + half :], int(words[0]))
+
+
+def packed_parts(data: bytes) -> tuple[int, bytes, bytes]:
+    """(length, ids bytes, counts bytes) of packed terms, without building arrays: the fast
+    path for folding cached terms into an index."""
+    half = (len(data) - 4) // 2
+    return int.from_bytes(data[:4], "little"), data[4 : 4 + half], data[4 + half :]
 
 
 def term_counts(text: str) -> tuple[np.ndarray, np.ndarray]:

@@ -29,7 +29,7 @@ Status = Literal[
 HIDDEN_STATUSES = frozenset({"archived", "dormant", "superseded", "deleted", "purged", "erased"})
 
 
-class MemoryRecord(msgspec.Struct, kw_only=True):
+class MemoryRecord(msgspec.Struct, kw_only=True, array_like=True):
     """What the store currently holds about one memory (times in epoch microseconds)."""
 
     memory_id: str

@@ -16,7 +16,7 @@ import numpy as np
 
 from eventmem.envelope import Envelope
 from eventmem.events import MemoryIngested
-from eventmem.text import term_counts, term_id, tokenize
+from eventmem.text import analyze, pack_terms, packed_parts, query_terms
 from projections.topk import top_allowed
 
 K1 = 1.2
@@ -24,33 +24,57 @@ B = 0.75
 
 
 class Index:
-    """The BM25 index of one namespace."""
+    """The BM25 index of one namespace.
 
-    __slots__ = ("doc_len", "ids", "postings", "total_len")
+    New documents go to a flat tail (three appends, whatever their length); the tail is sealed
+    into the per-term postings, grouped by term with one stable sort, before the index is read.
+    Sealing is invisible: the postings come out the same however appends and seals interleave.
+    """
+
+    __slots__ = ("doc_len", "ids", "postings", "tail_rows", "tail_terms", "tail_tfs", "total_len")
 
     def __init__(self) -> None:
         self.ids: list[str] = []
         self.doc_len = array("I")
         self.total_len = 0
-        # term id -> (rows, term frequencies)
+        # term id -> (rows, term frequencies), rows ascending
         self.postings: dict[int, tuple[array, array]] = {}
+        self.tail_terms, self.tail_rows, self.tail_tfs = array("I"), array("I"), array("I")
 
-    def add(self, memory_id: str, text: str) -> None:
+    def add(self, memory_id: str, packed_terms: bytes) -> None:
+        """Index a document given its packed terms (:func:`eventmem.text.pack_terms`)."""
+        length, ids, counts = packed_parts(packed_terms)
         row = len(self.ids)
-        terms, counts = term_counts(text)
         self.ids.append(memory_id)
-        length = int(counts.sum())
         self.doc_len.append(length)
         self.total_len += length
+        self.tail_terms.frombytes(ids)
+        self.tail_tfs.frombytes(counts)
+        self.tail_rows.extend((row,) * (len(ids) // 4))
+
+    def seal(self) -> None:
+        if not self.tail_terms:
+            return
+        terms = np.frombuffer(self.tail_terms, dtype=np.uint32)
+        order = np.argsort(terms, kind="stable")  # stable: rows stay ascending within a term
+        terms = terms[order]
+        rows = np.frombuffer(self.tail_rows, dtype=np.uint32)[order]
+        tfs = np.frombuffer(self.tail_tfs, dtype=np.uint32)[order]
+        starts = np.concatenate(([0], np.flatnonzero(np.diff(terms)) + 1))
+        ends = np.append(starts[1:], len(terms))
         postings = self.postings
-        for term, count in zip(terms.tolist(), counts.tolist(), strict=True):
+        for term, start, end in zip(
+            terms[starts].tolist(), starts.tolist(), ends.tolist(), strict=True
+        ):
             entry = postings.get(term)
             if entry is None:
                 entry = postings[term] = (array("I"), array("I"))
-            entry[0].append(row)
-            entry[1].append(count)
+            entry[0].frombytes(rows[start:end].tobytes())
+            entry[1].frombytes(tfs[start:end].tobytes())
+        self.tail_terms, self.tail_rows, self.tail_tfs = array("I"), array("I"), array("I")
 
     def scores(self, query_terms: list[int]) -> np.ndarray:
+        self.seal()
         n_docs = len(self.ids)
         scores = np.zeros(n_docs, dtype=np.float64)
         if n_docs == 0:
@@ -81,10 +105,11 @@ class Text:
         index = self.indexes.get(namespace)
         if index is None:
             return []
-        terms = [term_id(token) for token in tokenize(query)]
-        return top_allowed(index.scores(terms), index.ids, n, allowed)
+        return top_allowed(index.scores(query_terms(query)), index.ids, n, allowed)
 
     def dump(self) -> TextDump:
+        for index in self.indexes.values():
+            index.seal()
         return TextDump(
             indexes={
                 ns: IndexDump(
@@ -135,11 +160,12 @@ class TextDump(msgspec.Struct, kw_only=True):
 def apply(state: Text, env: Envelope) -> Text:
     event = env.event
     match event:
-        case MemoryIngested(namespace=ns) if env.text is not None:
+        case MemoryIngested(namespace=ns) if env.terms is not None or env.text is not None:
             index = state.indexes.get(ns)
             if index is None:
                 index = state.indexes[ns] = Index()
-            index.add(event.memory_id, env.text)
+            terms = env.terms if env.terms is not None else pack_terms(analyze(env.text))  # type: ignore[arg-type]
+            index.add(event.memory_id, terms)
         case _:
             pass
     return state

@@ -28,7 +28,7 @@ from eventmem.events import (
     MemoryRecalled,
     memory_ids_of,
 )
-from eventmem.log import EventLog, Head, seq_key
+from eventmem.log import Content, EventLog, Head, content_key, seq_key
 from replay import VerifyReport, rebuild, verify
 
 REPO = Path(__file__).resolve().parent.parent
@@ -138,12 +138,11 @@ def test_batch_failing_mid_transaction_writes_nothing(
         monkeypatch.setattr(log_module, "memory_ids_of", failing)
         with pytest.raises(RuntimeError, match="boom"):
             log.append([_pin(3, 2), _pin(4, 3), _pin(5, 4), _pin(6, 5)],
-                       blobs={"h" * 64: "text of the batch"},
-                       vectors={b"emb\x00" + b"h" * 64: b"\x00" * 16})
+                       contents={"ab" * 16: Content("text of the batch", b"\x00" * 16)})
         assert calls["n"] == 3
         monkeypatch.undo()
         assert _snapshot_of_log(log) == before
-        assert log.blob("h" * 64) is None
+        assert log.blob("ab" * 16) is None
         # The store still takes appends, at the next seq.
         assert log.append([_pin(7, 6)]) == [3]
         assert verify(log).ok
@@ -269,17 +268,19 @@ def test_flipped_byte_in_a_blob_is_reported_with_the_seq_that_references_it(
     finally:
         log.close()
 
+    slot: list[bytes] = []
+    _edit(store_path, b"content",
+          lambda txn, db: slot.append(bytes(txn.get(content_key(event.content_hash), db=db))))
+
     def damage(txn: lmdb.Transaction, db: Any) -> None:
-        key = event.content_hash.encode()
-        txn.put(key, _flip(txn.get(key, db=db), 2, 0x02), db=db)  # still valid UTF-8
+        txn.put(slot[0], _flip(txn.get(slot[0], db=db), 2, 0x02), db=db)  # still valid UTF-8
 
     _edit(store_path, b"blobs", damage)
     report = _verify_store(store_path)
     assert not report.ok
     assert [(f.check, f.seq) for f in report.findings] == [("blob", ingest_seq)]
     # A blob that is not even UTF-8 is reported the same way.
-    _edit(store_path, b"blobs",
-          lambda txn, db: txn.put(event.content_hash.encode(), b"\xff\xfe", db=db))
+    _edit(store_path, b"blobs", lambda txn, db: txn.put(slot[0], b"\xff\xfe", db=db))
     assert [(f.check, f.seq) for f in _verify_store(store_path).findings] == [("blob", ingest_seq)]
 
 
@@ -389,10 +390,10 @@ def test_map_grows_instead_of_failing(store_path: Path) -> None:
     try:
         chunk = "x" * 200_000
         for i in range(20):  # about 4 MB of blobs, in 20 transactions
-            log.append([_pin(i, i)], blobs={f"{i:064x}": chunk + str(i)})
+            log.append([_pin(i, i)], contents={f"{i:032x}": Content(chunk + str(i))})
         assert log.stats()["map_size"] >= 4_000_000
         assert log.head().seq == 20
-        assert log.blob(f"{7:064x}") == chunk + "7"
+        assert log.blob(f"{7:032x}") == chunk + "7"
     finally:
         log.close()
 
@@ -598,6 +599,24 @@ def _find(data: bytes, needle: bytes) -> int:
     return at
 
 
+def _edit_payload(data: bytes) -> bytes:
+    """A snapshot whose payload still decodes, with one memory's access count changed and the
+    old checksum kept: only the checksum can tell."""
+    import msgspec
+
+    from projections.state import MemoryRecord
+
+    body_at = 10 + 16  # magic and version, then the checksum
+    size = int.from_bytes(data[body_at : body_at + 8], "big")
+    payload = data[body_at + 8 : body_at + 8 + size]
+    snap = msgspec.msgpack.decode(payload)
+    first = next(iter(snap["state"]["memories"].values()))
+    first[MemoryRecord.__struct_fields__.index("access_count")] += 7  # array-like record
+    edited = msgspec.msgpack.encode(snap)
+    rest = data[body_at + 8 + size :]
+    return data[:body_at] + len(edited).to_bytes(8, "big") + edited + rest
+
+
 CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
     "garbage": lambda data: b"\x00not a snapshot\xff",
     "empty": lambda data: b"",
@@ -605,7 +624,7 @@ CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
     "flipped_middle": lambda data: _flip(data, len(data) // 2, 0x10),
     "flipped_last": lambda data: _flip(data, len(data) - 1, 0x01),
     "flipped_id": lambda data: _flip(data, _find(data, b"mem_") + 5, 0x01),
-    "flipped_count": lambda data: data.replace(b"\xacaccess_count\x01", b"\xacaccess_count\x07"),
+    "edited_valid_payload": lambda data: _edit_payload(data),
 }
 
 

@@ -189,6 +189,7 @@ def test_tokenize_handles_any_unicode(text: str) -> None:
     assert np.all(np.diff(ids.astype(np.int64)) > 0)  # sorted, unique
     assert int(counts.sum()) == len(tokens)
     assert {tx.term_id(tok) for tok in tokens} == set(ids.tolist())
+    assert {zlib.crc32(tx.stem(tok).encode()) for tok in tokens} == set(ids.tolist())
 
 
 @SETTINGS
@@ -203,8 +204,9 @@ def test_tokenize_examples() -> None:
     assert tx.tokenize("") == [] and tx.tokenize(" .,! ") == []
 
 
-def test_term_ids_are_crc32_and_counts_add_up() -> None:
-    assert tx.term_id("alice") == zlib.crc32(b"alice")
+def test_term_ids_are_crc32_of_stems_and_counts_add_up() -> None:
+    assert tx.term_id("alice") == zlib.crc32(b"alic")
+    assert tx.term_id("moved") == tx.term_id("moves") == tx.term_id("move")
     assert tx.term_id("東京") == zlib.crc32("東京".encode())
     ids, counts = tx.term_counts("the cat and the hat, THE end")
     got = dict(zip(ids.tolist(), counts.tolist(), strict=True))
