@@ -48,3 +48,25 @@ def test_py_typed_ships():
     from pathlib import Path
 
     assert (Path(eventmem.__file__).parent / "py.typed").exists()
+
+
+def test_installed_distribution_ships_every_module():
+    """Tests import the checkout; this catches a wheel that leaves a module out (CI installs the
+    project non-editable, so the distribution's file list is the wheel's)."""
+    from importlib import metadata
+    from pathlib import Path
+
+    import pytest
+
+    try:
+        dist = metadata.distribution("eventmem")
+    except metadata.PackageNotFoundError:
+        pytest.skip("eventmem is not installed; run from an installed copy to check packaging")
+    shipped = {str(f).replace("\\", "/") for f in dist.files or ()}
+    if not any(name.endswith(".py") for name in shipped):
+        pytest.skip("an editable install lists no module files")
+    root = Path(__file__).resolve().parent.parent
+    for package in ("eventmem", "projections", "replay"):
+        for module in (root / package).rglob("*.py"):
+            assert module.relative_to(root).as_posix() in shipped, module
+    assert "eventmem/py.typed" in shipped
