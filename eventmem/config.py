@@ -23,7 +23,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # Storage
     sync: bool = True  # fsync every call: a returned call is durable
     map_size: int = DEFAULT_MAP_SIZE  # initial LMDB map; it doubles when full
-    snapshot_every: int = 50_000  # events between automatic snapshots (also taken on close)
+    # Events between automatic snapshots (one is also taken on close). The gap grows to half the
+    # log once that is larger, so the snapshot cost per event stays flat as a store grows.
+    snapshot_every: int = 50_000
     snapshots_kept: int = 2
 
     # Input limits

@@ -11,7 +11,7 @@ import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from eventmem import validation
 from eventmem.clock import Clock, SystemClock, to_micros
@@ -30,6 +30,7 @@ from eventmem.events import (
     Event,
     MemoryForgotten,
     MemoryIngested,
+    MemoryKind,
     MemoryPinned,
     MemoryRecalled,
     MemoryReinforced,
@@ -41,7 +42,7 @@ from eventmem.policies import gate
 from eventmem.reader import Reader, View
 from eventmem.results import Hit, RememberResult
 from eventmem.text import analyze, content_hash, dedup_key, pack_terms
-from projections.state import dedup_slot
+from projections.state import MemoryRecord, dedup_slot
 from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
 
@@ -252,7 +253,7 @@ class Engine(Reader):
             kind = item["kind"] or self.config.default_kind
             events.append(MemoryIngested(
                 at=at, namespace=ns, actor=item["source"], memory_id=memory_id,
-                content_hash=chash, dedup_key=key, kind=kind,
+                content_hash=chash, dedup_key=key, kind=cast(MemoryKind, kind),
                 kind_rule="caller" if item["kind"] else "default",
                 source=item["source"],
                 stability=self.config.base_stability_days[kind],
@@ -319,14 +320,15 @@ class Engine(Reader):
               contents: Mapping[str, Content] | None = None) -> None:
         """Apply appended events to the projections, with the content they introduced."""
         for event, seq in zip(events, seqs, strict=True):
-            content = contents.get(event.content_hash) if (  # type: ignore[attr-defined]
+            content = contents.get(event.content_hash) if (
                 contents and isinstance(event, MemoryIngested)) else None
             if content is None:
                 self._views.apply(Envelope(seq, event))
                 continue
             self._views.apply(Envelope(seq, event, content.text, content.vector, content.terms))
         self._last_at = max(self._last_at, events[-1].at)
-        if self._views.seq - self._snapshot_seq >= self.config.snapshot_every:
+        due = max(self.config.snapshot_every, self._snapshot_seq // 2)
+        if self._views.seq - self._snapshot_seq >= due:
             self.snapshot()
 
     def _append_one(self, event: Event) -> int:
@@ -361,7 +363,7 @@ class Engine(Reader):
         return self._append_one(cls(at=self._now(), namespace=record.namespace, actor="user",
                                     memory_id=memory_id))
 
-    def _record(self, memory_id: str):  # type: ignore[no-untyped-def]
+    def _record(self, memory_id: str) -> MemoryRecord:
         record = self._views.state.memories.get(memory_id) if isinstance(memory_id, str) else None
         if record is None:
             raise NotFoundError(f"no memory {memory_id!r} in this store")

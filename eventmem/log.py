@@ -33,9 +33,9 @@ import errno
 import fcntl
 import hashlib
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar, cast
 
 import lmdb
 
@@ -51,6 +51,8 @@ from eventmem.errors import (
     StoreLockedError,
 )
 from eventmem.events import CONTENT_EVENTS, Event, memory_ids_of
+
+T = TypeVar("T")
 
 FORMAT_VERSION = b"2"
 GENESIS = bytes(32)  # the "previous hash" of the first record
@@ -190,7 +192,7 @@ class EventLog:
 
     # -- writing ------------------------------------------------------------------------------
 
-    def _write(self, body):  # type: ignore[no-untyped-def]
+    def _write(self, body: Callable[[lmdb.Transaction], T]) -> T:
         """Run ``body(txn)`` in one write transaction; grow the map and retry when it is full.
 
         Any failure aborts the transaction, so the store is exactly as before the call.
@@ -245,7 +247,7 @@ class EventLog:
             txn.put(b"head", seq_key(seq) + prev, db=self._meta)
             return seqs
 
-        return self._write(body)  # type: ignore[no-any-return]
+        return self._write(body)
 
     def _put_contents(self, txn: lmdb.Transaction, contents: Mapping[str, Content]) -> None:
         raw = txn.get(b"slots", db=self._meta)
@@ -315,7 +317,7 @@ class EventLog:
                 return
             if len(value) < HASH_SIZE:
                 raise CorruptRecordError("record shorter than its hash prefix", seq=seq)
-            yield RawRecord(seq, value[:HASH_SIZE], value[HASH_SIZE:])
+            yield RawRecord(seq, bytes(value[:HASH_SIZE]), bytes(value[HASH_SIZE:]))
 
     def read(self, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, Event]]:
         """Decoded events with ``start <= seq <= stop``."""
@@ -346,8 +348,8 @@ class EventLog:
                     seq,
                     event,
                     None if text is None else _decode_text(text, seq),
-                    vector,
-                    terms,
+                    cast(bytes | None, vector),  # plain (non-buffer) txns return bytes
+                    cast(bytes | None, terms),
                 )
 
     def read_time_range(self, start_at: int, end_at: int) -> Iterator[tuple[int, Event]]:

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from eventmem.clock import to_micros
 from eventmem.log import EventLog
 from projections import Projections
 
 
-def rebuild(log: EventLog, *, until: int | None = None) -> Projections:
-    """Projections folded from the first event to ``until`` (a seq; None: the head), ignoring
-    snapshots. Use :func:`eventmem.log.EventLog.seq_at_time` to rebuild up to a time."""
-    return Projections().apply_all(log.envelopes(1, until))
+def rebuild(log: EventLog, *, until: int | datetime | None = None) -> Projections:
+    """Projections folded from the first event to ``until``, ignoring snapshots.
+
+    ``until``: a seq, an aware datetime (the last event at or before it), or None (the head).
+    """
+    return Projections().apply_all(log.envelopes(1, until_seq(log, until)))
+
+
+def until_seq(log: EventLog, until: int | datetime | None) -> int | None:
+    if isinstance(until, datetime):
+        return log.seq_at_time(to_micros(until, name="until"))
+    return until
 
 
 def load_or_rebuild(log: EventLog, *, until: int | None = None) -> tuple[Projections, str]:

@@ -416,3 +416,18 @@ def test_verify_catches_live_state_that_drifted_from_the_log(mem: eventmem.Engin
     report = mem.verify()
     assert not report.ok
     assert [(f.check, f.seq) for f in report.findings] == [("projection", mem.seq)]
+
+
+def test_rebuild_until_a_time_equals_rebuild_until_its_seq(
+    mem: eventmem.Engine, clock: eventmem.ManualClock
+) -> None:
+    mem.remember("first fact", namespace="t")
+    clock.advance(timedelta(days=1))
+    cut = clock.now()
+    seq_at_cut = mem.seq
+    clock.advance(timedelta(days=1))
+    mem.remember("second fact", namespace="t")
+    by_time = rebuild(mem.store, until=cut)
+    assert by_time.seq == seq_at_cut
+    assert by_time.digests() == rebuild(mem.store, until=seq_at_cut).digests()
+    assert rebuild(mem.store, until=cut - timedelta(days=3)).seq == 0
