@@ -43,6 +43,7 @@ import msgspec
 import numpy as np
 
 import eventmem
+from eventmem.events import MemoryIngested
 from ops.bench.common import (
     RESULTS_DIR,
     dir_size,
@@ -218,31 +219,9 @@ def generate_texts(n: int, seed: int = 7) -> list[str]:
 # -- phase 1: the bare msgspec + LMDB loop ----------------------------------------------------
 
 
-class BareRecord(msgspec.Struct, frozen=True, kw_only=True, tag="memory.ingested",
-                 tag_field="type"):
-    """Shaped like the engine's ``memory.ingested`` event (same fields, similar values), so the
-    encoded records have about the same size (both sizes are reported)."""
-
-    at: int
-    namespace: str
-    actor: str = "user"
-    memory_id: str
-    content_hash: str
-    dedup_key: str
-    kind: str = "context"
-    kind_rule: str = "default"
-    source: str = "user"
-    stability: float = 7.0
-    importance: float = 0.5
-    confidence: float = 1.0
-    valid_from: int | None = None
-    valid_until: int | None = None
-    pinned: bool = False
-    immutable: bool = False
-    tags: tuple[str, ...] = ()
-    refs: tuple[str, ...] = ()
-    rule: str = "new"
-    policy: str = "gate-1"
+# The engine's own event type, encoded by a plain msgspec encoder: the bare loop writes records
+# of exactly the engine's shape and size, without the engine around them.
+BareRecord = MemoryIngested
 
 
 def bare_append(texts: list[str], batch: int, root: Path, *, with_content: bool,
@@ -276,7 +255,8 @@ def bare_append(texts: list[str], batch: int, root: Path, *, with_content: bool,
                 seq += 1
                 payload = encoder.encode(BareRecord(
                     at=at, namespace=f"user-{(lo // batch) % NAMESPACES}", memory_id=ids[i],
-                    content_hash=hashes[i], dedup_key=hashes[i][::-1]))
+                    content_hash=hashes[i], dedup_key=hashes[i][::-1], kind="context",
+                    kind_rule="default"))
                 value = prev + payload
                 sizes += len(value)
                 txn.put(seq.to_bytes(8, "big"), value, db=log_db, append=True)
@@ -296,7 +276,8 @@ def bare_append(texts: list[str], batch: int, root: Path, *, with_content: bool,
         with env.begin(write=True) as txn:
             seq += 1
             payload = encoder.encode(BareRecord(at=at, namespace="user-0", memory_id="mem_x",
-                                                content_hash=key.decode(), dedup_key="k" * 32))
+                                                content_hash=key.decode(), dedup_key="k" * 32,
+                                                kind="context", kind_rule="default"))
             txn.put(seq.to_bytes(8, "big"), prev + payload, db=log_db, append=True)
             if with_content:
                 txn.put(key, text.encode(), db=blob_db, overwrite=False)
