@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
@@ -319,13 +319,7 @@ class Engine(Reader):
     def _fold(self, events: list[Event], seqs: list[int],
               contents: Mapping[str, Content] | None = None) -> None:
         """Apply appended events to the projections, with the content they introduced."""
-        for event, seq in zip(events, seqs, strict=True):
-            content = contents.get(event.content_hash) if (
-                contents and isinstance(event, MemoryIngested)) else None
-            if content is None:
-                self._views.apply(Envelope(seq, event))
-                continue
-            self._views.apply(Envelope(seq, event, content.text, content.vector, content.terms))
+        self._views.apply_all(_envelopes(events, seqs, contents or {}))
         self._last_at = max(self._last_at, events[-1].at)
         due = max(self.config.snapshot_every, self._snapshot_seq // 2)
         if self._views.seq - self._snapshot_seq >= due:
@@ -424,6 +418,18 @@ class Engine(Reader):
     def head(self) -> Head:
         self._ensure_current()
         return self._log.head()
+
+
+def _envelopes(
+    events: list[Event], seqs: list[int], contents: Mapping[str, Content]
+) -> Iterator[Envelope]:
+    """The appended events as the log reader would hand them to a fold (with the text too)."""
+    for event, seq in zip(events, seqs, strict=True):
+        content = contents.get(event.content_hash) if isinstance(event, MemoryIngested) else None
+        if content is None:
+            yield Envelope(seq, event)
+        else:
+            yield Envelope(seq, event, content.text, content.vector, content.terms)
 
 
 def _flag(value: Any, field: str) -> bool:
