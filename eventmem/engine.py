@@ -41,7 +41,7 @@ from eventmem.opslog import ops_logger
 from eventmem.policies import gate
 from eventmem.reader import Reader, View
 from eventmem.results import Hit, RememberResult
-from eventmem.text import analyze, content_hash, dedup_key, pack_terms
+from eventmem.text import content_hash, dedup_key, packed_terms
 from projections.state import MemoryRecord, dedup_slot
 from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
@@ -221,7 +221,8 @@ class Engine(Reader):
         if isinstance(items, str | bytes | Mapping):  # would iterate characters or keys
             raise InvalidInputError(
                 "remember_many takes a list of texts or mappings; for one text use remember()")
-        checked = [self._check_item(i, item, namespace) for i, item in enumerate(items)]
+        plain = self._plain_item(namespace)
+        checked = [self._check_item(i, item, namespace, plain) for i, item in enumerate(items)]
         if not checked:
             return []
         at = self._now()
@@ -270,8 +271,23 @@ class Engine(Reader):
                                rule=getattr(event, "rule", ""))
                 for (mid, action), seq, event in zip(actions, seqs, events, strict=True)]
 
-    def _check_item(self, index: int, item: str | Mapping[str, Any], default_ns: str) -> dict:
-        raw: Mapping[str, Any] = {"text": item} if isinstance(item, str) else item
+    def _plain_item(self, namespace: str) -> dict[str, Any]:
+        """The checked options of a bare-text item (checked once per batch, not per item)."""
+        return {
+            "namespace": validation.namespace(namespace, self.config), "kind": None,
+            "source": "user", "importance": self.config.default_importance, "confidence": 1.0,
+            "valid_from": None, "valid_until": None, "pinned": False, "immutable": False,
+            "tags": (), "refs": (),
+        }
+
+    def _check_item(self, index: int, item: str | Mapping[str, Any], default_ns: str,
+                    plain: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(item, str):  # the common case: only the text needs checking
+            try:
+                return {**plain, "text": validation.text(item, self.config)}
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"item {index}: {exc}" if index else str(exc)) from None
+        raw: Mapping[str, Any] = item
         if not isinstance(raw, Mapping):
             raise InvalidInputError(f"item {index}: expected a str or a mapping, got "
                                     f"{type(item).__name__}")
@@ -313,7 +329,7 @@ class Engine(Reader):
         if missing:
             rows = self._embedder.embed([texts[h] for h in missing])
             for h, row in zip(missing, rows, strict=True):
-                out[h] = Content(texts[h], row.tobytes(), pack_terms(analyze(texts[h])))
+                out[h] = Content(texts[h], row.tobytes(), packed_terms(texts[h]))
         return out
 
     def _fold(self, events: list[Event], seqs: list[int],

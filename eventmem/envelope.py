@@ -19,4 +19,4 @@ class Envelope(NamedTuple):
     # not asked for it: folds need only the cached vector and terms), vector and terms.
     text: str | None = None
     vector: bytes | None = None  # float32 row from the vector cache, same condition
-    terms: bytes | None = None  # cached pack_terms(analyze(text)), same condition
+    terms: bytes | None = None  # cached packed_terms(text), same condition

@@ -79,7 +79,7 @@ class Content(NamedTuple):
 
     text: str
     vector: bytes | None = None  # float32, from the store's embedder
-    terms: bytes | None = None  # eventmem.text.pack_terms of its term counts
+    terms: bytes | None = None  # eventmem.text.packed_terms(text), the BM25 analysis
 
 
 class Head(NamedTuple):

@@ -17,8 +17,8 @@ import hashlib
 import re
 import unicodedata
 import zlib
+from array import array
 from collections import _count_elements  # type: ignore[attr-defined]  # Counter's C loop
-from typing import NamedTuple
 
 import numpy as np
 
@@ -26,19 +26,16 @@ from eventmem.errors import InvalidInputError
 
 __all__ = [
     "STOPWORDS",
-    "Terms",
-    "analyze",
     "content_hash",
     "dedup_key",
     "normalize",
-    "pack_terms",
     "packed_parts",
+    "packed_terms",
     "query_terms",
     "stem",
     "term_counts",
     "term_id",
     "tokenize",
-    "unpack_terms",
 ]
 
 # English function words plus the pieces contractions split into ("don't" -> "don", "t").
@@ -180,35 +177,27 @@ def query_terms(text: str) -> list[int]:
     return list(map(_term_id, tokenize(text)))
 
 
-class Terms(NamedTuple):
-    """A text as BM25 sees it: sorted unique term ids, their counts, and the token count."""
+def packed_terms(text: str) -> bytes:
+    """The text as BM25 sees it, packed for the analysis cache: the token count, the sorted
+    unique term ids, then their counts (uint32 each, machine order, like the LMDB file itself).
 
-    ids: np.ndarray  # uint32
-    counts: np.ndarray  # uint32
-    length: int
-
-
-def analyze(text: str) -> Terms:
-    ids, counts = term_counts(text)
-    return Terms(ids, counts.astype(np.uint32), int(counts.sum()))
-
-
-def pack_terms(terms: Terms) -> bytes:
-    """Terms as bytes for the analysis cache: length, ids, counts (uint32 each)."""
-    return terms.length.to_bytes(4, "little") + terms.ids.tobytes() + terms.counts.tobytes()
-
-
-def unpack_terms(data: bytes | memoryview) -> Terms:
-    words = np.frombuffer(data, dtype=np.uint32)
-    half = (len(words) - 1) // 2
-    return Terms(words[1 : 1 + half], words[1 + half :], int(words[0]))
+    Tokens whose CRC-32 collide share one id and their counts add up.
+    """
+    counts: dict[int, int] = {}
+    _count_elements(counts, map(_term_id, tokenize(text)))
+    ids = sorted(counts)
+    return (
+        array("I", (sum(counts.values()),)).tobytes()
+        + array("I", ids).tobytes()
+        + array("I", map(counts.__getitem__, ids)).tobytes()
+    )
 
 
 def packed_parts(data: bytes) -> tuple[int, bytes, bytes]:
     """(length, ids bytes, counts bytes) of packed terms, without building arrays: the fast
     path for folding cached terms into an index."""
     half = (len(data) - 4) // 2
-    return int.from_bytes(data[:4], "little"), data[4 : 4 + half], data[4 + half :]
+    return array("I", data[:4])[0], data[4 : 4 + half], data[4 + half :]
 
 
 def term_counts(text: str) -> tuple[np.ndarray, np.ndarray]:

@@ -1,6 +1,6 @@
 """The text projection: BM25 over hashed terms, per namespace.
 
-Terms are stable 32-bit hashes of tokens (:func:`eventmem.text.term_counts`), so there is no fitted
+Terms are stable 32-bit hashes of stems (:func:`eventmem.text.packed_terms`), so there is no fitted
 vocabulary and the index is a pure function of the texts folded in. Postings are ``array`` columns:
 appends are O(1) and a query reads them through zero-copy numpy views.
 """
@@ -16,7 +16,7 @@ import numpy as np
 
 from eventmem.envelope import Envelope
 from eventmem.events import MemoryIngested
-from eventmem.text import analyze, pack_terms, packed_parts, query_terms
+from eventmem.text import packed_parts, packed_terms, query_terms
 from projections.topk import top_allowed
 
 K1 = 1.2
@@ -42,7 +42,7 @@ class Index:
         self.tail_terms, self.tail_rows, self.tail_tfs = array("I"), array("I"), array("I")
 
     def add(self, memory_id: str, packed_terms: bytes) -> None:
-        """Index a document given its packed terms (:func:`eventmem.text.pack_terms`)."""
+        """Index a document given its packed terms (:func:`eventmem.text.packed_terms`)."""
         length, ids, counts = packed_parts(packed_terms)
         row = len(self.ids)
         self.ids.append(memory_id)
@@ -164,7 +164,7 @@ def apply(state: Text, env: Envelope) -> Text:
             index = state.indexes.get(ns)
             if index is None:
                 index = state.indexes[ns] = Index()
-            terms = env.terms if env.terms is not None else pack_terms(analyze(env.text))  # type: ignore[arg-type]
+            terms = env.terms if env.terms is not None else packed_terms(env.text)  # type: ignore[arg-type]
             index.add(event.memory_id, terms)
         case _:
             pass

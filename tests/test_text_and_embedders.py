@@ -230,3 +230,14 @@ def test_stem_merges_inflections(words: str, stem: str) -> None:
 def test_stem_leaves_short_and_odd_tokens() -> None:
     for tok in ("is", "bus", "class", "this", "2023", "naïve", "thing"):
         assert tx.stem(tok) == tok
+
+
+@given(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=80))
+def test_packed_terms_are_term_counts_and_token_count(text: str) -> None:
+    from eventmem.text import packed_parts, packed_terms
+
+    ids, counts = tx.term_counts(text)
+    length, packed_ids, packed_counts = packed_parts(packed_terms(text))
+    assert length == len(tx.tokenize(text)) == int(counts.sum())
+    assert np.frombuffer(packed_ids, dtype=np.uint32).tolist() == ids.tolist()
+    assert np.frombuffer(packed_counts, dtype=np.uint32).tolist() == counts.tolist()
