@@ -31,7 +31,7 @@ ACTORS: Final[tuple[str, ...]] = Actor.__args__  # type: ignore[attr-defined]
 POLICY_VERSION: Final = "gate-1"
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False):
     """Fields every event carries."""
 
     at: int

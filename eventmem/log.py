@@ -3,17 +3,17 @@
 Sub-databases::
 
     log        seq (8-byte big-endian)  -> prev_hash (32 bytes) + event (msgpack)
-    content    content hash (16 bytes)  -> slot (8-byte big-endian)
+    content    content hash (16 bytes)  -> slot (8-byte big-endian) + the text's BM25 terms
     blobs      slot                     -> UTF-8 text
     vectors    slot                     -> float32 bytes, made by the store's embedder
-    terms      slot                     -> the text's BM25 term ids and counts (analysis cache)
     by_memory  memory id                -> seq (dupsort, so a memory's seqs come back in order)
     snapshots  seq (8-byte big-endian)  -> serialized projection state (a cache)
     meta       b"format", b"head" (seq + hash), b"embedder", b"slots" (next slot)
 
 Content is addressed by the hash of its text, as events reference it, but stored under slots
 numbered in arrival order: LMDB appends sequential keys several times faster than it inserts
-random ones, and the text, its vector and its terms are only a hash-to-slot lookup away. The store
+random ones. The text's analysis (its term ids and counts) rides in the content record itself, so
+a fold reads one record for the slot and the terms and one for the vector. The store
 has one embedder (recorded in meta; a mismatch is refused), so the vector cache keyed by content
 is the (embedder, content hash) cache of the design.
 
@@ -110,7 +110,6 @@ class EventLog:
         self._content = env.open_db(b"content", create=not readonly)
         self._blobs = env.open_db(b"blobs", create=not readonly)
         self._vectors = env.open_db(b"vectors", create=not readonly)
-        self._terms = env.open_db(b"terms", create=not readonly)
         self._by_memory = env.open_db(b"by_memory", dupsort=True, create=not readonly)
         self._snapshots = env.open_db(b"snapshots", create=not readonly)
         self._meta = env.open_db(b"meta", create=not readonly)
@@ -257,12 +256,10 @@ class EventLog:
             if txn.get(key, db=self._content) is not None:
                 continue
             skey = seq_key(slot)
-            txn.put(key, skey, db=self._content)
+            txn.put(key, skey + (content.terms or b""), db=self._content)
             txn.put(skey, content.text.encode(), db=self._blobs, append=True)
             if content.vector is not None:
                 txn.put(skey, content.vector, db=self._vectors, append=True)
-            if content.terms is not None:
-                txn.put(skey, content.terms, db=self._terms, append=True)
             slot += 1
         txn.put(b"slots", seq_key(slot), db=self._meta)
 
@@ -336,12 +333,12 @@ class EventLog:
                 if not isinstance(event, CONTENT_EVENTS):
                     yield Envelope(seq, event)
                     continue
-                slot = txn.get(content_key(event.content_hash), db=self._content)  # type: ignore[attr-defined]
-                if slot is None:
+                record = txn.get(content_key(event.content_hash), db=self._content)  # type: ignore[attr-defined]
+                if record is None:
                     yield Envelope(seq, event)
                     continue
+                slot, terms = record[:8], record[8:] or None
                 vector = txn.get(slot, db=self._vectors)
-                terms = txn.get(slot, db=self._terms)
                 # The text itself only when its analysis is not cached (or when asked for).
                 text = txn.get(slot, db=self._blobs) if with_text or terms is None else None
                 yield Envelope(
@@ -387,15 +384,15 @@ class EventLog:
     def blob(self, content_hash: str) -> str | None:
         """The text stored for ``content_hash`` (None when absent or erased)."""
         with self._read_txn() as txn:
-            slot = txn.get(content_key(content_hash), db=self._content)
-            raw = None if slot is None else txn.get(slot, db=self._blobs)
+            record = txn.get(content_key(content_hash), db=self._content)
+            raw = None if record is None else txn.get(record[:8], db=self._blobs)
             return None if raw is None else _decode_text(raw, None)
 
     def iter_blobs(self) -> Iterator[tuple[str, bytes]]:
         """(content hash, stored text bytes) for every text in the store."""
         with self._read_txn() as txn:
-            for key, slot in txn.cursor(db=self._content):
-                raw = txn.get(slot, db=self._blobs)
+            for key, record in txn.cursor(db=self._content):
+                raw = txn.get(record[:8], db=self._blobs)
                 yield bytes(key).hex(), b"" if raw is None else bytes(raw)
 
     def contents(self, content_hashes: Sequence[str]) -> list[Content | None]:
@@ -403,15 +400,15 @@ class EventLog:
         out: list[Content | None] = []
         with self._read_txn() as txn:
             for content_hash in content_hashes:
-                slot = txn.get(content_key(content_hash), db=self._content)
-                text = None if slot is None else txn.get(slot, db=self._blobs)
-                if slot is None or text is None:
+                record = txn.get(content_key(content_hash), db=self._content)
+                text = None if record is None else txn.get(record[:8], db=self._blobs)
+                if record is None or text is None:
                     out.append(None)
                     continue
-                vector, terms = txn.get(slot, db=self._vectors), txn.get(slot, db=self._terms)
+                vector = txn.get(record[:8], db=self._vectors)
                 out.append(Content(_decode_text(text, None),
                                    None if vector is None else bytes(vector),
-                                   None if terms is None else bytes(terms)))
+                                   bytes(record[8:]) or None))
         return out
 
     def embedder_id(self) -> str | None:
@@ -456,7 +453,6 @@ class EventLog:
                 "events": txn.stat(self._log)["entries"],
                 "blobs": txn.stat(self._blobs)["entries"],
                 "vectors": txn.stat(self._vectors)["entries"],
-                "terms": txn.stat(self._terms)["entries"],
                 "snapshots": txn.stat(self._snapshots)["entries"],
                 "map_size": self._env.info()["map_size"],
             }

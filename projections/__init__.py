@@ -56,20 +56,23 @@ class Projections:
         self.apply_all((env,))
 
     def apply_all(self, envelopes: Iterable[Envelope]) -> Projections:
-        """Fold envelopes in order. Chunks go to the vector view together (one slice per
-        namespace), which folds them exactly as one at a time would."""
-        state, temporal, text = self.state, self.temporal, self.text
+        """Fold envelopes in order. The vector and text views take chunks (one slice, one index
+        append per namespace), which folds them exactly as one at a time would."""
+        state, temporal = self.state, self.temporal
         chunk: list[Envelope] = []
         for env in envelopes:
             state_view.apply(state, env)
             temporal_view.apply(temporal, env)
-            text_view.apply(text, env)
             chunk.append(env)
             if len(chunk) == _CHUNK:
-                vector_view.apply_many(self.vectors, chunk)
+                self._apply_chunk(chunk)
                 chunk = []
-        vector_view.apply_many(self.vectors, chunk)
+        self._apply_chunk(chunk)
         return self
+
+    def _apply_chunk(self, chunk: list[Envelope]) -> None:
+        vector_view.apply_many(self.vectors, chunk)
+        text_view.apply_many(self.text, chunk)
 
     def dump(self) -> tuple[Snapshot, bytes]:
         """The canonical serializable form: a Snapshot struct, and the raw vector rows."""

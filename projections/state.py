@@ -29,9 +29,15 @@ Status = Literal[
 HIDDEN_STATUSES = frozenset({"archived", "dormant", "superseded", "deleted", "purged", "erased"})
 
 
-class MemoryRecord(msgspec.Struct, kw_only=True, array_like=True):
-    """What the store currently holds about one memory (times in epoch microseconds)."""
+class MemoryRecord(msgspec.Struct, array_like=True, gc=False):
+    """What the store currently holds about one memory (times in epoch microseconds).
 
+    Positional, unlike most structs here: a rebuild creates one per ingest, and msgspec builds a
+    struct from positional arguments several times faster than from keywords. ``gc=False``: it
+    holds no references that could form a cycle.
+    """
+
+    # Set once, from the ingest event.
     memory_id: str
     namespace: str
     content_hash: str
@@ -42,22 +48,23 @@ class MemoryRecord(msgspec.Struct, kw_only=True, array_like=True):
     stability: float  # base stability in days
     importance: float
     confidence: float
+    pinned: bool
+    immutable: bool
+    valid_from: int | None
+    valid_until: int | None
+    tags: tuple[str, ...]
+    refs: tuple[str, ...]
+    created_at: int
+    created_seq: int
+    # Changed by later events.
+    last_access_at: int
+    updated_seq: int
     utility: float = 0.5
     access_count: int = 0
     reinforce_count: int = 0
-    created_at: int
-    last_access_at: int
-    pinned: bool = False
-    immutable: bool = False
     status: Status = "active"
     tier: str = "episodic"
-    valid_from: int | None = None
-    valid_until: int | None = None
     deleted_at: int | None = None
-    created_seq: int
-    updated_seq: int
-    tags: tuple[str, ...] = ()
-    refs: tuple[str, ...] = ()
 
 
 class State(msgspec.Struct, kw_only=True):
@@ -77,27 +84,12 @@ def apply(state: State, env: Envelope) -> State:
     event = env.event
     match event:
         case MemoryIngested():
-            state.memories[event.memory_id] = MemoryRecord(
-                memory_id=event.memory_id,
-                namespace=event.namespace,
-                content_hash=event.content_hash,
-                dedup_key=event.dedup_key,
-                kind=event.kind,
-                kind_rule=event.kind_rule,
-                source=event.source,
-                stability=event.stability,
-                importance=event.importance,
-                confidence=event.confidence,
-                created_at=event.at,
-                last_access_at=event.at,
-                pinned=event.pinned,
-                immutable=event.immutable,
-                valid_from=event.valid_from,
-                valid_until=event.valid_until,
-                created_seq=env.seq,
-                updated_seq=env.seq,
-                tags=event.tags,
-                refs=event.refs,
+            e = event
+            state.memories[e.memory_id] = MemoryRecord(
+                e.memory_id, e.namespace, e.content_hash, e.dedup_key, e.kind, e.kind_rule,
+                e.source, e.stability, e.importance, e.confidence, e.pinned, e.immutable,
+                e.valid_from, e.valid_until, e.tags, e.refs, e.at, env.seq,  # created
+                e.at, env.seq,  # last access, last update
             )
             state.by_dedup[dedup_slot(event.namespace, event.dedup_key)] = event.memory_id
         case MemoryReinforced(memory_id=mid):

@@ -14,7 +14,7 @@ from eventmem.envelope import Envelope
 from eventmem.events import MemoryForgotten, MemoryIngested
 
 
-class Interval(msgspec.Struct, kw_only=True, array_like=True):
+class Interval(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     valid_from: int | None
     valid_until: int | None
     recorded_at: int

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import msgspec
 import numpy as np
@@ -41,16 +41,22 @@ class Index:
         self.postings: dict[int, tuple[array, array]] = {}
         self.tail_terms, self.tail_rows, self.tail_tfs = array("I"), array("I"), array("I")
 
-    def add(self, memory_id: str, packed_terms: bytes) -> None:
-        """Index a document given its packed terms (:func:`eventmem.text.packed_terms`)."""
-        length, ids, counts = packed_parts(packed_terms)
-        row = len(self.ids)
-        self.ids.append(memory_id)
-        self.doc_len.append(length)
-        self.total_len += length
-        self.tail_terms.frombytes(ids)
-        self.tail_tfs.frombytes(counts)
-        self.tail_rows.extend((row,) * (len(ids) // 4))
+    def add(self, memory_ids: list[str], packed: list[bytes]) -> None:
+        """Index documents, in order, given their packed terms
+        (:func:`eventmem.text.packed_terms`)."""
+        first = len(self.ids)
+        self.ids.extend(memory_ids)
+        lengths, n_terms = [], []
+        for data in packed:
+            length, ids, counts = packed_parts(data)
+            lengths.append(length)
+            n_terms.append(len(ids) // 4)
+            self.tail_terms.frombytes(ids)
+            self.tail_tfs.frombytes(counts)
+        self.doc_len.extend(lengths)
+        self.total_len += sum(lengths)
+        rows = np.repeat(np.arange(first, len(self.ids), dtype=np.uint32), n_terms)
+        self.tail_rows.frombytes(rows.tobytes())
 
     def seal(self) -> None:
         if not self.tail_terms:
@@ -158,14 +164,26 @@ class TextDump(msgspec.Struct, kw_only=True):
 
 
 def apply(state: Text, env: Envelope) -> Text:
-    event = env.event
-    match event:
-        case MemoryIngested(namespace=ns) if env.terms is not None or env.text is not None:
-            index = state.indexes.get(ns)
-            if index is None:
-                index = state.indexes[ns] = Index()
-            terms = env.terms if env.terms is not None else packed_terms(env.text)  # type: ignore[arg-type]
-            index.add(event.memory_id, terms)
-        case _:
-            pass
+    return apply_many(state, (env,))
+
+
+def apply_many(state: Text, envs: Iterable[Envelope]) -> Text:
+    """Fold envelopes in order; the documents of a chunk are indexed together per namespace,
+    which gives the same index as adding them one at a time."""
+    pending: dict[str, tuple[list[str], list[bytes]]] = {}
+    for env in envs:
+        event = env.event
+        match event:
+            case MemoryIngested(namespace=ns) if env.terms is not None or env.text is not None:
+                terms = env.terms if env.terms is not None else packed_terms(env.text)  # type: ignore[arg-type]
+                ids, packed = pending.setdefault(ns, ([], []))
+                ids.append(event.memory_id)
+                packed.append(terms)
+            case _:
+                pass
+    for ns, (ids, packed) in pending.items():
+        index = state.indexes.get(ns)
+        if index is None:
+            index = state.indexes[ns] = Index()
+        index.add(ids, packed)
     return state

@@ -270,7 +270,7 @@ def test_flipped_byte_in_a_blob_is_reported_with_the_seq_that_references_it(
 
     slot: list[bytes] = []
     _edit(store_path, b"content",
-          lambda txn, db: slot.append(bytes(txn.get(content_key(event.content_hash), db=db))))
+          lambda txn, db: slot.append(bytes(txn.get(content_key(event.content_hash), db=db))[:8]))
 
     def damage(txn: lmdb.Transaction, db: Any) -> None:
         txn.put(slot[0], _flip(txn.get(slot[0], db=db), 2, 0x02), db=db)  # still valid UTF-8
