@@ -327,9 +327,15 @@ class EventLog:
         """Events ready to fold: content events come with their vector and terms joined (None
         where erased or never stored); their text too when ``with_text``."""
         with self._read_txn() as txn:
-            for raw in self._iter_raw(txn, start, stop):
-                seq = raw.seq
-                event = codec.decode(raw.payload, seq=seq)
+            cursor = txn.cursor(db=self._log)
+            if not cursor.set_range(seq_key(start)):
+                return
+            # The cursor loop of _iter_raw, inlined: this is the rebuild's hot loop.
+            for key, value in cursor:
+                seq = int.from_bytes(key, "big")
+                if stop is not None and seq > stop:
+                    return
+                event = codec.decode(value[HASH_SIZE:], seq=seq)
                 if not isinstance(event, CONTENT_EVENTS):
                     yield Envelope(seq, event)
                     continue
