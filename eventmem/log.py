@@ -57,6 +57,7 @@ T = TypeVar("T")
 FORMAT_VERSION = b"2"
 GENESIS = bytes(32)  # the "previous hash" of the first record
 HASH_SIZE = 32
+_READ_CHUNK = 1024  # records decoded and joined with their content at a time
 DEFAULT_MAP_SIZE = 1 << 30  # sparse on Linux; grows by doubling when full
 
 
@@ -325,35 +326,51 @@ class EventLog:
         self, start: int = 1, stop: int | None = None, *, with_text: bool = False
     ) -> Iterator[Envelope]:
         """Events ready to fold: content events come with their vector and terms joined (None
-        where erased or never stored); their text too when ``with_text``."""
+        where erased or never stored); their text too when ``with_text``.
+
+        Records are read in chunks, and each chunk's content is looked up with one multi-key
+        read per sub-database: this is the rebuild's hot loop.
+        """
         with self._read_txn() as txn:
             cursor = txn.cursor(db=self._log)
             if not cursor.set_range(seq_key(start)):
                 return
-            # The cursor loop of _iter_raw, inlined: this is the rebuild's hot loop.
+            chunk: list[tuple[int, Event]] = []
             for key, value in cursor:
                 seq = int.from_bytes(key, "big")
                 if stop is not None and seq > stop:
-                    return
-                event = codec.decode(value[HASH_SIZE:], seq=seq)
-                if not isinstance(event, CONTENT_EVENTS):
-                    yield Envelope(seq, event)
-                    continue
-                record = txn.get(content_key(event.content_hash), db=self._content)  # type: ignore[attr-defined]
-                if record is None:
-                    yield Envelope(seq, event)
-                    continue
-                slot, terms = record[:8], record[8:] or None
-                vector = txn.get(slot, db=self._vectors)
-                # The text itself only when its analysis is not cached (or when asked for).
-                text = txn.get(slot, db=self._blobs) if with_text or terms is None else None
-                yield Envelope(
-                    seq,
-                    event,
-                    None if text is None else _decode_text(text, seq),
-                    cast(bytes | None, vector),  # plain (non-buffer) txns return bytes
-                    cast(bytes | None, terms),
-                )
+                    break
+                chunk.append((seq, codec.decode(value[HASH_SIZE:], seq=seq)))
+                if len(chunk) == _READ_CHUNK:
+                    yield from self._join_content(txn, chunk, with_text)
+                    chunk = []
+            yield from self._join_content(txn, chunk, with_text)
+
+    def _join_content(
+        self, txn: lmdb.Transaction, chunk: list[tuple[int, Event]], with_text: bool
+    ) -> Iterator[Envelope]:
+        keys = [content_key(event.content_hash) for _, event in chunk  # type: ignore[attr-defined]
+                if isinstance(event, CONTENT_EVENTS)]
+        records = dict(txn.cursor(db=self._content).getmulti(keys)) if keys else {}
+        slots = [record[:8] for record in records.values()]
+        vectors = dict(txn.cursor(db=self._vectors).getmulti(slots)) if slots else {}
+        for seq, event in chunk:
+            record = None
+            if isinstance(event, CONTENT_EVENTS):
+                record = records.get(content_key(event.content_hash))  # type: ignore[attr-defined]
+            if record is None:
+                yield Envelope(seq, event)
+                continue
+            slot, terms = record[:8], record[8:] or None
+            # The text itself only when its analysis is not cached (or when asked for).
+            text = txn.get(slot, db=self._blobs) if with_text or terms is None else None
+            yield Envelope(
+                seq,
+                event,
+                None if text is None else _decode_text(text, seq),
+                cast(bytes | None, vectors.get(slot)),  # plain (non-buffer) txns return bytes
+                cast(bytes | None, terms),
+            )
 
     def read_time_range(self, start_at: int, end_at: int) -> Iterator[tuple[int, Event]]:
         """Events with ``start_at <= at < end_at`` (microseconds). Event times are monotone."""
