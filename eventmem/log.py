@@ -35,7 +35,7 @@ import hashlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar
 
 import lmdb
 
@@ -346,14 +346,15 @@ class EventLog:
                     chunk = []
             yield from self._join_content(txn, chunk, with_text)
 
+    # ``txn: Any`` in the two hot helpers below: our transactions are plain (non-buffer) ones,
+    # which return bytes, while py-lmdb's stubs also allow memoryviews.
     def _join_content(
-        self, txn: lmdb.Transaction, chunk: list[tuple[int, Event]], with_text: bool
+        self, txn: Any, chunk: list[tuple[int, Event]], with_text: bool
     ) -> Iterator[Envelope]:
         keys = [content_key(event.content_hash) for _, event in chunk  # type: ignore[attr-defined]
                 if isinstance(event, CONTENT_EVENTS)]
         records = dict(txn.cursor(db=self._content).getmulti(keys)) if keys else {}
-        slots = [record[:8] for record in records.values()]
-        vectors = dict(txn.cursor(db=self._vectors).getmulti(slots)) if slots else {}
+        vectors = self._vectors_at(txn, [record[:8] for record in records.values()])
         for seq, event in chunk:
             record = None
             if isinstance(event, CONTENT_EVENTS):
@@ -368,9 +369,29 @@ class EventLog:
                 seq,
                 event,
                 None if text is None else _decode_text(text, seq),
-                cast(bytes | None, vectors.get(slot)),  # plain (non-buffer) txns return bytes
-                cast(bytes | None, terms),
+                vectors.get(slot),
+                terms,
             )
+
+    def _vectors_at(self, txn: Any, slots: list[bytes]) -> dict[bytes, bytes]:
+        """The vectors under these slots. Slots are numbered in arrival order, so the slots of
+        a run of log records are nearly contiguous: one forward cursor scan over their range costs
+        far less than a B-tree descent per key. Sparse slots fall back to per-key reads."""
+        if not slots:
+            return {}
+        wanted = set(slots)
+        low, high = min(wanted), max(wanted)
+        cursor = txn.cursor(db=self._vectors)
+        if int.from_bytes(high, "big") - int.from_bytes(low, "big") >= 2 * len(wanted):
+            return dict(cursor.getmulti(sorted(wanted)))
+        found: dict[bytes, bytes] = {}
+        if cursor.set_range(low):
+            for key, value in cursor:
+                if key > high:
+                    break
+                if key in wanted:
+                    found[key] = value
+        return found
 
     def read_time_range(self, start_at: int, end_at: int) -> Iterator[tuple[int, Event]]:
         """Events with ``start_at <= at < end_at`` (microseconds). Event times are monotone."""

@@ -733,3 +733,27 @@ def test_times_in_the_log_are_monotone_even_if_the_clock_goes_back(
         times = [e.at for _, e in mem.store.read()]
         assert times == sorted(times)
         assert times[-1] == to_micros(t0 + timedelta(days=2))
+
+
+@pytest.mark.parametrize("picked", [range(0, 60), range(10, 20), [0, 59], [3, 30, 31, 58]])
+def test_envelopes_join_each_event_with_its_own_content(store_path: Path, picked: Any) -> None:
+    """Contiguous slots are read by a cursor scan, sparse ones key by key: both must hand every
+    ingest exactly its own vector and terms."""
+    log = EventLog.open(store_path)
+    try:
+        hashes = [f"{i:032x}" for i in range(60)]
+        contents = {h: Content(f"text {i}", bytes([i]) * 16, bytes([i, 0, 0, 0]))
+                    for i, h in enumerate(hashes)}
+        log.append([_pin(0, 0)], contents=contents)  # slots 1..60 in this order
+        events = [MemoryIngested(at=1, namespace="a", memory_id=f"m{i}", content_hash=hashes[i],
+                                 dedup_key="k", kind="event") for i in picked]
+        first = log.append(events)[0]
+        joined = list(log.envelopes(first))
+        assert [env.event.memory_id for env in joined] == [f"m{i}" for i in picked]
+        for env, i in zip(joined, picked, strict=True):
+            assert env.vector == bytes([i]) * 16 and env.terms == bytes([i, 0, 0, 0])
+            assert env.text is None  # not asked for, and the cached terms make it unneeded
+        assert [env.text for env in log.envelopes(first, with_text=True)] == [
+            f"text {i}" for i in picked]
+    finally:
+        log.close()
