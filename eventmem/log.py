@@ -351,14 +351,13 @@ class EventLog:
     def _join_content(
         self, txn: Any, chunk: list[tuple[int, Event]], with_text: bool
     ) -> Iterator[Envelope]:
-        keys = [content_key(event.content_hash) for _, event in chunk  # type: ignore[attr-defined]
-                if isinstance(event, CONTENT_EVENTS)]
-        records = dict(txn.cursor(db=self._content).getmulti(keys)) if keys else {}
+        keys = [content_key(event.content_hash)  # type: ignore[attr-defined]
+                if isinstance(event, CONTENT_EVENTS) else None for _, event in chunk]
+        wanted = [key for key in keys if key is not None]
+        records = dict(txn.cursor(db=self._content).getmulti(wanted)) if wanted else {}
         vectors = self._vectors_at(txn, [record[:8] for record in records.values()])
-        for seq, event in chunk:
-            record = None
-            if isinstance(event, CONTENT_EVENTS):
-                record = records.get(content_key(event.content_hash))  # type: ignore[attr-defined]
+        for (seq, event), key in zip(chunk, keys, strict=True):
+            record = None if key is None else records.get(key)
             if record is None:
                 yield Envelope(seq, event)
                 continue

@@ -59,10 +59,11 @@ class Projections:
         """Fold envelopes in order. The vector and text views take chunks (one slice, one index
         append per namespace), which folds them exactly as one at a time would."""
         state, temporal = self.state, self.temporal
+        apply_state, apply_temporal = state_view.apply, temporal_view.apply  # the hot loop
         chunk: list[Envelope] = []
         for env in envelopes:
-            state_view.apply(state, env)
-            temporal_view.apply(temporal, env)
+            apply_state(state, env)
+            apply_temporal(temporal, env)
             chunk.append(env)
             if len(chunk) == _CHUNK:
                 self._apply_chunk(chunk)
