@@ -65,6 +65,11 @@ class MemoryRecord(msgspec.Struct, array_like=True, gc=False):
     status: Status = "active"
     tier: str = "episodic"
     deleted_at: int | None = None
+    status_since: int = 0  # when the current status began (0: since creation)
+    utility_at: int = 0  # when utility last moved (feedback); drift runs from here (0: creation)
+    session: str | None = None  # the session it was stored in (working memory)
+    priority: str = "normal"  # low | normal | high | critical
+    flashbulb: bool = False  # a high-arousal memory: pinned, important, slow to fade
 
 
 class State(msgspec.Struct, kw_only=True):
