@@ -66,6 +66,13 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     refs: tuple[str, ...] = ()
     rule: str = "new"
     policy: str = POLICY_VERSION
+    # Memory dynamics (decided at write time, with their evidence).
+    tier: str = "episodic"
+    session: str | None = None
+    priority: str = "normal"
+    flashbulb: bool = False
+    importance_channels: dict[str, float] = {}
+    valid_until_rule: str = ""  # how valid_until was inferred ("" when given or none)
 
 
 class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True):
@@ -76,6 +83,7 @@ class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True
     similarity: float
     rule: str
     policy: str = POLICY_VERSION
+    stability: float | None = None  # the stability after this reinforcement (None: unchanged)
 
 
 class MemoryRecalled(Event, tag="memory.recalled", frozen=True, kw_only=True):
@@ -87,6 +95,67 @@ class MemoryRecalled(Event, tag="memory.recalled", frozen=True, kw_only=True):
     memory_ids: tuple[str, ...]
     scores: tuple[float, ...]
     valid_at: int | None = None
+    # The stability of each returned memory after this access (the spacing effect), decided by
+    # the decay policy; empty in records written before memory dynamics (stability unchanged).
+    stabilities: tuple[float, ...] = ()
+    policy: str = POLICY_VERSION
+
+
+class MemoryTouched(Event, tag="memory.touched", frozen=True, kw_only=True):
+    """An explicit access (the agent used the memory): reinforces it like a recall does."""
+
+    memory_id: str
+    stability: float
+    policy: str = POLICY_VERSION
+
+
+class FeedbackGiven(Event, tag="memory.feedback", frozen=True, kw_only=True):
+    """The caller said whether a memory was useful; utility moved toward the target."""
+
+    memory_id: str
+    target: float  # 1.0 useful, 0.0 not, or a graded value
+    utility: float  # the utility after this feedback (drift since the last change included)
+    policy: str = POLICY_VERSION
+
+
+class StatusChange(msgspec.Struct, frozen=True, kw_only=True, array_like=True, gc=False):
+    memory_id: str
+    from_status: str
+    to_status: str
+    reason: str
+    retention: float
+
+
+class LifecycleTransitioned(Event, tag="memory.lifecycle", frozen=True, kw_only=True):
+    """A sweep at ``now`` moved these memories between lifecycle states (one event per sweep)."""
+
+    now: int
+    changes: tuple[StatusChange, ...]
+    policy: str = POLICY_VERSION
+
+
+class TierChange(msgspec.Struct, frozen=True, kw_only=True, array_like=True, gc=False):
+    memory_id: str
+    from_tier: str
+    to_tier: str
+    reason: str
+
+
+class TierChanged(Event, tag="memory.tier_changed", frozen=True, kw_only=True):
+    """Memories promoted, demoted or evicted from working memory at ``now``."""
+
+    now: int
+    changes: tuple[TierChange, ...]
+    policy: str = POLICY_VERSION
+
+
+class MemoryInvalidated(Event, tag="memory.invalidated", frozen=True, kw_only=True):
+    """The fact stopped being true: its valid time ends at ``until``; it stays in history."""
+
+    memory_id: str
+    until: int
+    reason: str
+    policy: str = POLICY_VERSION
 
 
 class MemoryForgotten(Event, tag="memory.forgotten", frozen=True, kw_only=True):
@@ -112,6 +181,11 @@ AnyEvent = (
     | MemoryForgotten
     | MemoryPinned
     | MemoryUnpinned
+    | MemoryTouched
+    | FeedbackGiven
+    | LifecycleTransitioned
+    | TierChanged
+    | MemoryInvalidated
 )
 
 EVENT_TYPES: Final[tuple[type[Event], ...]] = AnyEvent.__args__
@@ -133,4 +207,6 @@ def memory_ids_of(event: Event) -> tuple[str, ...]:
         return (mid,)
     if isinstance(event, MemoryRecalled):
         return event.memory_ids
+    if isinstance(event, LifecycleTransitioned | TierChanged):
+        return tuple(change.memory_id for change in event.changes)
     return ()

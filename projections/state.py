@@ -14,12 +14,17 @@ import msgspec
 from eventmem.envelope import Envelope
 from eventmem.events import (
     EmbedderRegistered,
+    FeedbackGiven,
+    LifecycleTransitioned,
     MemoryForgotten,
     MemoryIngested,
+    MemoryInvalidated,
     MemoryPinned,
     MemoryRecalled,
     MemoryReinforced,
+    MemoryTouched,
     MemoryUnpinned,
+    TierChanged,
 )
 
 Status = Literal[
@@ -85,45 +90,90 @@ def dedup_slot(namespace: str, dedup_key: str) -> str:
     return f"{namespace}\x00{dedup_key}"
 
 
+# Statuses an access brings back: using a memory is the best evidence it is still wanted.
+_REVIVED_BY_ACCESS = frozenset({"stale", "archived", "dormant"})
+# Statuses in which a memory no longer absorbs duplicates of its text.
+_GONE = frozenset({"deleted", "purged", "erased"})
+
+
 def apply(state: State, env: Envelope) -> State:
     event = env.event
+    at, seq = event.at, env.seq
     match event:
         case MemoryIngested():
             e = event
-            state.memories[e.memory_id] = MemoryRecord(
+            record = MemoryRecord(
                 e.memory_id, e.namespace, e.content_hash, e.dedup_key, e.kind, e.kind_rule,
                 e.source, e.stability, e.importance, e.confidence, e.pinned, e.immutable,
-                e.valid_from, e.valid_until, e.tags, e.refs, e.at, env.seq,  # created
-                e.at, env.seq,  # last access, last update
+                e.valid_from, e.valid_until, e.tags, e.refs, at, seq,  # created
+                at, seq,  # last access, last update
             )
-            state.by_dedup[dedup_slot(event.namespace, event.dedup_key)] = event.memory_id
+            record.tier, record.session = e.tier, e.session
+            record.priority, record.flashbulb = e.priority, e.flashbulb
+            record.status_since = record.utility_at = at
+            state.memories[e.memory_id] = record
+            state.by_dedup[dedup_slot(e.namespace, e.dedup_key)] = e.memory_id
         case MemoryReinforced(memory_id=mid):
             record = state.memories[mid]
             record.reinforce_count += 1
-            record.last_access_at = event.at
-            record.updated_seq = env.seq
-        case MemoryRecalled(memory_ids=mids):
-            for mid in mids:
+            _accessed(record, at, seq, event.stability)
+        case MemoryRecalled(memory_ids=mids, stabilities=stabilities):
+            for i, mid in enumerate(mids):
                 record = state.memories[mid]
                 record.access_count += 1
-                record.last_access_at = event.at
-                record.updated_seq = env.seq
-        case MemoryForgotten(memory_id=mid):
+                _accessed(record, at, seq, stabilities[i] if stabilities else None)
+        case MemoryTouched(memory_id=mid):
             record = state.memories[mid]
-            record.status = "deleted"
-            record.deleted_at = event.at
-            record.updated_seq = env.seq
-            # A forgotten text may be remembered afresh: it no longer absorbs duplicates.
-            slot = dedup_slot(record.namespace, record.dedup_key)
-            if state.by_dedup.get(slot) == mid:
-                del state.by_dedup[slot]
+            record.access_count += 1
+            _accessed(record, at, seq, event.stability)
+        case FeedbackGiven(memory_id=mid):
+            record = state.memories[mid]
+            record.utility, record.utility_at, record.updated_seq = event.utility, at, seq
+        case MemoryForgotten(memory_id=mid):
+            _set_status(state, state.memories[mid], "deleted", at, seq)
+        case LifecycleTransitioned(changes=changes):
+            for change in changes:
+                _set_status(state, state.memories[change.memory_id], change.to_status, at, seq)
+        case TierChanged(changes=changes):
+            for change in changes:
+                record = state.memories[change.memory_id]
+                record.tier, record.updated_seq = change.to_tier, seq
+        case MemoryInvalidated(memory_id=mid):
+            record = state.memories[mid]
+            record.valid_until, record.updated_seq = event.until, seq
         case MemoryPinned(memory_id=mid) | MemoryUnpinned(memory_id=mid):
             record = state.memories[mid]
             record.pinned = isinstance(event, MemoryPinned)
-            record.updated_seq = env.seq
+            record.updated_seq = seq
         case EmbedderRegistered(embedder_id=embedder_id):
             state.embedder_id = embedder_id
         case _:
             pass
-    state.seq = env.seq
+    state.seq = seq
     return state
+
+
+def _accessed(record: MemoryRecord, at: int, seq: int, stability: float | None) -> None:
+    """An access restores retrieval strength (the clock restarts), applies the stability the
+    decay policy decided, and brings a stale, archived or dormant memory back."""
+    record.last_access_at = at
+    record.updated_seq = seq
+    if stability is not None:
+        record.stability = stability
+    if record.status in _REVIVED_BY_ACCESS:
+        record.status, record.status_since = "active", at
+    if record.tier == "dormant":
+        record.tier = "episodic"
+
+
+def _set_status(state: State, record: MemoryRecord, status: str, at: int, seq: int) -> None:
+    record.status = status  # type: ignore[assignment]
+    record.status_since = at
+    record.updated_seq = seq
+    if status == "deleted" and record.deleted_at is None:
+        record.deleted_at = at
+    if status in _GONE:
+        # A deleted text may be remembered afresh: it no longer absorbs duplicates.
+        slot = dedup_slot(record.namespace, record.dedup_key)
+        if state.by_dedup.get(slot) == record.memory_id:
+            del state.by_dedup[slot]

@@ -11,7 +11,12 @@ from __future__ import annotations
 import msgspec
 
 from eventmem.envelope import Envelope
-from eventmem.events import MemoryForgotten, MemoryIngested
+from eventmem.events import (
+    LifecycleTransitioned,
+    MemoryForgotten,
+    MemoryIngested,
+    MemoryInvalidated,
+)
 
 
 class Interval(msgspec.Struct, array_like=True, gc=False):
@@ -34,6 +39,13 @@ def apply(state: Temporal, env: Envelope) -> Temporal:
             state.intervals[event.memory_id] = interval
         case MemoryForgotten(memory_id=mid):
             state.intervals[mid].retracted_at = event.at
+        case MemoryInvalidated(memory_id=mid):
+            state.intervals[mid].valid_until = event.until
+        case LifecycleTransitioned(changes=changes):
+            for change in changes:  # deleted by decay: the store stops holding it as current
+                interval = state.intervals[change.memory_id]
+                if change.to_status in ("deleted", "purged") and interval.retracted_at is None:
+                    interval.retracted_at = event.at
         case _:
             pass
     return state

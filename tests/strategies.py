@@ -194,6 +194,9 @@ def _from_type(info: msgspec.inspect.Type) -> st.SearchStrategy[Any]:
             return st.lists(_from_type(item), max_size=5).map(tuple)
         case msgspec.inspect.DictType(key_type=key, value_type=value):
             return st.dictionaries(_from_type(key), _from_type(value), max_size=4)
+        case msgspec.inspect.StructType(cls=cls, fields=fields):  # nested records (changes)
+            return st.fixed_dictionaries({f.name: _from_type(f.type) for f in fields}).map(
+                lambda kw: cls(**kw))
         case _:
             raise NotImplementedError(f"tests/strategies.py has no strategy for {info!r}")
 

@@ -1,0 +1,148 @@
+"""The lifecycle: which status a memory should have at a given ``now``, and the sweep over a store.
+
+Statuses driven by decay (ARCHITECTURE.md section 9)::
+
+    active  ──R < 0.3──▶ stale ──30 days──▶ archived ──R < 0.01──▶ deleted ──90 days──▶ purged
+      ▲                    │ R < 0.1 ─────────▲                        ▲
+      └──R >= 0.3 (an access restored it)─────┘      explicit forget ──┘
+
+* Below ``archive_below`` a memory goes straight to archived, below ``delete_below`` straight to
+  deleted, whatever it was.
+* Archived is sticky while retention stays under ``active_min``: it leaves only when an access
+  restores retention (or decays on to deleted). Without that, an archived-for-staleness memory
+  would flip back to stale at the next sweep.
+* Deleted is terminal except for the purge ``purge_after_deleted_days`` after ``deleted_at``
+  (or ``status_since`` when a sweep deleted it).
+* Pinned, immutable and flashbulb memories never leave active because of decay (a sweep returns
+  them to active if they were stale); explicit deletion still applies to them.
+* Dormant, superseded, erased and purged memories are not touched by decay.
+
+A status is a pure function of (record, now, parameters), so a sweep applied and run again at the
+same ``now`` changes nothing. The engine applying a transition must set ``status_since = now``
+(and ``deleted_at = now`` for a deletion); both rules below read those fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from eventmem.clock import MICROS_PER_DAY
+from eventmem.errors import InvalidInputError
+from eventmem.policies.decay import DecayParams, retention
+from projections.state import MemoryRecord
+
+# Statuses decay never changes: dormancy is left by reactivation, the rest are final.
+UNTOUCHED_STATUSES = frozenset({"dormant", "superseded", "erased", "purged"})
+
+
+class LifecycleParams(msgspec.Struct, kw_only=True, frozen=True):
+    """Thresholds of the lifecycle (retention in [0, 1], durations in days)."""
+
+    active_min: float = 0.3
+    archive_below: float = 0.1
+    archive_after_stale_days: float = 30.0
+    delete_below: float = 0.01
+    purge_after_deleted_days: float = 90.0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.delete_below <= self.archive_below <= self.active_min <= 1:
+            raise InvalidInputError(
+                "lifecycle thresholds need 0 <= delete_below <= archive_below <= active_min <= 1")
+        if not (self.archive_after_stale_days >= 0 and self.purge_after_deleted_days >= 0):
+            raise InvalidInputError("lifecycle durations must be >= 0 days")
+
+
+class Transition(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One status change a sweep decided (same fields as ``eventmem.events.StatusChange``)."""
+
+    memory_id: str
+    from_status: str
+    to_status: str
+    reason: str
+    retention: float
+
+
+def _exempt_reason(record: MemoryRecord) -> str | None:
+    if record.pinned:
+        return "exempt_pinned"
+    if record.immutable:
+        return "exempt_immutable"
+    if record.flashbulb:
+        return "exempt_flashbulb"
+    return None
+
+
+def _decide(
+    record: MemoryRecord, now: int, decay_params: DecayParams, params: LifecycleParams
+) -> tuple[str, str, float]:
+    """(status, reason, retention) at ``now``; the body of :func:`status_at` and :func:`sweep`."""
+    status = record.status
+    if status in UNTOUCHED_STATUSES:
+        return status, "not_decaying", 0.0
+    r = retention(record, now, decay_params)
+    if status == "deleted":
+        since = record.deleted_at
+        if since is None:
+            since = record.status_since or record.created_at
+        if now - since >= params.purge_after_deleted_days * MICROS_PER_DAY:
+            return "purged", "purge_due", r
+        return "deleted", "deleted", r
+    exempt = _exempt_reason(record)
+    if exempt is not None:
+        return "active", exempt, r
+    if r >= params.active_min:
+        return "active", ("retention_ok" if status == "active" else "retention_restored"), r
+    if r < params.delete_below:
+        # A deletion that is already due for purge (purge after 0 days) goes straight there, so
+        # a second sweep at the same now has nothing left to do.
+        if params.purge_after_deleted_days <= 0:
+            return "purged", "retention_below_delete", r
+        return "deleted", "retention_below_delete", r
+    if r < params.archive_below:
+        return "archived", "retention_below_archive", r
+    if status == "archived":
+        return "archived", "archived", r
+    # Stale: the staleness clock runs from when the memory became stale, restarted by any access
+    # since (a stale memory that was touched but has faded again starts a fresh 30 days).
+    since = now
+    if status == "stale":
+        since = max(record.status_since or record.created_at, record.last_access_at)
+    if now - since >= params.archive_after_stale_days * MICROS_PER_DAY:
+        return "archived", "stale_too_long", r
+    return "stale", "retention_below_active", r
+
+
+def status_at(
+    record: MemoryRecord, now: int, decay_params: DecayParams, params: LifecycleParams
+) -> tuple[str, str]:
+    """The status ``record`` should have at ``now`` and the rule that says so.
+
+    Reasons: ``retention_ok``, ``retention_restored``, ``retention_below_active``,
+    ``retention_below_archive``, ``stale_too_long``, ``retention_below_delete``, ``purge_due``,
+    ``exempt_pinned`` / ``exempt_immutable`` / ``exempt_flashbulb``, ``archived``, ``deleted``,
+    ``not_decaying``.
+    """
+    status, reason, _ = _decide(record, now, decay_params, params)
+    return status, reason
+
+
+def sweep(
+    records: Iterable[MemoryRecord], now: int, decay_params: DecayParams, params: LifecycleParams
+) -> list[Transition]:
+    """Every status change due at ``now``, ordered by ``created_seq`` (then id).
+
+    The order is a function of the records alone, never of the iterable's order, so the event a
+    sweep appends is the same on every run.
+    """
+    decide = _decide
+    found: list[tuple[int, str, Transition]] = []
+    for record in records:
+        status, reason, r = decide(record, now, decay_params, params)
+        if status != record.status:
+            change = Transition(memory_id=record.memory_id, from_status=record.status,
+                                to_status=status, reason=reason, retention=r)
+            found.append((record.created_seq, record.memory_id, change))
+    found.sort(key=lambda item: (item[0], item[1]))
+    return [item[2] for item in found]
