@@ -6,6 +6,10 @@ from __future__ import annotations
 import msgspec
 
 from eventmem.log import DEFAULT_MAP_SIZE
+from eventmem.policies.decay import DecayParams
+from eventmem.policies.lifecycle import LifecycleParams
+from eventmem.policies.tiers import TierParams
+from eventmem.policies.utility import UtilityParams
 
 BASE_STABILITY_DAYS: dict[str, float] = {
     "identity": 365.0,
@@ -35,12 +39,18 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     max_k: int = 1_000
 
     # Memory model
-    default_kind: str = "context"  # kind when the caller gives none
+    default_kind: str = "context"  # kind when neither the caller nor the classifier decides
     default_importance: float = 0.5
     base_stability_days: dict[str, float] = msgspec.field(
         default_factory=lambda: dict(BASE_STABILITY_DAYS)
     )
-    access_stability_gain: float = 0.5  # S_eff = S * (1 + ln(1 + accesses) * gain)
+    decay: DecayParams = msgspec.field(default_factory=DecayParams)
+    lifecycle: LifecycleParams = msgspec.field(default_factory=LifecycleParams)
+    utility: UtilityParams = msgspec.field(default_factory=UtilityParams)
+    tiers: TierParams = msgspec.field(default_factory=TierParams)
+    # Novelty (importance) compares a new memory with the most recent memories of its namespace:
+    # a bounded window keeps the cost of a write flat as the store grows.
+    novelty_window: int = 4_096
 
     # Retrieval
     rrf_k: int = 60

@@ -28,17 +28,23 @@ from eventmem.errors import (
 from eventmem.events import (
     EmbedderRegistered,
     Event,
+    FeedbackGiven,
     MemoryForgotten,
     MemoryIngested,
     MemoryKind,
     MemoryPinned,
     MemoryRecalled,
     MemoryReinforced,
+    MemoryTouched,
     MemoryUnpinned,
 )
 from eventmem.log import Content, EventLog, Head
+from eventmem.maintenance import SweepReport, sweep_events
+from eventmem.maintenance import report as sweep_report
 from eventmem.opslog import ops_logger
 from eventmem.policies import gate
+from eventmem.policies.decay import stability_after_access
+from eventmem.policies.utility import after_feedback
 from eventmem.reader import Reader, View
 from eventmem.results import Hit, RememberResult
 from eventmem.text import content_hash, dedup_key, packed_terms
@@ -356,6 +362,48 @@ class Engine(Reader):
                                                actor="user", memory_id=memory_id, reason=reason))
         self._ops.info("forget", memory_id=memory_id, seq=seq)
         return seq
+
+    def touch(self, memory_id: str) -> int:
+        """Record that the agent used a memory: an access, like being recalled. It restores
+        retention, grows stability by the spacing effect and revives a stale, archived or
+        dormant memory. Returns the seq."""
+        self._check_writable()
+        record = self._record(memory_id)
+        now = self._now()
+        stability = stability_after_access(record, now, self.config.decay)
+        return self._append_one(MemoryTouched(at=now, namespace=record.namespace, actor="agent",
+                                              memory_id=memory_id, stability=stability))
+
+    def feedback(self, memory_id: str, *, useful: bool | float = True) -> float:
+        """Say whether a memory helped: utility moves 10% of the way to 1 (useful) or 0 (not),
+        or to a graded target in [0, 1]. Returns the new utility."""
+        self._check_writable()
+        record = self._record(memory_id)
+        if isinstance(useful, bool):
+            target = 1.0 if useful else 0.0
+        else:
+            target = validation.unit_float(useful, "useful")
+        now = self._now()
+        utility = after_feedback(record.utility, target, record.utility_at or record.created_at,
+                                 now, self.config.utility)
+        self._append_one(FeedbackGiven(at=now, namespace=record.namespace, actor="agent",
+                                       memory_id=memory_id, target=target, utility=utility))
+        return utility
+
+    def consolidate(self, *, now: datetime | None = None) -> SweepReport:
+        """Maintenance at ``now`` (default: the clock): the lifecycle sweep (stale, archived,
+        deleted, purged), tier promotion and demotion, and expiry of time-bounded memories.
+        Each decision is appended as an event carrying ``now``; running it twice at the same
+        ``now`` changes nothing the second time."""
+        self._check_writable()
+        at = self._now()
+        when = at if now is None else to_micros(now, name="now")
+        events = sweep_events(self._views, when, at, self.config)
+        seqs = self._log.append(events) if events else []
+        if events:
+            self._fold(events, seqs)
+        self._ops.info("consolidate", now=when, events=len(events))
+        return sweep_report(when, events, seqs)
 
     def pin(self, memory_id: str) -> int:
         """Pin a memory: it is exempt from forgetting. Returns the seq (no event if pinned)."""

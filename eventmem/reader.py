@@ -141,7 +141,7 @@ class Reader:
 
     def _memory(self, record: MemoryRecord) -> Memory:
         now = self._now()
-        gain = self.config.access_stability_gain
+        gain = self.config.decay
         return Memory(
             memory_id=record.memory_id,
             namespace=record.namespace,

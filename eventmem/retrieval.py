@@ -21,10 +21,10 @@ Candidate = tuple[str, float, dict[str, float]]  # memory id, fused score, signa
 
 
 def eligibility(
-    views: Projections, namespace: str, *, valid_at: int | None, include_hidden: bool
+    views: Projections, namespace: str, *, now: int, valid_at: int | None, include_hidden: bool
 ) -> Callable[[str], bool]:
     """Which memories a recall may return: this namespace; not hidden (deleted, archived...)
-    unless asked; true at ``valid_at`` when given."""
+    unless asked; true at ``valid_at`` when given, else not expired (valid time ended by now)."""
     memories = views.state.memories
     intervals = views.temporal.intervals
 
@@ -32,11 +32,28 @@ def eligibility(
         record = memories.get(memory_id)
         if record is None or record.namespace != namespace:
             return False
-        if not include_hidden and record.status in HIDDEN_STATUSES:
+        if include_hidden:
+            return valid_at is None or interval_valid_at(intervals[memory_id], valid_at)
+        if record.status in HIDDEN_STATUSES:
             return False
-        return valid_at is None or interval_valid_at(intervals[memory_id], valid_at)
+        if valid_at is not None:
+            return interval_valid_at(intervals[memory_id], valid_at)
+        return record.valid_until is None or record.valid_until > now
 
     return allowed
+
+
+# How a lifecycle state weighs on ranking: stale memories are still found, below fresh ones.
+STATUS_WEIGHT = {"active": 1.0, "stale": 0.5}
+
+
+def composite(rrf_score: float, record: MemoryRecord) -> tuple[float, float, float]:
+    """The final score: fused relevance, scaled by lifecycle (stale x0.5) and utility
+    (x0.75 at utility 0 to x1.25 at 1; neutral 0.5 leaves it unchanged). Multiplicative, so no
+    amount of use can lift an irrelevant memory: reinforcement never outweighs relevance."""
+    status_weight = STATUS_WEIGHT.get(record.status, 0.25)
+    utility_weight = 0.75 + 0.5 * record.utility
+    return rrf_score * status_weight * utility_weight, status_weight, utility_weight
 
 
 def rrf(channels: dict[str, list[tuple[str, float]]], k_rrf: int) -> dict[str, dict[str, float]]:
@@ -64,7 +81,8 @@ def search(
     include_hidden: bool = False,
 ) -> list[Candidate]:
     """The top ``k`` memories for ``query`` in ``namespace``, best first, with their signals."""
-    allowed = eligibility(views, namespace, valid_at=valid_at, include_hidden=include_hidden)
+    allowed = eligibility(views, namespace, now=now, valid_at=valid_at,
+                          include_hidden=include_hidden)
     n = max(config.candidates_per_channel, k)
     channels = {
         "vector": views.vectors.search(namespace, query_vector, n, allowed),
@@ -74,8 +92,11 @@ def search(
     memories = views.state.memories
     for memory_id, signals in fused.items():
         record: MemoryRecord = memories[memory_id]
-        signals["retention"] = retention(record, now, config.access_stability_gain)
+        signals["retention"] = retention(record, now, config.decay)
         signals["importance"] = record.importance
+        signals["utility"] = record.utility
+        signals["score"], signals["status_weight"], signals["utility_weight"] = composite(
+            signals["rrf"], record)
     # Ties break by id so the order is a function of the data alone.
-    ranked = sorted(fused.items(), key=lambda item: (-item[1]["rrf"], item[0]))
-    return [(mid, signals["rrf"], signals) for mid, signals in ranked[:k]]
+    ranked = sorted(fused.items(), key=lambda item: (-item[1]["score"], item[0]))
+    return [(mid, signals["score"], signals) for mid, signals in ranked[:k]]

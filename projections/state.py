@@ -75,6 +75,7 @@ class MemoryRecord(msgspec.Struct, array_like=True, gc=False):
     session: str | None = None  # the session it was stored in (working memory)
     priority: str = "normal"  # low | normal | high | critical
     flashbulb: bool = False  # a high-arousal memory: pinned, important, slow to fade
+    invalidated_at: int | None = None  # when a sweep recorded that its valid time had ended
 
 
 class State(msgspec.Struct, kw_only=True):
@@ -134,13 +135,14 @@ def apply(state: State, env: Envelope) -> State:
         case LifecycleTransitioned(changes=changes):
             for change in changes:
                 _set_status(state, state.memories[change.memory_id], change.to_status, at, seq)
-        case TierChanged(changes=changes):
-            for change in changes:
-                record = state.memories[change.memory_id]
-                record.tier, record.updated_seq = change.to_tier, seq
+        case TierChanged(changes=tier_changes):
+            for tier_change in tier_changes:
+                record = state.memories[tier_change.memory_id]
+                record.tier, record.updated_seq = tier_change.to_tier, seq
         case MemoryInvalidated(memory_id=mid):
             record = state.memories[mid]
             record.valid_until, record.updated_seq = event.until, seq
+            record.invalidated_at = at
         case MemoryPinned(memory_id=mid) | MemoryUnpinned(memory_id=mid):
             record = state.memories[mid]
             record.pinned = isinstance(event, MemoryPinned)

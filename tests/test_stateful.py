@@ -63,7 +63,7 @@ from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError
 from eventmem.text import dedup_key
 
 T0 = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)
-GAIN = Config().access_stability_gain
+GAIN = Config().decay.access_gain
 BASE_STABILITY = Config().base_stability_days
 DEFAULT_KIND = Config().default_kind
 

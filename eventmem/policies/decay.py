@@ -47,7 +47,6 @@ the lifecycle policy's business, so retention stays an honest signal for ranking
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Literal
 
 import msgspec
@@ -107,42 +106,31 @@ class DecayParams(msgspec.Struct, kw_only=True, frozen=True):
 DEFAULT_DECAY = DecayParams()
 
 
-@lru_cache(maxsize=16)
-def _legacy(gain: float) -> DecayParams:
-    return DecayParams(access_gain=gain)
-
-
-def _params(params: DecayParams | float) -> DecayParams:
-    # Transitional: callers written before DecayParams pass the access gain as a float.
-    return params if isinstance(params, DecayParams) else _legacy(float(params))
-
-
 def _tier_rate(record: MemoryRecord, params: DecayParams) -> float:
     """The tier's rate relative to the reference tier (0: frozen)."""
     reference = params.tier_rate[params.rate_reference_tier]
     return params.tier_rate.get(record.tier, reference) / reference
 
 
-def effective_stability(record: MemoryRecord, params: DecayParams | float = DEFAULT_DECAY) -> float:
+def effective_stability(record: MemoryRecord, params: DecayParams = DEFAULT_DECAY) -> float:
     """Days for retention to fall by the curve's unit: access-extended, divided by the rates.
 
     A frozen (dormant) memory reports its stability at the reference rate: its clock is stopped,
     its stability is not infinite.
     """
-    params = _params(params)
     uses = record.access_count + record.reinforce_count
     tier = _tier_rate(record, params)
     rate = params.source_rate.get(record.source, 1.0) * (tier if tier > 0 else 1.0)
     return record.stability * (1.0 + math.log1p(uses) * params.access_gain) / rate
 
 
-def is_frozen(record: MemoryRecord, params: DecayParams | float = DEFAULT_DECAY) -> bool:
+def is_frozen(record: MemoryRecord, params: DecayParams = DEFAULT_DECAY) -> bool:
     """True when the memory's decay clock is stopped (dormant status or a tier with rate 0)."""
-    return record.status == "dormant" or _tier_rate(record, _params(params)) == 0
+    return record.status == "dormant" or _tier_rate(record, params) == 0
 
 
 def elapsed_days(record: MemoryRecord, now: int,
-                 params: DecayParams | float = DEFAULT_DECAY) -> float:
+                 params: DecayParams = DEFAULT_DECAY) -> float:
     """Days since the last access that count for decay (never negative; stopped when frozen)."""
     end = now
     if is_frozen(record, params):
@@ -168,9 +156,8 @@ def curve(x: float, params: DecayParams) -> float:
     return mix * math.exp(-x) + (1.0 - mix) * power
 
 
-def retention(record: MemoryRecord, now: int, params: DecayParams | float = DEFAULT_DECAY) -> float:
+def retention(record: MemoryRecord, now: int, params: DecayParams = DEFAULT_DECAY) -> float:
     """Retrieval strength in [0, 1] at ``now`` (epoch microseconds): 1 right after an access."""
-    params = _params(params)
     days = elapsed_days(record, now, params)
     if days <= 0:
         return 1.0
@@ -181,14 +168,13 @@ def retention(record: MemoryRecord, now: int, params: DecayParams | float = DEFA
 
 
 def stability_after_access(record: MemoryRecord, now: int,
-                           params: DecayParams | float = DEFAULT_DECAY) -> float:
+                           params: DecayParams = DEFAULT_DECAY) -> float:
     """The base stability after an access at ``now``: the spacing effect.
 
     The growth factor ``1 + growth_gain * (1 - R)`` is larger the more the memory had faded
     (a well-spaced retrieval teaches more than a cramming one), capped at ``max_growth`` per
     access and at ``max_stability_days`` overall. It never lowers stability.
     """
-    params = _params(params)
     growth = min(1.0 + params.growth_gain * (1.0 - retention(record, now, params)),
                  params.max_growth)
     grown = min(record.stability * growth, params.max_stability_days)

@@ -15,7 +15,9 @@ Statuses driven by decay (ARCHITECTURE.md section 9)::
   (or ``status_since`` when a sweep deleted it).
 * Pinned, immutable and flashbulb memories never leave active because of decay (a sweep returns
   them to active if they were stale); explicit deletion still applies to them.
-* Dormant, superseded, erased and purged memories are not touched by decay.
+* Dormant, superseded, erased and purged memories are not touched by decay, nor is any memory in
+  a tier whose decay rate is 0 (the dormant tier): its clock is frozen at ``status_since``, and a
+  status change would move that point. Only the purge of a deleted one still applies.
 
 A status is a pure function of (record, now, parameters), so a sweep applied and run again at the
 same ``now`` changes nothing. The engine applying a transition must set ``status_since = now``
@@ -30,7 +32,7 @@ import msgspec
 
 from eventmem.clock import MICROS_PER_DAY
 from eventmem.errors import InvalidInputError
-from eventmem.policies.decay import DecayParams, retention
+from eventmem.policies.decay import DecayParams, is_frozen, retention
 from projections.state import MemoryRecord
 
 # Statuses decay never changes: dormancy is left by reactivation, the rest are final.
@@ -89,6 +91,10 @@ def _decide(
         if now - since >= params.purge_after_deleted_days * MICROS_PER_DAY:
             return "purged", "purge_due", r
         return "deleted", "deleted", r
+    if is_frozen(record, decay_params):
+        # A dormant memory's clock stops at status_since; moving its status would move that
+        # point, so decay leaves it alone until a reactivation (or an explicit deletion).
+        return status, "not_decaying", r
     exempt = _exempt_reason(record)
     if exempt is not None:
         return "active", exempt, r

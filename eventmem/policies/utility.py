@@ -40,7 +40,7 @@ def _clamp(value: float) -> float:
 
 
 def drifted(utility: float, since: int, now: int, params: UtilityParams = DEFAULT_UTILITY) -> float:
-    """Utility at ``now`` after drifting from ``since`` (both epoch microseconds) without feedback."""
+    """Utility at ``now`` after drifting, without feedback, since ``since`` (epoch microseconds)."""
     days = max(0, now - since) / MICROS_PER_DAY
     # The step is a fraction of the distance to neutral; capping the fraction at 1 is what keeps
     # it from overshooting.

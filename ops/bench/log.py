@@ -353,7 +353,7 @@ def run(n: int = 100_000, *, batch: int = 1000, calls: int = 2000, seed: int = 7
         "machine": machine_info(),
         "params": {
             "n": n, "batch": batch, "calls": calls, "seed": seed, "namespaces": NAMESPACES,
-            "config": msgspec.structs.asdict(eventmem.Config()),
+            "config": msgspec.to_builtins(eventmem.Config()),
             "profiled": profile_dir is not None,
         },
         "corpus": {

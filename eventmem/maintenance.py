@@ -1,0 +1,97 @@
+"""The sweep: what time has done to the store at a given ``now``, as events.
+
+``sweep_events`` is a pure function of the projections, ``now`` and the config: it asks the
+lifecycle, tier and expiry policies about every memory and returns the events that record their
+decisions (one lifecycle and one tier event per namespace, one invalidation per expired memory).
+The engine appends them; a replay applies them; an audit can call this again on the state as it
+was and compare. Sweeping twice at the same ``now`` returns nothing the second time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from eventmem.config import Config
+from eventmem.events import (
+    POLICY_VERSION,
+    Event,
+    LifecycleTransitioned,
+    MemoryInvalidated,
+    StatusChange,
+    TierChange,
+    TierChanged,
+)
+from eventmem.policies import lifecycle, tiers
+from eventmem.policies.utility import drifted
+from projections import Projections
+from projections.state import HIDDEN_STATUSES, MemoryRecord
+
+
+class SweepReport(msgspec.Struct, frozen=True, kw_only=True):
+    """What a sweep changed (empty tuples when nothing was due)."""
+
+    now: int
+    status_changes: tuple[StatusChange, ...] = ()
+    tier_changes: tuple[TierChange, ...] = ()
+    invalidated: tuple[str, ...] = ()
+    seqs: tuple[int, ...] = ()  # the events that recorded it
+
+
+def sweep_events(views: Projections, now: int, at: int, config: Config) -> list[Event]:
+    """The events a sweep at ``now`` appends (transaction time ``at``), in a fixed order."""
+    by_namespace: dict[str, list[MemoryRecord]] = {}
+    for record in views.state.memories.values():
+        by_namespace.setdefault(record.namespace, []).append(record)
+    events: list[Event] = []
+    for namespace in sorted(by_namespace):
+        events += _namespace_events(namespace, by_namespace[namespace], now, at, config)
+    return events
+
+
+def _namespace_events(
+    namespace: str, records: list[MemoryRecord], now: int, at: int, config: Config
+) -> Iterable[Event]:
+    transitions = lifecycle.sweep(records, now, config.decay, config.lifecycle)
+    if transitions:
+        yield LifecycleTransitioned(
+            at=at, namespace=namespace, now=now, policy=POLICY_VERSION,
+            changes=tuple(StatusChange(memory_id=t.memory_id, from_status=t.from_status,
+                                       to_status=t.to_status, reason=t.reason,
+                                       retention=t.retention) for t in transitions))
+    leaving = {t.memory_id for t in transitions if t.to_status not in ("active", "stale")}
+    ordered = sorted(records, key=lambda r: (r.created_seq, r.memory_id))
+    tier_changes = []
+    for record in ordered:
+        if record.memory_id in leaving:
+            continue
+        utility_now = drifted(record.utility, record.utility_at or record.created_at, now,
+                              config.utility)
+        change = tiers.tier_change(record, now, utility_now, config.tiers)
+        if change is not None:
+            tier_changes.append(TierChange(memory_id=record.memory_id, from_tier=record.tier,
+                                           to_tier=change[0], reason=change[1]))
+    if tier_changes:
+        yield TierChanged(at=at, namespace=namespace, now=now, changes=tuple(tier_changes))
+    for record in ordered:
+        if (record.valid_until is not None and record.valid_until <= now
+                and record.invalidated_at is None and record.status not in HIDDEN_STATUSES):
+            yield MemoryInvalidated(at=at, namespace=namespace, memory_id=record.memory_id,
+                                    until=record.valid_until, reason="expired")
+
+
+def report(now: int, events: list[Event], seqs: list[int]) -> SweepReport:
+    status_changes: list[StatusChange] = []
+    tier_changes: list[TierChange] = []
+    invalidated: list[str] = []
+    for event in events:
+        if isinstance(event, LifecycleTransitioned):
+            status_changes += event.changes
+        elif isinstance(event, TierChanged):
+            tier_changes += event.changes
+        elif isinstance(event, MemoryInvalidated):
+            invalidated.append(event.memory_id)
+    return SweepReport(now=now, status_changes=tuple(status_changes),
+                       tier_changes=tuple(tier_changes), invalidated=tuple(invalidated),
+                       seqs=tuple(seqs))
