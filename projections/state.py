@@ -133,12 +133,17 @@ def apply(state: State, env: Envelope) -> State:
         case MemoryForgotten(memory_id=mid):
             _set_status(state, state.memories[mid], "deleted", at, seq)
         case LifecycleTransitioned(changes=changes):
+            # Times from the sweep's ``now``, which the rules compare them with, not from ``at``:
+            # a sweep run for a future ``now`` must not see its own changes as older than that.
             for change in changes:
-                _set_status(state, state.memories[change.memory_id], change.to_status, at, seq)
+                record = state.memories[change.memory_id]
+                _set_status(state, record, change.to_status, event.now, seq)
         case TierChanged(changes=tier_changes):
             for tier_change in tier_changes:
                 record = state.memories[tier_change.memory_id]
                 record.tier, record.updated_seq = tier_change.to_tier, seq
+                if tier_change.to_tier == "dormant":  # the decay clock stops at the sweep's now
+                    record.status, record.status_since = "dormant", event.now
         case MemoryInvalidated(memory_id=mid):
             record = state.memories[mid]
             record.valid_until, record.updated_seq = event.until, seq
