@@ -7,6 +7,7 @@ import msgspec
 
 from eventmem.log import DEFAULT_MAP_SIZE
 from eventmem.policies.decay import DecayParams
+from eventmem.policies.importance import ImportanceParams
 from eventmem.policies.lifecycle import LifecycleParams
 from eventmem.policies.tiers import TierParams
 from eventmem.policies.utility import UtilityParams
@@ -48,6 +49,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     lifecycle: LifecycleParams = msgspec.field(default_factory=LifecycleParams)
     utility: UtilityParams = msgspec.field(default_factory=UtilityParams)
     tiers: TierParams = msgspec.field(default_factory=TierParams)
+    importance: ImportanceParams = msgspec.field(default_factory=ImportanceParams)
     # Novelty (importance) compares a new memory with the most recent memories of its namespace:
     # a bounded window keeps the cost of a write flat as the store grows.
     novelty_window: int = 4_096

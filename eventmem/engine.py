@@ -7,13 +7,12 @@ append fails nothing is folded, so the live state never runs ahead of the log.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from eventmem import validation
+from eventmem import ingest, validation
 from eventmem.clock import Clock, SystemClock, to_micros
 from eventmem.config import Config
 from eventmem.embedders import EMBEDDERS, Embedder, default_embedder
@@ -31,10 +30,8 @@ from eventmem.events import (
     FeedbackGiven,
     MemoryForgotten,
     MemoryIngested,
-    MemoryKind,
     MemoryPinned,
     MemoryRecalled,
-    MemoryReinforced,
     MemoryTouched,
     MemoryUnpinned,
 )
@@ -42,13 +39,12 @@ from eventmem.log import Content, EventLog, Head
 from eventmem.maintenance import SweepReport, sweep_events
 from eventmem.maintenance import report as sweep_report
 from eventmem.opslog import ops_logger
-from eventmem.policies import gate
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.utility import after_feedback
 from eventmem.reader import Reader, View
 from eventmem.results import Hit, RememberResult
-from eventmem.text import content_hash, dedup_key, packed_terms
-from projections.state import MemoryRecord, dedup_slot
+from eventmem.text import content_hash, packed_terms
+from projections.state import MemoryRecord
 from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
 
@@ -202,17 +198,21 @@ class Engine(Reader):
         immutable: bool = False,
         tags: Sequence[str] = (),
         refs: Sequence[str] = (),
+        session: str | None = None,
     ) -> RememberResult:
         """Store what the agent learned; returns the action taken and the memory it landed in.
 
         An exact duplicate (same text up to case and spacing) in the namespace reinforces the
-        existing memory instead of storing it twice. Invalid input raises InvalidInputError and
-        writes nothing.
+        existing memory instead of storing it twice. Left out, ``kind`` is classified from the
+        text, ``importance`` scored (novelty, arousal, reward, attention) and a plan's
+        ``valid_until`` inferred ("by Friday"). With a ``session`` the memory enters that
+        session's working memory (at most 9; the weakest moves on to episodic). Invalid input
+        raises InvalidInputError and writes nothing.
         """
         item = dict(text=text, namespace=namespace, kind=kind, source=source,
                     importance=importance, confidence=confidence, valid_from=valid_from,
                     valid_until=valid_until, pinned=pinned, immutable=immutable, tags=tags,
-                    refs=refs)
+                    refs=refs, session=session)
         return self.remember_many([item])[0]
 
     def remember_many(
@@ -227,103 +227,23 @@ class Engine(Reader):
         if isinstance(items, str | bytes | Mapping):  # would iterate characters or keys
             raise InvalidInputError(
                 "remember_many takes a list of texts or mappings; for one text use remember()")
-        plain = self._plain_item(namespace)
-        checked = [self._check_item(i, item, namespace, plain) for i, item in enumerate(items)]
+        checked = ingest.check_items(items, namespace, self.config)
         if not checked:
             return []
         at = self._now()
-        head = self._log.head()
-        events: list[Event] = []
-        texts: dict[str, str] = {}  # content hash -> text, for the blobs and the envelopes
-        pending: dict[str, str] = {}  # dedup slot -> id created earlier in this batch
-        actions: list[tuple[str, str]] = []
-        new_ids: set[str] = set()
-        memories = self._views.state.memories
-        for i, item in enumerate(checked):
-            text, ns = item["text"], item["namespace"]
-            key = dedup_key(text)
-            slot = dedup_slot(ns, key)
-            decision = gate.decide(self._views.state.by_dedup.get(slot) or pending.get(slot))
-            chash = content_hash(text)
-            if decision.action == "reinforce":
-                assert decision.neighbour is not None
-                events.append(MemoryReinforced(
-                    at=at, namespace=ns, actor=item["source"], memory_id=decision.neighbour,
-                    content_hash=chash, similarity=decision.similarity, rule=decision.rule,
-                    policy=decision.policy))
-                actions.append((decision.neighbour, "reinforced"))
-                continue
-            memory_id = _new_memory_id(head, i, memories, new_ids)
-            new_ids.add(memory_id)
-            pending[slot] = memory_id
-            texts[chash] = text
-            kind = item["kind"] or self.config.default_kind
-            events.append(MemoryIngested(
-                at=at, namespace=ns, actor=item["source"], memory_id=memory_id,
-                content_hash=chash, dedup_key=key, kind=cast(MemoryKind, kind),
-                kind_rule="caller" if item["kind"] else "default",
-                source=item["source"],
-                stability=self.config.base_stability_days[kind],
-                importance=item["importance"], confidence=item["confidence"],
-                valid_from=item["valid_from"], valid_until=item["valid_until"],
-                pinned=item["pinned"], immutable=item["immutable"], tags=item["tags"],
-                refs=item["refs"], rule=decision.rule, policy=decision.policy))
-            actions.append((memory_id, "created"))
-        contents = self._contents_for(texts)
-        seqs = self._log.append(events, contents=contents)
-        self._fold(events, seqs, contents)
-        self._ops.info("remember", count=len(events), first_seq=seqs[0], last_seq=seqs[-1])
-        return [RememberResult(memory_id=mid, action=action, seq=seq,  # type: ignore[arg-type]
+        contents = self._contents_for({content_hash(item["text"]): item["text"]
+                                       for item in checked})
+        decided = ingest.decide(self._views, checked, contents, at=at, head=self._log.head(),
+                                config=self.config)
+        created = {h: contents[h] for h in decided.texts}
+        seqs = self._log.append(decided.events, contents=created)
+        self._fold(decided.events, seqs, created)
+        self._ops.info("remember", count=len(decided.events), first_seq=seqs[0],
+                       last_seq=seqs[-1])
+        return [RememberResult(memory_id=mid, action=action, seq=seq,
                                rule=getattr(event, "rule", ""))
-                for (mid, action), seq, event in zip(actions, seqs, events, strict=True)]
-
-    def _plain_item(self, namespace: str) -> dict[str, Any]:
-        """The checked options of a bare-text item (checked once per batch, not per item)."""
-        return {
-            "namespace": validation.namespace(namespace, self.config), "kind": None,
-            "source": "user", "importance": self.config.default_importance, "confidence": 1.0,
-            "valid_from": None, "valid_until": None, "pinned": False, "immutable": False,
-            "tags": (), "refs": (),
-        }
-
-    def _check_item(self, index: int, item: str | Mapping[str, Any], default_ns: str,
-                    plain: dict[str, Any]) -> dict[str, Any]:
-        if isinstance(item, str):  # the common case: only the text needs checking
-            try:
-                return {**plain, "text": validation.text(item, self.config)}
-            except InvalidInputError as exc:
-                raise InvalidInputError(f"item {index}: {exc}" if index else str(exc)) from None
-        raw: Mapping[str, Any] = item
-        if not isinstance(raw, Mapping):
-            raise InvalidInputError(f"item {index}: expected a str or a mapping, got "
-                                    f"{type(item).__name__}")
-        unknown = set(raw) - _ITEM_FIELDS
-        if unknown:
-            raise InvalidInputError(f"item {index}: unknown fields {sorted(unknown)}")
-        try:
-            valid_from, valid_until = validation.interval(raw.get("valid_from"),
-                                                          raw.get("valid_until"))
-            importance = raw.get("importance")
-            return {
-                "text": validation.text(raw.get("text"), self.config),
-                # Only a missing/None namespace means the default: "" or 0 is an error, never a
-                # silent write into another tenant's "default" namespace.
-                "namespace": validation.namespace(
-                    default_ns if raw.get("namespace") is None else raw["namespace"], self.config),
-                "kind": validation.kind(raw.get("kind")),
-                "source": validation.actor(raw.get("source", "user")),
-                "importance": self.config.default_importance if importance is None
-                else validation.unit_float(importance, "importance"),
-                "confidence": validation.unit_float(raw.get("confidence", 1.0), "confidence"),
-                "valid_from": valid_from,
-                "valid_until": valid_until,
-                "pinned": _flag(raw.get("pinned", False), "pinned"),
-                "immutable": _flag(raw.get("immutable", False), "immutable"),
-                "tags": validation.labels(raw.get("tags", ()), "tags"),
-                "refs": validation.labels(raw.get("refs", ()), "refs"),
-            }
-        except InvalidInputError as exc:
-            raise InvalidInputError(f"item {index}: {exc}" if index else str(exc)) from None
+                for (mid, action), seq, event in zip(decided.actions, seqs, decided.events,
+                                                      strict=False)]
 
     def _contents_for(self, texts: Mapping[str, str]) -> dict[str, Content]:
         """Content for these texts (content hash -> text): what the store already holds where it
@@ -494,21 +414,3 @@ def _envelopes(
             yield Envelope(seq, event)
         else:
             yield Envelope(seq, event, content.text, content.vector, content.terms)
-
-
-def _flag(value: Any, field: str) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidInputError(f"{field} must be True or False, got {value!r}")
-    return value
-
-
-def _new_memory_id(head: Head, index: int, memories: Mapping[str, Any], taken: set[str]) -> str:
-    """A new id derived from the chain head and the position in the batch: unique (the head
-    changes with every append) and reproducible, so tests and replays see the same ids."""
-    salt = 0
-    while True:
-        digest = hashlib.blake2b(head.hash + f"{index}:{salt}".encode(), digest_size=8).hexdigest()
-        memory_id = f"mem_{digest}"
-        if memory_id not in memories and memory_id not in taken:
-            return memory_id
-        salt += 1

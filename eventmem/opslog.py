@@ -20,10 +20,17 @@ class _LineFile:
     def __init__(self, path: Path) -> None:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         self._file: TextIO = os.fdopen(fd, "a", encoding="utf-8")
+        self.dropped = 0  # lines lost to a full disk
 
     def msg(self, message: str) -> None:
-        self._file.write(message + "\n")
-        self._file.flush()
+        # Best effort: the ops log is diagnostics, the event log is the record. A full disk must
+        # fail the write that needs space (cleanly, in LMDB), never a read because its log line
+        # could not be written.
+        try:
+            self._file.write(message + "\n")
+            self._file.flush()
+        except OSError:
+            self.dropped += 1
 
     info = debug = warning = error = msg
 

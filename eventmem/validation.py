@@ -118,3 +118,17 @@ def k(value: Any, config: Config) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= config.max_k:
         raise InvalidInputError(f"k must be an int from 1 to {config.max_k}, got {value!r}")
     return value
+
+
+def flag(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"{field} must be True or False, got {value!r}")
+    return value
+
+
+def label(value: Any, field: str) -> str:
+    """A short identifier such as a session id: a non-empty str of at most 256 characters."""
+    if not isinstance(value, str) or not value or len(value) > 256:
+        raise InvalidInputError(f"{field} must be a non-empty str of at most 256 chars")
+    _utf8_clean(value, field)
+    return value

@@ -93,7 +93,11 @@ class Projections:
         length, the msgpack payload, the raw vector rows)."""
         snap, rows = self.dump()
         payload = codec.encode_value(snap)
-        body = len(payload).to_bytes(8, "big") + payload + rows
+        # Pad so the rows start 16-byte aligned in the snapshot: loaded zero-copy, they must be
+        # aligned float32 for numpy to hand them to BLAS (an unaligned array takes another code
+        # path whose sums differ in the last bits, and novelty would differ after a reopen).
+        pad = -(_BODY_AT + 8 + len(payload)) % 16
+        body = len(payload).to_bytes(8, "big") + payload + bytes(pad) + rows
         return _header() + _checksum(body) + body
 
     @classmethod
@@ -118,7 +122,8 @@ class Projections:
             snap.state.memories = dict(
                 sorted(memories.items(), key=lambda item: item[1].created_seq))
             restored.temporal = snap.temporal
-            restored.vectors = Vectors.load(snap.vectors, body[8 + size :])
+            rows_at = 8 + size + (-(_BODY_AT + 8 + size) % 16)
+            restored.vectors = Vectors.load(snap.vectors, body[rows_at:])
             restored.text = Text.load(snap.text)
         except (msgspec.DecodeError, UnicodeDecodeError, ValueError, KeyError):
             return None

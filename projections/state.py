@@ -83,12 +83,27 @@ class State(msgspec.Struct, kw_only=True):
 
     memories: dict[str, MemoryRecord] = msgspec.field(default_factory=dict)
     by_dedup: dict[str, str] = msgspec.field(default_factory=dict)
+    # namespace NUL session -> ids of its working-tier memories, oldest first
+    working: dict[str, list[str]] = msgspec.field(default_factory=dict)
     embedder_id: str | None = None
     seq: int = 0  # the last seq folded in
 
 
 def dedup_slot(namespace: str, dedup_key: str) -> str:
     return f"{namespace}\x00{dedup_key}"
+
+
+def working_key(namespace: str, session: str | None) -> str:
+    return f"{namespace}\x00{session or ''}"
+
+
+def _leave_working(state: State, record: MemoryRecord) -> None:
+    key = working_key(record.namespace, record.session)
+    members = state.working.get(key)
+    if members and record.memory_id in members:
+        members.remove(record.memory_id)
+        if not members:
+            del state.working[key]
 
 
 # Statuses an access brings back: using a memory is the best evidence it is still wanted.
@@ -113,6 +128,9 @@ def apply(state: State, env: Envelope) -> State:
             record.priority, record.flashbulb = e.priority, e.flashbulb
             record.status_since = record.utility_at = at
             state.memories[e.memory_id] = record
+            if e.tier == "working":
+                state.working.setdefault(working_key(e.namespace, e.session), []).append(
+                    e.memory_id)
             state.by_dedup[dedup_slot(e.namespace, e.dedup_key)] = e.memory_id
         case MemoryReinforced(memory_id=mid):
             record = state.memories[mid]
@@ -141,6 +159,8 @@ def apply(state: State, env: Envelope) -> State:
         case TierChanged(changes=tier_changes):
             for tier_change in tier_changes:
                 record = state.memories[tier_change.memory_id]
+                if record.tier == "working":
+                    _leave_working(state, record)
                 record.tier, record.updated_seq = tier_change.to_tier, seq
                 if tier_change.to_tier == "dormant":  # the decay clock stops at the sweep's now
                     record.status, record.status_since = "dormant", event.now
@@ -180,6 +200,8 @@ def _set_status(state: State, record: MemoryRecord, status: str, at: int, seq: i
     if status == "deleted" and record.deleted_at is None:
         record.deleted_at = at
     if status in _GONE:
+        if record.tier == "working":  # no longer takes a place in its session
+            _leave_working(state, record)
         # A deleted text may be remembered afresh: it no longer absorbs duplicates.
         slot = dedup_slot(record.namespace, record.dedup_key)
         if state.by_dedup.get(slot) == record.memory_id:

@@ -76,6 +76,8 @@ class Vectors:
         vectors = cls(dump.dim)
         dim = dump.dim or 0
         flat = np.frombuffer(rows, dtype=np.float32)
+        if not flat.flags.aligned:  # see Projections.to_bytes: BLAS needs aligned rows
+            flat = flat.copy()
         start = 0
         for ns in sorted(dump.spaces):
             ids = dump.spaces[ns]
