@@ -364,12 +364,16 @@ class Engine(Reader):
         hits, _ = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
                                include_hidden=include_hidden)
         if self.config.record_recalls and not self.readonly:
+            now = self._now()
+            memories = self._views.state.memories
             self._append_one(MemoryRecalled(
-                at=self._now(), namespace=namespace, actor="agent",
+                at=now, namespace=namespace, actor="agent",
                 query=validation.query(query, self.config), k=k,
                 memory_ids=tuple(h.memory_id for h in hits),
                 scores=tuple(h.score for h in hits),
-                valid_at=None if valid_at is None else to_micros(valid_at)))
+                valid_at=None if valid_at is None else to_micros(valid_at),
+                stabilities=tuple(stability_after_access(memories[h.memory_id], now,
+                                                         self.config.decay) for h in hits)))
         return hits
 
     # -- the past, and checks -----------------------------------------------------------------

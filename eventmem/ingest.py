@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 
 from eventmem import validation
+from eventmem.blas import single_thread
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError
 from eventmem.events import (
@@ -186,8 +187,9 @@ class _Neighbours:
     def __init__(self, views: Projections, items: list[dict[str, Any]],
                  contents: Mapping[str, Content], window: int) -> None:
         self._items = items
-        # item -> (similarities to the window, the window's ids, the window's sessions)
-        self._sims: dict[int, tuple[np.ndarray, list[str], np.ndarray]] = {}
+        # item -> (similarities to the window, its nearest rows best first, the window's ids,
+        # the window's sessions)
+        self._sims: dict[int, tuple[np.ndarray, np.ndarray, list[str], np.ndarray | None]] = {}
         by_ns: dict[str, list[int]] = {}
         for i, item in enumerate(items):
             by_ns.setdefault(item["namespace"], []).append(i)
@@ -201,23 +203,29 @@ class _Neighbours:
                                               or b"", dtype=np.float32) for i in rows])
             if queries.shape[1] != recent.shape[1]:
                 continue
-            sims = queries @ recent.T
+            with single_thread():
+                sims = queries @ recent.T
             ids = space.ids[start:space.count]
-            sessions = np.array([views.state.memories[mid].session or "" for mid in ids],
-                                dtype=object)
+            sessions = None
+            if any(items[i]["session"] is not None for i in rows):
+                sessions = np.array([views.state.memories[mid].session or "" for mid in ids],
+                                    dtype=object)
+            top = min(NOVELTY_NEIGHBOURS, sims.shape[1])
+            nearest = np.argpartition(-sims, top - 1, axis=1)[:, :top]  # one call per batch
             for row, i in enumerate(rows):
-                self._sims[i] = (sims[row], ids, sessions)
+                near = nearest[row]
+                near = near[np.lexsort((near, -sims[row, near]))]  # best first, ties by row
+                self._sims[i] = (sims[row], near, ids, sessions)
 
     def of(self, i: int, memories: Mapping[str, MemoryRecord]) -> _Near:
         found = self._sims.get(i)
         if found is None:
             return _Near(None, [], None)
-        sims, ids, sessions = found
-        order = np.lexsort((np.arange(len(sims)), -sims))[:NOVELTY_NEIGHBOURS]
+        sims, order, ids, sessions = found
         session = self._items[i]["session"]
-        same = sims[sessions == session] if session is not None else sims[:0]
+        same = sims[sessions == session] if session is not None and sessions is not None else []
         return _Near(float(sims[order[0]]), [memories[ids[j]].utility for j in order],
-                     float(same.max()) if len(same) else None)
+                     float(np.max(same)) if len(same) else None)
 
 
 def _provisional_record(event: MemoryIngested, seq: int) -> MemoryRecord:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from eventmem.blas import single_thread
 from eventmem.config import Config
 from eventmem.policies.decay import retention
 from projections import Projections
@@ -84,10 +85,9 @@ def search(
     allowed = eligibility(views, namespace, now=now, valid_at=valid_at,
                           include_hidden=include_hidden)
     n = max(config.candidates_per_channel, k)
-    channels = {
-        "vector": views.vectors.search(namespace, query_vector, n, allowed),
-        "bm25": views.text.search(namespace, query, n, allowed),
-    }
+    with single_thread():
+        vector_hits = views.vectors.search(namespace, query_vector, n, allowed)
+    channels = {"vector": vector_hits, "bm25": views.text.search(namespace, query, n, allowed)}
     fused = rrf(channels, config.rrf_k)
     memories = views.state.memories
     for memory_id, signals in fused.items():

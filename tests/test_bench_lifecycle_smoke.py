@@ -16,12 +16,12 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 N = 1500
 
-PROMOTION_REVERSED = (
-    "eventmem/maintenance.py _namespace_events decides the lifecycle on the record before the "
-    "tier promotion it decides in the same sweep (and a tier's rate applies retroactively, "
-    "eventmem/policies/decay.py): at n=1500, seed 11, one memory goes active->stale and "
-    "episodic->semantic in the first sweep, and the second sweep at the same now moves it "
-    "stale->active ('retention_restored'); see tests/test_dynamics_engine.py"
+KNOWN_BUG = (
+    "known bug: eventmem/maintenance.py _namespace_events decides the lifecycle on the record "
+    "before the tier promotion it decides in the same sweep, and a tier's rate applies "
+    "retroactively (eventmem/policies/decay.py), so a memory the first sweep both staled and "
+    "promoted is moved stale->active by the second; see the xfail tests in "
+    "tests/test_dynamics_engine.py"
 )
 
 
@@ -93,9 +93,12 @@ def test_lifecycle_benchmark_writes_every_figure(bench):
     assert not list(tmp.glob("eventmem-bench-lifecycle-*")), "the temporary store was not removed"
 
 
-@pytest.mark.xfail(strict=True, reason=PROMOTION_REVERSED)
 def test_lifecycle_benchmark_second_sweep_changes_nothing(bench):
     _, data, _ = bench
     second = data["second_sweep"]
-    assert (second["changes"], second["appended"], second["events"]) == (0, 0, 0), second
+    explained = (second["status_changes_on_promoted"] == second["status_changes"]
+                 == second["changes"] - second["appended"] > 0
+                 and set(second["reasons"]) == {"retention_restored"})
+    assert (second["changes"], second["appended"], second["events"]) == (0, 0, 0), (
+        KNOWN_BUG if explained else "", second)
     assert data["targets"]["second consolidate, same now"]["pass"] is True

@@ -51,10 +51,6 @@ PURGE_KEEPS_TEXT = (
     "text blob, vector and index entries of a purged memory stay, get() still returns its text, "
     "though issue 3 says purge removes deleted memories' content 90 days after deletion"
 )
-RECALL_SKIPS_SPACING = (
-    "eventmem/engine.py Engine.recall appends memory.recalled without `stabilities`, so an access "
-    "by recall never grows base stability (the spacing effect), while touch() does"
-)
 
 
 def at_day(clock: eventmem.ManualClock, t0: datetime, days: float) -> datetime:
@@ -363,7 +359,6 @@ def test_touch_raises_stability_and_never_lowers_it(mem, clock, t0):
     assert mem.get(late).stability > mem.get(soon).stability > 45.0
 
 
-@pytest.mark.xfail(strict=True, reason=RECALL_SKIPS_SPACING)
 def test_a_recall_grows_stability_like_a_touch(mem, clock, t0):
     touched = remember(mem, "Hana grows tomatoes on her balcony", "activity")
     recalled = remember(mem, "Ivan grows chillies in his greenhouse", "activity")

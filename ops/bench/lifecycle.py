@@ -297,6 +297,11 @@ def _build_and_sweep(
     second_sweep = {"seconds": wall["second_sweep"], "appended": engine.seq - seq_after_first}
     second_sweep |= _summary_of_changes(second)
     second_sweep["changes"] += second_sweep["appended"]
+    # A diagnostic for a known bug: a status change in the second sweep on a memory the first
+    # sweep promoted means the lifecycle was decided on the pre-promotion decay rate.
+    promoted = {c.memory_id for c in first.tier_changes if c.to_tier == "semantic"}
+    second_sweep["status_changes_on_promoted"] = sum(
+        c.memory_id in promoted for c in second.status_changes)
 
     log("[verify] live projections against a rebuild from the log ...")
     with _timed(wall, cpu, "verify"):
