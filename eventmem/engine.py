@@ -23,6 +23,7 @@ from eventmem.errors import (
     InvalidInputError,
     NotFoundError,
     ReadOnlyError,
+    StoreError,
 )
 from eventmem.events import (
     EmbedderRegistered,
@@ -145,11 +146,19 @@ class Engine(Reader):
         """Snapshot the projections (when there is anything new) and close the store."""
         if self._closed:
             return
-        if not self.readonly and self._views.seq > self._snapshot_seq:
-            self.snapshot()
-        self._ops.info("close", seq=self._views.seq)
-        self._closed = True
-        self._log.close()
+        try:
+            if not self.readonly and self._views.seq > self._snapshot_seq:
+                try:
+                    self.snapshot()
+                except StoreError as exc:
+                    # A snapshot is a cache: a full disk at close must not keep the store
+                    # locked or lose anything; the next open replays the log's tail instead.
+                    self._ops.info("close_snapshot_failed", error=str(exc))
+            self._ops.info("close", seq=self._views.seq)
+        finally:
+            self._closed = True
+            self._ops.close()
+            self._log.close()
 
     def snapshot(self) -> int:
         """Write a snapshot of the projections now; returns its seq."""

@@ -160,6 +160,9 @@ class EventLog:
             )
             if readonly:
                 env.set_mapsize(0)
+            # Free the reader slots of processes that died inside a read transaction: a stale
+            # slot pins old pages (the file only grows) and the table has max_readers places.
+            env.reader_check()
             log = cls(root, env, readonly=readonly, lock_fd=lock_fd)
             log._check_format()
         except lmdb.Error as exc:
@@ -207,12 +210,17 @@ class EventLog:
             except lmdb.MapFullError:
                 self._env.set_mapsize(self._env.info()["map_size"] * 2)
             except lmdb.Error as exc:
-                if _is_disk_full(exc):
+                if _is_disk_full(exc) or self._short_of_space(exc):
                     raise StorageFullError(
                         f"disk full while writing to {self.path}; nothing was written. "
                         "Free space and retry."
                     ) from exc
                 raise StoreError(f"write to {self.path} failed: {exc}") from exc
+
+    def _short_of_space(self, exc: lmdb.Error) -> bool:
+        # When the disk has some room but not enough, the kernel's short write reaches LMDB as
+        # EIO at commit, not ENOSPC: an I/O error with almost no space left is a full disk.
+        return "Input/output error" in str(exc) and _low_space(self.path)
 
     def append(
         self,
@@ -506,6 +514,14 @@ def _decode_text(raw: bytes | memoryview, seq: int | None) -> str:
         return bytes(raw).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CorruptRecordError(f"blob is not valid UTF-8: {exc}", seq=seq) from None
+
+
+def _low_space(path: Path, margin: int = 1 << 20) -> bool:
+    try:
+        info = os.statvfs(path)
+    except OSError:
+        return False
+    return info.f_bavail * info.f_frsize < margin
 
 
 def _is_disk_full(exc: lmdb.Error) -> bool:

@@ -34,18 +34,38 @@ class _LineFile:
 
     info = debug = warning = error = msg
 
+    def close(self) -> None:
+        self._file.close()
+
 
 class _Silent:
     def info(self, *args: Any, **kwargs: Any) -> None:
         pass
+
+    def close(self) -> None:
+        pass
+
+
+class _OpsLog:
+    """The bound structlog logger, and a close() for the file underneath."""
+
+    def __init__(self, target: _LineFile, logger: Any) -> None:
+        self._target, self._logger = target, logger
+
+    def info(self, event: str, **kw: Any) -> None:
+        self._logger.info(event, **kw)
+
+    def close(self) -> None:
+        self._target.close()
 
 
 def ops_logger(store: Path, *, enabled: bool = True) -> Any:
     """A bound structlog logger writing JSON lines to ``store/ops.log`` (or a silent one)."""
     if not enabled:
         return _Silent()
-    return structlog.wrap_logger(
-        _LineFile(store / "ops.log"),
+    target = _LineFile(store / "ops.log")
+    return _OpsLog(target, structlog.wrap_logger(
+        target,
         processors=[
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
@@ -53,4 +73,4 @@ def ops_logger(store: Path, *, enabled: bool = True) -> Any:
         ],
         store=str(store),
         pid=os.getpid(),
-    )
+    ))

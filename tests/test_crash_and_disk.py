@@ -478,11 +478,6 @@ def _ask(proc: subprocess.Popen[str], *, send: bool = True) -> dict[str, Any]:
     return json.loads(proc.stdout.readline())  # type: ignore[no-any-return]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG eventmem/log.py EventLog.open: LMDB reader slots of processes killed inside a read "
-    "transaction stay in lock.mdb while any other process keeps the store open; eventmem never "
-    "calls Environment.reader_check(), so each one pins old pages (the file cannot reuse them) "
-    "and after max_readers=256 of them every read fails with ReadersFullError"))
 def test_readers_killed_mid_read_leave_no_stale_reader_slots(
     store_path: Path, tmp_path: Path, writers: list[Writer]
 ) -> None:
@@ -632,10 +627,6 @@ def test_full_disk_rejects_the_write_and_loses_nothing(small_disk: Path) -> None
         assert ro.recall(failed[1], namespace="disk", k=1)[0].text == failed[1]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG eventmem/log.py EventLog._write/_is_disk_full: LMDB reports a short write on a full "
-    "disk as EIO ('mdb_txn_commit: Input/output error'), which becomes a plain StoreError, not "
-    "StorageFullError; only a write that gets no byte at all (ENOSPC) is classified as full"))
 def test_full_disk_error_is_storage_full_error(small_disk: Path) -> None:
     """A big batch against a disk with no room, or a few pages of room (a short write)."""
     filler = small_disk / "filler"
@@ -705,10 +696,6 @@ else:
 """
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "BUG eventmem/engine.py Engine.close: the closing snapshot (a cache) fails on a full disk and "
-    "close() raises before closing the log, so the LMDB environment and the writer lock stay "
-    "held; the store cannot be closed until space is freed"))
 def test_close_on_a_full_disk_releases_the_store(small_disk: Path) -> None:
     store = small_disk / "store"
     mem = eventmem.open(store, config=eventmem.Config(map_size=256 * 1024))
