@@ -139,6 +139,7 @@ class TierChange(msgspec.Struct, frozen=True, kw_only=True, array_like=True, gc=
     from_tier: str
     to_tier: str
     reason: str
+    decay_done: float = 0.0  # decay progress at the change; the new tier's rate applies after it
 
 
 class TierChanged(Event, tag="memory.tier_changed", frozen=True, kw_only=True):

@@ -31,7 +31,7 @@ from eventmem.events import (
 )
 from eventmem.log import Content, Head
 from eventmem.policies import classify, gate, importance, tiers, timebound
-from eventmem.policies.decay import stability_after_access
+from eventmem.policies.decay import progress, stability_after_access
 from eventmem.results import Action
 from eventmem.text import content_hash, dedup_key
 from projections import Projections
@@ -245,6 +245,7 @@ def _working_evictions(views: Projections, new: list[MemoryRecord], at: int,
     event per namespace)."""
     sessions = sorted({(r.namespace, r.session or "") for r in new if r.tier == "working"})
     changes: dict[str, list[TierChange]] = {}
+    records = {r.memory_id: r for r in new}
     for ns, session in sessions:
         members = [views.state.memories[mid]
                    for mid in views.state.working.get(working_key(ns, session), ())]
@@ -252,8 +253,10 @@ def _working_evictions(views: Projections, new: list[MemoryRecord], at: int,
                     and r.tier == "working"]
         for mid in tiers.working_evictions(members, config.tiers.working_capacity, at,
                                            config.tiers):
+            record = records.get(mid) or views.state.memories[mid]
             changes.setdefault(ns, []).append(TierChange(
-                memory_id=mid, from_tier="working", to_tier="episodic", reason="working_capacity"))
+                memory_id=mid, from_tier="working", to_tier="episodic", reason="working_capacity",
+                decay_done=progress(record, at, config.decay)))
     return [TierChanged(at=at, namespace=ns, now=at, changes=tuple(found))
             for ns, found in sorted(changes.items())]
 

@@ -24,6 +24,7 @@ from eventmem.events import (
     TierChanged,
 )
 from eventmem.policies import lifecycle, tiers
+from eventmem.policies.decay import progress
 from eventmem.policies.utility import drifted
 from projections import Projections
 from projections.state import HIDDEN_STATUSES, MemoryRecord
@@ -70,8 +71,9 @@ def _namespace_events(
                               config.utility)
         change = tiers.tier_change(record, now, utility_now, config.tiers)
         if change is not None:
-            tier_changes.append(TierChange(memory_id=record.memory_id, from_tier=record.tier,
-                                           to_tier=change[0], reason=change[1]))
+            tier_changes.append(TierChange(
+                memory_id=record.memory_id, from_tier=record.tier, to_tier=change[0],
+                reason=change[1], decay_done=progress(record, now, config.decay)))
     if tier_changes:
         yield TierChanged(at=at, namespace=namespace, now=now, changes=tuple(tier_changes))
     for record in ordered:

@@ -76,6 +76,10 @@ class MemoryRecord(msgspec.Struct, array_like=True, gc=False):
     priority: str = "normal"  # low | normal | high | critical
     flashbulb: bool = False  # a high-arousal memory: pinned, important, slow to fade
     invalidated_at: int | None = None  # when a sweep recorded that its valid time had ended
+    # Decay progress (effective stabilities) recorded at the last tier change, and its time: the
+    # new tier's rate applies from then on (see eventmem.policies.decay.progress).
+    decay_done: float = 0.0
+    decay_from: int = 0
 
 
 class State(msgspec.Struct, kw_only=True):
@@ -162,6 +166,7 @@ def apply(state: State, env: Envelope) -> State:
                 if record.tier == "working":
                     _leave_working(state, record)
                 record.tier, record.updated_seq = tier_change.to_tier, seq
+                record.decay_done, record.decay_from = tier_change.decay_done, event.now
                 if tier_change.to_tier == "dormant":  # the decay clock stops at the sweep's now
                     record.status, record.status_since = "dormant", event.now
         case MemoryInvalidated(memory_id=mid):
@@ -185,6 +190,7 @@ def _accessed(record: MemoryRecord, at: int, seq: int, stability: float | None) 
     decay policy decided, and brings a stale, archived or dormant memory back."""
     record.last_access_at = at
     record.updated_seq = seq
+    record.decay_done = 0.0
     if stability is not None:
         record.stability = stability
     if record.status in _REVIVED_BY_ACCESS:

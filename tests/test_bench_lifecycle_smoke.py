@@ -16,13 +16,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 N = 1500
 
-KNOWN_BUG = (
-    "known bug: eventmem/maintenance.py _namespace_events decides the lifecycle on the record "
-    "before the tier promotion it decides in the same sweep, and a tier's rate applies "
-    "retroactively (eventmem/policies/decay.py), so a memory the first sweep both staled and "
-    "promoted is moved stale->active by the second; see the xfail tests in "
-    "tests/test_dynamics_engine.py"
-)
 
 
 def _positive(value: object) -> bool:
@@ -97,9 +90,6 @@ def test_lifecycle_benchmark_writes_every_figure(bench):
 def test_lifecycle_benchmark_second_sweep_changes_nothing(bench):
     _, data, _ = bench
     second = data["second_sweep"]
-    explained = (second["status_changes_on_promoted"] == second["status_changes"]
-                 == second["changes"] > 0
-                 and set(second["reasons"]) == {"retention_restored"})
     assert (second["changes"], second["appended"], second["events"],
-            second["changes_and_events"]) == (0, 0, 0, 0), (KNOWN_BUG if explained else "", second)
+            second["changes_and_events"]) == (0, 0, 0, 0), second
     assert data["targets"]["second consolidate, same now"]["pass"] is True

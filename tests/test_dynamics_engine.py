@@ -38,14 +38,6 @@ import replay
 DAY = timedelta(days=1)
 T0 = datetime(2025, 1, 1, tzinfo=UTC)  # the property's start (fixtures do not mix with @given)
 
-PROMOTION_RAISES_RETENTION = (
-    "eventmem/maintenance.py _namespace_events + eventmem/policies/decay.py effective_stability: "
-    "a tier's decay rate applies to the whole time since the last access, so promoting an "
-    "episodic memory to semantic (rate 3x -> 1x) raises its retention at once, without any "
-    "access; and the sweep decides the lifecycle on the record as it was before the promotion it "
-    "decides in the same run, so the next sweep at the same now reverses it "
-    "(stale -> active, 'retention_restored')"
-)
 PURGE_KEEPS_TEXT = (
     "purge only changes the status (projections/state.py _set_status via memory.lifecycle); the "
     "text blob, vector and index entries of a purged memory stay, get() still returns its text, "
@@ -250,7 +242,6 @@ def test_consolidating_twice_at_the_same_now_changes_nothing(mem, clock, t0):
     assert mem.verify().ok
 
 
-@pytest.mark.xfail(strict=True, reason=PROMOTION_RAISES_RETENTION)
 def test_a_sweep_that_stales_and_promotes_is_idempotent(mem, clock, t0):
     mid = remember(mem, "Alice ran the Berlin half marathon", "event")
     for _ in range(3):
@@ -265,7 +256,6 @@ def test_a_sweep_that_stales_and_promotes_is_idempotent(mem, clock, t0):
     assert mem.seq == seq
 
 
-@pytest.mark.xfail(strict=True, reason=PROMOTION_RAISES_RETENTION)
 def test_promotion_does_not_raise_retention_without_an_access(mem, clock, t0):
     mid = remember(mem, "Alice ran the Berlin half marathon", "event")
     for _ in range(3):
@@ -464,15 +454,6 @@ def workdir() -> Iterator[Path]:
         yield Path(path)
 
 
-def _known_promotion_reversal(first: Any, second: Any) -> bool:
-    """The one second-sweep change the promotion bug explains (see PROMOTION_RAISES_RETENTION):
-    a memory promoted by the first sweep whose status it decided on the pre-promotion rate."""
-    promoted = {c.memory_id for c in first.tier_changes if c.to_tier == "semantic"}
-    return (bool(second.status_changes) and not second.tier_changes and not second.invalidated
-            and all(c.memory_id in promoted and c.reason == "retention_restored"
-                    for c in second.status_changes))
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(program=st.tuples(st.lists(remembers, min_size=2, max_size=6),
                          st.lists(operations, min_size=10, max_size=50)).map(lambda p: p[0] + p[1]))
@@ -509,12 +490,9 @@ def test_dynamics_replay_idempotence_and_monotone_retention(workdir, program):
                 seq = mem.seq
                 # (b) a second sweep at the same now changes nothing
                 second = mem.consolidate(now=now)
-                if _known_promotion_reversal(first, second):
-                    event("known bug: promotion reversed a stale decision")
-                else:
-                    assert (second.status_changes, second.tier_changes, second.invalidated,
-                            second.seqs) == ((), (), (), ()), (first, second)
-                    assert mem.seq == seq
+                assert (second.status_changes, second.tier_changes, second.invalidated,
+                        second.seqs) == ((), (), (), ()), (first, second)
+                assert mem.seq == seq
                 if first.seqs:
                     event("consolidate changed something")
 
@@ -523,12 +501,8 @@ def test_dynamics_replay_idempotence_and_monotone_retention(workdir, program):
                 got = mem.get(mid)  # not an access
                 previous = seen.get(mid)
                 accessed = (got.last_access_at, got.access_count)
-                if previous is not None and previous[1] == accessed:
-                    if previous[2] == "episodic" and got.tier == "semantic":
-                        if got.retention > previous[0] + 1e-12:  # see the xfail tests
-                            event("known bug: promotion raised retention")
-                    else:
-                        assert got.retention <= previous[0] + 1e-12, (mid, previous, got)
+                if previous is not None and previous[1] == accessed:  # tier changes included
+                    assert got.retention <= previous[0] + 1e-12, (mid, previous, got)
                 seen[mid] = (got.retention, accessed, got.tier)
 
             # (a) the live projections equal a rebuild from the log

@@ -198,7 +198,9 @@ def test_tiers_change_the_rate_relative_to_episodic() -> None:
 
 
 def test_a_dormant_memory_is_frozen_at_the_moment_it_went_dormant() -> None:
-    dormant = make(tier="dormant", status="dormant", status_since=T0 + 3 * DAY)
+    # A demotion records the progress so far (3 days of a 7-day stability) and when.
+    dormant = make(tier="dormant", status="dormant", status_since=T0 + 3 * DAY,
+                   decay_done=3 / 7, decay_from=T0 + 3 * DAY)
     frozen = retention(dormant, T0 + 3 * DAY, DECAY)
     assert frozen == pytest.approx(math.exp(-3 / 7))
     assert retention(dormant, T0 + 3_000 * DAY, DECAY) == frozen

@@ -22,11 +22,14 @@ A working memory then decays 10/3x as fast, a semantic one 3x slower. Source rat
 same way (an auto-extracted memory decays 3x faster than a user-stated one). Unknown sources and
 tiers decay at 1x.
 
+**Decay is a distance travelled, at the current rate.** ``progress`` is how many effective
+stabilities a memory has decayed since its last access. A tier change does not rewrite the past:
+the change records the progress so far (``record.decay_done``, from ``record.decay_from``) and the
+new rate applies from then on, so a promotion never raises retention without an access and a
+demotion never drops it. An access starts the distance again at 0.
+
 **Dormant (rate 0) freezes time.** When a memory's tier rate is 0 (dormant), or its status is
-``dormant``, ``t`` stops at ``record.status_since``: its retention stays what it was when it went
-dormant. The engine must therefore set ``status_since`` when it demotes a memory to dormant
-(``status_since == 0`` falls back to ``created_at``). Its previous tier is not recorded, so the
-frozen value uses the reference rate (1x); dormancy is left by an explicit reactivation only.
+``dormant``, its progress stays at what was recorded when it went dormant.
 
 Curves, with ``x = t / S_eff`` (all equal 1 at x = 0 and never rise with x):
 
@@ -129,13 +132,18 @@ def is_frozen(record: MemoryRecord, params: DecayParams = DEFAULT_DECAY) -> bool
     return record.status == "dormant" or _tier_rate(record, params) == 0
 
 
-def elapsed_days(record: MemoryRecord, now: int,
-                 params: DecayParams = DEFAULT_DECAY) -> float:
-    """Days since the last access that count for decay (never negative; stopped when frozen)."""
-    end = now
+def progress(record: MemoryRecord, now: int, params: DecayParams = DEFAULT_DECAY) -> float:
+    """Effective stabilities decayed since the last access at ``now`` (the curve's ``x``)."""
     if is_frozen(record, params):
-        end = min(now, record.status_since or record.created_at)
-    return max(0, end - record.last_access_at) / MICROS_PER_DAY
+        return record.decay_done
+    start = max(record.last_access_at, record.decay_from)
+    days = max(0, now - start) / MICROS_PER_DAY
+    if days <= 0:
+        return record.decay_done
+    s_eff = effective_stability(record, params)
+    if s_eff <= 0:  # no stability at all: forgotten as soon as any time has passed
+        return math.inf
+    return record.decay_done + days / s_eff
 
 
 def curve(x: float, params: DecayParams) -> float:
@@ -158,13 +166,12 @@ def curve(x: float, params: DecayParams) -> float:
 
 def retention(record: MemoryRecord, now: int, params: DecayParams = DEFAULT_DECAY) -> float:
     """Retrieval strength in [0, 1] at ``now`` (epoch microseconds): 1 right after an access."""
-    days = elapsed_days(record, now, params)
-    if days <= 0:
+    x = progress(record, now, params)
+    if x <= 0:
         return 1.0
-    s_eff = effective_stability(record, params)
-    if s_eff <= 0:  # no stability at all: forgotten as soon as any time has passed
+    if math.isinf(x):
         return 0.0
-    return min(1.0, max(0.0, curve(days / s_eff, params)))
+    return min(1.0, max(0.0, curve(x, params)))
 
 
 def stability_after_access(record: MemoryRecord, now: int,
