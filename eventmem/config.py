@@ -52,7 +52,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     importance: ImportanceParams = msgspec.field(default_factory=ImportanceParams)
     # Novelty (importance) compares a new memory with the most recent memories of its namespace:
     # a bounded window keeps the cost of a write flat as the store grows.
-    novelty_window: int = 2_048
+    novelty_window: int = 1_024
 
     # Retrieval
     rrf_k: int = 60

@@ -71,7 +71,8 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     session: str | None = None
     priority: str = "normal"
     flashbulb: bool = False
-    importance_channels: dict[str, float] = {}
+    # novelty, arousal, reward, attention (a tuple, not a map: one is decoded per ingest on replay)
+    importance_channels: tuple[float, ...] = ()
     valid_until_rule: str = ""  # how valid_until was inferred ("" when given or none)
 
 

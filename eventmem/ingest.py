@@ -41,7 +41,7 @@ ITEM_FIELDS = frozenset({
     "text", "namespace", "kind", "source", "importance", "confidence", "valid_from",
     "valid_until", "pinned", "immutable", "tags", "refs", "session",
 })
-NOVELTY_NEIGHBOURS = 3  # nearest memories whose utility feeds the reward channel
+IMPORTANCE_CHANNELS = ("novelty", "arousal", "reward", "attention")  # the event's tuple order
 
 
 class Decided(NamedTuple):
@@ -170,12 +170,13 @@ def _ingested(item: dict[str, Any], memory_id: str, chash: str, key: str,
         rule=decision.rule, policy=decision.policy,
         tier="working" if item["session"] else "episodic", session=item["session"],
         priority=scored.priority, flashbulb=scored.flashbulb,
-        importance_channels=dict(sorted(scored.channels.items())), valid_until_rule=until_rule)
+        importance_channels=tuple(scored.channels[c] for c in IMPORTANCE_CHANNELS),
+        valid_until_rule=until_rule)
 
 
 class _Near(NamedTuple):
     similarity: float | None  # to the nearest recent memory of the namespace
-    utilities: list[float]  # of the nearest few
+    utilities: list[float]  # of the nearest memory (the reward channel)
     session_similarity: float | None  # to the nearest memory of the same session
 
 
@@ -187,9 +188,8 @@ class _Neighbours:
     def __init__(self, views: Projections, items: list[dict[str, Any]],
                  contents: Mapping[str, Content], window: int) -> None:
         self._items = items
-        # item -> (similarities to the window, its nearest rows best first, the window's ids,
-        # the window's sessions)
-        self._sims: dict[int, tuple[np.ndarray, np.ndarray, list[str], np.ndarray | None]] = {}
+        # item -> (similarities to the window, its nearest row, the window's ids and sessions)
+        self._sims: dict[int, tuple[np.ndarray, int, list[str], np.ndarray | None]] = {}
         by_ns: dict[str, list[int]] = {}
         for i, item in enumerate(items):
             by_ns.setdefault(item["namespace"], []).append(i)
@@ -210,21 +210,18 @@ class _Neighbours:
             if any(items[i]["session"] is not None for i in rows):
                 sessions = np.array([views.state.memories[mid].session or "" for mid in ids],
                                     dtype=object)
-            top = min(NOVELTY_NEIGHBOURS, sims.shape[1])
-            nearest = np.argpartition(-sims, top - 1, axis=1)[:, :top]  # one call per batch
+            nearest = np.argmax(sims, axis=1)  # first maximum: ties go to the older memory
             for row, i in enumerate(rows):
-                near = nearest[row]
-                near = near[np.lexsort((near, -sims[row, near]))]  # best first, ties by row
-                self._sims[i] = (sims[row], near, ids, sessions)
+                self._sims[i] = (sims[row], int(nearest[row]), ids, sessions)
 
     def of(self, i: int, memories: Mapping[str, MemoryRecord]) -> _Near:
         found = self._sims.get(i)
         if found is None:
             return _Near(None, [], None)
-        sims, order, ids, sessions = found
+        sims, nearest, ids, sessions = found
         session = self._items[i]["session"]
         same = sims[sessions == session] if session is not None and sessions is not None else []
-        return _Near(float(sims[order[0]]), [memories[ids[j]].utility for j in order],
+        return _Near(float(sims[nearest]), [memories[ids[nearest]].utility],
                      float(np.max(same)) if len(same) else None)
 
 

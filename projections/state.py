@@ -122,16 +122,14 @@ def apply(state: State, env: Envelope) -> State:
     match event:
         case MemoryIngested():
             e = event
-            record = MemoryRecord(
+            state.memories[e.memory_id] = MemoryRecord(
                 e.memory_id, e.namespace, e.content_hash, e.dedup_key, e.kind, e.kind_rule,
                 e.source, e.stability, e.importance, e.confidence, e.pinned, e.immutable,
                 e.valid_from, e.valid_until, e.tags, e.refs, at, seq,  # created
                 at, seq,  # last access, last update
+                0.5, 0, 0, "active", e.tier, None,  # utility, accesses, reinforcements, ...
+                at, at, e.session, e.priority, e.flashbulb,  # status and utility since, ...
             )
-            record.tier, record.session = e.tier, e.session
-            record.priority, record.flashbulb = e.priority, e.flashbulb
-            record.status_since = record.utility_at = at
-            state.memories[e.memory_id] = record
             if e.tier == "working":
                 state.working.setdefault(working_key(e.namespace, e.session), []).append(
                     e.memory_id)
