@@ -178,6 +178,20 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_consolidate(args: argparse.Namespace) -> int:
+    with _open(args) as mem:
+        report = mem.consolidate(now=_parse_time(args.now) if args.now else None)
+    lines = [f"consolidated at {from_micros(report.now).isoformat()}: "
+             f"{len(report.status_changes)} status changes, {len(report.tier_changes)} tier "
+             f"changes, {len(report.invalidated)} expired"]
+    lines += [f"  {c.memory_id} {c.from_status} -> {c.to_status} ({c.reason})"
+              for c in report.status_changes]
+    lines += [f"  {c.memory_id} tier {c.from_tier} -> {c.to_tier} ({c.reason})"
+              for c in report.tier_changes]
+    _emit(args, report, "\n".join(lines))
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from eventmem.demo import run_demo
 
@@ -237,6 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query", nargs="?")
     p.add_argument("--namespace", "-n", default="default")
     p.add_argument("-k", type=int, default=5)
+    p = add("consolidate", cmd_consolidate,
+            "maintenance: lifecycle sweep, tier promotion/demotion, expiry (recorded as events)")
+    p.add_argument("--now", help="the time to consolidate at (ISO 8601; default: the clock)")
     add("verify", cmd_verify, "check the hash chain, blobs and projections")
     add("stats", cmd_stats, "counts and sizes")
     return parser

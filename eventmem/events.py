@@ -119,7 +119,7 @@ class FeedbackGiven(Event, tag="memory.feedback", frozen=True, kw_only=True):
     policy: str = POLICY_VERSION
 
 
-class StatusChange(msgspec.Struct, frozen=True, kw_only=True, array_like=True, gc=False):
+class StatusChange(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     memory_id: str
     from_status: str
     to_status: str
@@ -135,7 +135,7 @@ class LifecycleTransitioned(Event, tag="memory.lifecycle", frozen=True, kw_only=
     policy: str = POLICY_VERSION
 
 
-class TierChange(msgspec.Struct, frozen=True, kw_only=True, array_like=True, gc=False):
+class TierChange(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     memory_id: str
     from_tier: str
     to_tier: str

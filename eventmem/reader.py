@@ -18,10 +18,11 @@ from eventmem.errors import NotFoundError, ReadOnlyError
 from eventmem.events import Event
 from eventmem.log import EventLog
 from eventmem.policies.decay import effective_stability, retention
+from eventmem.policies.tiers import hot_set
 from eventmem.results import HistoryEntry, Hit, Memory
 from eventmem.retrieval import Candidate, search
 from projections import Projections
-from projections.state import MemoryRecord
+from projections.state import MemoryRecord, working_key
 from projections.temporal import valid_at as interval_valid_at
 from replay.history import history as replay_history
 
@@ -117,6 +118,26 @@ class Reader:
             if namespace is None or record.namespace == namespace:
                 yield self._memory(record)
 
+    def hot(self, *, namespace: str = "default", k: int = 5) -> list[Memory]:
+        """The always-relevant memories of ``namespace`` (high utility, often used, still well
+        retained), best first: what an agent can put in its context on every turn."""
+        self._ensure_current()
+        namespace = validation.namespace(namespace, self.config)
+        k = validation.k(k, self.config)
+        memories = self._views.state.memories
+        ids = hot_set((r for r in memories.values() if r.namespace == namespace), self._now(), k,
+                      self.config.decay, self.config.utility, self.config.tiers)
+        return [self._memory(memories[mid]) for mid in ids]
+
+    def working(self, session: str, *, namespace: str = "default") -> list[Memory]:
+        """The working memory of ``session`` (at most ``Config.tiers.working_capacity``), in the
+        order the memories entered it."""
+        self._ensure_current()
+        namespace = validation.namespace(namespace, self.config)
+        session = validation.label(session, "session")
+        ids = self._views.state.working.get(working_key(namespace, session), ())
+        return [self._memory(self._views.state.memories[mid]) for mid in ids]
+
     def events(self, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, Event]]:
         """The raw events ``start..stop`` (capped at this reader's seq)."""
         self._ensure_current()
@@ -125,18 +146,30 @@ class Reader:
 
     def stats(self) -> dict[str, Any]:
         self._ensure_current()
-        by_status: dict[str, int] = {}
-        namespaces: dict[str, int] = {}
+        counts: dict[str, dict[str, int]] = {"status": {}, "tier": {}, "kind": {},
+                                              "priority": {}, "namespace": {}}
+        now, decay = self._now(), self.config.decay
+        totals = {"retention": 0.0, "importance": 0.0, "utility": 0.0, "stability": 0.0}
+        live = 0
         for record in self._views.state.memories.values():
-            by_status[record.status] = by_status.get(record.status, 0) + 1
-            namespaces[record.namespace] = namespaces.get(record.namespace, 0) + 1
+            for field, table in counts.items():
+                value = getattr(record, field)
+                table[value] = table.get(value, 0) + 1
+            if record.status in ("active", "stale"):
+                live += 1
+                totals["retention"] += retention(record, now, decay)
+                totals["importance"] += record.importance
+                totals["utility"] += record.utility
+                totals["stability"] += effective_stability(record, decay)
         return {
             "seq": self._views.seq,
             "now": self.now().isoformat(),
             "memories": len(self._views.state.memories),
-            "by_status": dict(sorted(by_status.items())),
-            "namespaces": dict(sorted(namespaces.items())),
+            **{f"by_{field}": dict(sorted(table.items())) for field, table in counts.items()},
+            # Means over active and stale memories, at this reader's now.
+            **{f"mean_{name}": (total / live if live else None) for name, total in totals.items()},
             "embedder": self._embedder.embedder_id,
+            "decay_model": decay.model,
         }
 
     def _memory(self, record: MemoryRecord) -> Memory:
@@ -156,6 +189,10 @@ class Reader:
             pinned=record.pinned,
             immutable=record.immutable,
             retention=retention(record, now, gain),
+            storage_strength=record.access_count + record.reinforce_count,
+            priority=record.priority,
+            flashbulb=record.flashbulb,
+            session=record.session,
             valid_from=None if record.valid_from is None else from_micros(record.valid_from),
             valid_until=None if record.valid_until is None else from_micros(record.valid_until),
             source=record.source,

@@ -13,8 +13,11 @@ def describe_event(tag: str, details: Mapping[str, Any]) -> str:
     mid = details.get("memory_id", "")
     match tag:
         case "memory.ingested":
+            extra = " flashbulb (pinned)" if details.get("flashbulb") else ""
             return (f"created {mid} kind={details['kind']} ({details['kind_rule']}) "
-                    f"source={details['source']} rule={details['rule']} policy={details['policy']}")
+                    f"source={details['source']} importance={details['importance']:.2f} "
+                    f"priority={details.get('priority', 'normal')} tier={details.get('tier')}"
+                    f"{extra} rule={details['rule']} policy={details['policy']}")
         case "memory.reinforced":
             return (f"reinforced {mid}: duplicate input, rule={details['rule']} "
                     f"similarity={details['similarity']:.3f}")
@@ -27,10 +30,31 @@ def describe_event(tag: str, details: Mapping[str, Any]) -> str:
             return f"pinned {mid}"
         case "memory.unpinned":
             return f"unpinned {mid}"
+        case "memory.touched":
+            return f"touched {mid} (stability now {details['stability']:.1f} days)"
+        case "memory.feedback":
+            return (f"feedback on {mid}: target {details['target']:.2f}, "
+                    f"utility now {details['utility']:.3f}")
+        case "memory.lifecycle":
+            return "; ".join(
+                f"{c['memory_id']} {c['from_status']} -> {c['to_status']} ({c['reason']}, "
+                f"retention {c['retention']:.3f})" for c in _changes(details))
+        case "memory.tier_changed":
+            return "; ".join(f"{c['memory_id']} tier {c['from_tier']} -> {c['to_tier']} "
+                             f"({c['reason']})" for c in _changes(details))
+        case "memory.invalidated":
+            return f"invalidated {mid}: valid time ended ({details['reason']})"
         case "store.embedder_registered":
             return f"embedder {details['embedder_id']} (dim {details['dim']})"
         case _:
             return f"{tag} {dict(details)}"
+
+
+def _changes(details: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A batch event's changes as mappings (history hands Structs, the log hands builtins)."""
+    import msgspec
+
+    return [c if isinstance(c, dict) else msgspec.structs.asdict(c) for c in details["changes"]]
 
 
 def render_hits(hits: Sequence[Hit], *, explain: bool) -> str:

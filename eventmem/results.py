@@ -31,7 +31,8 @@ class Memory(msgspec.Struct, frozen=True, kw_only=True):
     access_count: int
     pinned: bool
     immutable: bool
-    retention: float  # at the engine's or view's now
+    retention: float  # retrieval strength at the engine's or view's now; decays, restored on use
+    storage_strength: int  # how often it was retrieved or restated; grows, never decays
     valid_from: datetime | None
     valid_until: datetime | None
     source: str
@@ -40,6 +41,9 @@ class Memory(msgspec.Struct, frozen=True, kw_only=True):
     last_access_at: datetime
     tags: tuple[str, ...] = ()
     refs: tuple[str, ...] = ()
+    priority: str = "normal"
+    flashbulb: bool = False
+    session: str | None = None
 
 
 class Hit(msgspec.Struct, frozen=True, kw_only=True):
