@@ -37,7 +37,7 @@ from eventmem.events import (
     MemoryUnpinned,
 )
 from eventmem.log import Content, EventLog, Head
-from eventmem.maintenance import SweepReport, sweep_events
+from eventmem.maintenance import SweepReport, purged_contents, sweep_events
 from eventmem.maintenance import report as sweep_report
 from eventmem.opslog import ops_logger
 from eventmem.policies.decay import stability_after_access
@@ -328,7 +328,9 @@ class Engine(Reader):
         at = self._now()
         when = at if now is None else to_micros(now, name="now")
         events = sweep_events(self._views, when, at, self.config)
-        seqs = self._log.append(events) if events else []
+        seqs = []
+        if events:
+            seqs = self._log.append(events, drop_contents=purged_contents(self._views, events))
         if events:
             self._fold(events, seqs)
         self._ops.info("consolidate", now=when, events=len(events))

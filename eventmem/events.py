@@ -193,6 +193,9 @@ AnyEvent = (
 EVENT_TYPES: Final[tuple[type[Event], ...]] = AnyEvent.__args__
 
 
+# Statuses in which a memory's content is gone: its rows leave the vector and text views.
+CONTENT_GONE: Final = frozenset({"purged", "erased"})
+
 # Events whose content (text blob and vector) the log reader joins before projections fold them.
 CONTENT_EVENTS: Final[tuple[type[Event], ...]] = (MemoryIngested,)
 

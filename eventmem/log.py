@@ -228,9 +228,12 @@ class EventLog:
         *,
         contents: Mapping[str, Content] | None = None,
         meta: Mapping[bytes, bytes] | None = None,
+        drop_contents: Sequence[str] = (),
     ) -> list[int]:
         """Append ``events``, with the content they reference (content hash -> Content; content
-        the store already holds is kept as it is), in one transaction.
+        the store already holds is kept as it is), in one transaction. ``drop_contents``: content
+        hashes whose text, vector and terms the events remove (a purge), in the same
+        transaction, so the log never refers to removed bytes without saying so.
 
         Returns the seqs assigned, gapless after the current head.
         """
@@ -240,6 +243,8 @@ class EventLog:
             head = self._head(txn)
             if contents:
                 self._put_contents(txn, contents)
+            for content_hash in drop_contents:
+                self._drop_content(txn, content_hash)
             for key, value in (meta or {}).items():
                 txn.put(key, value, db=self._meta)
             seq, prev = head.seq, head.hash
@@ -271,6 +276,16 @@ class EventLog:
                 txn.put(skey, content.vector, db=self._vectors, append=True)
             slot += 1
         txn.put(b"slots", seq_key(slot), db=self._meta)
+
+    def _drop_content(self, txn: lmdb.Transaction, content_hash: str) -> None:
+        key = content_key(content_hash)
+        record = txn.get(key, db=self._content)
+        if record is None:
+            return
+        slot = bytes(record[:8])
+        txn.delete(key, db=self._content)
+        txn.delete(slot, db=self._blobs)
+        txn.delete(slot, db=self._vectors)
 
     def set_meta(self, key: bytes, value: bytes) -> None:
         self._write(lambda txn: txn.put(key, value, db=self._meta))

@@ -15,6 +15,7 @@ import msgspec
 
 from eventmem.config import Config
 from eventmem.events import (
+    CONTENT_GONE,
     POLICY_VERSION,
     Event,
     LifecycleTransitioned,
@@ -81,6 +82,22 @@ def _namespace_events(
                 and record.invalidated_at is None and record.status not in HIDDEN_STATUSES):
             yield MemoryInvalidated(at=at, namespace=namespace, memory_id=record.memory_id,
                                     until=record.valid_until, reason="expired")
+
+
+def purged_contents(views: Projections, events: list[Event]) -> list[str]:
+    """The content hashes a sweep's purges free: those no memory still holding its content (any
+    status but purged or erased, any namespace) shares. Sorted, so the bytes removed are a
+    function of the state alone."""
+    purged = {c.memory_id for e in events if isinstance(e, LifecycleTransitioned)
+              for c in e.changes if c.to_status in CONTENT_GONE}
+    if not purged:
+        return []
+    memories = views.state.memories
+    candidates = {memories[mid].content_hash for mid in purged}
+    still_used = {r.content_hash for r in memories.values()
+                  if r.content_hash in candidates and r.memory_id not in purged
+                  and r.status not in CONTENT_GONE}
+    return sorted(candidates - still_used)
 
 
 def report(now: int, events: list[Event], seqs: list[int]) -> SweepReport:

@@ -15,7 +15,7 @@ import msgspec
 import numpy as np
 
 from eventmem.envelope import Envelope
-from eventmem.events import MemoryIngested
+from eventmem.events import CONTENT_GONE, LifecycleTransitioned, MemoryIngested
 from eventmem.text import packed_parts, packed_terms, query_terms
 from projections.topk import top_allowed
 
@@ -78,6 +78,40 @@ class Index:
             entry[0].frombytes(rows[start:end].tobytes())
             entry[1].frombytes(tfs[start:end].tobytes())
         self.tail_terms, self.tail_rows, self.tail_tfs = array("I"), array("I"), array("I")
+
+    def remove(self, memory_ids: set[str]) -> None:
+        """Drop these documents and renumber the rest: the same index as never having added
+        them (terms left with no document disappear). Costs a pass over the postings; purges are
+        rare and batched per sweep."""
+        gone = sorted(row for row, mid in enumerate(self.ids) if mid in memory_ids)
+        if not gone:
+            return
+        self.seal()
+        removed = np.array(gone, dtype=np.uint32)
+        lengths = np.frombuffer(self.doc_len, dtype=np.uint32)
+        self.total_len -= int(lengths[removed].sum())
+        keep = np.ones(len(self.ids), dtype=bool)
+        keep[removed] = False
+        self.doc_len = array("I", lengths[keep].tobytes())
+        del lengths
+        self.ids = [mid for row, mid in enumerate(self.ids) if keep[row]]
+        for term in list(self.postings):
+            rows_arr, tfs_arr = self.postings[term]
+            rows = np.frombuffer(rows_arr, dtype=np.uint32)
+            mask = keep[rows]
+            if mask.all():
+                shift = np.searchsorted(removed, rows)
+                if shift.any():
+                    self.postings[term] = (array("I", (rows - shift).astype(np.uint32).tobytes()),
+                                           tfs_arr)
+                continue
+            tfs = np.frombuffer(tfs_arr, dtype=np.uint32)[mask]
+            rows = rows[mask]
+            if not len(rows):
+                del self.postings[term]
+                continue
+            rows = (rows - np.searchsorted(removed, rows)).astype(np.uint32)
+            self.postings[term] = (array("I", rows.tobytes()), array("I", tfs.tobytes()))
 
     def scores(self, query_terms: list[int]) -> np.ndarray:
         self.seal()
@@ -179,11 +213,24 @@ def apply_many(state: Text, envs: Iterable[Envelope]) -> Text:
                 ids, packed = pending.setdefault(ns, ([], []))
                 ids.append(event.memory_id)
                 packed.append(terms)
+            case LifecycleTransitioned(namespace=ns, changes=changes):
+                purged = {c.memory_id for c in changes if c.to_status in CONTENT_GONE}
+                if purged:
+                    _flush(state, pending)
+                    if ns in state.indexes:
+                        state.indexes[ns].remove(purged)
+                        if not state.indexes[ns].ids:  # as if it had never been added
+                            del state.indexes[ns]
             case _:
                 pass
+    _flush(state, pending)
+    return state
+
+
+def _flush(state: Text, pending: dict[str, tuple[list[str], list[bytes]]]) -> None:
     for ns, (ids, packed) in pending.items():
         index = state.indexes.get(ns)
         if index is None:
             index = state.indexes[ns] = Index()
         index.add(ids, packed)
-    return state
+    pending.clear()

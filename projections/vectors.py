@@ -12,7 +12,7 @@ import msgspec
 import numpy as np
 
 from eventmem.envelope import Envelope
-from eventmem.events import EmbedderRegistered, MemoryIngested
+from eventmem.events import CONTENT_GONE, EmbedderRegistered, LifecycleTransitioned, MemoryIngested
 from projections.topk import top_allowed
 
 
@@ -25,6 +25,15 @@ class Space:
         self.ids: list[str] = ids or []
         self.count = len(self.ids)
         self.matrix = matrix if matrix is not None else np.zeros((16, dim), dtype=np.float32)
+
+    def remove(self, memory_ids: set[str]) -> None:
+        """Drop these rows, keeping the others in order: the same as never having added them."""
+        keep = [row for row, mid in enumerate(self.ids) if mid not in memory_ids]
+        if len(keep) == self.count:
+            return
+        self.matrix = self.matrix[keep].copy()  # full to capacity; the next add grows it
+        self.ids = [self.ids[row] for row in keep]
+        self.count = len(keep)
 
     def add(self, memory_ids: list[str], rows: np.ndarray) -> None:
         """Append rows (one per id) in order."""
@@ -118,6 +127,14 @@ def apply_many(state: Vectors, envs: Iterable[Envelope]) -> Vectors:
                 ids, rows = pending.setdefault(ns, ([], []))
                 ids.append(event.memory_id)
                 rows.append(env.vector)
+            case LifecycleTransitioned(namespace=ns, changes=changes):
+                purged = {c.memory_id for c in changes if c.to_status in CONTENT_GONE}
+                if purged:
+                    _flush(state, pending)
+                    if ns in state.spaces:
+                        state.spaces[ns].remove(purged)
+                        if not state.spaces[ns].count:  # as if it had never been added
+                            del state.spaces[ns]
             case _:
                 pass
     _flush(state, pending)
