@@ -29,5 +29,6 @@ def test_readme_has_exactly_the_two_setup_commands():
 
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "grep -m1 \"^pip install '.\\[test\\]'\" README.md" in ci
-    assert 'eval "$test_command"' in ci
+    readme_command = "pip install '.[test]' && python -m pytest -q"
+    assert f'test_command="{readme_command}"' in ci and readme_command in README
+    assert 'grep -qxF "$test_command" README.md' in ci and 'eval "$test_command"' in ci
