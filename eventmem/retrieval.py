@@ -22,10 +22,15 @@ Candidate = tuple[str, float, dict[str, float]]  # memory id, fused score, signa
 
 
 def eligibility(
-    views: Projections, namespace: str, *, now: int, valid_at: int | None, include_hidden: bool
+    views: Projections, namespace: str, *, valid_at: int | None, include_hidden: bool
 ) -> Callable[[str], bool]:
     """Which memories a recall may return: this namespace; not hidden (deleted, archived...)
-    unless asked; true at ``valid_at`` when given, else not expired (valid time ended by now)."""
+    unless asked; true at ``valid_at`` when given, else not invalidated.
+
+    Like the lifecycle, expiry counts once a sweep has recorded it (``consolidate`` invalidates
+    memories whose valid time has ended): what a recall leaves out changes when maintenance
+    runs and says so in the log, not silently as the clock moves.
+    """
     memories = views.state.memories
     intervals = views.temporal.intervals
 
@@ -39,7 +44,7 @@ def eligibility(
             return False
         if valid_at is not None:
             return interval_valid_at(intervals[memory_id], valid_at)
-        return record.valid_until is None or record.valid_until > now
+        return record.invalidated_at is None
 
     return allowed
 
@@ -82,8 +87,7 @@ def search(
     include_hidden: bool = False,
 ) -> list[Candidate]:
     """The top ``k`` memories for ``query`` in ``namespace``, best first, with their signals."""
-    allowed = eligibility(views, namespace, now=now, valid_at=valid_at,
-                          include_hidden=include_hidden)
+    allowed = eligibility(views, namespace, valid_at=valid_at, include_hidden=include_hidden)
     n = max(config.candidates_per_channel, k)
     with single_thread():
         vector_hits = views.vectors.search(namespace, query_vector, n, allowed)
