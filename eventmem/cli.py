@@ -263,6 +263,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
+    except BrokenPipeError:
+        # The reader went away (`eventmem log | head`): not an error. Point stdout at devnull so
+        # the interpreter's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except InvalidInputError as exc:
         print(f"eventmem: {exc}", file=sys.stderr)
         return 2

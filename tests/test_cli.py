@@ -119,3 +119,14 @@ def test_errors_exit_nonzero_with_a_message(tmp_path):
     run("remember", "x y z", store=store)
     unknown = run("get", "mem_nope", store=store, check=False)
     assert unknown.returncode == 3 and "mem_nope" in unknown.stderr
+
+
+def test_a_closed_pipe_is_not_an_error(demo_store):
+    """`eventmem log | head -1`: the reader leaves early; the command exits quietly."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "eventmem.cli", "--store", str(demo_store), "demo"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    assert proc.stdout is not None and proc.stdout.readline()
+    proc.stdout.close()  # like head after its first line
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and b"Traceback" not in err
