@@ -459,6 +459,13 @@ def workdir() -> Iterator[Path]:
         yield Path(path)
 
 
+def _dynamics(memory: eventmem.Memory) -> tuple[Any, ...]:
+    """What time changes about a memory (retention rounded: a view recomputes it). Not the text:
+    a purge removes it from the store, and views of the past show it gone, like an erasure."""
+    return (memory.status, memory.tier, round(memory.retention, 9), round(memory.stability, 9),
+            round(memory.utility, 9), memory.access_count)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(program=st.tuples(st.lists(remembers, min_size=2, max_size=6),
                          st.lists(operations, min_size=10, max_size=50)).map(lambda p: p[0] + p[1]))
@@ -469,6 +476,7 @@ def test_dynamics_replay_idempotence_and_monotone_retention(workdir, program):
         ids: list[str] = []
         # memory id -> (retention, (last_access_at, access_count), tier) at the previous look
         seen: dict[str, tuple[float, tuple[datetime, int], str]] = {}
+        past: dict[int, tuple[datetime, dict[str, tuple[Any, ...]]]] = {}  # seq -> state
         for op in program:
             name = op[0]
             if name == "remember":
@@ -512,3 +520,15 @@ def test_dynamics_replay_idempotence_and_monotone_retention(workdir, program):
 
             # (a) the live projections equal a rebuild from the log
             assert mem._views.digests() == replay.rebuild(mem.store).digests(), op
+            # The state right after each seq, seen at that event's time (what a view sees).
+            past.setdefault(mem.seq, (mem.now(), {mid: _dynamics(mem.get(mid)) for mid in ids}))
+
+        # (d) as_of any past point equals the state at that point, decay included
+        compared = 0
+        for seq in sorted(past)[:: max(1, len(past) // 6)]:
+            when, expected = past[seq]
+            view = mem.as_of(seq=seq)
+            if view.now() == when:  # else the clock had moved on before the state was taken
+                assert {mid: _dynamics(view.get(mid)) for mid in expected} == expected, seq
+                compared += 1
+        assert compared, "no past point was compared"
