@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import msgspec
 
+from eventmem.errors import InvalidInputError
+from eventmem.events import MEMORY_KINDS
 from eventmem.log import DEFAULT_MAP_SIZE
 from eventmem.policies.decay import DecayParams
 from eventmem.policies.importance import ImportanceParams
@@ -40,8 +42,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     max_k: int = 1_000
 
     # Memory model
-    default_kind: str = "context"  # kind when neither the caller nor the classifier decides
-    default_importance: float = 0.5
+    default_kind: str = "context"  # kind when neither the caller nor a classifier rule decides
     base_stability_days: dict[str, float] = msgspec.field(
         default_factory=lambda: dict(BASE_STABILITY_DAYS)
     )
@@ -53,6 +54,15 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # Novelty (importance) compares a new memory with the most recent memories of its namespace:
     # a bounded window keeps the cost of a write flat as the store grows.
     novelty_window: int = 1_024
+
+    def __post_init__(self) -> None:
+        if self.default_kind not in MEMORY_KINDS:
+            raise InvalidInputError(f"default_kind {self.default_kind!r} is not one of "
+                                    f"{', '.join(MEMORY_KINDS)}")
+        missing = set(MEMORY_KINDS) - set(self.base_stability_days)
+        if missing or any(not days > 0 for days in self.base_stability_days.values()):
+            raise InvalidInputError("base_stability_days needs a positive value for every kind "
+                                    f"(missing: {sorted(missing)})")
 
     # Retrieval
     rrf_k: int = 60

@@ -145,6 +145,8 @@ def _ingested(item: dict[str, Any], memory_id: str, chash: str, key: str,
               config: Config) -> MemoryIngested:
     text = item["text"]
     kind, kind_rule = (item["kind"], "caller") if item["kind"] else classify.classify(text)
+    if kind_rule == classify.DEFAULT_RULE:
+        kind = config.default_kind
     valid_until, until_rule = item["valid_until"], ""
     if valid_until is None and kind == "plan":  # only plans: "went to the gym today" stays true
         inferred = timebound.infer_valid_until(text, at)

@@ -399,3 +399,9 @@ def test_view_of_a_closed_engine(closed: tuple[Any, ...], call: str) -> None:
     _, view, mid = closed
     with pytest.raises(ClosedError, match="closed"):
         CLOSED_CALLS[call](view, mid)
+
+
+@pytest.mark.parametrize("bad", [{"default_kind": "memo"}, {"base_stability_days": {"plan": 3.0}}])
+def test_a_config_that_cannot_work_is_refused(bad: dict[str, object]) -> None:
+    with pytest.raises(eventmem.InvalidInputError):
+        eventmem.Config(**bad)  # type: ignore[arg-type]
