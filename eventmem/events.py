@@ -31,7 +31,8 @@ ACTORS: Final[tuple[str, ...]] = Actor.__args__  # type: ignore[attr-defined]
 POLICY_VERSION: Final = "gate-1"
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False):
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False,
+            omit_defaults=True):
     """Fields every event carries."""
 
     at: int
