@@ -15,6 +15,7 @@ from typing import Any
 from eventmem import ingest, validation
 from eventmem.clock import Clock, SystemClock, to_micros
 from eventmem.config import Config
+from eventmem.content import Content
 from eventmem.embedders import EMBEDDERS, Embedder, default_embedder
 from eventmem.envelope import Envelope
 from eventmem.errors import (
@@ -36,7 +37,7 @@ from eventmem.events import (
     MemoryTouched,
     MemoryUnpinned,
 )
-from eventmem.log import Content, EventLog, Head
+from eventmem.log import EventLog, Head
 from eventmem.maintenance import SweepReport, purged_contents, sweep_events
 from eventmem.maintenance import report as sweep_report
 from eventmem.opslog import ops_logger

@@ -20,6 +20,7 @@ import numpy as np
 from eventmem import validation
 from eventmem.blas import single_thread
 from eventmem.config import Config
+from eventmem.content import Content
 from eventmem.errors import InvalidInputError
 from eventmem.events import (
     Event,
@@ -29,7 +30,7 @@ from eventmem.events import (
     TierChange,
     TierChanged,
 )
-from eventmem.log import Content, Head
+from eventmem.log import Head
 from eventmem.policies import classify, gate, importance, tiers, timebound
 from eventmem.policies.decay import progress, stability_after_access
 from eventmem.results import Action

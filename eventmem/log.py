@@ -3,19 +3,10 @@
 Sub-databases::
 
     log        seq (8-byte big-endian)  -> prev_hash (32 bytes) + event (msgpack)
-    content    content hash (16 bytes)  -> slot (8-byte big-endian) + the text's BM25 terms
-    blobs      slot                     -> UTF-8 text
-    vectors    slot                     -> float32 bytes, made by the store's embedder
+    content, blobs, vectors             texts, vectors and terms by hash (eventmem.content)
     by_memory  memory id                -> seq (dupsort, so a memory's seqs come back in order)
     snapshots  seq (8-byte big-endian)  -> serialized projection state (a cache)
     meta       b"format", b"head" (seq + hash), b"embedder", b"slots" (next slot)
-
-Content is addressed by the hash of its text, as events reference it, but stored under slots
-numbered in arrival order: LMDB appends sequential keys several times faster than it inserts
-random ones. The text's analysis (its term ids and counts) rides in the content record itself, so
-a fold reads one record for the slot and the terms and one for the vector. The store
-has one embedder (recorded in meta; a mismatch is refused), so the vector cache keyed by content
-is the (embedder, content hash) cache of the design.
 
 A record's hash is blake2b-256 over its seq and its value, and each value starts with the previous
 record's hash, so editing, dropping or reordering any record breaks the chain. The head (seq and
@@ -35,11 +26,12 @@ import hashlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 import lmdb
 
 from eventmem import codec
+from eventmem.content import Content, ContentTables
 from eventmem.envelope import Envelope
 from eventmem.errors import (
     ClosedError,
@@ -50,7 +42,7 @@ from eventmem.errors import (
     StoreError,
     StoreLockedError,
 )
-from eventmem.events import CONTENT_EVENTS, Event, memory_ids_of
+from eventmem.events import Event, memory_ids_of
 
 T = TypeVar("T")
 
@@ -69,18 +61,6 @@ def record_hash(seq: int, value: bytes | memoryview) -> bytes:
     h = hashlib.blake2b(seq_key(seq), digest_size=HASH_SIZE)
     h.update(value)
     return h.digest()
-
-
-def content_key(content_hash: str) -> bytes:
-    return bytes.fromhex(content_hash)
-
-
-class Content(NamedTuple):
-    """What the store keeps for one distinct text."""
-
-    text: str
-    vector: bytes | None = None  # float32, from the store's embedder
-    terms: bytes | None = None  # eventmem.text.packed_terms(text), the BM25 analysis
 
 
 class Head(NamedTuple):
@@ -108,9 +88,7 @@ class EventLog:
         self._lock_fd = lock_fd
         self._closed = False
         self._log = env.open_db(b"log", create=not readonly)
-        self._content = env.open_db(b"content", create=not readonly)
-        self._blobs = env.open_db(b"blobs", create=not readonly)
-        self._vectors = env.open_db(b"vectors", create=not readonly)
+        self.content = ContentTables(env, readonly=readonly)
         self._by_memory = env.open_db(b"by_memory", dupsort=True, create=not readonly)
         self._snapshots = env.open_db(b"snapshots", create=not readonly)
         self._meta = env.open_db(b"meta", create=not readonly)
@@ -242,9 +220,9 @@ class EventLog:
         def body(txn: lmdb.Transaction) -> list[int]:
             head = self._head(txn)
             if contents:
-                self._put_contents(txn, contents)
+                self.content.put(txn, contents, self._meta)
             for content_hash in drop_contents:
-                self._drop_content(txn, content_hash)
+                self.content.drop(txn, content_hash)
             for key, value in (meta or {}).items():
                 txn.put(key, value, db=self._meta)
             seq, prev = head.seq, head.hash
@@ -261,31 +239,6 @@ class EventLog:
             return seqs
 
         return self._write(body)
-
-    def _put_contents(self, txn: lmdb.Transaction, contents: Mapping[str, Content]) -> None:
-        raw = txn.get(b"slots", db=self._meta)
-        slot = 1 if raw is None else int.from_bytes(raw, "big")
-        for content_hash, content in contents.items():
-            key = content_key(content_hash)
-            if txn.get(key, db=self._content) is not None:
-                continue
-            skey = seq_key(slot)
-            txn.put(key, skey + (content.terms or b""), db=self._content)
-            txn.put(skey, content.text.encode(), db=self._blobs, append=True)
-            if content.vector is not None:
-                txn.put(skey, content.vector, db=self._vectors, append=True)
-            slot += 1
-        txn.put(b"slots", seq_key(slot), db=self._meta)
-
-    def _drop_content(self, txn: lmdb.Transaction, content_hash: str) -> None:
-        key = content_key(content_hash)
-        record = txn.get(key, db=self._content)
-        if record is None:
-            return
-        slot = bytes(record[:8])
-        txn.delete(key, db=self._content)
-        txn.delete(slot, db=self._blobs)
-        txn.delete(slot, db=self._vectors)
 
     def set_meta(self, key: bytes, value: bytes) -> None:
         self._write(lambda txn: txn.put(key, value, db=self._meta))
@@ -365,55 +318,9 @@ class EventLog:
                     break
                 chunk.append((seq, codec.decode(value[HASH_SIZE:], seq=seq)))
                 if len(chunk) == _READ_CHUNK:
-                    yield from self._join_content(txn, chunk, with_text)
+                    yield from self.content.join(txn, chunk, with_text)
                     chunk = []
-            yield from self._join_content(txn, chunk, with_text)
-
-    # ``txn: Any`` in the two hot helpers below: our transactions are plain (non-buffer) ones,
-    # which return bytes, while py-lmdb's stubs also allow memoryviews.
-    def _join_content(
-        self, txn: Any, chunk: list[tuple[int, Event]], with_text: bool
-    ) -> Iterator[Envelope]:
-        keys = [content_key(event.content_hash)  # type: ignore[attr-defined]
-                if isinstance(event, CONTENT_EVENTS) else None for _, event in chunk]
-        wanted = [key for key in keys if key is not None]
-        records = dict(txn.cursor(db=self._content).getmulti(wanted)) if wanted else {}
-        vectors = self._vectors_at(txn, [record[:8] for record in records.values()])
-        for (seq, event), key in zip(chunk, keys, strict=True):
-            record = None if key is None else records.get(key)
-            if record is None:
-                yield Envelope(seq, event)
-                continue
-            slot, terms = record[:8], record[8:] or None
-            # The text itself only when its analysis is not cached (or when asked for).
-            text = txn.get(slot, db=self._blobs) if with_text or terms is None else None
-            yield Envelope(
-                seq,
-                event,
-                None if text is None else _decode_text(text, seq),
-                vectors.get(slot),
-                terms,
-            )
-
-    def _vectors_at(self, txn: Any, slots: list[bytes]) -> dict[bytes, bytes]:
-        """The vectors under these slots. Slots are numbered in arrival order, so the slots of
-        a run of log records are nearly contiguous: one forward cursor scan over their range costs
-        far less than a B-tree descent per key. Sparse slots fall back to per-key reads."""
-        if not slots:
-            return {}
-        wanted = set(slots)
-        low, high = min(wanted), max(wanted)
-        cursor = txn.cursor(db=self._vectors)
-        if int.from_bytes(high, "big") - int.from_bytes(low, "big") >= 2 * len(wanted):
-            return dict(cursor.getmulti(sorted(wanted)))
-        found: dict[bytes, bytes] = {}
-        if cursor.set_range(low):
-            for key, value in cursor:
-                if key > high:
-                    break
-                if key in wanted:
-                    found[key] = value
-        return found
+            yield from self.content.join(txn, chunk, with_text)
 
     def read_time_range(self, start_at: int, end_at: int) -> Iterator[tuple[int, Event]]:
         """Events with ``start_at <= at < end_at`` (microseconds). Event times are monotone."""
@@ -450,32 +357,17 @@ class EventLog:
     def blob(self, content_hash: str) -> str | None:
         """The text stored for ``content_hash`` (None when absent or erased)."""
         with self._read_txn() as txn:
-            record = txn.get(content_key(content_hash), db=self._content)
-            raw = None if record is None else txn.get(record[:8], db=self._blobs)
-            return None if raw is None else _decode_text(raw, None)
+            return self.content.blob(txn, content_hash)
 
     def iter_blobs(self) -> Iterator[tuple[str, bytes]]:
         """(content hash, stored text bytes) for every text in the store."""
         with self._read_txn() as txn:
-            for key, record in txn.cursor(db=self._content):
-                raw = txn.get(record[:8], db=self._blobs)
-                yield bytes(key).hex(), b"" if raw is None else bytes(raw)
+            yield from self.content.iter_blobs(txn)
 
     def contents(self, content_hashes: Sequence[str]) -> list[Content | None]:
         """What the store holds for each content hash (None where it holds nothing)."""
-        out: list[Content | None] = []
         with self._read_txn() as txn:
-            for content_hash in content_hashes:
-                record = txn.get(content_key(content_hash), db=self._content)
-                text = None if record is None else txn.get(record[:8], db=self._blobs)
-                if record is None or text is None:
-                    out.append(None)
-                    continue
-                vector = txn.get(record[:8], db=self._vectors)
-                out.append(Content(_decode_text(text, None),
-                                   None if vector is None else bytes(vector),
-                                   bytes(record[8:]) or None))
-        return out
+            return [self.content.get(txn, h) for h in content_hashes]
 
     def embedder_id(self) -> str | None:
         raw = self.get_meta(b"embedder")
@@ -517,18 +409,10 @@ class EventLog:
         with self._read_txn() as txn:
             return {
                 "events": txn.stat(self._log)["entries"],
-                "blobs": txn.stat(self._blobs)["entries"],
-                "vectors": txn.stat(self._vectors)["entries"],
+                **self.content.stats(txn),
                 "snapshots": txn.stat(self._snapshots)["entries"],
                 "map_size": self._env.info()["map_size"],
             }
-
-
-def _decode_text(raw: bytes | memoryview, seq: int | None) -> str:
-    try:
-        return bytes(raw).decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CorruptRecordError(f"blob is not valid UTF-8: {exc}", seq=seq) from None
 
 
 def _low_space(path: Path, margin: int = 1 << 20) -> bool:

@@ -22,13 +22,14 @@ import eventmem
 import eventmem.log as log_module
 import projections
 from eventmem.clock import to_micros
+from eventmem.content import Content, content_key
 from eventmem.events import (
     MemoryIngested,
     MemoryPinned,
     MemoryRecalled,
     memory_ids_of,
 )
-from eventmem.log import Content, EventLog, Head, content_key, seq_key
+from eventmem.log import EventLog, Head, seq_key
 from replay import VerifyReport, rebuild, verify
 
 REPO = Path(__file__).resolve().parent.parent

@@ -1,0 +1,147 @@
+"""The content tables of a store: texts, their vectors and their BM25 terms, addressed by hash.
+
+::
+
+    content    content hash (16 bytes)  -> slot (8-byte big-endian) + the text's BM25 terms
+    blobs      slot                     -> UTF-8 text
+    vectors    slot                     -> float32 bytes, made by the store's embedder
+
+Events reference content by the hash of its text, but it is stored under slots numbered in
+arrival order: LMDB appends sequential keys several times faster than it inserts random ones. The
+terms ride in the content record itself, so a fold reads one record for the slot and the terms and
+one for the vector. The store has one embedder (recorded in meta; a mismatch is refused), so the
+vector table keyed by content is the (embedder, content hash) cache of the design. Every method
+takes the caller's transaction: content is written and removed with the events that refer to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
+
+import lmdb
+
+from eventmem.envelope import Envelope
+from eventmem.errors import CorruptRecordError
+from eventmem.events import CONTENT_EVENTS, Event
+
+
+def content_key(content_hash: str) -> bytes:
+    return bytes.fromhex(content_hash)
+
+
+def slot_key(slot: int) -> bytes:
+    return slot.to_bytes(8, "big")
+
+
+class Content(NamedTuple):
+    """What the store keeps for one distinct text."""
+
+    text: str
+    vector: bytes | None = None  # float32, from the store's embedder
+    terms: bytes | None = None  # eventmem.text.packed_terms(text), the BM25 analysis
+
+
+# ``txn: Any`` below: our transactions are plain (non-buffer) ones, which return bytes, while
+# py-lmdb's stubs also allow memoryviews.
+class ContentTables:
+    def __init__(self, env: lmdb.Environment, *, readonly: bool) -> None:
+        self._content = env.open_db(b"content", create=not readonly)
+        self._blobs = env.open_db(b"blobs", create=not readonly)
+        self._vectors = env.open_db(b"vectors", create=not readonly)
+
+    def put(self, txn: Any, contents: Mapping[str, Content], meta: Any) -> None:
+        """Store contents the store does not hold yet, under the next slots (counter in meta)."""
+        raw = txn.get(b"slots", db=meta)
+        slot = 1 if raw is None else int.from_bytes(raw, "big")
+        for content_hash, content in contents.items():
+            key = content_key(content_hash)
+            if txn.get(key, db=self._content) is not None:
+                continue
+            skey = slot_key(slot)
+            txn.put(key, skey + (content.terms or b""), db=self._content)
+            txn.put(skey, content.text.encode(), db=self._blobs, append=True)
+            if content.vector is not None:
+                txn.put(skey, content.vector, db=self._vectors, append=True)
+            slot += 1
+        txn.put(b"slots", slot_key(slot), db=meta)
+
+    def drop(self, txn: Any, content_hash: str) -> None:
+        """Remove a content's text, vector and terms (a purge or an erasure)."""
+        key = content_key(content_hash)
+        record = txn.get(key, db=self._content)
+        if record is None:
+            return
+        slot = bytes(record[:8])
+        txn.delete(key, db=self._content)
+        txn.delete(slot, db=self._blobs)
+        txn.delete(slot, db=self._vectors)
+
+    def get(self, txn: Any, content_hash: str) -> Content | None:
+        record = txn.get(content_key(content_hash), db=self._content)
+        text = None if record is None else txn.get(record[:8], db=self._blobs)
+        if record is None or text is None:
+            return None
+        vector = txn.get(record[:8], db=self._vectors)
+        return Content(decode_text(text, None), vector, bytes(record[8:]) or None)
+
+    def blob(self, txn: Any, content_hash: str) -> str | None:
+        record = txn.get(content_key(content_hash), db=self._content)
+        raw = None if record is None else txn.get(record[:8], db=self._blobs)
+        return None if raw is None else decode_text(raw, None)
+
+    def iter_blobs(self, txn: Any) -> Iterator[tuple[str, bytes]]:
+        for key, record in txn.cursor(db=self._content):
+            raw = txn.get(record[:8], db=self._blobs)
+            yield bytes(key).hex(), b"" if raw is None else bytes(raw)
+
+    def stats(self, txn: Any) -> dict[str, int]:
+        return {"blobs": txn.stat(self._blobs)["entries"],
+                "vectors": txn.stat(self._vectors)["entries"]}
+
+    def join(self, txn: Any, chunk: list[tuple[int, Event]], with_text: bool
+             ) -> Iterator[Envelope]:
+        """Envelopes for a chunk of decoded events: content events with their vector and terms
+        (and their text when ``with_text``, or when no terms are cached), each None where gone.
+        One multi-key read per table for the whole chunk: this is the rebuild's hot loop."""
+        keys = [content_key(event.content_hash)  # type: ignore[attr-defined]
+                if isinstance(event, CONTENT_EVENTS) else None for _, event in chunk]
+        wanted = [key for key in keys if key is not None]
+        records = dict(txn.cursor(db=self._content).getmulti(wanted)) if wanted else {}
+        vectors = self._vectors_at(txn, [record[:8] for record in records.values()])
+        for (seq, event), key in zip(chunk, keys, strict=True):
+            record = None if key is None else records.get(key)
+            if record is None:
+                yield Envelope(seq, event)
+                continue
+            slot, terms = record[:8], record[8:] or None
+            text = txn.get(slot, db=self._blobs) if with_text or terms is None else None
+            yield Envelope(seq, event, None if text is None else decode_text(text, seq),
+                           vectors.get(slot), terms)
+
+    def _vectors_at(self, txn: Any, slots: list[bytes]) -> dict[bytes, bytes]:
+        """The vectors under these slots. Slots are numbered in arrival order, so the slots of
+        a run of log records are nearly contiguous: one forward cursor scan over their range costs
+        far less than a B-tree descent per key. Sparse slots fall back to per-key reads."""
+        if not slots:
+            return {}
+        wanted = set(slots)
+        low, high = min(wanted), max(wanted)
+        cursor = txn.cursor(db=self._vectors)
+        if int.from_bytes(high, "big") - int.from_bytes(low, "big") >= 2 * len(wanted):
+            return dict(cursor.getmulti(sorted(wanted)))
+        found: dict[bytes, bytes] = {}
+        if cursor.set_range(low):
+            for key, value in cursor:
+                if key > high:
+                    break
+                if key in wanted:
+                    found[key] = value
+        return found
+
+
+def decode_text(raw: bytes | memoryview, seq: int | None) -> str:
+    try:
+        return bytes(raw).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CorruptRecordError(f"blob is not valid UTF-8: {exc}", seq=seq) from None
