@@ -197,6 +197,13 @@ EVENT_TYPES: Final[tuple[type[Event], ...]] = AnyEvent.__args__
 # Statuses in which a memory's content is gone: its rows leave the vector and text views.
 CONTENT_GONE: Final = frozenset({"purged", "erased"})
 
+
+def purged_ids(event: Event) -> frozenset[str]:
+    """The memories whose content an event removes (a sweep's purges)."""
+    if isinstance(event, LifecycleTransitioned):
+        return frozenset(c.memory_id for c in event.changes if c.to_status in CONTENT_GONE)
+    return frozenset()
+
 # Events whose content (text blob and vector) the log reader joins before projections fold them.
 CONTENT_EVENTS: Final[tuple[type[Event], ...]] = (MemoryIngested,)
 

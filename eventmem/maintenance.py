@@ -23,6 +23,7 @@ from eventmem.events import (
     StatusChange,
     TierChange,
     TierChanged,
+    purged_ids,
 )
 from eventmem.policies import lifecycle, tiers
 from eventmem.policies.decay import progress
@@ -88,8 +89,7 @@ def purged_contents(views: Projections, events: list[Event]) -> list[str]:
     """The content hashes a sweep's purges free: those no memory still holding its content (any
     status but purged or erased, any namespace) shares. Sorted, so the bytes removed are a
     function of the state alone."""
-    purged = {c.memory_id for e in events if isinstance(e, LifecycleTransitioned)
-              for c in e.changes if c.to_status in CONTENT_GONE}
+    purged = {mid for event in events for mid in purged_ids(event)}
     if not purged:
         return []
     memories = views.state.memories

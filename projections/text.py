@@ -15,7 +15,7 @@ import msgspec
 import numpy as np
 
 from eventmem.envelope import Envelope
-from eventmem.events import CONTENT_GONE, LifecycleTransitioned, MemoryIngested
+from eventmem.events import LifecycleTransitioned, MemoryIngested, purged_ids
 from eventmem.text import packed_parts, packed_terms, query_terms
 from projections.topk import top_allowed
 
@@ -213,14 +213,12 @@ def apply_many(state: Text, envs: Iterable[Envelope]) -> Text:
                 ids, packed = pending.setdefault(ns, ([], []))
                 ids.append(event.memory_id)
                 packed.append(terms)
-            case LifecycleTransitioned(namespace=ns, changes=changes):
-                purged = {c.memory_id for c in changes if c.to_status in CONTENT_GONE}
-                if purged:
-                    _flush(state, pending)
-                    if ns in state.indexes:
-                        state.indexes[ns].remove(purged)
-                        if not state.indexes[ns].ids:  # as if it had never been added
-                            del state.indexes[ns]
+            case LifecycleTransitioned(namespace=ns) if purged := purged_ids(event):
+                _flush(state, pending)
+                if ns in state.indexes:
+                    state.indexes[ns].remove(set(purged))
+                    if not state.indexes[ns].ids:  # as if it had never been added
+                        del state.indexes[ns]
             case _:
                 pass
     _flush(state, pending)

@@ -12,7 +12,7 @@ import msgspec
 import numpy as np
 
 from eventmem.envelope import Envelope
-from eventmem.events import CONTENT_GONE, EmbedderRegistered, LifecycleTransitioned, MemoryIngested
+from eventmem.events import EmbedderRegistered, LifecycleTransitioned, MemoryIngested, purged_ids
 from projections.topk import top_allowed
 
 
@@ -127,14 +127,12 @@ def apply_many(state: Vectors, envs: Iterable[Envelope]) -> Vectors:
                 ids, rows = pending.setdefault(ns, ([], []))
                 ids.append(event.memory_id)
                 rows.append(env.vector)
-            case LifecycleTransitioned(namespace=ns, changes=changes):
-                purged = {c.memory_id for c in changes if c.to_status in CONTENT_GONE}
-                if purged:
-                    _flush(state, pending)
-                    if ns in state.spaces:
-                        state.spaces[ns].remove(purged)
-                        if not state.spaces[ns].count:  # as if it had never been added
-                            del state.spaces[ns]
+            case LifecycleTransitioned(namespace=ns) if purged := purged_ids(event):
+                _flush(state, pending)
+                if ns in state.spaces:
+                    state.spaces[ns].remove(set(purged))
+                    if not state.spaces[ns].count:  # as if it had never been added
+                        del state.spaces[ns]
             case _:
                 pass
     _flush(state, pending)
