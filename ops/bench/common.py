@@ -157,3 +157,22 @@ def write_json(path: Path, data: Any) -> Path:
     tmp.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n", encoding="utf-8")
     os.replace(tmp, path)
     return path
+
+
+def progress(message: str) -> None:
+    """Progress lines go to stderr, so stdout holds only the report."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def publish(report_text: str, out: Path, result: Any) -> Path:
+    """Print a benchmark's report and write its figures to ``out`` (JSON)."""
+    print(report_text)
+    path = write_json(out, result)
+    print(f"\nwrote {path}")
+    return path
+
+
+def verdict(result: dict[str, Any], index: int) -> str:
+    """PASS or MISS for the ``index``-th target of ``result["targets"]``."""
+    target = list(result["targets"].values())[index]
+    return "PASS" if target["pass"] else "MISS"

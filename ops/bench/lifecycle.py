@@ -52,7 +52,9 @@ from ops.bench.common import (
     format_table,
     machine_info,
     peak_rss_mb,
-    write_json,
+    progress,
+    publish,
+    verdict,
 )
 from ops.bench.log import generate_texts
 
@@ -388,7 +390,7 @@ def report(result: dict[str, Any]) -> str:
         ("  whole build (+activity, warm sweeps)", ing["build_seconds"], "s", "", ""),
         ("warm sweeps during ingest (max)", max((w["seconds"] for w in warm), default=None),
          "s", "", ""),
-        ("consolidate at a new now", sw["seconds"], "s", "<= 2", _verdict(result, 0)),
+        ("consolidate at a new now", sw["seconds"], "s", "<= 2", verdict(result, 0)),
         ("  CPU share of wall time", sw["cpu_seconds"] / sw["seconds"], "", "", ""),
         ("  status changes", sw["status_changes"], "", "", ""),
         ("  tier changes", sw["tier_changes"], "", "", ""),
@@ -396,7 +398,7 @@ def report(result: dict[str, Any]) -> str:
         ("  events appended", sw["events"], "", "", ""),
         ("second consolidate, same now", sw2["seconds"], "s", "", ""),
         ("  changes / events appended", f"{sw2['changes']} / {sw2['appended']}", "", "0",
-         _verdict(result, 1)),
+         verdict(result, 1)),
         ("verify (live == rebuild)", ver["seconds"], "s", "ok", "ok" if ver["ok"] else "FAIL"),
     ]
     head = (f"eventmem lifecycle benchmark: N={p['n']:,} memories over {ing['days']} days, sweep "
@@ -413,10 +415,6 @@ def report(result: dict[str, Any]) -> str:
             f"{[round(w['seconds'], 3) for w in warm]} s")
     return f"{head}\n\n{table}\n\n{tail}"
 
-
-def _verdict(result: dict[str, Any], index: int) -> str:
-    target = list(result["targets"].values())[index]
-    return "PASS" if target["pass"] else "MISS"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -437,10 +435,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     result = run(args.n, days=args.days, gap_days=args.gap_days, sweep_every=args.sweep_every,
                  seed=args.seed, workdir=args.tmp, profile_dir=args.profile,
-                 log=lambda s: print(s, file=sys.stderr, flush=True))
-    print(report(result))
-    path = write_json(args.out, result)
-    print(f"\nwrote {path}")
+                 log=progress)
+    publish(report(result), args.out, result)
     if result["second_sweep"]["changes_and_events"]:
         print("FAILED: the second consolidate at the same now changed something", file=sys.stderr)
         return 1

@@ -45,7 +45,8 @@ from ops.bench.common import (
     format_table,
     machine_info,
     percentile,
-    write_json,
+    progress,
+    publish,
 )
 
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "bench" / "locomo-dev"
@@ -350,10 +351,8 @@ def main(argv: list[str] | None = None) -> int:
               f"set ${ENV_VAR}", file=sys.stderr)
         return 2
     result = run(data_dir, k=args.k, query_delay=timedelta(hours=args.query_delay_hours),
-                 log=lambda s: print(s, file=sys.stderr, flush=True))
-    print(report(result))
-    path = write_json(args.out, result)
-    print(f"\nwrote {path}")
+                 log=progress)
+    publish(report(result), args.out, result)
     return 0
 
 

@@ -29,7 +29,6 @@ import io
 import pstats
 import random
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -52,7 +51,9 @@ from ops.bench.common import (
     machine_info,
     peak_rss_mb,
     percentile,
-    write_json,
+    progress,
+    publish,
+    verdict,
 )
 from replay import rebuild
 
@@ -516,22 +517,22 @@ def report(result: dict[str, Any]) -> str:
     rows: list[tuple[object, ...]] = [
         ("bare msgspec+LMDB append, log only", bare["events_per_s"], "events/s", "", ""),
         ("bare msgspec+LMDB append, +blob+vector", bare_c["events_per_s"], "events/s", "", ""),
-        ("remember_many", rm["memories_per_s"], "mem/s", ">= 10,000", _verdict(result, 0)),
+        ("remember_many", rm["memories_per_s"], "mem/s", ">= 10,000", verdict(result, 0)),
         ("  per batch p50 / p99",
          f"{rm['batch_ms_p50']:.1f} / {rm['batch_ms_p99']:.1f}", "ms", "", ""),
         ("  CPU share of wall time", rm.get("cpu_seconds", 0) / rm["seconds"], "", "", ""),
         ("disk: 4 KiB write + fdatasync p50", disk.get("p50_ms"), "ms", "", ""),
         ("bare durable 1-record txn p50 (+blob+vector)", bare_c.get("single_txn_p50_ms"), "ms",
          "", ""),
-        ("remember latency p50", lat["p50_ms"], "ms", "<= 3", _verdict(result, 1)),
+        ("remember latency p50", lat["p50_ms"], "ms", "<= 3", verdict(result, 1)),
         ("remember latency p99", lat["p99_ms"], "ms", "", ""),
         ("  CPU time per remember p50", lat["cpu_p50_ms"], "ms", "", ""),
-        ("rebuild", rb["events_per_s"], "events/s", ">= 100,000", _verdict(result, 2)),
+        ("rebuild", rb["events_per_s"], "events/s", ">= 100,000", verdict(result, 2)),
         ("  rebuild time (median of runs)", rb["seconds"], "s", "", ""),
         ("  rebuild best / worst run", f"{rb['best_events_per_s']:,.0f} / "
          f"{rb['worst_events_per_s']:,.0f}", "events/s", "", ""),
         ("close (snapshot write)", op["close_seconds"], "s", "", ""),
-        ("open", op["seconds"], "s", "<= 1, snapshot", _verdict(result, 3)),
+        ("open", op["seconds"], "s", "<= 1, snapshot", verdict(result, 3)),
         ("  opened_from", op["opened_from"], "", "snapshot*", ""),
     ]
     head = (f"eventmem log benchmark: N={p['n']:,} (batches of {p['batch']}), "
@@ -544,10 +545,6 @@ def report(result: dict[str, Any]) -> str:
             f"{bare['mean_record_bytes']:.0f}; peak RSS {result['peak_rss_mb'] or 0:.0f} MiB")
     return f"{head}\n\n{table}\n\n{tail}"
 
-
-def _verdict(result: dict[str, Any], index: int) -> str:
-    target = list(result["targets"].values())[index]
-    return "PASS" if target["pass"] else "MISS"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -565,10 +562,8 @@ def main(argv: list[str] | None = None) -> int:
                              "the top functions (timings are then inflated)")
     args = parser.parse_args(argv)
     result = run(args.n, batch=args.batch, calls=args.calls, seed=args.seed, workdir=args.tmp,
-                 profile_dir=args.profile, log=lambda s: print(s, file=sys.stderr, flush=True))
-    print(report(result))
-    path = write_json(args.out, result)
-    print(f"\nwrote {path}")
+                 profile_dir=args.profile, log=progress)
+    publish(report(result), args.out, result)
     return 0
 
 
