@@ -30,6 +30,40 @@ ACTORS: Final[tuple[str, ...]] = Actor.__args__  # type: ignore[attr-defined]
 
 POLICY_VERSION: Final = "gate-1"
 
+EntityType = Literal["person", "organization", "place", "product", "concept", "event", "other"]
+ENTITY_TYPES: Final[tuple[str, ...]] = EntityType.__args__  # type: ignore[attr-defined]
+
+# Memory-to-memory relations. The first two are facts of the log (a supersession, a conflict)
+# and are never pruned; the others are inferred and give way, weakest first, at the cap.
+LinkType = Literal["supersedes", "contradicts", "causes", "elaborates", "same_entity",
+                   "related_to"]
+LINK_TYPES: Final[tuple[str, ...]] = LinkType.__args__  # type: ignore[attr-defined]
+
+
+class EntityRef(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """An entity a memory mentions: ``key`` (the normalized name) identifies it in a namespace."""
+
+    key: str
+    name: str  # as written
+    type: EntityType
+
+
+class RelationRef(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """A typed relation between two entities (by key) that a memory states."""
+
+    subject: str
+    relation: str
+    object: str
+    confidence: float
+
+
+class MemoryLink(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """A relation from the memory that carries it to another memory."""
+
+    target: str
+    relation: LinkType
+    weight: float
+
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False,
             omit_defaults=True):
@@ -75,6 +109,18 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     # novelty, arousal, reward, attention (a tuple, not a map: one is decoded per ingest on replay)
     importance_channels: tuple[float, ...] = ()
     valid_until_rule: str = ""  # how valid_until was inferred ("" when given or none)
+    # The write gate's evidence: the nearest memory of the namespace and its cosine similarity.
+    neighbour: str | None = None
+    similarity: float | None = None
+    # Merged or updated memories: the memories whose facts this one carries, and the caller's
+    # input (its own blob) when the stored text is a synthesis of it and those memories.
+    derived_from: tuple[str, ...] = ()
+    input_hash: str | None = None
+    # The knowledge graph's extraction, recorded so that replay never re-extracts.
+    entities: tuple[EntityRef, ...] = ()
+    relations: tuple[RelationRef, ...] = ()
+    links: tuple[MemoryLink, ...] = ()
+    extractor: str = ""
 
 
 class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True):
@@ -86,6 +132,68 @@ class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True
     rule: str
     policy: str = POLICY_VERSION
     stability: float | None = None  # the stability after this reinforcement (None: unchanged)
+
+
+class MemoryRejected(Event, tag="memory.rejected", frozen=True, kw_only=True):
+    """The observer filter refused an input. Its content is not stored, only why and its size."""
+
+    reason: str
+    rule: str
+    length: int
+    policy: str = POLICY_VERSION
+
+
+class MemorySkipped(Event, tag="memory.skipped", frozen=True, kw_only=True):
+    """The input adds nothing to ``memory_id``, which already holds it (a near duplicate, or the
+    losing side of a conflict kept out by ``keep_existing``). The input is kept as its blob."""
+
+    memory_id: str
+    content_hash: str
+    similarity: float
+    rule: str
+    conflict_id: str | None = None
+    policy: str = POLICY_VERSION
+
+
+class MemorySuperseded(Event, tag="memory.superseded", frozen=True, kw_only=True):
+    """``memory_id`` is replaced by ``by`` (merged into it, updated by it, or the loser of a
+    conflict). Its valid time ends at ``until`` (None: left as it was, the claim was refused, not
+    ended); it stays in history."""
+
+    memory_id: str
+    by: str
+    until: int | None
+    rule: str
+    similarity: float = 0.0
+    conflict_id: str | None = None
+    policy: str = POLICY_VERSION
+
+
+class ConflictFlagged(Event, tag="conflict.flagged", frozen=True, kw_only=True):
+    """A new memory contradicts an existing one about the same subject, with the evidence."""
+
+    conflict_id: str
+    memory_id: str  # the existing memory
+    other_id: str  # the new one
+    subject: str
+    attribute: str
+    old_value: str
+    new_value: str
+    rule: str
+    similarity: float
+    strategy: str  # the strategy applied; "ask" leaves it open
+    policy: str = POLICY_VERSION
+
+
+class ConflictResolved(Event, tag="conflict.resolved", frozen=True, kw_only=True):
+    """A conflict was settled: ``loser`` is superseded by ``winner`` (a supersede event follows
+    in the same append)."""
+
+    conflict_id: str
+    strategy: str
+    winner: str
+    loser: str
+    policy: str = POLICY_VERSION
 
 
 class MemoryRecalled(Event, tag="memory.recalled", frozen=True, kw_only=True):
@@ -189,6 +297,11 @@ AnyEvent = (
     | LifecycleTransitioned
     | TierChanged
     | MemoryInvalidated
+    | MemoryRejected
+    | MemorySkipped
+    | MemorySuperseded
+    | ConflictFlagged
+    | ConflictResolved
 )
 
 EVENT_TYPES: Final[tuple[type[Event], ...]] = AnyEvent.__args__
@@ -215,6 +328,12 @@ def event_tag(event: Event) -> str:
 
 def memory_ids_of(event: Event) -> tuple[str, ...]:
     """The memories an event touches, for the by-memory index."""
+    if isinstance(event, MemorySuperseded):
+        return (event.memory_id, event.by)
+    if isinstance(event, ConflictFlagged):
+        return (event.memory_id, event.other_id)
+    if isinstance(event, ConflictResolved):
+        return (event.winner, event.loser)
     mid = getattr(event, "memory_id", None)
     if mid is not None:
         return (mid,)
