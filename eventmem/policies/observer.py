@@ -19,7 +19,9 @@
 Choices a reader may question:
 
 * Only ``system`` and ``developer`` role headers count. Applications often store turns as
-  ``"<speaker>: <text>"``, and a speaker called ``user`` or ``assistant`` is ordinary.
+  ``"<speaker>: <text>"``, and a speaker called ``user`` or ``assistant`` is ordinary. A bare
+  ``system:`` needs an instruction after it ("you ...", "always ...", "the user ..."), so a fact
+  such as "System: Windows 11" passes; ``[system]``, ``system prompt:`` count on their own.
 * "you are now" is injection only when what follows casts the model in a new role: an AI,
   assistant, chatbot or language model, a persona, DAN, an unrestricted/unfiltered variant, a
   named mode ("in developer mode"), freedom from rules, or "going to act/pretend/respond as".
@@ -132,8 +134,15 @@ _CONTROL_TOKEN = re.compile(
     r"|input)[ \t]*:",  # Alpaca / Vicuna section headers
     re.MULTILINE,
 )
+# A bare "system:" header counts only when an instruction follows it (or nothing, as in a
+# template): "System: Windows 11, 16 GB" and "Developer: Jane Smith" are facts worth keeping.
 _ROLE_HEADER = re.compile(
-    r"^[ \t]*[\[<(]?(?:system|developer)(?:[ _](?:prompt|message))?[\]>)]?[ \t]*:", re.MULTILINE
+    r"^[ \t]*(?:[\[<](?:system|developer)[\]>]"
+    r"|(?:system|developer)[ _](?:prompt|message|override|instructions?)[ \t]*:"
+    r"|(?:system|developer)[ \t]*:[ \t]*(?:$|(?:you|your|always|never|do\s+not|don't|respond"
+    r"|answer|reply|ignore|act|new|from\s+now|the\s+(?:user|assistant|model|ai))\b"
+    r"|this\s+(?:assistant|model|ai)\b|as\s+an?\s+(?:ai|assistant)\b))",
+    re.MULTILINE,
 )
 
 # ---------------------------------------------------------------- markup
@@ -152,19 +161,23 @@ _JSON_KEY = re.compile(r"""["'][^"'\n]{1,60}["']\s*:""")
 # beats one alternation regex here; the list is kept short because each entry costs a scan.
 _INJECTION_ANCHORS: Final = (
     "ignor", "disregard", "forget", "overrid", "bypass", "circumvent", "disable", "re now",
-    "now on", "instruction", "directive", "prompt", "pretend", "unrestrict", "unfilter",
-    "uncensor", "jailbr", "repeat",
+    "now you", "now on", "instruction", "directive", "prompt", "pretend", "unrestrict", "unfilter",
+    "uncensor", "jailbr", "repeat", "restriction", "guideline",
 )  # fmt: skip
 
 _W = r"(?:[\w'\-,]+\s+)"  # one filler word
 # The verb must not have a subject or a negation: "I forget the previous rules" is a statement,
-# "don't forget your instructions" a reminder, "I always forget ..." a habit; the injections are
-# bare imperatives. The
+# "don't forget your instructions" a reminder, "I always forget ..." a habit, "she told me to
+# ignore ..." reported speech; the injections are bare imperatives ("I want you to ..." is one). The
 # lookahead comes first so that the lookbehinds run only where a verb starts.
-_BARE = (
-    r"(?<!\bi )(?<!\bwe )(?<!\bthey )(?<!\bhe )(?<!\bshe )(?<!n't )(?<!\bdont )(?<!\bnot )"
-    r"(?<!\bnever )(?<!\balways )(?<!\busually )(?<!\boften )(?<!\bsometimes )(?<!'d )(?<!'ll )"
-)
+_BARE = "".join(
+    rf"(?<!{before} )"
+    for before in (
+        r"\bi", r"\bwe", r"\bthey", r"\bhe", r"\bshe", "'d", "'ll", "n't", r"\bdont", r"\bnot",
+        r"\bnever", r"\balways", r"\busually", r"\boften", r"\bsometimes", "me to", "us to",
+        "him to", "her to", "them to",
+    )
+)  # fmt: skip
 
 
 def _bare(verbs: str) -> str:
@@ -188,7 +201,7 @@ _RULEISH = (
     r"(?:rules|restrictions|guidelines|filters|limitations|limits|constraints|programming"
     r"|guardrails|policies|safeguards|censorship|alignment)"
 )
-_YOU_NOW = r"\byou(?:\s+are|'re|re)\s+now\s+"
+_YOU_NOW = r"\b(?:you(?:\s+are|'re|re)\s+now|now,?\s+you(?:\s+are|'re|re))\s+"
 _INJECTION = re.compile(
     "|".join(
         (
@@ -196,10 +209,15 @@ _INJECTION = re.compile(
             rf"{_DROP}{_W}{{0,4}}?{_EARLIER}\s+{_W}{{0,2}}?{_ANY_NOUN}\b",
             # "ignore your instructions", "forget all guidelines"
             rf"{_DROP}{_W}{{0,3}}?(?:all|any|every|your)\s+{_W}{{0,2}}?{_STRONG_NOUN}\b",
-            # "disregard the above." -- but not "disregard the previous email"
-            _bare("disregard") + r"(?:(?:the|all|everything|anything|all\s+of\s+the)\s+)?"
+            # "disregard the above.", "ignore everything above and ..." -- but not "disregard
+            # the previous email"
+            _bare("(?:disregard|ignore)")
+            + r"(?:(?:the|all|everything|anything|all\s+of\s+the)\s+)?"
             r"(?:above|previous|preceding|prior|foregoing)"
-            rf"(?:\s+(?:{_ANY_NOUN}|text|content|input|messages?))?\s*(?:[.,;:!]|and\b|$)",
+            rf"(?:\s+(?:{_ANY_NOUN}|text|content|input|messages?))?\s*(?:[.,;:!\"']|and\b|$)",
+            # "forget all the rules you were given"
+            rf"{_DROP}{_W}{{0,3}}?{_ANY_NOUN}\s+(?:that\s+)?you(?:\s+were|\s+have\s+been|'ve\s+been)"
+            r"\s+(?:given|told)\b",
             # "forget everything above", "forget everything you were told"
             _bare("forget") + r"(?:about\s+)?(?:all\s+|everything\s+|of\s+)+(?:that\s+)?"
             r"(?:above|before\s+this|you(?:'ve|\s+have|\s+were)?\s+(?:been\s+)?told"
@@ -208,14 +226,15 @@ _INJECTION = re.compile(
             # (a role needs its article: "you're now in AI" is a career, not a persona)
             rf"{_YOU_NOW}(?:(?:a|an|the|my|your|called|named|known\s+as)\s+{_W}{{0,2}}?{_ROLE}"
             rf"|(?:(?:a|an|the)\s+)?{_W}?{_PERSONA})",
-            rf"{_YOU_NOW}in\s+(?:dev|developer|god|jailbreak|jailbroken|admin|sudo|debug"
+            rf"{_YOU_NOW}in\s+(?:dev|developer|god|jailbreak|jailbroken|admin|sudo|debug|maintenance"
             r"|unrestricted|unfiltered|dan)\s+mode\b",
             rf"{_YOU_NOW}(?:free\s+(?:from|of)\s+(?:all\s+|any\s+|your\s+)*{_RULEISH}"
             rf"|no\s+longer\s+(?:bound|restricted|limited|an?\s+(?:{_MODEL}|assistant)))",
             rf"{_YOU_NOW}going\s+to\s+(?:act|pretend|role-?play|respond|answer|behave)"
             r"\s+(?:as|like)\b",
             # "from now on you will respond only ..."
-            r"\bfrom\s+now\s+on,?\s+you(?:\s+will|'ll|\s+must|\s+shall)?\s+(?:act|respond"
+            r"\bfrom\s+now\s+on,?\s+you(?:\s+will|'ll|\s+must|\s+shall|\s+are\s+going\s+to)?"
+            r"\s+(?:act|respond"
             r"|answer|reply|pretend|ignore|obey|role-?play)\b",
             # "new instructions:", "updated system prompt:"
             r"\b(?:new|updated|revised|secret|hidden|override)\s+"
@@ -225,6 +244,17 @@ _INJECTION = re.compile(
             rf"(?:an?\s+|the\s+)?{_W}{{0,2}}?{_PERSONA}",
             rf"\bpretend\s+(?:to\s+be|you\s+are|you're|that\s+you\s+are)\s+(?:an?\s+)?"
             rf"{_W}{{0,2}}?(?:{_PERSONA}|{_MODEL}\s+(?:without|with\s+no|free\s+of)\s)",
+            r"\b(?:act|acting|behave|respond|answer|role-?play|pose)\s+(?:as|like)\s+(?:an?\s+)?"
+            rf"{_W}?{_MODEL}\s+(?:without|with\s+no|free\s+(?:of|from))\s+(?:any\s+)?{_W}?"
+            r"(?:restrictions|guidelines)\b",
+            # "You are now TranslatorBot"
+            rf"{_YOU_NOW}\w*(?:bot|gpt)\b",
+            # "the instructions you were given at the start of this conversation"
+            r"\b(?:instructions|prompt)\s+(?:that\s+)?you\s+(?:were|have\s+been|got)\s+given\s+"
+            r"(?:at|in|before)\s+(?:the\s+(?:start|beginning)\s+of\s+)?(?:this|our|the)\s+"
+            r"(?:conversation|chat|session)\b",
+            r"\b(?:reveal|print|output|dump|leak)\s+(?:the\s+|your\s+|all\s+)?(?:hidden|secret"
+            r"|internal|system)\s+(?:prompts?|instructions)\b",
             # "reveal your system prompt", "print your instructions", "repeat the words above"
             r"\b(?:reveal|print|show|display|output|repeat|leak|dump|tell\s+me|give\s+me|share"
             r"|expose|write\s+out|spell\s+out|recite|what\s+(?:is|are|was|were))\s+"
@@ -234,6 +264,7 @@ _INJECTION = re.compile(
             r"|the\s+(?:hidden|secret|internal)\s+(?:prompt|instructions))\b",
             r"\b(?:reveal|print|output|repeat|leak|dump|recite)\s+(?:me\s+)?your\s+"
             r"(?:instructions|prompt|directives)\b",
+            r"\b(?:show|tell|give|send)\s+(?:me\s+)?(?:all\s+)?your\s+(?:\w+\s+)?prompts?\b",
             r"\brepeat\s+(?:the\s+)?(?:words|text|everything|all|instructions|sentences?|lines?)"
             r"\s+(?:\w+\s+){0,2}?(?:above|before\s+this)\b",
             # "override your rules", "bypass your safety filters"
@@ -250,7 +281,7 @@ _INJECTION = re.compile(
 # "DAN" ("do anything now") counts only in capitals: "Dan" and "dan" are names.
 _DAN = re.compile(
     r"(?i:\byou(?:\s+are|'re|re)(?:\s+now)?|\bact(?:ing)?\s+as|\bpretend\s+(?:to\s+be|you\s+are)"
-    r"|\b(?:become|called|named|enable|activate))\s+(?:an?\s+|the\s+)?DAN\b"
+    r"|\b(?:become|called|named|known\s+as|role\s+of|enable|activate))\s+(?:an?\s+|the\s+)?DAN\b"
     r"|\bDAN\s+(?i:mode)\b|\bDAN\b.{0,60}?(?i:do\s+anything\s+now)"
 )
 
