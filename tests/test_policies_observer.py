@@ -315,6 +315,12 @@ def test_prose_around_a_little_code_passes() -> None:
     assert rule_of(text, ObserverParams(code_line_ratio=0.2)) == "code_heavy"
 
 
+def test_lines_with_one_or_two_code_tokens_count_once_a_line_is_plainly_code() -> None:
+    weak_lines = "a = b == c\nd = e != f\nI wrote this at work.\nIt compares values."
+    assert rule_of(weak_lines) is None  # no strong line: could be notes
+    assert rule_of("import os\n" + weak_lines) == "code_heavy"  # 3 of 5 lines
+
+
 def test_symbol_ratio_is_a_parameter() -> None:
     text = "Budget: rent $1200 + food $400 = $1600 (approx)"
     assert rule_of(text) is None

@@ -32,7 +32,7 @@ Choices a reader may question:
   email" are not. "DAN" counts only in capitals ("Dan" is a name).
 * Non-ASCII text is NFKC-normalized and stripped of invisible format characters (zero-width
   spaces, bidi controls, Unicode tag characters) before rules 2-4, so full-width letters or a
-  zero-width space inside "ig\u200bnore" do not hide a phrase. Look-alike letters from other
+  zero-width space inside a word do not hide a phrase. Look-alike letters from other
   scripts (Cyrillic "о") are not mapped.
 * Every rule is a precompiled regex or a count, behind a cheap substring pre-check, because the
   filter runs on every ingest. Reasons are fixed sentences (with counts at most): they never quote
@@ -307,7 +307,7 @@ _STRONG_LINE = re.compile(
     r"|<\?php"
     r")"
 )
-# Structural tokens of code. One on a line makes it a weak code line, two a strong one.
+# Structural tokens of code. One or two on a line make it a weak code line, three a strong one.
 # ("kid(s)" is prose, so a call counts only as "f()" or "obj.method(" / "snake_case(")
 _CODE_TOKEN = re.compile(
     r"==|!=|<=|>=|=>|->|::|&&|\|\||\+=|-=|\+\+|\w\(\)|\w[._]\w+\(|\)[ \t]*(?:\{|;|:[ \t]*$)"
@@ -435,7 +435,7 @@ def _code_heavy(norm: str, params: ObserverParams) -> Rejection | None:
     visible = sum(map(len, plain.split()))
     if visible >= params.symbol_min_chars:
         share = len(_SYMBOL.findall(plain)) / visible
-        if share >= params.symbol_ratio and (":" in plain or ";" in plain or "<" in plain):
+        if share >= params.symbol_ratio:  # before refusing, discount the emoticons
             share = len(_SYMBOL.findall(_EMOTICON.sub("", plain))) / visible
         if share >= params.symbol_ratio:
             return Rejection(
@@ -463,7 +463,7 @@ def _code_line_share(norm: str, symbols: bool) -> float:
         tokens = len(_CODE_TOKEN.findall(line, 0, 400)) if symbols else 0
         if tokens >= 3 or _STRONG_LINE.match(line):
             strong += 1
-        elif tokens == 1:
+        elif tokens:
             weak += 1
         elif _INDENTED.match(line):
             indented += 1
