@@ -6,7 +6,7 @@ that the negation and attribute_value rules are symmetric. A loose false-positiv
 real conversation (LoCoMo dev turns) when the file is present.
 
 Run this file as a script for the cost figures and the LoCoMo report:
-``python tests/test_policies_conflict.py``.
+``PYTHONPATH=. python tests/test_policies_conflict.py``.
 """
 
 from __future__ import annotations
@@ -284,6 +284,20 @@ def test_texts_without_claims(text: str) -> None:
     assert claims(text).items == ()
 
 
+def test_a_transcript_line_speaks_for_its_speaker() -> None:
+    assert [c[0] for c in _claims_of("Caroline: I live in Oslo. My wife works at Acme.")] == [
+        "caroline",
+        "caroline's wife",
+    ]
+    assert _claims_of("Jo Lee: We live in Oslo")[0][0] == "we:jo lee"
+    assert _claims_of("Caroline: Melanie lives in Oslo")[0][0] == "melanie"
+    assert _claims_of("Hey: I live in Oslo")[0][0] == "self"  # not a name
+    # two speakers' first person are two subjects; a speaker and her name are one
+    assert detect_texts("Melanie: I live in Paris", "Caroline: I live in Oslo") is None
+    found = detect_texts("Caroline: I moved to Paris", "Caroline lives in Oslo")
+    assert found == Contradiction("caroline", "lives_in", "oslo", "paris", "change_marker")
+
+
 def test_values_are_normalized() -> None:
     assert _claims_of("Alice lives in the Netherlands.") == [
         ("alice", "lives_in", "netherlands", True, "", True)
@@ -450,27 +464,32 @@ def test_independent_of_hash_seed() -> None:
 # ---------------------------------------------------------------- real conversation
 
 
-def _locomo_pairs(window: int = 20) -> tuple[int, list[tuple[str, str, Contradiction]]]:
-    """Compare each LoCoMo turn with the previous ``window`` turns of the same speaker."""
+def _locomo_pairs(
+    window: int = 20, prefixed: bool = False
+) -> tuple[int, list[tuple[str, str, Contradiction]]]:
+    """Compare each LoCoMo turn with the previous ``window`` turns of the same speaker, or with
+    ``prefixed``, of the whole conversation as "Speaker: text" (one namespace per conversation)."""
     rows = [json.loads(line) for line in LOCOMO.read_text().splitlines() if line.strip()]
     history: dict[tuple[str, str], list[tuple[str, Claims]]] = {}
     pairs, flagged = 0, []
     for row in rows:
-        new = claims(row["text"])
-        earlier = history.setdefault((row["conv_id"], row["speaker"]), [])
-        for text, old in earlier[-window:]:
+        text = f"{row['speaker']}: {row['text']}" if prefixed else row["text"]
+        new = claims(text)
+        earlier = history.setdefault((row["conv_id"], "" if prefixed else row["speaker"]), [])
+        for old_text, old in earlier[-window:]:
             pairs += 1
             if (found := detect(new, old)) is not None:
-                flagged.append((text, row["text"], found))
-        earlier.append((row["text"], new))
+                flagged.append((old_text, text, found))
+        earlier.append((text, new))
     return pairs, flagged
 
 
 @pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo dev turns not present")
 def test_few_flags_on_real_conversation() -> None:
-    pairs, flagged = _locomo_pairs()
-    assert pairs > 10_000
-    assert len(flagged) <= pairs // 200  # loose: these turns are mostly not contradictions
+    for prefixed in (False, True):
+        pairs, flagged = _locomo_pairs(prefixed=prefixed)
+        assert pairs > 10_000
+        assert len(flagged) <= pairs // 200  # loose: these turns are mostly not contradictions
 
 
 def _report() -> None:  # pragma: no cover - run by hand, prints figures
@@ -497,10 +516,16 @@ def _report() -> None:  # pragma: no cover - run by hand, prints figures
     print(f"detect(), {len(full)} pairs with claims on both sides: {best(detect, full):.2f} us")
     with_claims = sum(1 for p in parsed if p.items)
     print(f"turns with claims: {with_claims} / {len(parsed)}")
-    pairs, flagged = _locomo_pairs()
-    print(f"LoCoMo same-speaker pairs (window 20): {pairs}, flagged: {len(flagged)}")
-    for old, new, found in flagged[:10]:
-        print(f"  OLD: {old}\n  NEW: {new}\n  -> {found}")
+    for prefixed in (False, True):
+        pairs, flagged = _locomo_pairs(prefixed=prefixed)
+        how = "whole conversation, 'Speaker: text'" if prefixed else "same speaker"
+        print(f"LoCoMo pairs ({how}, window 20): {pairs}, flagged: {len(flagged)}")
+        for old, new, found in flagged[:10]:
+            print(f"  OLD: {old}\n  NEW: {new}\n  -> {found}")
+    print("claims found on LoCoMo turns:")
+    for text, one in zip(texts, parsed, strict=True):
+        for claim in one.items:
+            print(f"  {tuple(claim)}  <- {text[:90]}")
 
 
 if __name__ == "__main__":  # pragma: no cover

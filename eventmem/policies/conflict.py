@@ -11,7 +11,8 @@ How a claim is read, per clause (clauses end at punctuation and at "and/but/so/b
   "Bob Lee"), a possessive ("my birthday", "Alice's car": the owner is the subject and the noun
   names the attribute), "my/Alice's" + a one-per-person relation ("my wife" -> ``self's wife``),
   "the" + noun for events ("the meeting"). Pronouns other than I/we are not resolved: no claim.
-  A clause after "and/but/then" without its own subject inherits the previous one.
+  A clause after "and/but/then" without its own subject inherits the previous one. A transcript
+  line "Alice: I live in Oslo" speaks for Alice: first person becomes ``alice`` (``we:alice``).
 * Tense: present tense, "have lived/worked", "am living", and the change verbs (moved, switched,
   joined, turned) count; past ("I lived"), modals ("I'd love to") and questions (a sentence ending
   in "?", or starting with "does/do/is...") give no claim. Clauses opened by if/when/before/after/
@@ -123,13 +124,15 @@ _STATES = _MARITAL | _words("vegetarian vegan pescatarian pregnant retired unemp
 _STATE_END = _words("to now anymore again too already yet happily either last this recently since "
                     "for with")  # may follow a state
 _COLORS = _words("red blue green yellow black white gray grey brown pink purple orange silver")
-_COUNTABLE: Final = {
-    "kid": "kids", "kids": "kids", "child": "kids", "children": "kids", "son": "sons",
-    "sons": "sons", "daughter": "daughters", "daughters": "daughters", "sibling": "siblings",
-    "siblings": "siblings", "brother": "brothers", "brothers": "brothers", "sister": "sisters",
-    "sisters": "sisters", "grandkids": "grandkids", "grandchildren": "grandkids",
-    "dog": "dogs", "dogs": "dogs", "cat": "cats", "cats": "cats", "pet": "pets", "pets": "pets",
-    "car": "cars", "cars": "cars", "horse": "horses", "horses": "horses",
+_COUNTABLE: Final = {  # what "has 2 ..." counts, each form to one attribute name
+    form: noun
+    for noun, forms in (("kids", "kid kids child children"), ("sons", "son sons"),
+                        ("daughters", "daughter daughters"), ("siblings", "sibling siblings"),
+                        ("brothers", "brother brothers"), ("sisters", "sister sisters"),
+                        ("grandkids", "grandkids grandchildren"), ("dogs", "dog dogs"),
+                        ("cats", "cat cats"), ("pets", "pet pets"), ("cars", "car cars"),
+                        ("horses", "horse horses"))
+    for form in forms.split()
 }  # fmt: skip
 _ORDINAL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
             "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -561,7 +564,33 @@ def claims(text: str) -> Claims:
                 found.extend(sentence)
             sentence.clear()
             subject = ""
-    return Claims(_consistent(found[:_MAX_CLAIMS]) if found else ())
+    if not found:
+        return Claims()
+    speaker = _speaker(lo, orig)
+    if speaker:
+        found = [c._replace(subject=_as_speaker(c.subject, speaker)) for c in found]
+    return Claims(_consistent(found[:_MAX_CLAIMS]))
+
+
+def _speaker(lo: list[str], orig: list[str]) -> str:
+    """The name in a leading "Name:" or "First Last:" (a chat transcript line), else ""."""
+    for colon in (1, 2):
+        if len(lo) > colon and lo[colon] == ":" and all(
+            orig[k][0].isupper() and lo[k].isalpha() and lo[k] not in _NOT_NAME
+            for k in range(colon)
+        ):
+            return " ".join(lo[:colon])
+    return ""
+
+
+def _as_speaker(subject: str, speaker: str) -> str:
+    """First person of a "Name:" line is Name: "self" -> "alice", "self's wife" -> "alice's
+    wife", and "we" -> "we:alice" (Alice's group, not another speaker's)."""
+    if subject == "self":
+        return speaker
+    if subject.startswith("self's "):
+        return speaker + subject[4:]
+    return f"we:{speaker}" if subject == "we" else subject
 
 
 def _consistent(found: list[_Claim]) -> tuple[_Claim, ...]:
