@@ -34,6 +34,7 @@ nurse at X"), :data:`WEAK` for weak evidence ("met", "started X", a neighbour).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Final
@@ -59,8 +60,14 @@ WEAK: Final = 0.5
 _SELF = EntityRef(SELF_KEY, "I", "person")
 _INTRINSIC, _ROLE, _CONTEXT, _HINT = 4, 3, 2, 1  # evidence levels, strongest first
 
+
+
+def _w(words: str) -> list[str]:
+    return words.split()
+
+
 # --- lexicon (entity_key forms) ----------------------------------------------------------------
-_STOP: Final = frozenset("""
+_STOP: Final = frozenset(_w("""
 i me my mine myself you your yours yourself he him his she her hers it its we us our ours they
 them their theirs one someone somebody everyone everybody anyone nobody everything something
 anything nothing the a an this that these those some any all each every both either neither no
@@ -89,10 +96,10 @@ november december jan feb mar apr jun jul aug sep sept oct nov dec spring summer
 winter mom dad mum mama papa mommy daddy grandma grandpa granny nana sis bro babe baby honey dude
 man guys girl buddy mate folks im ive id dont cant wont didnt isnt thats whats lets youre theyre
 p ps self
-""".split())
-_TITLES: Final = frozenset("mr mrs ms mx dr prof sir miss aunt uncle".split())
-_CONNECTORS: Final = frozenset("of de da del della di du van von der den la le al bin y".split())
-_CONTRACTED: Final = frozenset("m re ve ll d t".split())  # "I'm", "Don't": never names
+"""))
+_TITLES: Final = frozenset(_w("mr mrs ms mx dr prof sir miss aunt uncle"))
+_CONNECTORS: Final = frozenset(_w("of de da del della di du van von der den la le al bin y"))
+_CONTRACTED: Final = frozenset(_w("m re ve ll d t"))  # "I'm", "Don't": never names
 
 
 def _set(words: str) -> frozenset[str]:
@@ -178,7 +185,7 @@ _PREFIX_HEADS: Final[dict[str, str]] = {  # "Lake Tahoe", "University of Michiga
     "academy": "organization", "department": "organization", "ministry": "organization",
     "church": "organization", "museum": "organization", "society": "organization",
 }  # fmt: skip
-_MEMBERSHIP: Final = frozenset("club team society association union league band choir".split())
+_MEMBERSHIP: Final = frozenset(_w("club team society association union league band choir"))
 _CONCEPT_SUFFIXES: Final = ("ism", "ology", "ics")
 
 
@@ -186,12 +193,14 @@ def entity_key(name: str) -> str:
     """The normalized identity of a name: NFKC, casefolded, possessive "'s" and punctuation
     dropped ("O'Brien" -> "obrien", "U.S." -> "us", "&" -> "and"), spaces collapsed. Idempotent.
     """
+    if name.replace(" ", "").isalnum() and name.isascii():  # the common case, fast
+        return " ".join(name.lower().split())
     s = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     s = _KEY_DROP.sub("", _KEY_POSS.sub("", s.translate(_APOS)).replace("&", " and "))
     return " ".join(_KEY_SPLIT.sub(" ", s).split())
 
 
-_APOS: Final = {ord(c): "'" for c in "’‘`´ʼ"} | {0: " ", 1: " "}
+_APOS: Final = {ord(c): "'" for c in "’‘`´ʼ"}
 _KEY_POSS = re.compile(r"'s\b")
 _KEY_DROP = re.compile(r"['.]")
 _KEY_SPLIT = re.compile(r"[\W_]+")
@@ -233,48 +242,50 @@ _MOD = (r"(?:(?:best|close|good|great|old|dear|new|older|younger|little|big|baby
 # Role nouns: "A is B's <role>" and "B's <role> A" both state (A, relation, B), or (B, relation,
 # A) when inverted ("A is B's mentee": B mentors A).
 _ROLES: Final[dict[str, tuple[str, bool]]] = {
-    **dict.fromkeys("friend buddy pal bestie bff".split(), ("friend_of", False)),
-    **dict.fromkeys("boss manager supervisor".split(), ("manages", False)),
-    **dict.fromkeys("employee assistant".split(), ("manages", True)),
-    **dict.fromkeys("mentor coach".split(), ("mentors", False)),
-    **dict.fromkeys("mentee protege protégé apprentice".split(), ("mentors", True)),
-    **dict.fromkeys("father mother dad mom mum parent stepfather stepmother stepdad stepmom "
-                    "step-dad step-mom papa mama".split(), ("parent_of", False)),
-    **dict.fromkeys("son daughter child children kid stepson stepdaughter".split(),
+    **dict.fromkeys(_w("friend buddy pal bestie bff"), ("friend_of", False)),
+    **dict.fromkeys(_w("boss manager supervisor"), ("manages", False)),
+    **dict.fromkeys(_w("employee assistant"), ("manages", True)),
+    **dict.fromkeys(_w("mentor coach"), ("mentors", False)),
+    **dict.fromkeys(_w("mentee protege protégé apprentice"), ("mentors", True)),
+    **dict.fromkeys(_w("father mother dad mom mum parent stepfather stepmother stepdad stepmom "
+                    "step-dad step-mom papa mama"), ("parent_of", False)),
+    **dict.fromkeys(_w("son daughter child children kid stepson stepdaughter"),
                     ("child_of", False)),
-    **dict.fromkeys("brother sister sibling twin stepbrother stepsister half-brother "
-                    "half-sister".split(), ("sibling_of", False)),
-    **dict.fromkeys("wife husband spouse".split(), ("married_to", False)),
-    **dict.fromkeys("boyfriend girlfriend fiance fiancé fiancee fiancée".split(),
+    **dict.fromkeys(_w("brother sister sibling twin stepbrother stepsister half-brother "
+                    "half-sister"), ("sibling_of", False)),
+    **dict.fromkeys(_w("wife husband spouse"), ("married_to", False)),
+    **dict.fromkeys(_w("boyfriend girlfriend fiance fiancé fiancee fiancée"),
                     ("dating", False)),
     **dict.fromkeys(("partner", "business partner"), ("partner_of", False)),
-    **dict.fromkeys("colleague coworker co-worker teammate collaborator workmate".split(),
+    **dict.fromkeys(_w("colleague coworker co-worker teammate collaborator workmate"),
                     ("collaborates_with", False)),
-    **dict.fromkeys("client customer".split(), ("client_of", False)),
-    **dict.fromkeys("competitor rival".split(), ("competitor_of", False)),
-    **dict.fromkeys("founder co-founder cofounder".split(), ("founded", False)),
+    **dict.fromkeys(_w("client customer"), ("client_of", False)),
+    **dict.fromkeys(_w("competitor rival"), ("competitor_of", False)),
+    **dict.fromkeys(_w("founder co-founder cofounder"), ("founded", False)),
     "member": ("member_of", False),
     "employer": ("works_at", True),
-    **dict.fromkeys("neighbor neighbour roommate flatmate housemate classmate acquaintance"
-                    .split(), ("knows", False)),
+    **dict.fromkeys(_w("neighbor neighbour roommate flatmate housemate classmate "
+                       "acquaintance"), ("knows", False)),
 }  # fmt: skip
+_ANY_ROLES: Final = frozenset(("client", "customer", "competitor", "rival", "partner",
+                              "business partner", "employer", "member"))
 _ROLE_RE = "|".join(sorted(map(re.escape, _ROLES), key=lambda r: (-len(r), r)))
 _PAIRS: Final[dict[str, str]] = {  # "A and B are <word>"
-    **dict.fromkeys("friends besties".split(), "friend_of"),
-    **dict.fromkeys("siblings brothers sisters twins".split(), "sibling_of"),
+    **dict.fromkeys(_w("friends besties"), "friend_of"),
+    **dict.fromkeys(_w("siblings brothers sisters twins"), "sibling_of"),
     "married": "married_to", "dating": "dating", "engaged": "dating",
-    **dict.fromkeys("colleagues coworkers co-workers teammates".split(), "collaborates_with"),
-    **dict.fromkeys("competitors rivals".split(), "competitor_of"), "partners": "partner_of",
-    **dict.fromkeys("neighbors neighbours roommates classmates".split(), "knows"),
+    **dict.fromkeys(_w("colleagues coworkers co-workers teammates"), "collaborates_with"),
+    **dict.fromkeys(_w("competitors rivals"), "competitor_of"), "partners": "partner_of",
+    **dict.fromkeys(_w("neighbors neighbours roommates classmates"), "knows"),
 }  # fmt: skip
 _JOB_HEAD = (r"[a-z-]*(?:er|or|ist|ant|ent|ian|ee|yst|ive|nurse|chef|cook|intern|clerk|coach"
              r"|barista|ceo|cto|cfo|coo|vp|lead|head|staff|dj|rep|chair)")  # fmt: skip
-_JOB_OF: Final = frozenset("ceo cto cfo coo president director head chair chairman chairwoman "
-                           "member members customer client".split())  # "the CEO of X"
+_JOB_OF: Final = frozenset(_w("ceo cto cfo coo president director head chair chairman chairwoman "
+                           "member members customer client"))  # "the CEO of X"
 _JOB_REL: Final[dict[str, str]] = {
-    **dict.fromkeys("student volunteer member members fellow resident".split(), "member_of"),
-    **dict.fromkeys("customer client patient regular".split(), "client_of"),
-    **dict.fromkeys("fan guest visitor speaker attendee newcomer beginner believer".split(), ""),
+    **dict.fromkeys(_w("student volunteer member members fellow resident"), "member_of"),
+    **dict.fromkeys(_w("customer client patient regular"), "client_of"),
+    **dict.fromkeys(_w("fan guest visitor speaker attendee newcomer beginner believer"), ""),
 }  # fmt: skip
 _NOT_AFTER = r"(?<!lost )(?<!quit )(?<!left )(?<!lose )(?<!leave )(?<!leaving )(?<!losing )"
 
@@ -373,7 +384,7 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
         rf"{_MOD}(?P<r>{_ROLE_RE})s? (?:of|to|for){_THE}{_obj('o')}", "role", EXPLICIT, _ROLE,
         "ROLES"),
     ("role_appos", rf"{_NOT_AFTER}{_poss('o')} {_MOD}(?P<r>{_ROLE_RE})s?(?:,| is| was| named"
-        rf"| called)? {_ent('s')}(?:,? and {_ent('s2')})?", "role", POSSESSIVE, _ROLE, "ROLES"),
+        rf"| called)? (?P<s>{_E})(?:,? and (?P<s2>{_E}))?", "role", POSSESSIVE, _ROLE, "ROLES"),
     ("role_appos_rev", rf"{_ent('s')}, (?:who is |who's )?{_poss('o')} {_MOD}(?P<r>{_ROLE_RE})\b"
         r"(?!')", "role", POSSESSIVE, _ROLE, "ROLES"),
     ("has_role_named", rf"{_who('o')}{_AUX} (?:has|have|had|got) (?:a |an |one |two |three )?"
@@ -388,13 +399,21 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
         "together"),
 )  # fmt: skip
 _PATTERNS: Final = tuple(re.compile(p[1]) for p in _PATTERN_TABLE)
-_TRIGGERS: Final[dict[str, tuple[int, ...]]] = {}
-for _i, _p in enumerate(_PATTERN_TABLE):
-    _words = _p[5].split() if _p[5] != "ROLES" else [
-        f for r in _ROLES for f in (*r.split(), r.split()[-1] + "s")]
-    for _w in _words:
-        _TRIGGERS[_w] = (*_TRIGGERS.get(_w, ()), _i)
-_WORD = re.compile(r"[a-zé][a-zé-]*")
+
+
+def _trigger_index() -> dict[str, tuple[int, ...]]:
+    """Trigger word (bare, or with the punctuation that may follow it) -> pattern indices."""
+    index: dict[str, tuple[int, ...]] = {}
+    for i, spec in enumerate(_PATTERN_TABLE):
+        words = _w(spec[5]) if spec[5] != "ROLES" else [
+            f for r in _ROLES for f in (*r.split(), r.split()[-1] + "s")]
+        for word in sorted({w + p for w in words for p in ("", ",", ".", "!", "?", ";", ":")}):
+            index[word] = (*index.get(word, ()), i)
+    return index
+
+
+_TRIGGERS: Final = _trigger_index()
+_TRIGGER_WORDS: Final = frozenset(_TRIGGERS)
 
 # Allowed types of (subject, object) per relation ("other" always passes), and the type an
 # explicit relation gives each end.
@@ -423,133 +442,164 @@ _HINTS: Final[dict[str, tuple[str | None, str | None]]] = {
 _SYMMETRIC: Final = frozenset({"friend_of", "dating", "married_to", "sibling_of", "knows",
                                "collaborates_with", "competitor_of", "partner_of"})
 
-# Context cues (on the masked sentence): a person addressed or speaking, a place travelled to,
-# a product bought.
-_CTX = re.compile(
-    rf"(?:\b(?:hey|hi|hello|hiya|thanks|thank you|congrats|congratulations|dear|bye|sorry"
-    rf"|miss you|love you|proud of you|good job|take care|welcome),? |, )(?P<person>{_E})"
-    rf"(?=[!?.]|$)|\b(?:hey|hi|hello|hiya|thanks|thank you|congrats|congratulations|dear|bye"
-    rf")(?:,| ) ?(?P<person2>{_E})|(?P<person3>{_E}) (?:said|says|told|tells|asked|asks|texted"
-    rf"|replied|thinks|feels|and i\b|and me\b)|\bme and (?P<person4>{_E})"
-    rf"|\b(?:went|go|goes|going|gone|travell?ed|travell?ing|travels?|trips?|moved|moving|flew"
-    rf"|fly|flying|drove|driving|lives?|lived|living|stay(?:ed|ing|s)?|born|raised|grew up"
-    rf"|based|vacation(?:ed|ing)?|holiday(?:ed|ing)?|headed|heading|arrived|arriving"
-    rf"|visiting|touring|honeymoon)(?: back)? (?:to|in|from|around|through|across|near|outside"
-    rf"|at)(?: the)? (?P<place>{_E})(?!')"
-    rf"|\b(?:bought|buy|buys|buying|purchased|ordered|downloaded|installed|upgraded to|got"
-    rf" (?:a |an |my |the )?new)(?: (?:a|an|the|my|new|brand-new|brand new|some|old|used))*"
-    rf" (?P<product>{_E})(?!')(?! (?:a|an|the|some)\b)"
-)
-_CTX_TYPE: Final = {"person": "person", "person2": "person", "person3": "person",
-                    "person4": "person", "place": "place", "product": "product"}
+# Context cues, read around each masked name: a person addressed or speaking, a place travelled
+# to, a product bought.
+_GREET: Final = frozenset(_w("hey hi hello hiya thanks congrats congratulations dear bye sorry "
+                          "welcome"))
+_GREET2: Final = frozenset(("thank you", "miss you", "love you", "of you", "good job",
+                            "take care"))
+_SPEAKS: Final = (" said", " says", " told", " tells", " asked", " asks", " texted", " replied",
+                  " thinks", " feels", " and i ", " and i'", " and me")
+_PREPS: Final = frozenset(_w("to in from around through across near outside at"))
+_MOTION: Final = frozenset(_w("""went go goes going gone travelled traveled travelling traveling
+    travel travels trip trips moved moving flew fly flying drove driving live lives lived living
+    stay stayed staying born raised up based vacation vacationed vacationing holiday headed
+    heading arrived arriving visiting touring honeymoon back"""))
+_BUY: Final = frozenset(_w("bought buy buys buying purchased ordered downloaded installed"))
+_BUY_FILL: Final = frozenset(_w("a an the my new brand-new brand some old used"))
+
+
+def _context(masked: str, a: int, b: int) -> str | None:
+    """The type the words around the masked name at ``masked[a:b]`` suggest, if any."""
+    after = masked[b:b + 12]
+    if after.startswith("'"):
+        return None
+    words = masked[max(0, a - 40):a].replace(",", " ").split()[-4:]
+    last = words[-1] if words else ""
+    if (last in _GREET or " ".join(words[-2:]) in _GREET2 or after.startswith(_SPEAKS)
+            or masked.endswith("me and ", 0, a)
+            or (masked.endswith(", ", 0, a) and (not after or after[0] in "!?."))):
+        return "person"
+    if last == "the":
+        words.pop()
+        last = words[-1] if words else ""
+    if last in _PREPS and len(words) > 1 and words[-2] in _MOTION:
+        return "place"
+    while words and words[-1] in _BUY_FILL:
+        words.pop()
+    if words and (words[-1] in _BUY or words[-2:] == ["upgraded", "to"]) and not after.startswith(
+            (" a ", " an ", " the ", " some ")):
+        return "product"
+    return None
+
 
 # --- scanning ---------------------------------------------------------------------------------
-_ABBREV = "".join(rf"(?<!\b{a})" for a in (
-    "Mr", "Mrs", "Ms", "Mx", "Dr", "Prof", "St", "Mt", "Jr", "Sr", "Inc", "Ltd", "Co", "Corp",
-    "vs", "etc", "[A-Z]"))
-_BOUNDARY = re.compile(rf"(?:{_ABBREV}\.|[!?…])+[\"'’”)\]]*\s+|\n\s*")
-_CAP = re.compile(r"(?<![\w'’])(?:[^\W\d_a-z]|[a-z]+(?=[A-Z]))(?:\w|['’.\-](?=[^\W_]))*")
+_CAP = re.compile(r"[A-Z\u00c0-\U0010ffff][\w'’.\-]*")  # then checked: isupper, word start
 _JOIN = re.compile(r"[ \t]+(?:(?:of|de|da|del|della|di|du|van|von|der|den|la|le|al|bin|y|&)"
                    r"(?:[ \t]+the)?[ \t]+)?")  # fmt: skip
 _TITLE_JOIN = re.compile(r"\.?[ \t]+")
 _NUMBER = re.compile(r"[ \t]+[0-9]{1,4}\b(?![.,:/%][0-9])")
-_LEADING = re.compile(r"[\s\"'“‘(\[*\-–—]*")
-_WS = re.compile(r"\s+")
 _DIGIT = re.compile(r"[0-9]")
 _PLACEHOLDER = re.compile(_E)
 _HEAD_ONLY: Final = _HEADS.keys() | _PREFIX_HEADS.keys() | _TITLES  # "the Park": no name
+_LEAD: Final = frozenset(" \t\r\n\"'“‘([*-–—")
+_ABBREVS: Final = frozenset(_w("mr mrs ms mx dr prof st mt jr sr inc ltd co corp vs etc"))
 
 
-class _Mention:
-    """One occurrence of a candidate name in a sentence."""
+def _initial(text: str, a: int) -> bool:
+    """Does the word at ``a`` open a sentence (text start, line break, or . ! ? before it)?"""
+    i = a - 1
+    while i >= 0 and text[i] in _LEAD:
+        if text[i] == "\n":
+            return True
+        i -= 1
+    if i < 0 or text[i] in "!?…":
+        return True
+    if text[i] != ".":
+        return False
+    j = i
+    while j > 0 and text[j - 1].isalpha():
+        j -= 1
+    word = text[j:i]
+    return not (word.casefold() in _ABBREVS or (len(word) == 1 and word.isupper()))
 
-    __slots__ = ("key", "name", "order", "tentative")
 
-    def __init__(self, key: str, name: str, order: tuple[int, int], tentative: bool) -> None:
-        self.key, self.name, self.order, self.tentative = key, name, order, tentative
-
-
-def _sentences(text: str) -> list[tuple[int, int]]:
-    starts = [0, *(m.end() for m in _BOUNDARY.finditer(text))]
-    return [(a, b) for a, b in zip(starts, [*starts[1:], len(text)], strict=True) if a < b]
-
-
-def _intrinsic(words: list[str], key: str) -> str | None:
-    """The type a name's own words give it, if any."""
+@functools.lru_cache(maxsize=4096)  # pure; names recur (the same people in every memory)
+def _name_info(name: str) -> tuple[str, str | None]:
+    """A name's key, and the type its own words give it, if any."""
+    key = entity_key(name)
     kind = _GAZETTEER.get(key)
-    if kind:
-        return kind
-    last = words[-1].casefold()
-    if last in _HEADS and not _DIGIT.search(last):
-        return _HEADS[last]
-    first = words[0].casefold()
-    if first in _PREFIX_HEADS and (len(words) > 1):
-        return _PREFIX_HEADS[first]
-    if first.rstrip(".") in _TITLES:
-        return "person"
-    if any(_DIGIT.search(w) or (w[0].islower() and w.isascii()) for w in words):
-        return "product"
+    if kind or not key:
+        return key, kind
+    words = [w for w in name.split() if w not in _CONNECTORS and w not in ("&", "the")]
+    last, first = words[-1].casefold(), words[0].casefold().rstrip(".")
+    if last in _HEADS:
+        return key, _HEADS[last]
+    if first in _PREFIX_HEADS and len(words) > 1:
+        return key, _PREFIX_HEADS[first]
+    if first in _TITLES:
+        return key, "person"
+    if any(_DIGIT.search(w) or w[0].islower() for w in words):
+        return key, "product"
     if last.endswith(_CONCEPT_SUFFIXES) and len(last) > 5:
-        return "concept"
-    return None
+        return key, "concept"
+    return key, None
 
 
-def _runs(text: str, start: int, end: int) -> list[tuple[int, int, list[str], bool]]:
-    """Name spans in one sentence: (start, end, words, tentative)."""
+def _runs(text: str) -> list[tuple[int, int, bool]]:
+    """Name spans of the text: (start, end, tentative)."""
     runs: list[tuple[int, int, list[str], bool]] = []
     cur: list[str] = []
-    cur_start = cur_end = 0
-    n_caps = 0
-    for m in _CAP.finditer(text, start, end):
-        tok, a, b = m.group(), m.start(), m.end()
-        c = tok[0]
-        if not (c.isupper() or c.istitle() or "a" <= c <= "z"):
+    cur_start = cur_end = n_caps = 0
+    last_upper = -1
+    for m in _CAP.finditer(text):
+        tok, a = m.group(), m.start()
+        if not (tok[0].isupper() or tok[0].istitle()):
             continue
+        if a and (text[a - 1].isalnum() or text[a - 1] in "_'’"):
+            j = a  # inside a word: only camel case counts ("iPhone", "eBay")
+            while j and "a" <= text[j - 1] <= "z":
+                j -= 1
+            if j == a or (j and (text[j - 1].isalnum() or text[j - 1] in "_'’")):
+                continue
+            a, tok = j, text[j:m.end()]
+        if tok[-1] in ".-'’":
+            tok = tok.rstrip(".-'’")
         n_caps += 1
-        q = max(tok.rfind("'"), tok.rfind("’"))
-        if q > 0:
+        upper = len(tok) > 1 and tok.isupper()  # an acronym, unless its neighbour shouts too
+        shout = upper and last_upper >= 0 and text[last_upper:a].isspace()
+        last_upper = a + len(tok) if upper else -1
+        if shout:
+            if cur and cur[-1].isupper():
+                cur = []
+            continue
+        if "'" in tok or "’" in tok:
+            q = max(tok.rfind("'"), tok.rfind("’"))
             tail = tok[q + 1:].lower()
             if tail in _CONTRACTED:
                 continue
             if tail == "s":
-                tok, b = tok[:q], a + q
+                tok = tok[:q]
         low = tok.casefold()
-        if low in _STOP or len(low) == 1:
+        if low in _STOP or len(low) < 2:
             continue
-        if cur and (
-            _JOIN.fullmatch(text, cur_end, a)
-            or (cur[-1].casefold().rstrip(".") in _TITLES and _TITLE_JOIN.fullmatch(text,
-                                                                                   cur_end, a))
-        ):
+        b = a + len(tok)
+        if cur and (_JOIN.fullmatch(text, cur_end, a) or (
+                cur[-1].casefold() in _TITLES and _TITLE_JOIN.fullmatch(text, cur_end, a))):
             cur.append(tok)
             cur_end = b
             continue
         if cur:
-            runs.append((cur_start, cur_end, cur, False))
+            runs.append((cur_start, cur_end, cur, _initial(text, cur_start)))
         cur, cur_start, cur_end = [tok], a, b
     if cur:
-        runs.append((cur_start, cur_end, cur, False))
-    # A mostly capitalized sentence is a title or shouting: its capitals say nothing.
-    if n_caps >= 4 and n_caps * 10 >= 7 * len(text[start:end].split()):
+        runs.append((cur_start, cur_end, cur, _initial(text, cur_start)))
+    # Mostly capitalized text is a title or shouting: its capitals say nothing.
+    if n_caps >= 4 and n_caps * 10 >= 7 * len(text.split()):
         return []
-    out = []
-    for a, b, words, _ in runs:
-        num = _NUMBER.match(text, b, end)
-        if num:
-            b = num.end()
-            words = [*words, text[num.start():b].strip()]
-        if len(words) > 6:
-            continue
-        if len(words) == 1 and words[0].casefold() in _HEAD_ONLY:
-            continue
-        initial = _LEADING.fullmatch(text, start, a) is not None
-        out.append((a, b, words, initial and len(words) == 1))
+    out: list[tuple[int, int, bool]] = []
+    for a, b, words, initial in runs:
+        num = _NUMBER.match(text, b)
+        if num:  # "iPhone 15": never a lone word, never tentative
+            out.append((a, num.end(), False))
+        elif len(words) <= 6 and (len(words) > 1 or words[0].casefold() not in _HEAD_ONLY):
+            out.append((a, b, initial and len(words) == 1))
     return out
 
 
 # --- extraction -------------------------------------------------------------------------------
-_Ref = tuple[int, tuple[int, int]]  # (mention index, or -1 for the speaker; order of mention)
-_Raw = tuple[tuple[int, int, int], _Ref, str, _Ref, float, int]
+_Ref = tuple[int, int]  # (mention index, or -1 for the speaker; position in the masked text)
+_Raw = tuple[tuple[int, int], _Ref, str, _Ref, float, int]
 
 
 def _note(evidence: dict[str, tuple[int, str]], key: str, level: int, kind: str) -> None:
@@ -558,18 +608,28 @@ def _note(evidence: dict[str, tuple[int, str]], key: str, level: int, kind: str)
         evidence[key] = (level, kind)
 
 
-def _relations(masked: str, si: int, mentions: list[_Mention]) -> list[_Raw]:
-    """Every pattern match in one masked sentence, as raw relations (resolvers applied)."""
+def _relations(
+    masked: str, mentions: list[_Mention], evidence: dict[str, tuple[int, str]]
+) -> list[_Raw]:
+    """Every pattern match in the masked text, as raw relations (resolvers applied)."""
     found: list[_Raw] = []
-    ids = sorted({i for w in set(_WORD.findall(masked)) for i in _TRIGGERS.get(w, ())})
+    hits = _TRIGGER_WORDS.intersection(masked.split())  # cheap exit: no trigger, no regex
+    if not hits:
+        return found
+    ids = sorted({i for w in hits for i in _TRIGGERS[w]})
     for i in ids:
         _, _, relation, conf, level, _ = _PATTERN_TABLE[i]
         for m in _PATTERNS[i].finditer(masked):
-            refs = {g: (int(t[1:-1]) if t[0] == "\x00" else -1, (si, m.start(g)))
+            refs = {g: (int(t[1:-1]) if t[0] == "\x00" else -1, m.start(g))
                     for g, t in m.groupdict().items() if t and g in ("s", "o", "s2")}
             rel, invert = relation, False
             if relation == "role":
-                rel, invert = _ROLES[m.group("r")]
+                role = m.group("r")
+                rel, invert = _ROLES[role]
+                if role not in _ANY_ROLES:  # "my colleague Rob": Rob is a person
+                    for g in ("s", "s2"):
+                        if g in refs and refs[g][0] >= 0:
+                            _note(evidence, mentions[refs[g][0]].key, _ROLE, "person")
             elif relation == "pair":
                 rel = _PAIRS[m.group("r")]
             elif relation == "job":
@@ -585,8 +645,17 @@ def _relations(masked: str, si: int, mentions: list[_Mention]) -> list[_Raw]:
             for subj in ("s", "s2"):
                 if subj in refs:
                     a, b = (refs["o"], refs[subj]) if invert else (refs[subj], refs["o"])
-                    found.append(((si, m.start(), i), a, rel, b, conf, level))
+                    found.append(((m.start(), i), a, rel, b, conf, level))
     return found
+
+
+class _Mention:
+    """One occurrence of a candidate name."""
+
+    __slots__ = ("key", "name", "order", "tentative")
+
+    def __init__(self, key: str, name: str, tentative: bool) -> None:
+        self.key, self.name, self.order, self.tentative = key, name, 0, tentative
 
 
 def extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
@@ -595,34 +664,41 @@ def extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
     """
     mentions: list[_Mention] = []
     evidence: dict[str, tuple[int, str]] = {}
-    raw: list[_Raw] = []
-    for si, (start, end) in enumerate(_sentences(text)):
-        runs = _runs(text, start, end)
-        if not runs:
+    parts: list[str] = []
+    pos = 0
+    for a, b, tentative in _runs(text):
+        name = " ".join(text[a:b].split())
+        key, kind = _name_info(name)
+        if not key or key == SELF_KEY or key in _STOP:
             continue
-        parts, pos = [], start
-        for a, b, words, tentative in runs:
-            name = " ".join(text[a:b].split())
-            key = entity_key(name)
-            if not key or key == SELF_KEY or key in _STOP:
-                continue
-            kind = _intrinsic(words, key)
-            if kind:
-                _note(evidence, key, _INTRINSIC, kind)
-            parts.append(text[pos:a].translate(_APOS).lower())
-            parts.append(f"\x00{len(mentions)}\x01")
-            mentions.append(_Mention(key, name, (si, 0), tentative))
-            pos = b
-        parts.append(text[pos:end].translate(_APOS).lower())
-        masked = _WS.sub(" ", "".join(parts)).strip()
-        for m in _PLACEHOLDER.finditer(masked):
-            mentions[int(m.group()[1:-1])].order = (si, m.start())
-        for m in _CTX.finditer(masked):
-            group = m.lastgroup or ""
-            _note(evidence, mentions[int(m.group(group)[1:-1])].key, _CONTEXT, _CTX_TYPE[group])
-        raw.extend(_relations(masked, si, mentions))
+        if kind:
+            _note(evidence, key, _INTRINSIC, kind)
+        parts += (text[pos:a], f"\x00{len(mentions)}\x01")
+        mentions.append(_Mention(key, name, tentative))
+        pos = b
     if not mentions:
         return (), ()
+    parts.append(text[pos:])
+    for i in range(0, len(parts), 2):  # the text between names: one form for the patterns
+        part = parts[i].lower()
+        if "\x00" in part or "\x01" in part:
+            part = part.replace("\x00", " ").replace("\x01", " ")
+        parts[i] = part.translate(_APOS) if not part.isascii() else part
+    masked = " ".join("".join(parts).split())
+    for m in _PLACEHOLDER.finditer(masked):
+        mention = mentions[int(m.group()[1:-1])]
+        mention.order = m.start()
+        kind = _context(masked, m.start(), m.end())
+        if kind:
+            _note(evidence, mention.key, _CONTEXT, kind)
+    raw = _relations(masked, mentions, evidence)
+    return _finish(mentions, evidence, raw)
+
+
+def _finish(
+    mentions: list[_Mention], evidence: dict[str, tuple[int, str]], raw: list[_Raw]
+) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
+    """Type the names, drop relations whose ends have the wrong types, keep corroborated names."""
 
     def key_of(ref: _Ref) -> str:
         return SELF_KEY if ref[0] < 0 else mentions[ref[0]].key
@@ -642,39 +718,36 @@ def extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
 
         return [r for r in rels if fits(r[1], _ALLOWED[r[2]][0]) and fits(r[3], _ALLOWED[r[2]][1])]
 
-    # "works for X": X's boss-ness decides, from the cues of the text alone.
-    raw = sorted(
-        (order, s, ("reports_to" if evidence.get(key_of(o), (0, ""))[1] == "person" or o[0] < 0
-                    else "works_at") if rel == "work_for" else rel, o, conf, level)
-        for order, s, rel, o, conf, level in raw
-        if key_of(s) != key_of(o)
-    )
-    kept = valid(raw, typed(raw))
-    types = typed(kept)
-    kept = valid(kept, types)
+    def resolve(rel: str, o: _Ref) -> str:  # "works for X": a person X is a boss
+        if rel != "work_for":
+            return rel
+        person = o[0] < 0 or evidence.get(key_of(o), (0, ""))[1] == "person"
+        return "reports_to" if person else "works_at"
+
+    raw = sorted((order, s, resolve(rel, o), o, conf, level)
+                 for order, s, rel, o, conf, level in raw if key_of(s) != key_of(o))
+    kept, types = raw, evidence
+    if raw:  # two rounds: hints of relations dropped in the first no longer type their ends
+        kept = valid(raw, typed(raw))
+        types = typed(kept)
+        kept = valid(kept, types)
 
     best: dict[tuple[str, str, str], float] = {}
-    firsts: dict[str, tuple[int, int]] = {}
+    firsts: dict[str, int] = {}
     for _, s, rel, o, conf, _ in kept:
         sk, ok = key_of(s), key_of(o)
-        triple = (sk, rel, ok)
-        if rel in _SYMMETRIC and (ok, rel, sk) in best:
-            triple = (ok, rel, sk)
+        triple = (ok, rel, sk) if rel in _SYMMETRIC and (ok, rel, sk) in best else (sk, rel, ok)
         best[triple] = max(best.get(triple, 0.0), conf)
         for key, ref in ((sk, s), (ok, o)):
             firsts[key] = min(firsts.get(key, ref[1]), ref[1])
-    for m in mentions:
-        if not m.tentative or evidence.get(m.key, (0, ""))[0] >= _CONTEXT:
-            firsts[m.key] = min(firsts.get(m.key, m.order), m.order)
     names: dict[str, str] = {}
-    for m in mentions:
+    for m in mentions:  # a tentative name needs corroboration: a relation, a cue, a 2nd mention
         names.setdefault(m.key, m.name)
-        if m.key in firsts:
-            firsts[m.key] = min(firsts[m.key], m.order)
+        if m.key in firsts or not m.tentative or evidence.get(m.key, (0, ""))[0] >= _CONTEXT:
+            firsts[m.key] = min(firsts.get(m.key, m.order), m.order)
     entities = tuple(
         _SELF if key == SELF_KEY
         else EntityRef(key, names[key], types.get(key, (0, "other"))[1])  # type: ignore[arg-type]
         for key in sorted(firsts, key=lambda k: (firsts[k], k))
     )
-    relations = tuple(RelationRef(s, rel, o, conf) for (s, rel, o), conf in best.items())
-    return entities, relations
+    return entities, tuple(RelationRef(s, rel, o, conf) for (s, rel, o), conf in best.items())
