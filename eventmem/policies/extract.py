@@ -95,7 +95,7 @@ tues wed thu thur thurs fri sat january february march april june july august se
 november december jan feb mar apr jun jul aug sep sept oct nov dec spring summer autumn fall
 winter mom dad mum mama papa mommy daddy grandma grandpa granny nana sis bro babe baby honey dude
 man guys girl buddy mate folks im ive id dont cant wont didnt isnt thats whats lets youre theyre
-p ps self
+p ps self ceo cto cfo coo vp svp evp
 """))
 _TITLES: Final = frozenset(_w("mr mrs ms mx dr prof sir miss aunt uncle"))
 _CONNECTORS: Final = frozenset(_w("of de da del della di du van von der den la le al bin y"))
@@ -134,11 +134,11 @@ _GAZETTEER: Final[dict[str, str]] = {
         ("organization", """google, apple, microsoft, amazon, facebook, meta, tesla, ibm, intel,
             nvidia, openai, uber, airbnb, starbucks, walmart, nasa, nhs, un, unicef, fbi, cia,
             harvard, stanford, mit, yale, oxford, cambridge, red cross, doordash, door dash,
-            mcdonald, ikea, nike, adidas, disney, sony, samsung, linkedin, github"""),
+            mcdonald, ikea, nike, adidas, disney, sony, samsung, linkedin, github, spotify,
+            netflix, twitter, instagram, tiktok, youtube, slack, zoom, snapchat, pinterest"""),
         ("product", """iphone, ipad, macbook, android, windows, linux, excel, photoshop,
-            instagram, tiktok, youtube, whatsapp, slack, zoom, notion, chatgpt, python,
-            javascript, kindle, playstation, xbox, minecraft, fortnite, spotify, netflix,
-            twitter, snapchat, pinterest, duolingo"""),
+            whatsapp, chatgpt, python, javascript, kindle, playstation, xbox, minecraft,
+            fortnite"""),
         ("event", """christmas, thanksgiving, halloween, easter, hanukkah, diwali, ramadan, eid,
             new year, new years eve, pride, olympics, super bowl, world cup, oktoberfest,
             coachella, burning man, comic con, black friday"""),
@@ -174,7 +174,7 @@ _HEADS: Final[dict[str, str]] = {
         ("concept", """theory science sciences studies therapy movement rights principle effect
             syndrome disorder disease philosophy religion language literature history
             mathematics math physics chemistry biology psychology economics ethics"""),
-        ("product", "pro max mini ultra edition app air"),
+        ("product", "pro mini ultra edition app"),
     )
     for word in words.split()
 }
@@ -214,7 +214,7 @@ def _who(g: str) -> str:  # a name or "i"
 
 
 def _obj(g: str) -> str:  # a name not followed by "'s" (then it owns the object), or "me"
-    return rf"(?P<{g}>{_E}(?!')|\bme\b)"
+    return rf"(?P<{g}>{_E}(?!')|\bme\b|\bmine\b)"
 
 
 def _ent(g: str) -> str:
@@ -235,6 +235,11 @@ _AUX = (rf"(?:'m|'s|'re|'ve|'d|'ll)?(?: (?:am|is|are|was|were|be|been|being|has|
 _COP = (rf"(?:'ve|'d|'ll| has| have| had| will)?(?:'s|'re|'m| is| are| am| was| were| been| be"
         rf"| became| become| becomes| got)(?: (?:{_ADV}|like|definitely|truly|basically))*")
 _THE = "(?: the)? "
+# A verb's subject: a name or "i", then maybe an appositive ("Lucy, my sister, works at") or a
+# first clause it shares ("I grew up in Ohio but now live in Austin"); never across a pronoun
+# or a relative clause ("I have a friend who lives in Rome and works at X" is not about me).
+_SUBJ = (rf"{_who('s')}(?:, [^,.!?;\x00]{{1,40}},| (?:(?!(?:who|that|which|whose|he|she|they"
+         rf"|we|you|it|i)\b)[^ .!?;]+ ){{1,8}}?(?:and|but)(?: then| now| also)?)?{_AUX}")
 _MOD = (r"(?:(?:best|close|good|great|old|dear|new|older|younger|little|big|baby|twin|eldest"
         r"|oldest|youngest|elder|longtime|long-time|childhood|lovely|wonderful|amazing|awesome"
         r"|current|main|biggest|direct|only|first|second|step|beloved) )*")  # fmt: skip
@@ -292,14 +297,21 @@ _NOT_AFTER = r"(?<!lost )(?<!quit )(?<!left )(?<!lose )(?<!leave )(?<!leaving )(
 # (name, regex, relation, confidence, hint level, triggers). relation is a RELATION_TYPES
 # member or a resolver: "role"/"pair" (group r), "job" (group j), "joined", "work_for".
 _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
-    ("works_at", rf"{_who('s')}{_AUX} (?:work|works|worked|working)(?: (?:full-time|part-time"
+    ("works_at", rf"{_SUBJ} (?:work|works|worked|working)(?: (?:full-time|part-time"
         rf"|remotely|there|now))? at{_THE}{_ent('o')}", "works_at", EXPLICIT, _ROLE,
         "work works worked working"),
-    ("work_for", rf"{_who('s')}{_AUX} (?:work|works|worked|working) for{_THE}{_ent('o')}",
+    ("works_as", rf"{_SUBJ} (?:work|works|worked|working) as (?:a|an|the) (?:[a-z-]+ ){{0,3}}"
+        rf"?(?:at|for|with){_THE}{_ent('o')}", "works_at", EXPLICIT, _ROLE,
+        "work works worked working"),
+    ("studies_at", rf"{_SUBJ} (?:study|studies|studied|studying|enrolled|graduated|attend"
+        rf"|attends|attended|attending)(?: at| in| from)?{_THE}{_ent('o')}(?!')", "member_of",
+        POSSESSIVE, _HINT, "study studies studied studying enrolled graduated attend attends "
+        "attended attending"),
+    ("work_for", rf"{_SUBJ} (?:work|works|worked|working) for{_THE}{_ent('o')}",
         "work_for", EXPLICIT, _HINT, "work works worked working"),
-    ("employed", rf"{_who('s')}{_AUX} (?:employed|hired|recruited) (?:by|at){_THE}{_ent('o')}",
+    ("employed", rf"{_SUBJ} (?:employed|hired|recruited) (?:by|at){_THE}{_ent('o')}",
         "works_at", EXPLICIT, _ROLE, "employed hired recruited"),
-    ("got_job", rf"{_who('s')}{_AUX} (?:got|landed|started|accepted|took|start|starting|found"
+    ("got_job", rf"{_SUBJ} (?:got|landed|started|accepted|took|start|starting|found"
         rf"|have|has) (?:a |an |the |my )?(?:new |full-time |part-time |dream )?(?:job|position"
         rf"|internship|role) (?:at|with){_THE}{_ent('o')}", "works_at", EXPLICIT, _ROLE,
         "job position internship role"),
@@ -308,48 +320,48 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
         "job position internship"),
     ("job_title", rf"{_who('s')}{_COP} (?:a|an|the) (?P<j>(?:[a-z-]+ ){{0,2}}{_JOB_HEAD})"
         rf" (?P<p>at|for|with|of){_THE}{_ent('o')}", "job", POSSESSIVE, _HINT, "at for with of"),
-    ("joined", rf"{_who('s')}{_AUX} (?:joined|join|joins|joining|rejoined){_THE}{_ent('o')}"
+    ("joined", rf"{_SUBJ} (?:joined|join|joins|joining|rejoined){_THE}{_ent('o')}"
         r"(?! (?:for|at|in|on|to)\b)", "joined", POSSESSIVE, _HINT, "joined join joins joining "
         "rejoined"),
-    ("manages", rf"{_who('s')}{_AUX} (?:manage|manages|managed|managing|supervise|supervises"
+    ("manages", rf"{_SUBJ} (?:manage|manages|managed|managing|supervise|supervises"
         rf"|supervised|supervising|oversee|oversees|oversaw|overseeing){_THE}{_obj('o')}",
         "manages", EXPLICIT, _ROLE, "manage manages managed managing supervise supervises "
         "supervised supervising oversee oversees oversaw overseeing"),
-    ("reports_to", rf"{_who('s')}{_AUX} (?:report|reports|reporting) (?:directly )?to"
+    ("reports_to", rf"{_SUBJ} (?:report|reports|reporting) (?:directly )?to"
         rf"{_THE}{_obj('o')}", "reports_to", EXPLICIT, _ROLE, "report reports reporting"),
-    ("friends_with", rf"{_who('s')}{_AUX} (?:(?:best|good|close|great|old) )?friends with"
+    ("friends_with", rf"{_SUBJ} (?:(?:best|good|close|great|old) )?friends with"
         rf" {_obj('o')}", "friend_of", EXPLICIT, _ROLE, "friends"),
-    ("befriended", rf"{_who('s')}{_AUX} befriended {_obj('o')}", "friend_of", EXPLICIT, _ROLE,
+    ("befriended", rf"{_SUBJ} befriended {_obj('o')}", "friend_of", EXPLICIT, _ROLE,
         "befriended"),
-    ("lives_in", rf"{_who('s')}{_AUX} (?:live|lives|lived|living|reside|resides|resided"
+    ("lives_in", rf"{_SUBJ} (?:live|lives|lived|living|reside|resides|resided"
         rf"|residing|settled)(?: (?:here|there|now|currently))? in{_THE}{_ent('o')}",
         "lives_in", EXPLICIT, _ROLE, "live lives lived living reside resides resided residing "
         "settled"),
-    ("moved_to", rf"{_who('s')}{_AUX} (?:moved|move|moves|moving|relocated|relocating|relocate)"
+    ("moved_to", rf"{_SUBJ} (?:moved|move|moves|moving|relocated|relocating|relocate)"
         rf"(?: (?:back|here|there|out|over|away))? (?:to|in){_THE}{_ent('o')}", "lives_in",
         EXPLICIT, _ROLE, "moved move moves moving relocated relocating relocate"),
-    ("based_in", rf"{_who('s')}{_AUX} (?:based|headquartered) (?:in|out of){_THE}{_ent('o')}",
+    ("based_in", rf"{_SUBJ} (?:based|headquartered) (?:in|out of){_THE}{_ent('o')}",
         "lives_in", EXPLICIT, _ROLE, "based headquartered"),
-    ("married_to", rf"{_who('s')}{_AUX} married (?:to )?{_obj('o')}", "married_to", EXPLICIT,
+    ("married_to", rf"{_SUBJ} married (?:to )?{_obj('o')}", "married_to", EXPLICIT,
         _ROLE, "married"),
-    ("marries", rf"{_who('s')}{_AUX} (?:marry|marries|marrying|wed) {_obj('o')}", "married_to",
+    ("marries", rf"{_SUBJ} (?:marry|marries|marrying|wed) {_obj('o')}", "married_to",
         EXPLICIT, _ROLE, "marry marries marrying wed"),
-    ("engaged_to", rf"{_who('s')}{_AUX} engaged to {_obj('o')}", "dating", EXPLICIT, _ROLE,
+    ("engaged_to", rf"{_SUBJ} engaged to {_obj('o')}", "dating", EXPLICIT, _ROLE,
         "engaged"),
-    ("dating", rf"{_who('s')}{_AUX} (?:dating|dates|in a relationship with|going out with)"
+    ("dating", rf"{_SUBJ} (?:dating|dates|in a relationship with|going out with)"
         rf" {_obj('o')}", "dating", EXPLICIT, _ROLE, "dating dates relationship going"),
     ("member_of", rf"{_who('s')}{_COP} (?:a |an |one of the |the )?(?:(?:active|proud|founding"
         rf"|new|longtime|long-time|lifelong) )?(?:member|members|part) of{_THE}{_ent('o')}",
         "member_of", EXPLICIT, _ROLE, "member members part"),
-    ("belongs_to", rf"{_who('s')}{_AUX} (?:belong|belongs|belonged|belonging) to{_THE}"
+    ("belongs_to", rf"{_SUBJ} (?:belong|belongs|belonged|belonging) to{_THE}"
         rf"{_ent('o')}", "member_of", EXPLICIT, _ROLE, "belong belongs belonged belonging"),
-    ("founded", rf"{_who('s')}{_AUX} (?:founded|co-founded|cofounded|established){_THE}"
+    ("founded", rf"{_SUBJ} (?:founded|co-founded|cofounded|established){_THE}"
         rf"{_ent('o')}", "founded", EXPLICIT, _ROLE, "founded co-founded cofounded established"),
-    ("started", rf"{_who('s')}{_AUX} (?:started|launched|start|launch){_THE}{_ent('o')}(?!')",
+    ("started", rf"{_SUBJ} (?:started|launched|start|launch){_THE}{_ent('o')}(?!')",
         "founded", WEAK, _HINT, "started launched start launch"),
-    ("uses", rf"{_who('s')}{_AUX} (?:use|uses|used|using){_THE}{_ent('o')}", "uses", EXPLICIT,
+    ("uses", rf"{_SUBJ} (?:use|uses|used|using){_THE}{_ent('o')}", "uses", EXPLICIT,
         _HINT, "use uses used using"),
-    ("created", rf"{_who('s')}{_AUX} (?:created|create|creates|creating|built|build|builds"
+    ("created", rf"{_SUBJ} (?:created|create|creates|creating|built|build|builds"
         rf"|building|wrote|write|writes|writing|written|designed|design|designs|designing"
         rf"|developed|develop|develops|developing|invented|composed|painted|coded|authored"
         rf"|produced|directed){_THE}{_ent('o')}(?! (?:a|an|the|some|my|his|her|their|our|me"
@@ -357,26 +369,26 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
         "built build builds building wrote write writes writing written designed design designs "
         "designing developed develop develops developing invented composed painted coded "
         "authored produced directed"),
-    ("collaborates", rf"{_who('s')}{_AUX} (?:collaborate|collaborates|collaborated"
+    ("collaborates", rf"{_SUBJ} (?:collaborate|collaborates|collaborated"
         rf"|collaborating|cooperated|cooperating)(?: closely)? with{_THE}{_obj('o')}",
         "collaborates_with", EXPLICIT, _ROLE, "collaborate collaborates collaborated "
         "collaborating cooperated cooperating"),
-    ("works_with", rf"{_who('s')}{_AUX} (?:work|works|worked|working|teamed up|team up"
+    ("works_with", rf"{_SUBJ} (?:work|works|worked|working|teamed up|team up"
         rf"|teaming up)(?: closely| together)? with{_THE}{_obj('o')}", "collaborates_with",
         POSSESSIVE, _CONTEXT, "work works worked working teamed team teaming"),
-    ("mentors", rf"{_who('s')}{_AUX} (?:mentor|mentors|mentored|mentoring|coach|coaches"
+    ("mentors", rf"{_SUBJ} (?:mentor|mentors|mentored|mentoring|coach|coaches"
         rf"|coached|coaching|tutor|tutors|tutored|tutoring) {_obj('o')}", "mentors", EXPLICIT,
         _CONTEXT, "mentor mentors mentored mentoring coach coaches coached coaching tutor tutors "
         "tutored tutoring"),
-    ("competes", rf"{_who('s')}{_AUX} (?:compete|competes|competed|competing) (?:directly )?"
+    ("competes", rf"{_SUBJ} (?:compete|competes|competed|competing) (?:directly )?"
         rf"(?:with|against){_THE}{_obj('o')}", "competitor_of", EXPLICIT, _CONTEXT,
         "compete competes competed competing"),
-    ("partnered", rf"{_who('s')}{_AUX} (?:partnered|partnering|partners|partner|in partnership"
+    ("partnered", rf"{_SUBJ} (?:partnered|partnering|partners|partner|in partnership"
         rf"|in a partnership) (?:up )?with{_THE}{_obj('o')}", "partner_of", EXPLICIT, _CONTEXT,
         "partnered partnering partners partner partnership"),
-    ("knows", rf"{_who('s')}{_AUX} (?:know|knows|knew|known) {_obj('o')}", "knows", POSSESSIVE,
+    ("knows", rf"{_SUBJ} (?:know|knows|knew|known) {_obj('o')}", "knows", POSSESSIVE,
         _CONTEXT, "know knows knew known"),
-    ("met", rf"{_who('s')}{_AUX} (?:met|meet|meets|meeting)(?: up)?(?: with)? {_obj('o')}",
+    ("met", rf"{_SUBJ} (?:met|meet|meets|meeting)(?: up)?(?: with)? {_obj('o')}",
         "knows", WEAK, _CONTEXT, "met meet meets meeting"),
     ("role_is", rf"{_who('s')}{_COP} (?:also )?(?:a |an |the |one of )?{_poss('o')} {_MOD}"
         rf"(?P<r>{_ROLE_RE})s?\b", "role", EXPLICIT, _ROLE, "ROLES"),
@@ -385,8 +397,8 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
         "ROLES"),
     ("role_appos", rf"{_NOT_AFTER}{_poss('o')} {_MOD}(?P<r>{_ROLE_RE})s?(?:,| is| was| named"
         rf"| called)? (?P<s>{_E})(?:,? and (?P<s2>{_E}))?", "role", POSSESSIVE, _ROLE, "ROLES"),
-    ("role_appos_rev", rf"{_ent('s')}, (?:who is |who's )?{_poss('o')} {_MOD}(?P<r>{_ROLE_RE})\b"
-        r"(?!')", "role", POSSESSIVE, _ROLE, "ROLES"),
+    ("role_appos_rev", rf"{_ent('s')}, (?:who is |who's )?{_poss('o')} {_MOD}(?P<r>{_ROLE_RE})"
+        r"(?=[,.!?;]|$)", "role", POSSESSIVE, _ROLE, "ROLES"),
     ("has_role_named", rf"{_who('o')}{_AUX} (?:has|have|had|got) (?:a |an |one |two |three )?"
         rf"{_MOD}(?P<r>{_ROLE_RE})s? (?:named|called) {_ent('s')}", "role", EXPLICIT, _ROLE,
         "named called"),
@@ -434,7 +446,7 @@ _ALLOWED: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
 _HINTS: Final[dict[str, tuple[str | None, str | None]]] = {
     "works_at": ("person", "organization"), "reports_to": ("person", "person"),
     "manages": ("person", None), "lives_in": ("person", "place"),
-    "member_of": (None, "organization"), "founded": (None, "organization"),
+    "member_of": (None, "organization"), "founded": ("person", "organization"),
     "uses": (None, "product"), "created": (None, "product"), "client_of": (None, "organization"),
     **dict.fromkeys(("friend_of", "dating", "married_to", "parent_of", "child_of", "sibling_of",
                      "mentors", "knows"), ("person", "person")),
@@ -450,6 +462,8 @@ _GREET2: Final = frozenset(("thank you", "miss you", "love you", "of you", "good
                             "take care"))
 _SPEAKS: Final = (" said", " says", " told", " tells", " asked", " asks", " texted", " replied",
                   " thinks", " feels", " and i ", " and i'", " and me")
+_TELL: Final = frozenset(_w("told tell tells telling asked ask asks texted text texting "
+                            "thanked hugged kissed invited reminded"))
 _PREPS: Final = frozenset(_w("to in from around through across near outside at"))
 _MOTION: Final = frozenset(_w("""went go goes going gone travelled traveled travelling traveling
     travel travels trip trips moved moving flew fly flying drove driving live lives lived living
@@ -461,13 +475,17 @@ _BUY_FILL: Final = frozenset(_w("a an the my new brand-new brand some old used")
 
 def _context(masked: str, a: int, b: int) -> str | None:
     """The type the words around the masked name at ``masked[a:b]`` suggest, if any."""
-    after = masked[b:b + 12]
-    if after.startswith("'"):
+    after = masked[b:b + 24]
+    if after.startswith("'"):  # "Emily's dad": a person; "Joe's bakery": nothing known
+        return "person" if after[3:].split(" ", 1)[0].rstrip(",.!?") in _ROLES else None
+    if after[1:].split(" ", 1)[0].rstrip(",.!?;:") in _HEADS:  # "the Taylor Swift concert"
         return None
+    if a == 0 and after.startswith(":"):  # a speaker label, "Caroline: I ..."
+        return "person"
     words = masked[max(0, a - 40):a].replace(",", " ").split()[-4:]
     last = words[-1] if words else ""
-    if (last in _GREET or " ".join(words[-2:]) in _GREET2 or after.startswith(_SPEAKS)
-            or masked.endswith("me and ", 0, a)
+    if (last in _GREET or last in _TELL or " ".join(words[-2:]) in _GREET2
+            or after.startswith(_SPEAKS) or masked.endswith("me and ", 0, a)
             or (masked.endswith(", ", 0, a) and (not after or after[0] in "!?."))):
         return "person"
     if last == "the":
@@ -540,7 +558,8 @@ def _runs(text: str) -> list[tuple[int, int, bool]]:
     """Name spans of the text: (start, end, tentative)."""
     runs: list[tuple[int, int, list[str], bool]] = []
     cur: list[str] = []
-    cur_start = cur_end = n_caps = 0
+    cur_start = cur_end = 0
+    caps: list[int] = []
     last_upper = -1
     for m in _CAP.finditer(text):
         tok, a = m.group(), m.start()
@@ -555,7 +574,7 @@ def _runs(text: str) -> list[tuple[int, int, bool]]:
             a, tok = j, text[j:m.end()]
         if tok[-1] in ".-'’":
             tok = tok.rstrip(".-'’")
-        n_caps += 1
+        caps.append(a)
         upper = len(tok) > 1 and tok.isupper()  # an acronym, unless its neighbour shouts too
         shout = upper and last_upper >= 0 and text[last_upper:a].isspace()
         last_upper = a + len(tok) if upper else -1
@@ -571,11 +590,12 @@ def _runs(text: str) -> list[tuple[int, int, bool]]:
             if tail == "s":
                 tok = tok[:q]
         low = tok.casefold()
-        if low in _STOP or len(low) < 2:
+        if low in _STOP:
             continue
         b = a + len(tok)
         if cur and (_JOIN.fullmatch(text, cur_end, a) or (
-                cur[-1].casefold() in _TITLES and _TITLE_JOIN.fullmatch(text, cur_end, a))):
+                (len(cur[-1]) == 1 or cur[-1].casefold() in _TITLES)  # "Dr. Who", "J. K. Rowling"
+                and _TITLE_JOIN.fullmatch(text, cur_end, a))):
             cur.append(tok)
             cur_end = b
             continue
@@ -585,14 +605,17 @@ def _runs(text: str) -> list[tuple[int, int, bool]]:
     if cur:
         runs.append((cur_start, cur_end, cur, _initial(text, cur_start)))
     # Mostly capitalized text is a title or shouting: its capitals say nothing.
-    if n_caps >= 4 and n_caps * 10 >= 7 * len(text.split()):
-        return []
+    if len(caps) >= 4:
+        inner = sum(not _initial(text, a) for a in caps)
+        if inner >= 4 and inner * 10 >= 6 * len(text.split()):
+            return []
     out: list[tuple[int, int, bool]] = []
     for a, b, words, initial in runs:
         num = _NUMBER.match(text, b)
         if num:  # "iPhone 15": never a lone word, never tentative
             out.append((a, num.end(), False))
-        elif len(words) <= 6 and (len(words) > 1 or words[0].casefold() not in _HEAD_ONLY):
+        elif len(words) <= 6 and (len(words) > 1 or words[0].casefold() not in _HEAD_ONLY) and (
+                len(words[-1]) > 1):  # a lone initial ("J."), or "Plan B", is not a name
             out.append((a, b, initial and len(words) == 1))
     return out
 
