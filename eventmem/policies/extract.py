@@ -1,35 +1,39 @@
 """Entities and typed relations a text states, by deterministic rules: no model, no tagger.
 
-``extract(text)`` returns ``(entities, relations)`` for the ``memory.ingested`` event. The output
-is a pure function of the text; the rules are versioned by :data:`EXTRACTOR_VERSION`.
+``extract(text)`` returns ``(entities, relations)`` for the ``memory.ingested`` event: a pure
+function of the text, its rules versioned by :data:`EXTRACTOR_VERSION` (bump it on any change).
 
 Entities
-* Sentences end after ``. ! ? …`` (not after a title or abbreviation: "Dr.", "Inc.", "J.") and at
-  line breaks.
 * A name is a run of capitalized (or camel-case: "iPhone") words joined by spaces, by the
-  connectors of/de/da/van/von/... and "&" ("Bank of America"), or after a title ("Dr. Smith");
-  a number right after it joins it ("iPhone 15"). A possessive "'s" is left out of the name.
-* Never names: the stoplist (function words, interjections, days, months, "Mom"), contractions
-  ("Don't"), runs longer than six words, a lone head word ("Park", "Team"), and every word of a
-  sentence that is mostly capitalized (a title or shouting). Uncased scripts give no names.
-* A single capitalized word that opens a sentence is only tentative ("Lately", "Nature"): it is
-  kept if the same key also appears elsewhere, has a type cue, or takes part in a relation.
+  connectors of/de/da/van/von/... and "&" ("Bank of America"), or after a title or an initial
+  ("Dr. Smith", "J. K. Rowling"); a number right after it joins it ("iPhone 15"). A possessive
+  "'s" is left out of the name.
+* Sentences: a word opens one at the start of the text or of a line, or after ``. ! ? …`` that
+  does not end an abbreviation ("Dr.", "Inc.", "J."). A single capitalized word that opens a
+  sentence is only tentative ("Lately", "Nature"): it is kept if the same key appears elsewhere,
+  has a type cue, or takes part in a relation.
+* Never names: the stoplist (function words, interjections, days, months, "Mom", "CEO"),
+  contractions ("Don't"), runs longer than six words, a lone head word ("Park"), shouted words
+  ("JUST DOING IT") and texts that are mostly capitalized (titles). Uncased scripts give none.
 * Lowercase words are never entities, not even as a pattern's object ("uses python"): a graph
   node for every common noun ("works at a bakery") costs more precision than it gains.
-* First person (I, me, my) is :data:`SELF_KEY`, listed only when it takes part in a relation.
-* Type: the strongest evidence wins, earliest first on a tie. Strongest: the name itself (a
-  small gazetteer; head words such as "Inc", "University", "Lake", "Festival"; a title; a digit
-  or camel case means a product). Then the role in an explicit relation (the object of "works
-  at" is an organization), then the context ("Hey Mel", "moved to X", "bought an X"), then the
-  role in an ambiguous relation ("joined X"). No evidence: "other".
+* First person (I, me, my, mine) is :data:`SELF_KEY`, listed only when in a relation. There is
+  no coreference: "he works at X" states nothing.
+* Type: the strongest evidence wins, the earliest on a tie. Strongest: the name itself (a small
+  gazetteer; head words such as "Inc", "University", "Lake", "Festival"; a title; a digit or
+  camel case means a product). Then the role in an explicit relation (the object of "works at"
+  is an organization), then the context ("Hey Mel", "told Mel", "Mel's dad", "Mel:", "moved to
+  X", "bought an X"), then the role in an ambiguous relation ("joined X"). Else "other".
 
-Relations are regexes over each sentence with its names masked as placeholders and the rest
-lowercased, run only when one of their trigger words is present. A relation is dropped when its
-ends have types it does not allow (friend_of needs people), and when negated: the verb must
-directly follow its subject and auxiliaries, so "don't", "not", "no longer" break the match.
-Confidence: :data:`EXPLICIT` for a stated verb or copula ("works at", "is Ann's sister"),
-:data:`POSSESSIVE` for a possessive noun or a looser template ("my friend Ann", "joined X", "a
-nurse at X"), :data:`WEAK` for weak evidence ("met", "started X", a neighbour).
+Relations are regexes over the text with its names masked as placeholders and the rest
+lowercased; a pattern runs only when one of its trigger words is present. The verb follows its
+subject and auxiliaries (or an appositive, "Lucy, my sister, works at X", or a shared first
+clause, "I grew up in Ohio but now live in Austin"), so negation and modals ("don't", "not",
+"used to", "might") break a match; no pattern crosses a sentence end. A relation whose ends have
+types it does not allow is dropped ("I met Paris": knows needs people). Confidence:
+:data:`EXPLICIT` for a stated verb or copula ("works at", "is Ann's sister"), :data:`POSSESSIVE`
+for a possessive noun or a looser template ("my friend Ann", "joined X", "a nurse at X"),
+:data:`WEAK` for weak evidence ("met", "started X", "my neighbour Ann").
 """
 
 from __future__ import annotations
@@ -235,11 +239,16 @@ _AUX = (rf"(?:'m|'s|'re|'ve|'d|'ll)?(?: (?:am|is|are|was|were|be|been|being|has|
 _COP = (rf"(?:'ve|'d|'ll| has| have| had| will)?(?:'s|'re|'m| is| are| am| was| were| been| be"
         rf"| became| become| becomes| got)(?: (?:{_ADV}|like|definitely|truly|basically))*")
 _THE = "(?: the)? "
+# Not a statement: a question ("does Ann work at X?") or a wish ("I wish I worked at X").
+_NOT_STATED = _w("do does did is are was were has have had wish if unless whether imagine pretend")
+_STATED_WHO = (  # the look-behinds sit after the first character: far faster to search for
+    r"(?P<s>\x00" + "".join(rf"(?<!\b{w} \x00)" for w in _NOT_STATED) + r"[0-9]+\x01|\bi"
+    + "".join(rf"(?<!\b{w} i)" for w in _NOT_STATED) + r"\b)")
 # A verb's subject: a name or "i", then maybe an appositive ("Lucy, my sister, works at") or a
 # first clause it shares ("I grew up in Ohio but now live in Austin"); never across a pronoun
 # or a relative clause ("I have a friend who lives in Rome and works at X" is not about me).
-_SUBJ = (rf"{_who('s')}(?:, [^,.!?;\x00]{{1,40}},| (?:(?!(?:who|that|which|whose|he|she|they"
-         rf"|we|you|it|i)\b)[^ .!?;]+ ){{1,8}}?(?:and|but)(?: then| now| also)?)?{_AUX}")
+_SUBJ = (rf"{_STATED_WHO}(?:, [^,.!?;…\x00]{{1,40}},| (?:(?!(?:who|that|which|whose|he|she"
+         rf"|they|we|you|it|i)\b)[^ .!?;…]+ ){{1,8}}?(?:and|but)(?: then| now| also)?)?{_AUX}")
 _MOD = (r"(?:(?:best|close|good|great|old|dear|new|older|younger|little|big|baby|twin|eldest"
         r"|oldest|youngest|elder|longtime|long-time|childhood|lovely|wonderful|amazing|awesome"
         r"|current|main|biggest|direct|only|first|second|step|beloved) )*")  # fmt: skip
@@ -292,7 +301,15 @@ _JOB_REL: Final[dict[str, str]] = {
     **dict.fromkeys(_w("customer client patient regular"), "client_of"),
     **dict.fromkeys(_w("fan guest visitor speaker attendee newcomer beginner believer"), ""),
 }  # fmt: skip
-_NOT_AFTER = r"(?<!lost )(?<!quit )(?<!left )(?<!lose )(?<!leave )(?<!leaving )(?<!losing )"
+_GONE = _w("lost quit left lose leave leaving losing")  # "lost my job at X": no longer
+
+
+def _kept_poss(g: str) -> str:
+    """:func:`_poss`, not right after a verb of losing; the look-behinds sit after the first
+    character, which is far faster to search for than a pattern that opens with them."""
+    return (rf"(?P<{g}>\x00" + "".join(rf"(?<!{w} \x00)" for w in _GONE)
+            + r"[0-9]+\x01(?='s\b|'(?![a-z]))|\bm" + "".join(rf"(?<!{w} m)" for w in _GONE)
+            + r"y\b)(?:'s\b|')?")
 
 # (name, regex, relation, confidence, hint level, triggers). relation is a RELATION_TYPES
 # member or a resolver: "role"/"pair" (group r), "job" (group j), "joined", "work_for".
@@ -315,7 +332,7 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
         rf"|have|has) (?:a |an |the |my )?(?:new |full-time |part-time |dream )?(?:job|position"
         rf"|internship|role) (?:at|with){_THE}{_ent('o')}", "works_at", EXPLICIT, _ROLE,
         "job position internship role"),
-    ("my_job", rf"{_NOT_AFTER}{_poss('s')} (?:new |current |full-time |part-time |dream )?(?:job"
+    ("my_job", rf"{_kept_poss('s')} (?:new |current |full-time |part-time |dream )?(?:job"
         rf"|position|internship) (?:at|with){_THE}{_ent('o')}", "works_at", POSSESSIVE, _ROLE,
         "job position internship"),
     ("job_title", rf"{_who('s')}{_COP} (?:a|an|the) (?P<j>(?:[a-z-]+ ){{0,2}}{_JOB_HEAD})"
@@ -358,7 +375,7 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
     ("founded", rf"{_SUBJ} (?:founded|co-founded|cofounded|established){_THE}"
         rf"{_ent('o')}", "founded", EXPLICIT, _ROLE, "founded co-founded cofounded established"),
     ("started", rf"{_SUBJ} (?:started|launched|start|launch){_THE}{_ent('o')}(?!')",
-        "founded", WEAK, _HINT, "started launched start launch"),
+        "started", WEAK, _HINT, "started launched start launch"),
     ("uses", rf"{_SUBJ} (?:use|uses|used|using){_THE}{_ent('o')}", "uses", EXPLICIT,
         _HINT, "use uses used using"),
     ("created", rf"{_SUBJ} (?:created|create|creates|creating|built|build|builds"
@@ -395,15 +412,16 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
     ("role_of", rf"{_who('s')}{_COP} (?:a |an |the |one of )?(?:(?:my|his|her|their|our) )?"
         rf"{_MOD}(?P<r>{_ROLE_RE})s? (?:of|to|for){_THE}{_obj('o')}", "role", EXPLICIT, _ROLE,
         "ROLES"),
-    ("role_appos", rf"{_NOT_AFTER}{_poss('o')} {_MOD}(?P<r>{_ROLE_RE})s?(?:,| is| was| named"
+    ("role_appos", rf"{_kept_poss('o')} {_MOD}(?P<r>{_ROLE_RE})s?(?:,| is| was| named"
         rf"| called)? (?P<s>{_E})(?:,? and (?P<s2>{_E}))?", "role", POSSESSIVE, _ROLE, "ROLES"),
     ("role_appos_rev", rf"{_ent('s')}, (?:who is |who's )?{_poss('o')} {_MOD}(?P<r>{_ROLE_RE})"
         r"(?=[,.!?;]|$)", "role", POSSESSIVE, _ROLE, "ROLES"),
     ("has_role_named", rf"{_who('o')}{_AUX} (?:has|have|had|got) (?:a |an |one |two |three )?"
         rf"{_MOD}(?P<r>{_ROLE_RE})s? (?:named|called) {_ent('s')}", "role", EXPLICIT, _ROLE,
         "named called"),
-    ("pair", rf"{_who('s')},? and {_who('o')}{_COP} (?:(?:best|good|close|old|great|longtime) )?"
-        rf"(?P<r>{'|'.join(_PAIRS)})\b", "pair", EXPLICIT, _ROLE, " ".join(_PAIRS)),
+    ("pair", rf"(?P<s>{_E}|\bi\b|\bme\b),? and {_who('o')}{_COP} (?:(?:best|good|close|old"
+        rf"|great|longtime) )?(?P<r>{'|'.join(_PAIRS)})\b", "pair", EXPLICIT, _ROLE,
+        " ".join(_PAIRS)),
     ("pair_met", rf"{_who('s')} and {_who('o')}(?: first| finally| just)? met\b", "knows", WEAK,
         _CONTEXT, "met"),
     ("pair_together", rf"{_who('s')} and {_who('o')}{_AUX} (?:work|worked|working|collaborate"
@@ -461,7 +479,9 @@ _GREET: Final = frozenset(_w("hey hi hello hiya thanks congrats congratulations 
 _GREET2: Final = frozenset(("thank you", "miss you", "love you", "of you", "good job",
                             "take care"))
 _SPEAKS: Final = (" said", " says", " told", " tells", " asked", " asks", " texted", " replied",
-                  " thinks", " feels", " and i ", " and i'", " and me")
+                  " thinks", " feels", " and me ", " and i are", " and i were", " and i have",
+                  " and i've", " and i had", " and i both", " and i went", " and i got",
+                  " and i met", " and i will", " and i'll")
 _TELL: Final = frozenset(_w("told tell tells telling asked ask asks texted text texting "
                             "thanked hugged kissed invited reminded"))
 _PREPS: Final = frozenset(_w("to in from around through across near outside at"))
@@ -605,7 +625,7 @@ def _runs(text: str) -> list[tuple[int, int, bool]]:
     if cur:
         runs.append((cur_start, cur_end, cur, _initial(text, cur_start)))
     # Mostly capitalized text is a title or shouting: its capitals say nothing.
-    if len(caps) >= 4:
+    if len(caps) >= 4 and len(caps) * 10 >= 6 * len(text.split()):
         inner = sum(not _initial(text, a) for a in caps)
         if inner >= 4 and inner * 10 >= 6 * len(text.split()):
             return []
@@ -660,6 +680,11 @@ def _relations(
                 rel = _JOB_REL.get(head, "works_at")
                 if not rel or (prep == "of" and head not in _JOB_OF):
                     continue
+            elif relation == "started":  # "started Bloom Studio", not "started Pilates"
+                name = mentions[refs["o"][0]].name
+                if " " not in name and _name_info(name)[1] != "organization":
+                    continue
+                rel = "founded"
             elif relation == "joined":
                 last = mentions[refs["o"][0]].name.rsplit(" ", 1)[-1].casefold()
                 rel = "member_of" if last in _MEMBERSHIP else "works_at"
@@ -706,6 +731,8 @@ def extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
         part = parts[i].lower()
         if "\x00" in part or "\x01" in part:
             part = part.replace("\x00", " ").replace("\x01", " ")
+        if "\n" in part:  # a line break ends a sentence for the patterns too
+            part = part.replace("\n", " . ")
         parts[i] = part.translate(_APOS) if not part.isascii() else part
     masked = " ".join("".join(parts).split())
     for m in _PLACEHOLDER.finditer(masked):
