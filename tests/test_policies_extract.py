@@ -4,6 +4,11 @@ must not be found, hypothesis checks the output contract on arbitrary text.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -391,6 +396,23 @@ def test_deterministic(text: str) -> None:
 def test_contract_on_examples() -> None:
     for text, _ in POSITIVE:
         _check_contract(text)
+
+
+def test_same_output_under_any_hash_seed() -> None:
+    # Sets and dicts of strings must never order the output: two seeds, one answer.
+    script = (
+        "from eventmem.policies.extract import extract\n"
+        "from tests.test_policies_extract import POSITIVE\n"
+        "print(repr([extract(t) for t, _ in POSITIVE]))"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed}, cwd=Path(__file__).parent.parent,
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(outputs) == 1 and "RelationRef" in outputs.pop()
 
 
 def test_version_is_stable() -> None:
