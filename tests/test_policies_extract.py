@@ -248,6 +248,7 @@ def test_intrinsic_type_beats_relation_role() -> None:
         ("See you on Monday in May.", "monday"),
         ("GETTING STARTED WITH PYTHON", "python"),
         ("Ah ha, JUST DOING IT!", "doing"),
+        ("Jon: Agreed, see you there.", "agreed"),  # after a speaker label, a sentence opens
     ],
 )
 def test_not_entities(text: str, absent: str) -> None:

@@ -8,10 +8,10 @@ Entities
   connectors of/de/da/van/von/... and "&" ("Bank of America"), or after a title or an initial
   ("Dr. Smith", "J. K. Rowling"); a number right after it joins it ("iPhone 15"). A possessive
   "'s" is left out of the name.
-* Sentences: a word opens one at the start of the text or of a line, or after ``. ! ? …`` that
-  does not end an abbreviation ("Dr.", "Inc.", "J."). A single capitalized word that opens a
-  sentence is only tentative ("Lately", "Nature"): it is kept if the same key appears elsewhere,
-  has a type cue, or takes part in a relation.
+* Sentences: a word opens one at the start of the text or of a line, or after ``. ! ? … :``
+  (a "." that ends an abbreviation, "Dr." or "J.", does not count). A single capitalized word
+  that opens a sentence is only tentative ("Lately", "Nature"): it is kept if the same key
+  appears elsewhere, has a type cue, or takes part in a relation.
 * Never names: the stoplist (function words, interjections, days, months, "Mom", "CEO"),
   contractions ("Don't"), runs longer than six words, a lone head word ("Park"), shouted words
   ("JUST DOING IT") and texts that are mostly capitalized (titles). Uncased scripts give none.
@@ -535,13 +535,13 @@ _ABBREVS: Final = frozenset(_w("mr mrs ms mx dr prof st mt jr sr inc ltd co corp
 
 
 def _initial(text: str, a: int) -> bool:
-    """Does the word at ``a`` open a sentence (text start, line break, or . ! ? before it)?"""
+    """Does the word at ``a`` open a sentence (text start, line break, or . ! ? : before it)?"""
     i = a - 1
     while i >= 0 and text[i] in _LEAD:
         if text[i] == "\n":
             return True
         i -= 1
-    if i < 0 or text[i] in "!?…":
+    if i < 0 or text[i] in "!?…:":  # ":" after a speaker label: "Jon: Agreed, ..."
         return True
     if text[i] != ".":
         return False
