@@ -645,6 +645,15 @@ _Ref = tuple[int, int]  # (mention index, or -1 for the speaker; position in the
 _Raw = tuple[tuple[int, int], _Ref, str, _Ref, float, int]
 
 
+class _Mention:
+    """One occurrence of a candidate name."""
+
+    __slots__ = ("key", "name", "order", "tentative")
+
+    def __init__(self, key: str, name: str, tentative: bool) -> None:
+        self.key, self.name, self.order, self.tentative = key, name, 0, tentative
+
+
 def _note(evidence: dict[str, tuple[int, str]], key: str, level: int, kind: str) -> None:
     """Record a type cue; a stronger one replaces it, an equal one does not (earliest wins)."""
     if level > evidence.get(key, (0, ""))[0]:
@@ -695,15 +704,6 @@ def _relations(
                     a, b = (refs["o"], refs[subj]) if invert else (refs[subj], refs["o"])
                     found.append(((m.start(), i), a, rel, b, conf, level))
     return found
-
-
-class _Mention:
-    """One occurrence of a candidate name."""
-
-    __slots__ = ("key", "name", "order", "tentative")
-
-    def __init__(self, key: str, name: str, tentative: bool) -> None:
-        self.key, self.name, self.order, self.tentative = key, name, 0, tentative
 
 
 def extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
