@@ -9,8 +9,10 @@ from eventmem.errors import InvalidInputError
 from eventmem.events import MEMORY_KINDS
 from eventmem.log import DEFAULT_MAP_SIZE
 from eventmem.policies.decay import DecayParams
+from eventmem.policies.gate import GateParams
 from eventmem.policies.importance import ImportanceParams
 from eventmem.policies.lifecycle import LifecycleParams
+from eventmem.policies.observer import ObserverParams
 from eventmem.policies.tiers import TierParams
 from eventmem.policies.utility import UtilityParams
 
@@ -51,9 +53,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     utility: UtilityParams = msgspec.field(default_factory=UtilityParams)
     tiers: TierParams = msgspec.field(default_factory=TierParams)
     importance: ImportanceParams = msgspec.field(default_factory=ImportanceParams)
-    # Novelty (importance) compares a new memory with the most recent memories of its namespace:
-    # a bounded window keeps the cost of a write flat as the store grows.
-    novelty_window: int = 1_024
+    # The write path: the observer filter on input, and the gate (dedup, conflicts, strategy).
+    observer: ObserverParams = msgspec.field(default_factory=ObserverParams)
+    gate: GateParams = msgspec.field(default_factory=GateParams)
 
     def __post_init__(self) -> None:
         if self.default_kind not in MEMORY_KINDS:

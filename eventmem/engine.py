@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from eventmem import ingest, validation
-from eventmem.clock import Clock, SystemClock, to_micros
+from eventmem import conflicts, ingest, validation
+from eventmem.clock import Clock, SystemClock, from_micros, to_micros
 from eventmem.config import Config
 from eventmem.content import Content
 from eventmem.embedders import EMBEDDERS, Embedder, default_embedder
@@ -37,6 +37,7 @@ from eventmem.events import (
     MemoryTouched,
     MemoryUnpinned,
 )
+from eventmem.items import check_items
 from eventmem.log import EventLog, Head
 from eventmem.maintenance import SweepReport, purged_contents, sweep_events
 from eventmem.maintenance import report as sweep_report
@@ -44,16 +45,11 @@ from eventmem.opslog import ops_logger
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.utility import after_feedback
 from eventmem.reader import Reader, View
-from eventmem.results import Hit, RememberResult
+from eventmem.results import Conflict, Hit, RememberResult
 from eventmem.text import content_hash, packed_terms
-from projections.state import MemoryRecord
+from projections.state import ConflictRecord, MemoryRecord
 from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
-
-_ITEM_FIELDS = frozenset({
-    "text", "namespace", "kind", "source", "importance", "confidence", "valid_from",
-    "valid_until", "pinned", "immutable", "tags", "refs",
-})
 
 
 class Engine(Reader):
@@ -209,6 +205,7 @@ class Engine(Reader):
         tags: Sequence[str] = (),
         refs: Sequence[str] = (),
         session: str | None = None,
+        on_conflict: str | None = None,
     ) -> RememberResult:
         """Store what the agent learned; returns the action taken and the memory it landed in.
 
@@ -218,11 +215,18 @@ class Engine(Reader):
         ``valid_until`` inferred ("by Friday"). With a ``session`` the memory enters that
         session's working memory (at most 9; the weakest moves on to episodic). Invalid input
         raises InvalidInputError and writes nothing.
+
+        The write gate compares the text with the namespace's nearest memories: a semantic
+        duplicate reinforces, a near duplicate merges (or is skipped when it adds nothing), and a
+        contradiction is settled by ``on_conflict`` (default ``Config.gate.strategy``):
+        keep_existing, use_new, merge, ask (both kept; see :meth:`conflicts`) or temporal.
+        Input the observer filter refuses (markup, prompt injection, code) comes back
+        ``action="rejected"`` with the reason, and only the rejection is recorded.
         """
         item = dict(text=text, namespace=namespace, kind=kind, source=source,
                     importance=importance, confidence=confidence, valid_from=valid_from,
                     valid_until=valid_until, pinned=pinned, immutable=immutable, tags=tags,
-                    refs=refs, session=session)
+                    refs=refs, session=session, on_conflict=on_conflict)
         return self.remember_many([item])[0]
 
     def remember_many(
@@ -237,23 +241,31 @@ class Engine(Reader):
         if isinstance(items, str | bytes | Mapping):  # would iterate characters or keys
             raise InvalidInputError(
                 "remember_many takes a list of texts or mappings; for one text use remember()")
-        checked = ingest.check_items(items, namespace, self.config)
+        checked = check_items(items, namespace, self.config)
         if not checked:
             return []
         at = self._now()
         contents = self._contents_for({content_hash(item["text"]): item["text"]
                                        for item in checked})
         decided = ingest.decide(self._views, checked, contents, at=at, head=self._log.head(),
-                                config=self.config)
-        created = {h: contents[h] for h in decided.texts}
-        seqs = self._log.append(decided.events, contents=created)
-        self._fold(decided.events, seqs, created)
+                                config=self.config, text_of=self._text_of,
+                                analyse=self._analyse)
+        seqs = self._log.append(decided.events, contents=decided.contents)
+        self._fold(decided.events, seqs, decided.contents)
         self._ops.info("remember", count=len(decided.events), first_seq=seqs[0],
                        last_seq=seqs[-1])
-        return [RememberResult(memory_id=mid, action=action, seq=seq,
-                               rule=getattr(event, "rule", ""))
-                for (mid, action), seq, event in zip(decided.actions, seqs, decided.events,
-                                                      strict=False)]
+        return [RememberResult(memory_id=o.memory_id, action=o.action, seq=seqs[o.event],
+                               rule=o.rule, reason=o.reason, neighbour=o.neighbour,
+                               similarity=o.similarity, conflict_id=o.conflict_id)
+                for o in decided.outcomes]
+
+    def _text_of(self, memory_id: str) -> str:
+        text = self._log.blob(self._views.state.memories[memory_id].content_hash)
+        return text if text is not None else ""
+
+    def _analyse(self, text: str) -> Content:
+        chash = content_hash(text)
+        return self._contents_for({chash: text})[chash]
 
     def _contents_for(self, texts: Mapping[str, str]) -> dict[str, Content]:
         """Content for these texts (content hash -> text): what the store already holds where it
@@ -337,6 +349,37 @@ class Engine(Reader):
         self._ops.info("consolidate", now=when, events=len(events))
         return sweep_report(when, events, seqs)
 
+    def conflicts(self, *, namespace: str = "default", status: str | None = "open"
+                  ) -> list[Conflict]:
+        """The contradictions the write gate found in ``namespace``: open ones by default
+        (``status="resolved"`` or ``None`` for the others), oldest first."""
+        self._ensure_current()
+        namespace = validation.namespace(namespace, self.config)
+        if status not in ("open", "resolved", None):
+            raise InvalidInputError("status must be 'open', 'resolved' or None")
+        return [_conflict(c) for c in conflicts.listing(self._views, namespace, status)]
+
+    def resolve(self, conflict_id: str, *, strategy: str = "use_new") -> RememberResult:
+        """Settle an open conflict: ``keep_existing``, ``use_new``, ``merge`` (one memory
+        carries both) or ``temporal`` (the later valid time wins). The loser is superseded, not
+        deleted. Returns the memory that holds the answer."""
+        self._check_writable()
+        found = self._views.state.conflicts.get(conflict_id) \
+            if isinstance(conflict_id, str) else None
+        if found is None:
+            raise NotFoundError(f"no conflict {conflict_id!r} in this store")
+        if found.status != "open":
+            raise InvalidInputError(f"conflict {conflict_id} is already resolved "
+                                    f"(winner {found.winner})")
+        events, contents, winner = conflicts.resolution_events(
+            self._views, found, strategy, at=self._now(), head=self._log.head(),
+            config=self.config, text_of=self._text_of, analyse=self._analyse)
+        seqs = self._log.append(events, contents=contents)
+        self._fold(events, seqs, contents)
+        action = "merged" if strategy == "merge" else "superseded"
+        return RememberResult(memory_id=winner, action=action, seq=seqs[0],
+                              rule=getattr(events[-1], "rule", ""), conflict_id=conflict_id)
+
     def pin(self, memory_id: str) -> int:
         """Pin a memory: it is exempt from forgetting. Returns the seq (no event if pinned)."""
         return self._set_pin(memory_id, True)
@@ -418,6 +461,17 @@ class Engine(Reader):
     def head(self) -> Head:
         self._ensure_current()
         return self._log.head()
+
+
+def _conflict(record: ConflictRecord) -> Conflict:
+    return Conflict(
+        conflict_id=record.conflict_id, namespace=record.namespace, memory_id=record.memory_id,
+        other_id=record.other_id, subject=record.subject, attribute=record.attribute,
+        old_value=record.old_value, new_value=record.new_value, rule=record.rule,
+        strategy=record.strategy, status=record.status,
+        flagged_at=from_micros(record.flagged_at), winner=record.winner,
+        resolved_at=None if record.resolved_at is None else from_micros(record.resolved_at),
+        resolved_by=record.resolved_by)
 
 
 def _envelopes(

@@ -1,231 +1,474 @@
-"""The write path's decisions for a batch of new texts, as events.
+"""The write path's decisions for a batch of checked items, as events.
 
-``check_items`` turns the caller's items into checked dicts (or raises InvalidInputError naming
-the item). ``decide`` is a pure function of the projections, the checked items, the content
-about to be stored (vectors), the time and the config: for each item it runs the gate (exact
-duplicate: reinforce), the kind classifier, the valid-until inference for plans, importance
-(novelty, arousal, reward, attention) with flashbulb memories, and working-memory admission and
-eviction per session. It returns the events with their evidence; the engine appends them in one
-transaction. Nothing here reads the clock or the disk.
+``decide`` is a pure function of the projections, the items, their content (text, vector, terms),
+the time and the config, plus two deterministic helpers the engine passes in: ``text_of`` (a
+stored memory's text) and ``analyse`` (content for a text the gate synthesized). Items are decided
+in order, each against the store as it will stand when the earlier items' events are folded
+(:mod:`eventmem.neighbours`). For each item:
+
+1. the observer filter may reject it (recorded without its content);
+2. the gate (:mod:`eventmem.policies.gate`) decides, with its evidence: reinforce, skip, merge,
+   update, a conflict settled by its strategy, or create;
+3. a created memory gets its kind, valid-until for plans, importance, flashbulb status, its
+   entities and relations (:mod:`eventmem.policies.extract`) and links to related memories;
+4. sessions over their working-memory capacity evict their weakest members.
+
+Nothing here reads the clock or writes; the engine appends the events in one transaction.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from eventmem import validation
 from eventmem.blas import single_thread
 from eventmem.config import Config
 from eventmem.content import Content
-from eventmem.errors import InvalidInputError
 from eventmem.events import (
+    ConflictFlagged,
+    ConflictResolved,
     Event,
     MemoryIngested,
     MemoryKind,
+    MemoryLink,
     MemoryReinforced,
+    MemoryRejected,
+    MemorySkipped,
+    MemorySuperseded,
     TierChange,
     TierChanged,
 )
 from eventmem.log import Head
-from eventmem.policies import classify, gate, importance, tiers, timebound
+from eventmem.neighbours import Near, Neighbourhood, Query
+from eventmem.policies import (
+    classify,
+    conflict,
+    extract,
+    gate,
+    importance,
+    merge,
+    observer,
+    tiers,
+    timebound,
+)
 from eventmem.policies.decay import progress, stability_after_access
 from eventmem.results import Action
 from eventmem.text import content_hash, dedup_key
 from projections import Projections
 from projections.state import MemoryRecord, dedup_slot, working_key
 
-ITEM_FIELDS = frozenset({
-    "text", "namespace", "kind", "source", "importance", "confidence", "valid_from",
-    "valid_until", "pinned", "immutable", "tags", "refs", "session",
-})
 IMPORTANCE_CHANNELS = ("novelty", "arousal", "reward", "attention")  # the event's tuple order
+
+
+class Outcome(NamedTuple):
+    """What happened to one item, for the caller."""
+
+    memory_id: str | None  # None only when rejected
+    action: Action
+    event: int  # index (in Decided.events) of the event that records the decision
+    rule: str
+    reason: str = ""
+    neighbour: str | None = None
+    similarity: float | None = None
+    conflict_id: str | None = None
 
 
 class Decided(NamedTuple):
     events: list[Event]
-    actions: list[tuple[str, Action]]  # (memory id, action) per item, in item order
-    texts: dict[str, str]  # content hash -> text of the memories created
+    outcomes: list[Outcome]  # one per item, in item order
+    contents: dict[str, Content]  # content hash -> content to store with the events
 
 
-def check_items(items: Iterable[str | Mapping[str, Any]], namespace: str,
-                config: Config) -> list[dict[str, Any]]:
-    """Checked items; a bare text only has its text checked (its options are the defaults)."""
-    plain = {
-        "namespace": validation.namespace(namespace, config), "kind": None, "source": "user",
-        "importance": None, "confidence": 1.0, "valid_from": None, "valid_until": None,
-        "pinned": False, "immutable": False, "tags": (), "refs": (), "session": None,
-    }
-    checked = []
-    for index, item in enumerate(items):
-        try:
-            if isinstance(item, str):
-                checked.append({**plain, "text": validation.text(item, config)})
-            else:
-                checked.append(_check_mapping(index, item, namespace, config))
-        except InvalidInputError as exc:
-            raise InvalidInputError(f"item {index}: {exc}" if index else str(exc)) from None
-    return checked
-
-
-def _check_mapping(index: int, raw: Any, default_ns: str, config: Config) -> dict[str, Any]:
-    if not isinstance(raw, Mapping):
-        raise InvalidInputError(f"expected a str or a mapping, got {type(raw).__name__}")
-    unknown = set(raw) - ITEM_FIELDS
-    if unknown:
-        raise InvalidInputError(f"unknown fields {sorted(unknown)}")
-    valid_from, valid_until = validation.interval(raw.get("valid_from"), raw.get("valid_until"))
-    weight = raw.get("importance")
-    session = raw.get("session")
-    return {
-        "text": validation.text(raw.get("text"), config),
-        # Only a missing/None namespace means the default: "" or 0 is an error, never a silent
-        # write into another tenant's "default" namespace.
-        "namespace": validation.namespace(
-            default_ns if raw.get("namespace") is None else raw["namespace"], config),
-        "kind": validation.kind(raw.get("kind")),
-        "source": validation.actor(raw.get("source", "user")),
-        "importance": None if weight is None else validation.unit_float(weight, "importance"),
-        "confidence": validation.unit_float(raw.get("confidence", 1.0), "confidence"),
-        "valid_from": valid_from,
-        "valid_until": valid_until,
-        "pinned": validation.flag(raw.get("pinned", False), "pinned"),
-        "immutable": validation.flag(raw.get("immutable", False), "immutable"),
-        "tags": validation.labels(raw.get("tags", ()), "tags"),
-        "refs": validation.labels(raw.get("refs", ()), "refs"),
-        "session": None if session is None else validation.label(session, "session"),
-    }
+TextOf = Callable[[str], str]
+Analyse = Callable[[str], Content]
 
 
 def decide(views: Projections, items: list[dict[str, Any]], contents: Mapping[str, Content],
-           *, at: int, head: Head, config: Config) -> Decided:
+           *, at: int, head: Head, config: Config, text_of: TextOf,
+           analyse: Analyse) -> Decided:
     """The events that record what each item means (see the module docstring)."""
-    memories = views.state.memories
-    events: list[Event] = []
-    actions: list[tuple[str, Action]] = []
-    texts: dict[str, str] = {}
-    pending: dict[str, str] = {}  # dedup slot -> id created earlier in this batch
-    new_ids: set[str] = set()
-    new_records: list[MemoryRecord] = []  # as the fold will make them (working-memory eviction)
-    neighbours = _Neighbours(views, items, contents, config.novelty_window)
-    for i, item in enumerate(items):
+    with single_thread():  # similarities feed decisions: one thread, one summation order
+        batch = _Batch(views, items, contents, at=at, head=head, config=config,
+                       text_of=text_of, analyse=analyse)
+        for i, item in enumerate(items):
+            batch.decide(i, item)
+    batch.events += _working_evictions(views, batch.new_records, batch.retired, at, config)
+    return Decided(batch.events, batch.outcomes, batch.stored)
+
+
+class _Batch:
+    """The decisions of one batch so far, and what later items must see of them."""
+
+    def __init__(self, views: Projections, items: list[dict[str, Any]],
+                 contents: Mapping[str, Content], *, at: int, head: Head, config: Config,
+                 text_of: TextOf, analyse: Analyse) -> None:
+        self.views, self.contents, self.at, self.head = views, contents, at, head
+        self.config, self.params = config, config.gate
+        self._text_of, self.analyse = text_of, analyse
+        self.events: list[Event] = []
+        self.outcomes: list[Outcome] = []
+        self.stored: dict[str, Content] = {}
+        self.new_records: list[MemoryRecord] = []  # as the fold will make them
+        self.created: dict[str, MemoryIngested] = {}  # this batch's memories by id
+        self.texts: dict[str, str] = {}  # this batch's memories' texts by id
+        self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
+        self.retired: set[str] = set()  # superseded earlier in the batch
+        self.queries = [Query(item["namespace"], self._vector(contents[content_hash(item["text"])]),
+                              contents[content_hash(item["text"])].terms or b"", item["session"])
+                        for item in items]
+        self.hood = Neighbourhood(views, self.queries, window=self.params.window,
+                                  rare_terms=self.params.rare_terms,
+                                  max_term_df=self.params.max_term_df)
+        self._claims: dict[str, conflict.Claims] = {}
+
+    # -- one item -----------------------------------------------------------------------------
+
+    def decide(self, i: int, item: dict[str, Any]) -> None:
         text, ns = item["text"], item["namespace"]
-        key = dedup_key(text)
-        slot = dedup_slot(ns, key)
+        rejection = observer.screen(text, self.config.observer)
+        if rejection is not None:
+            self.events.append(MemoryRejected(
+                at=self.at, namespace=ns, actor=item["source"], reason=rejection.reason,
+                rule=rejection.rule, length=len(text), policy=observer.OBSERVER_VERSION))
+            self._outcome(None, "rejected", rejection.rule, reason=rejection.reason)
+            return
         chash = content_hash(text)
-        decision = gate.decide(views.state.by_dedup.get(slot) or pending.get(slot))
+        slot = dedup_slot(ns, dedup_key(text))
+        exact = self.pending_slots.get(slot) or self.views.state.by_dedup.get(slot)
+        if exact in self.retired:
+            exact = None
+        near = self.hood.near(i, self.queries[i])
+        nearest = self._neighbour(near.ranked[0]) if near.ranked and exact is None else None
+        contradicted, found = (None, None) if exact is not None or self.params.mode == "exact" \
+            else self._contradiction(item, near)
+        adds = nearest is not None and self._adds_information(nearest, text)
+        decision = gate.decide(exact, nearest, adds_information=adds, contradicted=contradicted,
+                               params=self.params)
+        match decision.action:
+            case "reinforce" | "skip":
+                self._absorbed(item, chash, decision)
+            case "merge":
+                self._merge(i, item, chash, decision, near)
+            case "update":
+                self._update(i, item, chash, decision, near)
+            case "conflict":
+                assert found is not None
+                self._conflict(i, item, chash, decision, near, found)
+            case _:
+                memory_id = self._create(i, item, text, chash, decision, near)
+                self._outcome(memory_id, "created", decision.rule, neighbour=decision.neighbour,
+                              similarity=decision.similarity if decision.neighbour else None)
+
+    def _absorbed(self, item: dict[str, Any], chash: str, decision: gate.GateDecision) -> None:
+        """Reinforce or skip: the input is kept as its blob (the evidence), no memory is made."""
+        target = decision.neighbour
+        assert target is not None
+        ns, source = item["namespace"], item["source"]
+        self.stored.setdefault(chash, self.contents[chash])
         if decision.action == "reinforce":
-            assert decision.neighbour is not None
-            target = memories.get(decision.neighbour)
-            events.append(MemoryReinforced(
-                at=at, namespace=ns, actor=item["source"], memory_id=decision.neighbour,
-                content_hash=chash, similarity=decision.similarity, rule=decision.rule,
-                policy=decision.policy,
-                stability=None if target is None else stability_after_access(target, at,
-                                                                             config.decay)))
-            actions.append((decision.neighbour, "reinforced"))
-            continue
-        memory_id = _new_memory_id(head, i, memories, new_ids)
-        new_ids.add(memory_id)
-        pending[slot] = memory_id
-        texts[chash] = text
-        event = _ingested(item, memory_id, chash, key, decision, neighbours.of(i, memories),
-                          at=at, config=config)
-        events.append(event)
-        actions.append((memory_id, "created"))
-        new_records.append(_provisional_record(event, head.seq + len(events)))
-    events += _working_evictions(views, new_records, at, config)
-    return Decided(events, actions, texts)
+            record = self.views.state.memories.get(target)
+            self.events.append(MemoryReinforced(
+                at=self.at, namespace=ns, actor=source, memory_id=target, content_hash=chash,
+                similarity=decision.similarity, rule=decision.rule, policy=decision.policy,
+                stability=None if record is None else stability_after_access(
+                    record, self.at, self.config.decay)))
+            self._outcome(target, "reinforced", decision.rule, neighbour=target,
+                          similarity=decision.similarity)
+        else:
+            self.events.append(MemorySkipped(
+                at=self.at, namespace=ns, actor=source, memory_id=target, content_hash=chash,
+                similarity=decision.similarity, rule=decision.rule, policy=decision.policy))
+            self._outcome(target, "skipped", decision.rule, neighbour=target,
+                          similarity=decision.similarity)
+
+    def _merge(self, i: int, item: dict[str, Any], chash: str, decision: gate.GateDecision,
+               near: Near) -> None:
+        old = decision.neighbour
+        assert old is not None
+        text = merge.merged_text(self.text_of(old), item["text"])
+        memory_id = self._create(i, item, text, chash, decision, near, derived_from=old)
+        self._outcome(memory_id, "merged", decision.rule, neighbour=old,
+                      similarity=decision.similarity)
+        # The facts carry on in the merged memory: the old one's valid time does not end.
+        self._supersede(old, memory_id, None, "merged", decision.similarity, item)
+
+    def _update(self, i: int, item: dict[str, Any], chash: str, decision: gate.GateDecision,
+                near: Near) -> None:
+        old = decision.neighbour
+        assert old is not None
+        starts = item["valid_from"] or self.at
+        memory_id = self._create(i, item, item["text"], chash, decision, near, derived_from=old,
+                                 valid_from=starts)
+        self._outcome(memory_id, "updated", decision.rule, neighbour=old,
+                      similarity=decision.similarity)
+        self._supersede(old, memory_id, starts, "pe_update", decision.similarity, item)
+
+    def _conflict(self, i: int, item: dict[str, Any], chash: str, decision: gate.GateDecision,
+                  near: Near, found: conflict.Contradiction) -> None:
+        old = decision.neighbour
+        assert old is not None
+        strategy = item["on_conflict"] or self.params.strategy
+        old_from, old_immutable = self._valid_from_and_immutable(old)
+        new_from = item["valid_from"] or self.at
+        resolution = gate.resolve(strategy, existing_valid_from=old_from,
+                                  new_valid_from=new_from, existing_immutable=old_immutable)
+        conflict_id = self._new_id("cf", i)
+        # The new claim is dated: a winner is true from where the old fact ends, not since
+        # forever; a loser's interval is closed below (empty when it was refused outright).
+        starts = new_from
+        if resolution.winner == "merged":
+            text = merge.conflict_text(self.text_of(old), item["text"])
+            new = self._create(i, item, text, chash, decision, near, derived_from=old,
+                               rule=resolution.rule, valid_from=starts)
+        else:
+            new = self._create(i, item, item["text"], chash, decision, near,
+                               rule=resolution.rule, valid_from=starts)
+        ns, source = item["namespace"], item["source"]
+        first = len(self.events) - 1  # the new memory's ingest records the decision
+        self.events.append(ConflictFlagged(
+            at=self.at, namespace=ns, actor=source, conflict_id=conflict_id, memory_id=old,
+            other_id=new, subject=found.subject, attribute=found.attribute,
+            old_value=found.old_value, new_value=found.new_value, rule=found.rule,
+            similarity=decision.similarity, strategy=strategy, policy=gate.GATE_VERSION))
+        if resolution.winner == "none":
+            self._outcome(new, "created", resolution.rule, neighbour=old,
+                          similarity=decision.similarity, conflict_id=conflict_id, event=first)
+            return
+        winner, loser = (old, new) if resolution.winner == "existing" else (new, old)
+        self.events.append(ConflictResolved(
+            at=self.at, namespace=ns, actor=source, conflict_id=conflict_id, strategy=strategy,
+            winner=winner, loser=loser, policy=gate.GATE_VERSION))
+        if resolution.winner == "existing":
+            # A late report of an older fact was true until the existing one began; a refused
+            # claim gets an empty valid interval: it was never the store's belief.
+            until = old_from if new_from < old_from else new_from
+            self._supersede(new, old, until, resolution.rule, decision.similarity, item,
+                            conflict_id)
+            self._outcome(old, "skipped", resolution.rule, neighbour=old,
+                          similarity=decision.similarity, conflict_id=conflict_id, event=first)
+        else:
+            self._supersede(old, new, new_from, resolution.rule, decision.similarity, item,
+                            conflict_id)
+            action: Action = "merged" if resolution.winner == "merged" else "superseded"
+            self._outcome(new, action, resolution.rule, neighbour=old,
+                          similarity=decision.similarity, conflict_id=conflict_id, event=first)
+
+    # -- creating -----------------------------------------------------------------------------
+
+    def _create(self, i: int, item: dict[str, Any], text: str, input_hash: str,
+                decision: gate.GateDecision, near: Near, *, derived_from: str | None = None,
+                rule: str | None = None, valid_from: int | None = None) -> str:
+        """A new memory holding ``text`` (the input, or a synthesis of it and ``derived_from``)."""
+        ns = item["namespace"]
+        memory_id = self._new_id("mem", i)
+        content = self.contents[input_hash] if text == item["text"] else self.analyse(text)
+        chash = content_hash(text)
+        self.stored.setdefault(chash, content)
+        if chash != input_hash:
+            self.stored.setdefault(input_hash, self.contents[input_hash])
+        inherited = self._inherited(derived_from)
+        if valid_from is not None:
+            item = {**item, "valid_from": valid_from}
+        event = _ingested(
+            item, text, memory_id, chash, dedup_key(text), decision, near, self._links(near, text),
+            derived_from=(derived_from,) if derived_from else (),
+            input_hash=input_hash if chash != input_hash else None, rule=rule,
+            inherited=inherited, reward=self._utility(near), at=self.at, config=self.config)
+        self.events.append(event)
+        self.created[memory_id] = event
+        self.texts[memory_id] = text
+        self.pending_slots[dedup_slot(ns, event.dedup_key)] = memory_id
+        self.hood.add(ns, memory_id, self._vector(content), content.terms or b"", item["session"])
+        self.new_records.append(_provisional_record(event, self.head.seq + len(self.events)))
+        return memory_id
+
+    def _supersede(self, old: str, by: str, until: int | None, rule: str, similarity: float,
+                   item: dict[str, Any], conflict_id: str | None = None) -> None:
+        self.retired.add(old)
+        self.hood.retire(old)
+        self.events.append(MemorySuperseded(
+            at=self.at, namespace=item["namespace"], actor=item["source"], memory_id=old, by=by,
+            until=until, rule=rule, similarity=similarity, conflict_id=conflict_id,
+            policy=gate.GATE_VERSION))
+
+    def _inherited(self, old: str | None) -> dict[str, Any] | None:
+        """What a merged or updated memory keeps of the one it replaces."""
+        if old is None:
+            return None
+        record = self.views.state.memories.get(old)
+        source: Any = record if record is not None else self.created[old]
+        return {"kind": source.kind, "pinned": source.pinned, "importance": source.importance,
+                "stability": source.stability, "tags": source.tags, "refs": source.refs,
+                "valid_from": source.valid_from}
+
+    def _links(self, near: Near, text: str) -> tuple[MemoryLink, ...]:
+        """Related memories: the nearest few above the link threshold (weight = similarity)."""
+        floor = self.params.link_similarity
+        return tuple(MemoryLink(target=mid, relation="related_to", weight=round(sim, 6))
+                     for mid, sim in near.ranked[: self.params.max_links] if sim >= floor)
+
+    # -- evidence -----------------------------------------------------------------------------
+
+    def _contradiction(self, item: dict[str, Any], near: Near
+                       ) -> tuple[gate.Neighbour | None, conflict.Contradiction | None]:
+        """The first of the nearest memories (similar enough to be about the same thing) that
+        the new text contradicts, and the contradiction's evidence. Facts whose valid times do
+        not overlap never conflict: "lived in London until March" and "lives in Berlin since
+        March" are history, not a contradiction."""
+        new_claims = conflict.claims(item["text"])
+        if not new_claims.items:  # most texts state nothing comparable: no lookups
+            return None, None
+        interval = (item["valid_from"], item["valid_until"])
+        for mid, sim in near.ranked[: self.params.conflict_neighbours]:
+            if sim < self.params.conflict_similarity:
+                break
+            if not _overlap(interval, self._interval(mid)):
+                continue
+            found = conflict.detect(new_claims, self._claims_of(mid))
+            if found is not None:
+                return self._neighbour((mid, sim)), found
+        return None, None
+
+    def _interval(self, memory_id: str) -> tuple[int | None, int | None]:
+        record = self.views.state.memories.get(memory_id)
+        source: Any = record if record is not None else self.created[memory_id]
+        return source.valid_from, source.valid_until
+
+    def _claims_of(self, memory_id: str) -> conflict.Claims:
+        claims = self._claims.get(memory_id)
+        if claims is None:
+            claims = self._claims[memory_id] = conflict.claims(self.text_of(memory_id))
+        return claims
+
+    def _adds_information(self, nearest: gate.Neighbour, text: str) -> bool:
+        # Only a near duplicate needs the answer; reading the neighbour's text costs a lookup.
+        sim = nearest.similarity
+        if self.params.mode != "tiered" or not (
+                self.params.near_duplicate <= sim < self.params.duplicate):
+            return False
+        return merge.adds_information(self.text_of(nearest.memory_id), text)
+
+    def _neighbour(self, ranked: tuple[str, float]) -> gate.Neighbour:
+        mid, sim = ranked
+        return gate.Neighbour(mid, sim, self._valid_from_and_immutable(mid)[1])
+
+    def _valid_from_and_immutable(self, memory_id: str) -> tuple[int, bool]:
+        record = self.views.state.memories.get(memory_id)
+        source: Any = record if record is not None else self.created[memory_id]
+        created = record.created_at if record is not None else self.at
+        return (source.valid_from if source.valid_from is not None else created,
+                source.immutable)
+
+    def _utility(self, near: Near) -> float | None:
+        if near.window_best is None:
+            return None
+        record = self.views.state.memories.get(near.window_best[0])
+        return record.utility if record is not None else 0.5
+
+    def text_of(self, memory_id: str) -> str:
+        return self.texts.get(memory_id) or self._text_of(memory_id)
+
+    def _outcome(self, memory_id: str | None, action: Action, rule: str, *, reason: str = "",
+                 neighbour: str | None = None, similarity: float | None = None,
+                 conflict_id: str | None = None, event: int | None = None) -> None:
+        # Called right after the event that records the decision was appended.
+        index = len(self.events) - 1 if event is None else event
+        self.outcomes.append(Outcome(memory_id, action, index, rule, reason, neighbour,
+                                     None if similarity is None else round(similarity, 6),
+                                     conflict_id))
+
+    def _new_id(self, prefix: str, index: int) -> str:
+        """An id derived from the chain head and the item's position: unique (the head changes
+        with every append) and reproducible, so tests and replays see the same ids."""
+        memories, salt = self.views.state.memories, 0
+        while True:
+            digest = hashlib.blake2b(self.head.hash + f"{prefix}:{index}:{salt}".encode(),
+                                     digest_size=8).hexdigest()
+            new_id = f"{prefix}_{digest}"
+            if new_id not in memories and new_id not in self.created \
+                    and new_id not in self.views.state.conflicts:
+                return new_id
+            salt += 1
+
+    @staticmethod
+    def _vector(content: Content) -> np.ndarray:
+        return np.frombuffer(content.vector or b"", dtype=np.float32)
 
 
-def _ingested(item: dict[str, Any], memory_id: str, chash: str, key: str,
-              decision: gate.GateDecision, near: _Near, *, at: int,
+def ingested_event(item: dict[str, Any], text: str, memory_id: str, *, at: int, config: Config,
+                   derived_from: tuple[str, ...], rule: str) -> MemoryIngested:
+    """A memory the engine synthesizes outside the gate (a conflict settled by ``merge``)."""
+    return _ingested(item, text, memory_id, content_hash(text), dedup_key(text),
+                     gate.GateDecision("merge", rule), Near([], None, None), (),
+                     derived_from=derived_from, input_hash=None, rule=rule, inherited=None,
+                     reward=None, at=at, config=config)
+
+
+def _ingested(item: dict[str, Any], text: str, memory_id: str, chash: str, key: str,
+              decision: gate.GateDecision, near: Near, links: tuple[MemoryLink, ...], *,
+              derived_from: tuple[str, ...], input_hash: str | None, rule: str | None,
+              inherited: dict[str, Any] | None, reward: float | None, at: int,
               config: Config) -> MemoryIngested:
-    text = item["text"]
     kind, kind_rule = (item["kind"], "caller") if item["kind"] else classify.classify(text)
     if kind_rule == classify.DEFAULT_RULE:
         kind = config.default_kind
+    if inherited is not None and not item["kind"]:
+        kind, kind_rule = inherited["kind"], "inherited"
+    valid_from = item["valid_from"]
     valid_until, until_rule = item["valid_until"], ""
     if valid_until is None and kind == "plan":  # only plans: "went to the gym today" stays true
         inferred = timebound.infer_valid_until(text, at)
         if inferred is not None:
             valid_until, until_rule = inferred
-    scored = importance.score(text, neighbour_similarity=near.similarity,
-                              neighbour_utilities=near.utilities,
+    best = near.window_best
+    scored = importance.score(text, neighbour_similarity=None if best is None else best[1],
+                              neighbour_utilities=[] if reward is None else [reward],
                               session_similarity=near.session_similarity,
                               params=config.importance)
     weight = scored.effective if item["importance"] is None else item["importance"]
     stability = config.base_stability_days[kind]
-    pinned = item["pinned"]
+    pinned, tags, refs = item["pinned"], item["tags"], item["refs"]
+    if inherited is not None:  # a new version keeps what its predecessor had earned
+        weight = max(weight, inherited["importance"])
+        stability = max(stability, inherited["stability"])
+        pinned = pinned or inherited["pinned"]
+        tags = _union(inherited["tags"], tags)
+        refs = _union(inherited["refs"], refs)
+        if valid_from is None and decision.action == "merge":
+            valid_from = inherited["valid_from"]
     if scored.flashbulb:  # a high-arousal memory: kept, important, slow to fade
         pinned = True
         weight = max(weight, importance.FLASHBULB_MIN_IMPORTANCE)
         stability *= config.importance.flashbulb_stability_boost
+    entities, relations = extract.extract(text)
     return MemoryIngested(
         at=at, namespace=item["namespace"], actor=item["source"], memory_id=memory_id,
         content_hash=chash, dedup_key=key, kind=cast(MemoryKind, kind), kind_rule=kind_rule,
         source=item["source"], stability=stability, importance=weight,
-        confidence=item["confidence"], valid_from=item["valid_from"], valid_until=valid_until,
-        pinned=pinned, immutable=item["immutable"], tags=item["tags"], refs=item["refs"],
-        rule=decision.rule, policy=decision.policy,
+        confidence=item["confidence"], valid_from=valid_from, valid_until=valid_until,
+        pinned=pinned, immutable=item["immutable"], tags=tags, refs=refs,
+        rule=rule or decision.rule, policy=decision.policy,
         tier="working" if item["session"] else "episodic", session=item["session"],
         priority=scored.priority, flashbulb=scored.flashbulb,
         importance_channels=tuple(scored.channels[c] for c in IMPORTANCE_CHANNELS),
-        valid_until_rule=until_rule)
+        valid_until_rule=until_rule, neighbour=decision.neighbour,
+        similarity=None if decision.neighbour is None else round(decision.similarity, 6),
+        derived_from=derived_from, input_hash=input_hash, entities=entities,
+        relations=relations, links=links, extractor=extract.EXTRACTOR_VERSION)
 
 
-class _Near(NamedTuple):
-    similarity: float | None  # to the nearest recent memory of the namespace
-    utilities: list[float]  # of the nearest memory (the reward channel)
-    session_similarity: float | None  # to the nearest memory of the same session
+def _overlap(a: tuple[int | None, int | None], b: tuple[int | None, int | None]) -> bool:
+    """Whether two valid intervals [from, until) share a moment (None: unbounded)."""
+    (a_from, a_until), (b_from, b_until) = a, b
+    return ((a_from is None or b_until is None or a_from < b_until)
+            and (b_from is None or a_until is None or b_from < a_until))
 
 
-class _Neighbours:
-    """Each new item's nearest neighbours among the most recent ``window`` memories of its
-    namespace: one matrix product per namespace for the whole batch, so the cost of a write
-    stays flat as the store grows."""
-
-    def __init__(self, views: Projections, items: list[dict[str, Any]],
-                 contents: Mapping[str, Content], window: int) -> None:
-        self._items = items
-        # item -> (similarities to the window, its nearest row, the window's ids and sessions)
-        self._sims: dict[int, tuple[np.ndarray, int, list[str], np.ndarray | None]] = {}
-        by_ns: dict[str, list[int]] = {}
-        for i, item in enumerate(items):
-            by_ns.setdefault(item["namespace"], []).append(i)
-        for ns, rows in by_ns.items():
-            space = views.vectors.spaces.get(ns)
-            if space is None or space.count == 0 or window <= 0:
-                continue
-            start = max(0, space.count - window)
-            recent = space.matrix[start:space.count]
-            queries = np.stack([np.frombuffer(contents[content_hash(items[i]["text"])].vector
-                                              or b"", dtype=np.float32) for i in rows])
-            if queries.shape[1] != recent.shape[1]:
-                continue
-            with single_thread():
-                sims = queries @ recent.T
-            ids = space.ids[start:space.count]
-            sessions = None
-            if any(items[i]["session"] is not None for i in rows):
-                sessions = np.array([views.state.memories[mid].session or "" for mid in ids],
-                                    dtype=object)
-            nearest = np.argmax(sims, axis=1)  # first maximum: ties go to the older memory
-            for row, i in enumerate(rows):
-                self._sims[i] = (sims[row], int(nearest[row]), ids, sessions)
-
-    def of(self, i: int, memories: Mapping[str, MemoryRecord]) -> _Near:
-        found = self._sims.get(i)
-        if found is None:
-            return _Near(None, [], None)
-        sims, nearest, ids, sessions = found
-        session = self._items[i]["session"]
-        same = sims[sessions == session] if session is not None and sessions is not None else []
-        return _Near(float(sims[nearest]), [memories[ids[nearest]].utility],
-                     float(np.max(same)) if len(same) else None)
+def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
+    return first + tuple(x for x in second if x not in first)
 
 
 def _provisional_record(event: MemoryIngested, seq: int) -> MemoryRecord:
@@ -239,16 +482,18 @@ def _provisional_record(event: MemoryIngested, seq: int) -> MemoryRecord:
     return record
 
 
-def _working_evictions(views: Projections, new: list[MemoryRecord], at: int,
+def _working_evictions(views: Projections, new: list[MemoryRecord], retired: set[str], at: int,
                        config: Config) -> list[TierChanged]:
     """Sessions over capacity lose their lowest-scoring working memories to episodic (one
-    event per namespace)."""
+    event per namespace). Memories the batch superseded have left their session already."""
+    new = [r for r in new if r.memory_id not in retired]
     sessions = sorted({(r.namespace, r.session or "") for r in new if r.tier == "working"})
     changes: dict[str, list[TierChange]] = {}
     records = {r.memory_id: r for r in new}
     for ns, session in sessions:
         members = [views.state.memories[mid]
-                   for mid in views.state.working.get(working_key(ns, session), ())]
+                   for mid in views.state.working.get(working_key(ns, session), ())
+                   if mid not in retired]
         members += [r for r in new if r.namespace == ns and r.session == session
                     and r.tier == "working"]
         for mid in tiers.working_evictions(members, config.tiers.working_capacity, at,
@@ -259,15 +504,3 @@ def _working_evictions(views: Projections, new: list[MemoryRecord], at: int,
                 decay_done=progress(record, at, config.decay)))
     return [TierChanged(at=at, namespace=ns, now=at, changes=tuple(found))
             for ns, found in sorted(changes.items())]
-
-
-def _new_memory_id(head: Head, index: int, memories: Mapping[str, Any], taken: set[str]) -> str:
-    """A new id derived from the chain head and the position in the batch: unique (the head
-    changes with every append) and reproducible, so tests and replays see the same ids."""
-    salt = 0
-    while True:
-        digest = hashlib.blake2b(head.hash + f"{index}:{salt}".encode(), digest_size=8).hexdigest()
-        memory_id = f"mem_{digest}"
-        if memory_id not in memories and memory_id not in taken:
-            return memory_id
-        salt += 1

@@ -19,8 +19,9 @@ from eventmem.events import Event
 from eventmem.log import EventLog
 from eventmem.policies.decay import effective_stability, retention
 from eventmem.policies.tiers import hot_set
-from eventmem.results import HistoryEntry, Hit, Memory
+from eventmem.results import HistoryEntry, Hit, Memory, Version
 from eventmem.retrieval import Candidate, search
+from eventmem.timeline import versions
 from projections import Projections
 from projections.state import MemoryRecord, working_key
 from projections.temporal import valid_at as interval_valid_at
@@ -103,6 +104,21 @@ class Reader:
                             signals=signals, kind=record.kind,
                             created_at=from_micros(record.created_at)))
         return hits, found
+
+    def timeline(self, memory_id: str) -> list[Version]:
+        """Every version of the fact ``memory_id`` belongs to (what it replaced and what
+        replaced it), oldest first, each with its valid and known intervals."""
+        self.get(memory_id)
+        memories, intervals = self._views.state.memories, self._views.temporal.intervals
+        out = []
+        for mid in versions(self._views, memory_id):
+            record, interval = memories[mid], intervals[mid]
+            out.append(Version(
+                memory_id=mid, text=self._log.blob(record.content_hash), status=record.status,
+                valid_from=_time(interval.valid_from), valid_until=_time(interval.valid_until),
+                recorded_at=from_micros(interval.recorded_at),
+                retracted_at=_time(interval.retracted_at), superseded_by=record.superseded_by))
+        return out
 
     def history(self, memory_id: str) -> list[HistoryEntry]:
         """Every event that touched ``memory_id`` up to this reader's seq, oldest first."""
@@ -201,7 +217,13 @@ class Reader:
             last_access_at=from_micros(record.last_access_at),
             tags=record.tags,
             refs=record.refs,
+            superseded_by=record.superseded_by,
+            derived_from=record.derived_from,
         )
+
+
+def _time(micros: int | None) -> datetime | None:
+    return None if micros is None else from_micros(micros)
 
 
 class View(Reader):
@@ -224,4 +246,4 @@ class View(Reader):
             "write through the engine itself"
         )
 
-    remember = remember_many = forget = pin = unpin = _refuse
+    remember = remember_many = forget = pin = unpin = resolve = _refuse

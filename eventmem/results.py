@@ -14,8 +14,11 @@ class RememberResult(msgspec.Struct, frozen=True, kw_only=True):
     memory_id: str | None  # None only when rejected
     action: Action
     seq: int | None  # the seq of the event that recorded the decision
-    rule: str = ""
-    reason: str = ""
+    rule: str = ""  # the rule that decided (exact_hash, near_duplicate_merge, conflict_temporal...)
+    reason: str = ""  # why an input was rejected
+    neighbour: str | None = None  # the memory the gate compared it with
+    similarity: float | None = None  # cosine similarity to that memory
+    conflict_id: str | None = None  # the conflict it raised, if any
 
 
 class Memory(msgspec.Struct, frozen=True, kw_only=True):
@@ -44,6 +47,8 @@ class Memory(msgspec.Struct, frozen=True, kw_only=True):
     priority: str = "normal"
     flashbulb: bool = False
     session: str | None = None
+    superseded_by: str | None = None  # the memory that replaced it
+    derived_from: tuple[str, ...] = ()  # the memories whose facts it carries (merge, update)
 
 
 class Hit(msgspec.Struct, frozen=True, kw_only=True):
@@ -61,3 +66,37 @@ class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True):
     type: str  # the event tag
     actor: str
     details: dict[str, Any]
+
+
+class Conflict(msgspec.Struct, frozen=True, kw_only=True):
+    """A contradiction the write gate found between two memories of a namespace."""
+
+    conflict_id: str
+    namespace: str
+    memory_id: str  # the memory that held the old value
+    other_id: str  # the memory that brought the new one
+    subject: str
+    attribute: str
+    old_value: str
+    new_value: str
+    rule: str
+    strategy: str  # the strategy applied when it was found
+    status: str  # open | resolved
+    flagged_at: datetime
+    winner: str | None = None
+    resolved_at: datetime | None = None
+    resolved_by: str | None = None
+
+
+class Version(msgspec.Struct, frozen=True, kw_only=True):
+    """One version of a fact: when it was true (valid time) and when the store held it (known
+    time). ``None`` ends are open."""
+
+    memory_id: str
+    text: str | None
+    status: str
+    valid_from: datetime | None
+    valid_until: datetime | None
+    recorded_at: datetime
+    retracted_at: datetime | None
+    superseded_by: str | None

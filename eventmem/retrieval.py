@@ -25,7 +25,8 @@ def eligibility(
     views: Projections, namespace: str, *, valid_at: int | None, include_hidden: bool
 ) -> Callable[[str], bool]:
     """Which memories a recall may return: this namespace; not hidden (deleted, archived...)
-    unless asked; true at ``valid_at`` when given, else not invalidated.
+    unless asked; true at ``valid_at`` when given (superseded facts included: they were true
+    until replaced), else not invalidated.
 
     Like the lifecycle, expiry counts once a sweep has recorded it (``consolidate`` invalidates
     memories whose valid time has ended): what a recall leaves out changes when maintenance
@@ -40,10 +41,12 @@ def eligibility(
             return False
         if include_hidden:
             return valid_at is None or interval_valid_at(intervals[memory_id], valid_at)
+        if valid_at is not None:
+            # "What was true at T": a superseded fact was, until its successor began.
+            hidden = record.status != "superseded" and record.status in HIDDEN_STATUSES
+            return not hidden and interval_valid_at(intervals[memory_id], valid_at)
         if record.status in HIDDEN_STATUSES:
             return False
-        if valid_at is not None:
-            return interval_valid_at(intervals[memory_id], valid_at)
         return record.invalidated_at is None
 
     return allowed

@@ -13,6 +13,8 @@ import msgspec
 
 from eventmem.envelope import Envelope
 from eventmem.events import (
+    ConflictFlagged,
+    ConflictResolved,
     EmbedderRegistered,
     FeedbackGiven,
     LifecycleTransitioned,
@@ -22,6 +24,7 @@ from eventmem.events import (
     MemoryPinned,
     MemoryRecalled,
     MemoryReinforced,
+    MemorySuperseded,
     MemoryTouched,
     MemoryUnpinned,
     TierChanged,
@@ -80,6 +83,28 @@ class MemoryRecord(msgspec.Struct, array_like=True, gc=False):
     # new tier's rate applies from then on (see eventmem.policies.decay.progress).
     decay_done: float = 0.0
     decay_from: int = 0
+    superseded_by: str | None = None  # the memory that replaced it (merge, update, conflict)
+    derived_from: tuple[str, ...] = ()  # the memories whose facts it carries
+
+
+class ConflictRecord(msgspec.Struct, array_like=True, gc=False):
+    """A contradiction the write gate found, open until resolved."""
+
+    conflict_id: str
+    namespace: str
+    memory_id: str  # the existing memory
+    other_id: str  # the new one
+    subject: str
+    attribute: str
+    old_value: str
+    new_value: str
+    rule: str
+    flagged_at: int
+    strategy: str
+    status: str = "open"  # open | resolved
+    winner: str | None = None
+    resolved_at: int | None = None
+    resolved_by: str | None = None  # the strategy that settled it
 
 
 class State(msgspec.Struct, kw_only=True):
@@ -89,6 +114,7 @@ class State(msgspec.Struct, kw_only=True):
     by_dedup: dict[str, str] = msgspec.field(default_factory=dict)
     # namespace NUL session -> ids of its working-tier memories, oldest first
     working: dict[str, list[str]] = msgspec.field(default_factory=dict)
+    conflicts: dict[str, ConflictRecord] = msgspec.field(default_factory=dict)
     embedder_id: str | None = None
     seq: int = 0  # the last seq folded in
 
@@ -112,8 +138,9 @@ def _leave_working(state: State, record: MemoryRecord) -> None:
 
 # Statuses an access brings back: using a memory is the best evidence it is still wanted.
 _REVIVED_BY_ACCESS = frozenset({"stale", "archived", "dormant"})
-# Statuses in which a memory no longer absorbs duplicates of its text.
-_GONE = frozenset({"deleted", "purged", "erased"})
+# Statuses in which a memory no longer absorbs duplicates of its text: the text may be
+# remembered afresh (a superseded fact restated is news again, not a duplicate of history).
+_GONE = frozenset({"deleted", "purged", "erased", "superseded"})
 
 
 def apply(state: State, env: Envelope) -> State:
@@ -130,6 +157,8 @@ def apply(state: State, env: Envelope) -> State:
                 0.5, 0, 0, "active", e.tier, None,  # utility, accesses, reinforcements, ...
                 at, at, e.session, e.priority, e.flashbulb,  # status and utility since, ...
             )
+            if e.derived_from:
+                state.memories[e.memory_id].derived_from = e.derived_from
             if e.tier == "working":
                 state.working.setdefault(working_key(e.namespace, e.session), []).append(
                     e.memory_id)
@@ -171,6 +200,21 @@ def apply(state: State, env: Envelope) -> State:
             record = state.memories[mid]
             record.valid_until, record.updated_seq = event.until, seq
             record.invalidated_at = at
+        case MemorySuperseded(memory_id=mid):
+            record = state.memories[mid]
+            _set_status(state, record, "superseded", at, seq)
+            record.superseded_by = event.by
+            if event.until is not None:
+                record.valid_until = event.until
+        case ConflictFlagged():
+            state.conflicts[event.conflict_id] = ConflictRecord(
+                event.conflict_id, event.namespace, event.memory_id, event.other_id,
+                event.subject, event.attribute, event.old_value, event.new_value, event.rule,
+                at, event.strategy)
+        case ConflictResolved(conflict_id=cid):
+            conflict = state.conflicts[cid]
+            conflict.status, conflict.winner = "resolved", event.winner
+            conflict.resolved_at, conflict.resolved_by = at, event.strategy
         case MemoryPinned(memory_id=mid) | MemoryUnpinned(memory_id=mid):
             record = state.memories[mid]
             record.pinned = isinstance(event, MemoryPinned)
@@ -206,7 +250,7 @@ def _set_status(state: State, record: MemoryRecord, status: str, at: int, seq: i
     if status in _GONE:
         if record.tier == "working":  # no longer takes a place in its session
             _leave_working(state, record)
-        # A deleted text may be remembered afresh: it no longer absorbs duplicates.
+        # A deleted or superseded text may be remembered afresh: it no longer absorbs duplicates.
         slot = dedup_slot(record.namespace, record.dedup_key)
         if state.by_dedup.get(slot) == record.memory_id:
             del state.by_dedup[slot]

@@ -16,6 +16,7 @@ from eventmem.events import (
     MemoryForgotten,
     MemoryIngested,
     MemoryInvalidated,
+    MemorySuperseded,
 )
 
 
@@ -39,6 +40,14 @@ def apply(state: Temporal, env: Envelope) -> Temporal:
             state.intervals[event.memory_id] = interval
         case MemoryForgotten(memory_id=mid):
             state.intervals[mid].retracted_at = event.at
+        case MemorySuperseded(memory_id=mid):
+            # Known time ends now; valid time ends where the replacement's begins (unless the
+            # claim was refused rather than ended: until is None then).
+            interval = state.intervals[mid]
+            if event.until is not None:
+                interval.valid_until = event.until
+            if interval.retracted_at is None:
+                interval.retracted_at = event.at
         case MemoryInvalidated(memory_id=mid):
             state.intervals[mid].valid_until = event.until
         case LifecycleTransitioned(changes=changes):

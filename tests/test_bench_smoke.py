@@ -60,8 +60,9 @@ def test_log_benchmark_writes_every_figure(tmp_path):
     assert data["remember_many"]["memories"] == 1500
     assert sum(data["remember_many"]["actions"].values()) == 1500
     assert data["remember_latency"]["calls"] == 50
-    # every memory's event, the embedder registration and the single calls were replayed
-    assert data["rebuild"]["events"] == 1 + 1500 + 50
+    # every memory's decision, the embedder registration and the single calls were replayed
+    # (and the events a conflict adds: flagged, resolved, superseded)
+    assert data["rebuild"]["events"] >= 1 + 1500 + 50
     assert data["open"]["opened_from"].startswith("snapshot")
     assert data["open"]["from_snapshot"] is True
     assert set(data["targets"]) == {"remember_many throughput", "remember p50 latency",

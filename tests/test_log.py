@@ -400,7 +400,8 @@ def test_map_grows_instead_of_failing(store_path: Path) -> None:
 
 
 def test_engine_with_a_tiny_map_grows_too(store_path: Path, clock: eventmem.ManualClock) -> None:
-    texts = [f"memory {i}:" + " lorem ipsum dolor sit amet" * 500 for i in range(120)]
+    # Long (so the map fills fast) and unlike each other (so the gate creates every one).
+    texts = [f"memory {i}: " + " ".join(f"w{i}x{j}" for j in range(700)) for i in range(120)]
     with eventmem.open(store_path, clock=clock,
                        config=eventmem.Config(map_size=64 * 1024, sync=False)) as mem:
         results = mem.remember_many(texts[:60])

@@ -1,26 +1,158 @@
-"""The write gate: what a new text means against what the namespace already holds.
+"""The write gate: what a new text means against what its namespace already holds.
 
-This version decides on exact duplicates only (the hash of the normalized text); the semantic and
-prediction-error tiers extend it under a new policy version.
+Two gates read the same evidence -- the nearest eligible memory, its cosine similarity, and a
+contradiction with one of the nearest memories if there is one:
+
+``tiered`` (the default), three-tier deduplication:
+    exact hash of the normalized text  -> reinforce the original
+    contradiction about the same subject -> the conflict strategy decides (see below)
+    similarity >= 0.95                 -> reinforce (a semantic duplicate)
+    0.85 <= similarity < 0.95          -> merge when the new text adds information, else skip
+    otherwise                          -> create
+
+``exact``: only the exact hash reinforces; everything else is created (no semantic gate, no
+conflicts), for callers that deduplicate upstream.
+
+``prediction_error``, the prediction-error form (PE = 1 - similarity):
+    exact hash                         -> reinforce
+    contradiction                      -> the conflict strategy decides
+    similarity > 0.92                  -> reinforce (nothing new was predicted wrong)
+    0.75 <= similarity <= 0.92         -> update: the new text becomes the memory's new version
+    otherwise                          -> create
+
+Conflict strategies (per store, or per call): ``keep_existing`` (the new claim is kept in history,
+superseded by the existing one), ``use_new`` (the new one supersedes the existing one), ``merge``
+(one memory carries both, superseding the existing one), ``ask`` (both kept, the conflict left open
+for :meth:`Engine.resolve`), ``temporal`` (the one whose valid time begins later wins). Resolution
+supersedes; nothing is deleted.
+
+An immutable memory is never merged, updated or superseded by the gate: input it would absorb is
+skipped, and a contradiction of it is kept as the losing side.
 """
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
-from eventmem.events import POLICY_VERSION
+import msgspec
+
+from eventmem.errors import InvalidInputError
+
+GATE_VERSION: Final = "gate-2"
+
+GateMode = Literal["tiered", "prediction_error", "exact"]
+Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]
+STRATEGIES: Final[tuple[str, ...]] = Strategy.__args__  # type: ignore[attr-defined]
+GateAction = Literal["create", "reinforce", "merge", "skip", "update", "conflict"]
+
+
+class GateParams(msgspec.Struct, frozen=True, kw_only=True):
+    mode: GateMode = "tiered"
+    duplicate: float = 0.95  # tiered: at or above, a semantic duplicate
+    near_duplicate: float = 0.85  # tiered: at or above (below duplicate), a near duplicate
+    pe_reinforce: float = 0.92  # prediction_error: above, reinforce
+    pe_update: float = 0.75  # prediction_error: at or above (up to pe_reinforce), update
+    # A contradiction is only looked for among neighbours at least this similar: below it the two
+    # texts are rarely about the same thing, and the check costs time on every write.
+    conflict_similarity: float = 0.2
+    conflict_neighbours: int = 5  # how many of the nearest memories are checked for one
+    strategy: Strategy = "temporal"
+    # Candidate neighbours: the namespace's most recent memories, plus those sharing the text's
+    # rarest terms. A term in more than ``max_term_df`` memories is not rare: it finds no
+    # candidates, which bounds the work per write to rare_terms x max_term_df rows.
+    window: int = 1_024
+    rare_terms: int = 4
+    max_term_df: int = 64
+    # Links: a created memory is related_to its nearest few memories at least this similar.
+    link_similarity: float = 0.5
+    max_links: int = 3
+
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise InvalidInputError(f"conflict strategy {self.strategy!r} is not one of "
+                                    f"{', '.join(STRATEGIES)}")
+        if self.mode not in ("tiered", "prediction_error", "exact"):
+            raise InvalidInputError(f"gate mode {self.mode!r} is not tiered, prediction_error "
+                                    "or exact")
+
+
+class Neighbour(NamedTuple):
+    memory_id: str
+    similarity: float
+    immutable: bool = False
 
 
 class GateDecision(NamedTuple):
-    action: Literal["create", "reinforce"]
+    action: GateAction
     rule: str
     neighbour: str | None = None
     similarity: float = 0.0
-    policy: str = POLICY_VERSION
+    policy: str = GATE_VERSION
 
 
-def decide(existing_id: str | None) -> GateDecision:
-    """Reinforce the memory that already holds this exact (normalized) text, else create."""
-    if existing_id is not None:
-        return GateDecision("reinforce", "exact_hash", existing_id, 1.0)
-    return GateDecision("create", "new")
+def decide(
+    exact: str | None,
+    nearest: Neighbour | None,
+    *,
+    adds_information: bool,
+    contradicted: Neighbour | None,
+    params: GateParams,
+) -> GateDecision:
+    """The gate's decision for one new text.
+
+    ``exact``: the memory holding the same normalized text, if any. ``nearest``: the most similar
+    eligible memory. ``adds_information``: whether the new text says something ``nearest`` does
+    not (only read for near duplicates). ``contradicted``: the neighbour it contradicts, if any.
+    """
+    if exact is not None:
+        return GateDecision("reinforce", "exact_hash", exact, 1.0)
+    if params.mode == "exact":
+        sim = 0.0 if nearest is None else nearest.similarity
+        return GateDecision("create", "new", None if nearest is None else nearest.memory_id, sim)
+    if contradicted is not None:
+        return GateDecision("conflict", "contradiction", contradicted.memory_id,
+                            contradicted.similarity)
+    if nearest is None:
+        return GateDecision("create", "new")
+    sim, neighbour = nearest.similarity, nearest.memory_id
+    if params.mode == "tiered":
+        if sim >= params.duplicate:
+            return GateDecision("reinforce", "semantic_duplicate", neighbour, sim)
+        if sim >= params.near_duplicate:
+            if adds_information and not nearest.immutable:
+                return GateDecision("merge", "near_duplicate_merge", neighbour, sim)
+            rule = "near_duplicate_skip" if not adds_information else "immutable_neighbour"
+            return GateDecision("skip", rule, neighbour, sim)
+    else:
+        if sim > params.pe_reinforce:
+            return GateDecision("reinforce", "pe_reinforce", neighbour, sim)
+        if sim >= params.pe_update:
+            if nearest.immutable:
+                return GateDecision("skip", "immutable_neighbour", neighbour, sim)
+            return GateDecision("update", "pe_update", neighbour, sim)
+    return GateDecision("create", "new", neighbour, sim)
+
+
+class Resolution(NamedTuple):
+    winner: Literal["existing", "new", "merged", "none"]  # "none": both kept, left open
+    rule: str
+
+
+def resolve(strategy: Strategy, *, existing_valid_from: int, new_valid_from: int,
+            existing_immutable: bool) -> Resolution:
+    """Which side of a conflict wins under ``strategy``. Valid-from times default to when each
+    was recorded; ``temporal`` keeps the existing memory only when the new one's valid time
+    begins strictly earlier (a late report of an older fact)."""
+    if existing_immutable:
+        return Resolution("existing", "conflict_immutable")
+    if strategy == "ask":
+        return Resolution("none", "conflict_ask")
+    if strategy == "keep_existing":
+        return Resolution("existing", "conflict_keep_existing")
+    if strategy == "use_new":
+        return Resolution("new", "conflict_use_new")
+    if strategy == "merge":
+        return Resolution("merged", "conflict_merge")
+    if new_valid_from < existing_valid_from:
+        return Resolution("existing", "conflict_temporal")
+    return Resolution("new", "conflict_temporal")

@@ -1,0 +1,89 @@
+"""Open conflicts, and settling one later (the ``ask`` strategy's second half).
+
+``resolution_events`` is pure: given the projections, the conflict and a strategy, it returns the
+events that settle it -- a ``conflict.resolved`` and the supersession it implies (and, for
+``merge``, the new memory that carries both sides). Nothing is deleted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from eventmem.config import Config
+from eventmem.content import Content
+from eventmem.errors import InvalidInputError
+from eventmem.events import ConflictResolved, Event, MemorySuperseded
+from eventmem.ingest import Analyse, TextOf, ingested_event
+from eventmem.log import Head
+from eventmem.policies import gate, merge
+from eventmem.text import content_hash
+from projections import Projections
+from projections.state import ConflictRecord
+
+RESOLVE_STRATEGIES = ("keep_existing", "use_new", "merge", "temporal")
+
+
+def resolution_events(views: Projections, conflict: ConflictRecord, strategy: str, *, at: int,
+                      head: Head, config: Config, text_of: TextOf, analyse: Analyse
+                      ) -> tuple[list[Event], dict[str, Content], str]:
+    """The events settling ``conflict`` by ``strategy``, the content they introduce, and the
+    id of the memory that holds the answer now."""
+    if strategy not in RESOLVE_STRATEGIES:
+        raise InvalidInputError(f"strategy must be one of {', '.join(RESOLVE_STRATEGIES)}, "
+                                f"got {strategy!r}")
+    memories = views.state.memories
+    existing, new = memories[conflict.memory_id], memories[conflict.other_id]
+    existing_from = existing.valid_from if existing.valid_from is not None else existing.created_at
+    new_from = new.valid_from if new.valid_from is not None else new.created_at
+    resolution = gate.resolve(strategy, existing_valid_from=existing_from,  # type: ignore[arg-type]
+                              new_valid_from=new_from, existing_immutable=existing.immutable)
+    ns, cid = conflict.namespace, conflict.conflict_id
+
+    def settled(winner: str, loser: str, until: int | None) -> list[Event]:
+        return [
+            ConflictResolved(at=at, namespace=ns, actor="user", conflict_id=cid,
+                             strategy=strategy, winner=winner, loser=loser,
+                             policy=gate.GATE_VERSION),
+            MemorySuperseded(at=at, namespace=ns, actor="user", memory_id=loser, by=winner,
+                             until=until, rule=resolution.rule, conflict_id=cid,
+                             policy=gate.GATE_VERSION),
+        ]
+
+    if resolution.winner == "existing":
+        # As at write time: an older fact ends where the existing one begins; a refused claim
+        # gets an empty interval.
+        until = existing_from if new_from < existing_from else new_from
+        return settled(existing.memory_id, new.memory_id, until), {}, existing.memory_id
+    if resolution.winner == "new":
+        return settled(new.memory_id, existing.memory_id, new_from), {}, new.memory_id
+    # merge: one new memory carries both sides; both are superseded by it.
+    text = merge.conflict_text(text_of(existing.memory_id), text_of(new.memory_id))
+    content = analyse(text)
+    memory_id = "mem_" + hashlib.blake2b(head.hash + f"resolve:{cid}".encode(),
+                                         digest_size=8).hexdigest()
+    item: dict[str, Any] = {
+        "text": text, "namespace": ns, "kind": new.kind, "source": "user",
+        "importance": max(existing.importance, new.importance),
+        "confidence": max(existing.confidence, new.confidence), "valid_from": new.valid_from,
+        "valid_until": None, "pinned": existing.pinned or new.pinned, "immutable": False,
+        "tags": existing.tags + tuple(t for t in new.tags if t not in existing.tags),
+        "refs": existing.refs + tuple(r for r in new.refs if r not in existing.refs),
+        "session": None, "on_conflict": None,
+    }
+    event = ingested_event(item, text, memory_id, at=at, config=config,
+                           derived_from=(existing.memory_id, new.memory_id),
+                           rule=resolution.rule)
+    events: list[Event] = [event, *settled(memory_id, existing.memory_id, new_from)]
+    events.append(MemorySuperseded(at=at, namespace=ns, actor="user", memory_id=new.memory_id,
+                                   by=memory_id, until=None, rule=resolution.rule,
+                                   conflict_id=cid, policy=gate.GATE_VERSION))
+    return events, {content_hash(text): content}, memory_id
+
+
+def listing(views: Projections, namespace: str, status: str | None) -> list[ConflictRecord]:
+    """The conflicts of ``namespace`` (``status`` open, resolved, or None for all), oldest
+    first."""
+    found = [c for c in views.state.conflicts.values()
+             if c.namespace == namespace and (status is None or c.status == status)]
+    return sorted(found, key=lambda c: (c.flagged_at, c.conflict_id))
