@@ -196,6 +196,7 @@ def run(
     query_delay: timedelta = timedelta(days=1),
     workdir: Path | None = None,
     log: Callable[[str], None] = print,
+    config: eventmem.Config | None = None,
 ) -> dict[str, Any]:
     """Feed every conversation, ask every question, and score (see the module docstring)."""
     if k < 1:
@@ -221,7 +222,7 @@ def run(
     try:
         for conv_id, sessions in conversations.items():
             clock = eventmem.ManualClock(start=sessions[0].timestamp)
-            with eventmem.open(tmp / conv_id, clock=clock) as mem:
+            with eventmem.open(tmp / conv_id, clock=clock, config=config) as mem:
                 turn_to_memory: dict[str, str] = {}
                 start = time.perf_counter()
                 for session in sessions:
@@ -269,7 +270,8 @@ def run(
         "benchmark": "locomo",
         "machine": machine_info(),
         "params": {"k": k, "cutoffs": list(cutoffs), "query_delay_s": query_delay.total_seconds(),
-                   "store_per_conversation": True},
+                   "store_per_conversation": True,
+                   "config": {} if config is None else _changed(config)},
         "data": {
             "path": str(data_dir.resolve()),
             "sha256": {name: _sha256(data_dir / name) for name in ("turns.jsonl", "queries.jsonl")},
@@ -296,6 +298,27 @@ def run(
         "turn_to_memory": mapping,
         "questions": rows,
     }
+
+
+def _changed(config: eventmem.Config) -> dict[str, Any]:
+    """The config fields that differ from the defaults (what a run changed)."""
+    default = eventmem.Config()
+    return {name: getattr(config, name) for name in config.__struct_fields__
+            if getattr(config, name) != getattr(default, name)}
+
+
+def parse_settings(settings: Sequence[str]) -> eventmem.Config:
+    """A Config from ``name=value`` settings (values as JSON, else as plain strings)."""
+    values: dict[str, Any] = {}
+    for item in settings:
+        name, sep, raw = item.partition("=")
+        if not sep:
+            raise ValueError(f"--set takes name=value, got {item!r}")
+        try:
+            values[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            values[name] = raw
+    return eventmem.Config(**values)
 
 
 def _sha256(path: Path) -> str:
@@ -344,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--query-delay-hours", type=float, default=24.0,
                         help="clock after the last session when the questions are asked")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="JSON results file")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a Config field for this run (repeatable), e.g. --set mmr_lambda=1")
     args = parser.parse_args(argv)
     data_dir = resolve_data_dir(args.data)
     if not (data_dir / "turns.jsonl").is_file() or not (data_dir / "queries.jsonl").is_file():
@@ -351,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
               f"set ${ENV_VAR}", file=sys.stderr)
         return 2
     result = run(data_dir, k=args.k, query_delay=timedelta(hours=args.query_delay_hours),
-                 log=progress)
+                 log=progress, config=parse_settings(args.set) if args.set else None)
     publish(report(result), args.out, result)
     return 0
 
