@@ -153,10 +153,7 @@ def _top_rows(scores: np.ndarray, n: int) -> list[int]:
     """Rows of the ``n`` highest positive scores, best first, ties by row."""
     if not len(scores) or n <= 0:
         return []
-    if n < len(scores):
-        part = np.argpartition(-scores, n - 1)[:n]
-    else:
-        part = np.arange(len(scores))
+    part = np.argpartition(-scores, n - 1)[:n] if n < len(scores) else np.arange(len(scores))
     order = part[np.lexsort((part, -scores[part]))]
     return [int(r) for r in order if scores[r] > 0]
 
