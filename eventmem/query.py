@@ -110,8 +110,10 @@ _RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
 
 
 def classify(text: str, time: TimeRange | Anchored | None = None) -> Intent:
-    """The intent of a query, by the first rule its form matches; a query naming a time is
-    temporal unless a rule before that says otherwise."""
+    """The intent of a query, by the first rule its form matches. A query naming a time is
+    temporal when the time is all it asks about ("what did I do last May") or no rule fits."""
+    if time is not None and not _has_content(strip_phrase(text, time.phrase)):
+        return "temporal"
     for intent, pattern in _RULES:
         if pattern.search(text):
             return intent
@@ -129,11 +131,19 @@ _SPLIT = re.compile(
 
 def split_compound(text: str) -> list[str]:
     """The separate questions of a compound one: at ";", between questions ("A? B?"), and at
-    "and"/"also" followed by a new clause ("where does Alice live and what does she do").
-    Parts without a content word are dropped; a single question gives ``[]``."""
+    "and"/"also" followed by a new clause ("where does Alice live and what is her job").
+    A single question, or one whose parts do not all have a content word, gives ``[]``."""
     parts = [p.strip(" ,.?!") for p in _SPLIT.split(text)]
-    parts = [p for p in parts if any(w not in STOPWORDS for w in tokenize(p))]
-    return parts if len(parts) > 1 else []
+    parts = [p for p in parts if p]
+    # A part with no content word ("... and what does she do") cannot be searched on its own:
+    # then the question stays whole.
+    if len(parts) < 2 or not all(_has_content(p) for p in parts):
+        return []
+    return parts
+
+
+def _has_content(text: str) -> bool:
+    return any(w not in STOPWORDS for w in tokenize(text))
 
 
 # -- the plan ------------------------------------------------------------------------------------
@@ -145,7 +155,7 @@ def plan(text: str, now: int) -> QueryPlan:
         return QueryPlan(text, True, "general", text, (), None, None)
     time = find_time(text, now)
     content = strip_phrase(text, time.phrase) if time is not None else text
-    if not any(w not in STOPWORDS for w in tokenize(content)):
+    if not _has_content(content):
         content = text  # "what happened yesterday": keep the words, the time does the work
     intent = classify(text, time)
     parts = tuple(split_compound(content))

@@ -117,7 +117,9 @@ def strip_phrase(text: str, phrase: str) -> str:
     left for matching content once its time expression is handled by the time channel."""
     if not phrase:
         return text
-    cut = re.sub(re.escape(phrase), " ", text, count=1, flags=re.IGNORECASE)
+    # The preposition that introduced it goes too ("in October 2023").
+    lead = r"(?:\b(?:in|on|during|at|since|from|by|of|for)\s+)?"
+    cut = re.sub(lead + re.escape(phrase), " ", text, count=1, flags=re.IGNORECASE)
     return " ".join(cut.split())
 
 
@@ -216,12 +218,13 @@ def _relative_day(word: str, today: date, phrase: str) -> TimeRange:
 def _relative_unit(which: str, unit: str, today: date, phrase: str) -> TimeRange:
     step = {"last": -1, "past": -1, "previous": -1, "this": 0, "next": 1}[which]
     if unit in ("week", "weekend"):
-        monday = today - timedelta(days=today.weekday()) + timedelta(weeks=step)
+        monday = today - timedelta(days=today.weekday())
         if unit == "week":
-            return _days(monday, monday + timedelta(days=7), phrase)
-        saturday = monday + timedelta(days=5)
-        if step == -1 and today.weekday() < 5:
-            saturday += timedelta(weeks=1)  # midweek, "last weekend" is the one just past
+            start = monday + timedelta(weeks=step)
+            return _days(start, start + timedelta(days=7), phrase)
+        # "last weekend" is the one before this week began (on a Sunday too: the one before
+        # today's); "this weekend" the one ending this week.
+        saturday = monday + timedelta(days=5) + timedelta(weeks=step)
         return _days(saturday, saturday + timedelta(days=2), phrase)
     if unit == "month":
         return _month_span(*_shift_months(today, step), phrase)
