@@ -142,8 +142,16 @@ def split_compound(text: str) -> list[str]:
     return parts
 
 
+# Words a question uses to ask, not to name what it asks about: "what happened in May", "what
+# did we talk about yesterday" have no content besides their time.
+_FILLER = frozenset("""
+    happen happened happening thing things anything something everything stuff talk talked
+    discuss discussed say said mention mentioned remember recall know tell go went going do done
+    new up""".split())  # noqa: SIM905 - a word list reads better as prose
+
+
 def _has_content(text: str) -> bool:
-    return any(w not in STOPWORDS for w in tokenize(text))
+    return any(w not in STOPWORDS and w not in _FILLER for w in tokenize(text))
 
 
 # -- the plan ------------------------------------------------------------------------------------

@@ -78,7 +78,8 @@ def eligibility(
 def rrf(lists: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float],
         k_rrf: int) -> dict[str, dict[str, float]]:
     """Weighted reciprocal rank fusion: ``rrf`` = sum over lists of ``w / (k + rank)``, rank from
-    1. Each memory's signals get, per list, its raw score, rank and the list's weight.
+    1, equal scores sharing the better rank. Each memory's signals get, per list, its raw score,
+    rank and the list's weight.
 
     ``support`` is the same sum with each term scaled by the memory's score over the list's
     best: rank alone says the second of two is nearly as good as the first (1/62 against 1/61)
@@ -90,7 +91,10 @@ def rrf(lists: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, 
     for name in sorted(lists, key=lambda name: weights[name] == 0):  # weighted lists first
         ranked, weight = lists[name], weights[name]
         top = ranked[0][1] if ranked else 0.0
-        for rank, (memory_id, score) in enumerate(ranked, start=1):
+        rank, previous = 0, math.nan
+        for position, (memory_id, score) in enumerate(ranked, start=1):
+            if score != previous:  # equal scores share a rank: the evidence is the same
+                rank, previous = position, score
             signals = fused.get(memory_id)
             if signals is None:
                 if weight == 0:
