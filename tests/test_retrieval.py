@@ -1,7 +1,8 @@
-"""The read path: channels, fusion, the profile composite, MMR, the gate, and the context builder."""
+"""The read path: channels, fusion, the profile composite, MMR, the gate, the context builder."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import subprocess
 import sys
@@ -173,7 +174,7 @@ def test_mmr_scores_never_rise_and_picks_are_distinct(scores, seed, lam) -> None
     picked = mmr(names, scores, vectors, len(scores), lam, 0.0)
     assert sorted(p[0] for p in picked) == sorted(names)
     values = [p[1] for p in picked]
-    assert all(a >= b - 1e-12 for a, b in zip(values, values[1:], strict=False))
+    assert all(a >= b - 1e-12 for a, b in itertools.pairwise(values))
     assert picked[0] == (names[0], scores[0], 0.0)
 
 
