@@ -161,7 +161,8 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
         if i == 0 and plan.expansion:
             groups.append((plan.expansion, config.expansion_weight))
         found = ch.lexical(views, namespace, groups)
-        main = main or found
+        if main is None:
+            main = found
         lists["bm25" + suffix] = ch.bm25(found, n, allowed)
         lists["context" + suffix] = ch.context(found, n, allowed, memories, kernel, gap, own=own)
         with single_thread():

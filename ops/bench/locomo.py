@@ -1,6 +1,6 @@
 """Retrieval quality on the LoCoMo development split, run the way a user would run it.
 
-    python -m ops.bench.locomo [--data DIR] [--k 10] [--out FILE]
+    python -m ops.bench.locomo [--data DIR] [--k 10] [--out FILE] [--set NAME=VALUE ...]
 
 For each conversation: a fresh store whose one namespace is the conversation id. Each session's
 turns go in with one ``remember_many`` (text ``"<speaker>: <text>"``, in turn order) while the
@@ -18,6 +18,9 @@ a hit covering every turn folded into its memory; macro-averaged overall and per
 c in (5, k); any-hit@c is 1 when at least one evidence turn is covered. Questions without evidence
 are skipped. Scores come only from the hits ``recall`` returned (recall also records an access
 event, as it does for any caller).
+
+``--set`` runs with Config fields changed (``--set context_weight=0``), to measure what one
+technique gives; the run's JSON records the fields it changed.
 
 The data folder defaults to ``../shared/bench/locomo-dev`` next to this checkout; ``--data`` or
 ``$EVENTMEM_LOCOMO`` override it.
