@@ -21,7 +21,8 @@ import eventmem
 from eventmem.clock import from_micros, to_micros
 from eventmem.errors import EventmemError, InvalidInputError, StoreError
 from eventmem.events import event_tag
-from eventmem.render import describe_event, render_hits, render_memory
+from eventmem.query import plan as query_plan
+from eventmem.render import describe_event, render_hits, render_memory, render_plan
 from replay.rebuild import rebuild
 
 
@@ -71,8 +72,11 @@ def cmd_remember(args: argparse.Namespace) -> int:
 def cmd_recall(args: argparse.Namespace) -> int:
     with _open(args) as mem:
         valid_at = _parse_time(args.valid_at) if args.valid_at else None
-        hits = mem.recall(args.query, namespace=args.namespace, k=args.k, valid_at=valid_at)
-    _emit(args, hits, render_hits(hits, explain=args.explain))
+        plan = query_plan(args.query, to_micros(mem.now()))
+        hits = mem.recall(args.query, namespace=args.namespace, k=args.k, valid_at=valid_at,
+                          profile=args.profile)
+    text = render_hits(hits, explain=args.explain)
+    _emit(args, hits, f"{render_plan(plan)}\n{text}" if args.explain else text)
     return 0
 
 
@@ -235,7 +239,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--namespace", "-n", default="default")
     p.add_argument("-k", type=int, default=5)
     p.add_argument("--valid-at", help="only memories true at this time")
-    p.add_argument("--explain", action="store_true", help="print per-channel ranks and scores")
+    p.add_argument("--explain", action="store_true",
+                   help="print how the query was understood, per-channel ranks and every signal")
+    p.add_argument("--profile", default="default",
+                   choices=["default", "recent", "important", "deep", "broad"],
+                   help="how relevance is weighed against recency, retention and importance")
     p = add("get", cmd_get, "show one memory")
     p.add_argument("memory_id")
     p = add("history", cmd_history, "every event that touched a memory")

@@ -70,3 +70,30 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     rrf_k: int = 60
     candidates_per_channel: int = 50
     record_recalls: bool = True  # a recall appends a memory.recalled event (the access trail)
+    # RRF weight of each channel (an intent's route multiplies them). The context channel scores
+    # a memory with its session neighbours' text and carries most of the lexical evidence; plain
+    # BM25 adds each memory's own words.
+    bm25_weight: float = 0.0
+    context_weight: float = 1.0
+    vector_weight: float = 1.0
+    time_weight: float = 1.0
+    # A lexical embedder (the default hashing one) sees the words BM25 sees: its vectors weigh
+    # vector_weight x this share x the share of the query's words that no memory holds.
+    lexical_vector_share: float = 0.5
+    # Neighbouring context: neighbours up to context_radius memories away weigh
+    # context_decay ** distance; memories without a common session are neighbours when created
+    # within context_gap_s seconds of each other.
+    context_radius: int = 2
+    context_decay: float = 0.5
+    context_gap_s: float = 1_800.0
+    expansion_weight: float = 0.5  # BM25 weight of the words only the declarative form adds
+    # The composite (eventmem.scoring): how far the profile's priors may move a score (+-, at
+    # the default profile), the recency half-life, and ACT-R activation's most added share.
+    prior_lift: float = 0.05
+    recency_half_life_days: float = 30.0
+    activation_weight: float = 0.1
+    cue_boost: float = 1.1  # the intent's cue (a time mentioned for "when"...)
+    # MMR over a pool of pool_factor x k candidates; similarity counts above mmr_floor.
+    mmr_lambda: float = 0.7
+    mmr_floor: float = 0.0
+    pool_factor: int = 3

@@ -412,13 +412,15 @@ class Engine(Reader):
         k: int = 5,
         valid_at: datetime | None = None,
         include_hidden: bool = False,
+        profile: str = "default",
     ) -> list[Hit]:
         """Reader.recall, and the recall is recorded as one ``memory.recalled`` event (the access
-        that reinforces the returned memories, and the trail of what the agent was given)."""
+        that reinforces the returned memories, and the trail of what the agent was given). A
+        greeting or acknowledgement asks for nothing: no hits, and nothing recorded."""
         self._ensure_current()
-        hits, _ = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
-                               include_hidden=include_hidden)
-        if self.config.record_recalls and not self.readonly:
+        hits, _, plan = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
+                                     include_hidden=include_hidden, profile=profile)
+        if self.config.record_recalls and not self.readonly and not plan.chitchat:
             now = self._now()
             memories = self._views.state.memories
             self._append_one(MemoryRecalled(

@@ -6,21 +6,27 @@ A :class:`Reader` answers from projections folded to some seq, at some ``now``; 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any, NoReturn
 
 from eventmem import validation
+from eventmem.channels import Channel
 from eventmem.clock import from_micros, to_micros
 from eventmem.config import Config
-from eventmem.embedders import Embedder
-from eventmem.errors import NotFoundError, ReadOnlyError
+from eventmem.context import build_context
+from eventmem.embedders import Embedder, HashingEmbedder
+from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError
 from eventmem.events import Event
 from eventmem.log import EventLog
 from eventmem.policies.decay import effective_stability, retention
 from eventmem.policies.tiers import hot_set
+from eventmem.query import QueryPlan
+from eventmem.query import plan as query_plan
 from eventmem.results import HistoryEntry, Hit, Memory, Version
-from eventmem.retrieval import Candidate, search
+from eventmem.retrieval import Access, Candidate, search
+from eventmem.scoring import PROFILES
 from eventmem.timeline import versions
 from projections import Projections
 from projections.state import MemoryRecord, working_key
@@ -33,6 +39,9 @@ class Reader:
     _views: Projections
     _embedder: Embedder
     config: Config
+    # Candidate channels beyond vectors, BM25, context and time (the knowledge graph's, say):
+    # name -> Channel. Set it on an instance; its RRF weight is the intent route's (else 1).
+    extra_channels: Mapping[str, Channel] = MappingProxyType({})
 
     # -- what a subclass provides -------------------------------------------------------------
 
@@ -74,28 +83,58 @@ class Reader:
         k: int = 5,
         valid_at: datetime | None = None,
         include_hidden: bool = False,
+        profile: str = "default",
     ) -> list[Hit]:
         """The ``k`` memories of ``namespace`` that best answer ``query``, best first.
 
         ``valid_at``: only memories true at that time. ``include_hidden``: also deleted, archived
-        and superseded ones. Each hit's ``signals`` explain its score.
+        and superseded ones. ``profile``: how relevance is weighed against recency, retention,
+        importance and confidence (``default``, ``recent``, ``important``, ``deep``, ``broad``).
+        A greeting or acknowledgement ("thanks!") returns no hits. Each hit's ``signals``
+        explain its score: per-channel scores, ranks and weights, and every per-signal score.
         """
         self._ensure_current()
-        hits, _ = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
-                               include_hidden=include_hidden)
+        hits, _, _ = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
+                                  include_hidden=include_hidden, profile=profile)
         return hits
+
+    def context(
+        self,
+        query: str,
+        *,
+        namespace: str = "default",
+        k: int = 10,
+        budget_tokens: int = 1_000,
+        valid_at: datetime | None = None,
+        profile: str = "default",
+    ) -> str:
+        """What to put in an agent's prompt for ``query``: the recall's hits, strong ones in full
+        with their metadata, middling ones as one line, weak ones left out, within
+        ``budget_tokens`` (see :func:`eventmem.context.build_context`). On the engine this is a
+        recall like any other, recorded as an access."""
+        if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) \
+                or budget_tokens < 1:
+            raise InvalidInputError(f"budget_tokens must be a positive int, got {budget_tokens!r}")
+        hits = self.recall(query, namespace=namespace, k=k, valid_at=valid_at, profile=profile)
+        return build_context(hits, budget_tokens=budget_tokens)
 
     def _search(
         self, query: str, *, namespace: str, k: int, valid_at: datetime | None,
-        include_hidden: bool,
-    ) -> tuple[list[Hit], list[Candidate]]:
+        include_hidden: bool, profile: str = "default",
+    ) -> tuple[list[Hit], list[Candidate], QueryPlan]:
         query = validation.query(query, self.config)
         namespace = validation.namespace(namespace, self.config)
         k = validation.k(k, self.config)
         at = validation.optional_time(valid_at, "valid_at")
-        vector = self._embedder.embed([query])[0]
-        found = search(self._views, query, vector, namespace=namespace, k=k, now=self._now(),
-                       config=self.config, valid_at=at, include_hidden=include_hidden)
+        include_hidden = validation.flag(include_hidden, "include_hidden")
+        if profile not in PROFILES:
+            raise InvalidInputError(f"unknown profile {profile!r}; use one of "
+                                    f"{', '.join(PROFILES)}")
+        now = self._now()
+        plan = query_plan(query, now)
+        found = search(self._views, plan, self._access(), namespace=namespace, k=k, now=now,
+                       config=self.config, valid_at=at, include_hidden=include_hidden,
+                       profile=profile, extra_channels=self.extra_channels)
         memories = self._views.state.memories
         hits = []
         for mid, score, signals in found:
@@ -103,7 +142,18 @@ class Reader:
             hits.append(Hit(memory_id=mid, text=self._log.blob(record.content_hash), score=score,
                             signals=signals, kind=record.kind,
                             created_at=from_micros(record.created_at)))
-        return hits, found
+        return hits, found, plan
+
+    def _access(self) -> Access:
+        embedder, log = self._embedder, self._log
+        return Access(
+            embed=lambda texts: embedder.embed(texts),
+            texts=lambda hashes: [log.blob(h) for h in hashes],
+            vectors=lambda hashes: [None if c is None else c.vector
+                                    for c in log.contents(hashes)],
+            lexical_embedder=bool(getattr(embedder, "lexical",
+                                          isinstance(embedder, HashingEmbedder))),
+        )
 
     def timeline(self, memory_id: str) -> list[Version]:
         """Every version of the fact ``memory_id`` belongs to (what it replaced and what

@@ -57,6 +57,48 @@ def _changes(details: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [c if isinstance(c, dict) else msgspec.structs.asdict(c) for c in details["changes"]]
 
 
+_CHANNEL_ORDER = ("vector", "bm25", "context", "time")
+
+
+def _channels(signals: Mapping[str, float]) -> list[str]:
+    """The channels that ranked a hit: the built-in ones first, then the rest by name."""
+    ranked = [name.removesuffix("_rank") for name in signals if name.endswith("_rank")]
+    return sorted(ranked, key=lambda c: (_CHANNEL_ORDER.index(c) if c in _CHANNEL_ORDER
+                                         else len(_CHANNEL_ORDER), c))
+
+
+def explain_lines(signals: Mapping[str, float]) -> list[str]:
+    """Why a hit scored what it did: each channel's rank, raw score and RRF weight, then the
+    composite's factors."""
+    channels = ", ".join(
+        f"{c} #{int(signals[c + '_rank'])} ({signals.get(c, 0.0):.3f}, "
+        f"w {signals.get(c + '_weight', 0.0):.2f})" for c in _channels(signals))
+    g = signals.get
+    return [
+        f"via {channels or 'no channel'}; rrf {g('rrf', 0.0):.4f}",
+        f"relevance {g('relevance', 0.0):.3f} x prior {g('prior_weight', 1.0):.3f} (recency "
+        f"{g('recency', 0.0):.2f}, retention {g('retention', 0.0):.3f}, importance "
+        f"{g('importance', 0.0):.2f}, confidence {g('confidence', 0.0):.2f}) x status "
+        f"{g('status_weight', 1.0):.2f} x utility {g('utility_weight', 1.0):.3f} x activation "
+        f"{g('activation_weight', 1.0):.3f} x cue {g('cue_weight', 1.0):.2f}"
+        f" = {g('composite', g('score', 0.0)):.4f}; redundancy {g('redundancy', 0.0):.3f}",
+    ]
+
+
+def render_plan(plan: Any) -> str:
+    """One line saying how a query was understood (an ``eventmem.query.QueryPlan``)."""
+    if plan.chitchat:
+        return "query: small talk, nothing to recall"
+    parts = [f"intent {plan.intent}"]
+    if plan.time is not None:
+        parts.append(f"time {plan.time.phrase!r}")
+    if plan.expansion:
+        parts.append(f"expanded {plan.expansion!r}")
+    if plan.parts:
+        parts.append("parts " + " | ".join(plan.parts))
+    return "query: " + "; ".join(parts)
+
+
 def render_hits(hits: Sequence[Hit], *, explain: bool) -> str:
     if not hits:
         return "(no memories matched)"
@@ -64,13 +106,7 @@ def render_hits(hits: Sequence[Hit], *, explain: bool) -> str:
     for rank, hit in enumerate(hits, start=1):
         lines.append(f"{rank:>2}. {hit.score:.4f}  {hit.memory_id}  {hit.text}")
         if explain:
-            channels = ", ".join(
-                f"{name} #{int(hit.signals[name + '_rank'])} ({hit.signals[name]:.3f})"
-                for name in ("vector", "bm25") if name + "_rank" in hit.signals
-            )
-            lines.append(f"      via {channels or 'no channel'}; retention "
-                         f"{hit.signals.get('retention', 0):.3f}, importance "
-                         f"{hit.signals.get('importance', 0):.2f}")
+            lines.extend(f"      {line}" for line in explain_lines(hit.signals))
     return "\n".join(lines)
 
 

@@ -96,13 +96,15 @@ def test_recall_explains_its_scores(mem: eventmem.Engine, office: list[str]) -> 
     assert hits[0].memory_id == office[1]
     assert hits[0].text == "Alice manages the Berlin office"
     top = hits[0].signals
-    assert {"vector", "bm25", "vector_rank", "bm25_rank", "rrf"} <= set(top)
-    assert top["vector_rank"] >= 1 and top["bm25_rank"] >= 1
+    assert {"vector", "bm25", "context", "context_rank", "context_weight", "rrf", "relevance",
+            "score"} <= set(top)
+    assert top["context_rank"] == 1
     for hit in hits:
         s = hit.signals
-        assert hit.score == s["rrf"]
-        expected = sum(1.0 / (mem.config.rrf_k + s[f"{ch}_rank"])
-                       for ch in ("vector", "bm25") if f"{ch}_rank" in s)
+        assert hit.score == s["score"]
+        # rrf: each fused channel's weight over (k + its rank)
+        fused = [name.removesuffix("_rank") for name in s if name.endswith("_rank")]
+        expected = sum(s[f"{ch}_weight"] / (mem.config.rrf_k + s[f"{ch}_rank"]) for ch in fused)
         assert s["rrf"] == pytest.approx(expected)
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 

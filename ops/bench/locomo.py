@@ -1,12 +1,13 @@
 """Retrieval quality on the LoCoMo development split, run the way a user would run it.
 
-    python -m ops.bench.locomo [--data DIR] [--k 10] [--out FILE]
+    python -m ops.bench.locomo [--data DIR] [--k 10] [--out FILE] [--set NAME=VALUE ...]
 
 For each conversation: a fresh store whose one namespace is the conversation id. Each session's
 turns go in with one ``remember_many`` (text ``"<speaker>: <text>"``, in turn order) while the
 engine's ManualClock stands at the session's timestamp (naive ISO in the data, read as UTC).
 Every turn maps to the memory its result names, so a turn reinforced into (or merged with) an
-earlier memory maps to that memory. Then, with the clock one day after the last session, every
+earlier memory maps to that memory, and a memory superseded later (merged into a new one) hands
+its turns on to its successor. Then, with the clock one day after the last session, every
 question is asked with ``recall(question, namespace=conv, k=k)``.
 
 One store per conversation, not one shared store: a store keeps its log time monotone and the
@@ -18,6 +19,9 @@ a hit covering every turn folded into its memory; macro-averaged overall and per
 c in (5, k); any-hit@c is 1 when at least one evidence turn is covered. Questions without evidence
 are skipped. Scores come only from the hits ``recall`` returned (recall also records an access
 event, as it does for any caller).
+
+``--set`` runs with Config fields changed (``--set context_weight=0``), to measure what one
+technique gives; the run's JSON records the fields it changed.
 
 The data folder defaults to ``../shared/bench/locomo-dev`` next to this checkout; ``--data`` or
 ``$EVENTMEM_LOCOMO`` override it.
@@ -131,6 +135,15 @@ def map_turns(turn_ids: Sequence[str], results: Sequence[Any]) -> dict[str, str]
             if r.memory_id is not None}
 
 
+def current(mem: eventmem.Engine, memory_id: str) -> str:
+    """The memory that carries ``memory_id``'s facts now: follow ``superseded_by`` links."""
+    seen = {memory_id}
+    while (successor := mem.get(memory_id).superseded_by) is not None and successor not in seen:
+        seen.add(successor)
+        memory_id = successor
+    return memory_id
+
+
 def turns_by_memory(turn_to_memory: Mapping[str, str]) -> dict[str, list[str]]:
     """Memory id -> every turn folded into it, in feeding order."""
     out: dict[str, list[str]] = {}
@@ -196,6 +209,7 @@ def run(
     query_delay: timedelta = timedelta(days=1),
     workdir: Path | None = None,
     log: Callable[[str], None] = print,
+    config: eventmem.Config | None = None,
 ) -> dict[str, Any]:
     """Feed every conversation, ask every question, and score (see the module docstring)."""
     if k < 1:
@@ -221,7 +235,7 @@ def run(
     try:
         for conv_id, sessions in conversations.items():
             clock = eventmem.ManualClock(start=sessions[0].timestamp)
-            with eventmem.open(tmp / conv_id, clock=clock) as mem:
+            with eventmem.open(tmp / conv_id, clock=clock, config=config) as mem:
                 turn_to_memory: dict[str, str] = {}
                 start = time.perf_counter()
                 for session in sessions:
@@ -233,6 +247,9 @@ def run(
                     for r in results:
                         actions[r.action] = actions.get(r.action, 0) + 1
                 ingest_seconds += time.perf_counter() - start
+                # A memory later merged into (or superseded by) another lives on in it: its
+                # turns belong to the memory that holds its facts now.
+                turn_to_memory = {tid: current(mem, mid) for tid, mid in turn_to_memory.items()}
                 mapping[conv_id] = turn_to_memory
                 turns_of = turns_by_memory(turn_to_memory)
                 memories += len(turns_of)
@@ -269,7 +286,8 @@ def run(
         "benchmark": "locomo",
         "machine": machine_info(),
         "params": {"k": k, "cutoffs": list(cutoffs), "query_delay_s": query_delay.total_seconds(),
-                   "store_per_conversation": True},
+                   "store_per_conversation": True,
+                   "config": {} if config is None else _changed(config)},
         "data": {
             "path": str(data_dir.resolve()),
             "sha256": {name: _sha256(data_dir / name) for name in ("turns.jsonl", "queries.jsonl")},
@@ -296,6 +314,27 @@ def run(
         "turn_to_memory": mapping,
         "questions": rows,
     }
+
+
+def _changed(config: eventmem.Config) -> dict[str, Any]:
+    """The config fields that differ from the defaults (what a run changed)."""
+    default = eventmem.Config()
+    return {name: getattr(config, name) for name in config.__struct_fields__
+            if getattr(config, name) != getattr(default, name)}
+
+
+def parse_settings(settings: Sequence[str]) -> eventmem.Config:
+    """A Config from ``name=value`` settings (values as JSON, else as plain strings)."""
+    values: dict[str, Any] = {}
+    for item in settings:
+        name, sep, raw = item.partition("=")
+        if not sep:
+            raise ValueError(f"--set takes name=value, got {item!r}")
+        try:
+            values[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            values[name] = raw
+    return eventmem.Config(**values)
 
 
 def _sha256(path: Path) -> str:
@@ -344,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--query-delay-hours", type=float, default=24.0,
                         help="clock after the last session when the questions are asked")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="JSON results file")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a Config field for this run (repeatable), e.g. --set mmr_lambda=1")
     args = parser.parse_args(argv)
     data_dir = resolve_data_dir(args.data)
     if not (data_dir / "turns.jsonl").is_file() or not (data_dir / "queries.jsonl").is_file():
@@ -351,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
               f"set ${ENV_VAR}", file=sys.stderr)
         return 2
     result = run(data_dir, k=args.k, query_delay=timedelta(hours=args.query_delay_hours),
-                 log=progress)
+                 log=progress, config=parse_settings(args.set) if args.set else None)
     publish(report(result), args.out, result)
     return 0
 

@@ -1,0 +1,255 @@
+"""Time expressions in a query, resolved against the reader's ``now``, without a model.
+
+``find_time("what did I do last May", now)`` is the span of last May; ``"two weeks before the
+trip"`` is an :class:`Anchored` offset from an event the retrieval finds ("the trip"). Everything is
+a pure function of the text and ``now`` (microseconds, UTC); calendar arithmetic is in UTC, since
+the store keeps no time zone. Spans are half-open ``[start, end)``.
+
+Understood: ISO dates; "7 May 2023", "May 7, 2023", "May 2023", "in 2023"; a month after a
+preposition or determiner ("in August", "last May"); "yesterday", "today", "tonight", "last night";
+"N days/weeks/months/years ago"; "last/this/next week, weekend, month, year"; "the past N days";
+weekdays ("on Monday", "last Friday"); and "N units before/after <event>".
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import UTC, date, datetime, timedelta
+from typing import NamedTuple
+
+from eventmem.clock import MICROS_PER_DAY, from_micros, to_micros
+
+__all__ = ["Anchored", "TimeRange", "find_time", "mentions_time", "strip_phrase"]
+
+
+class TimeRange(NamedTuple):
+    """A resolved span of time: ``[start, end)`` in epoch microseconds, and the words it came
+    from."""
+
+    start: int
+    end: int
+    phrase: str
+
+
+class Anchored(NamedTuple):
+    """A span relative to an event named in the query ("two weeks before the trip"): the event's
+    time plus ``offset`` (microseconds, negative for "before"), ``width`` wide around that point."""
+
+    offset: int
+    width: int
+    anchor: str  # the event's words, e.g. "the trip"
+    phrase: str
+
+
+MONTHS: dict[str, int] = {
+    name: number
+    for number in range(1, 13)
+    for name in (calendar.month_name[number].lower(), calendar.month_abbr[number].lower())
+} | {"sept": 9}
+WEEKDAYS: dict[str, int] = {calendar.day_name[d].lower(): d for d in range(7)}
+NUMBERS: dict[str, int] = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2,
+    "a couple": 2, "couple of": 2, "a few": 3, "few": 3, "several": 3,
+}
+UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
+
+_MONTH = "(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_NUM = r"(\d+|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + ")"
+_UNIT = r"(day|week|fortnight|month|year)s?"
+_ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"((?:19|20)\d\d)"
+# A bare month name counts only after one of these: "may" and "march" are also verbs.
+_MONTH_LEAD = r"(?:in|during|last|this|next|since|of|early|late|mid|until|before|after|by)"
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
+    ("day_month", re.compile(rf"\b{_ORD}\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?\b")),
+    ("month_day", re.compile(rf"\b{_MONTH}\s+{_ORD}\b(?:,?\s+{_YEAR}\b)?")),
+    ("month_year", re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b")),
+    ("anchored", re.compile(
+        rf"\b{_NUM}\s+{_UNIT}\s+(before|after|prior to)\s+((?:the|my|our|his|her|their|your)"
+        r"(?:\s+[a-z0-9'-]+){1,4})")),
+    ("ago", re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b")),
+    ("past_n", re.compile(rf"\b(?:the\s+)?(?:past|last)\s+{_NUM}\s+{_UNIT}\b")),
+    ("relative_day", re.compile(
+        r"\b(the day before yesterday|yesterday|today|tonight|this morning|this afternoon|"
+        r"this evening|last night)\b")),
+    ("relative_unit", re.compile(
+        r"\b(last|past|previous|this|next)\s+(week|weekend|month|year)\b")),
+    ("lead_month", re.compile(rf"\b({_MONTH_LEAD})\s+{_MONTH}\b")),
+    ("weekday", re.compile(
+        r"\b(last|this|next|on)\s+(" + "|".join(WEEKDAYS) + r")\b")),
+    ("year", re.compile(rf"\b(?:in|during|since|of|from|by)\s+{_YEAR}\b|\b{_YEAR}\b")),
+]
+
+
+def find_time(text: str, now: int) -> TimeRange | Anchored | None:
+    """The first time expression of ``text`` (most specific forms first), resolved at ``now``;
+    None when the text names no time."""
+    lowered = text.lower()
+    today = from_micros(now).date()
+    for kind, pattern in _PATTERNS:
+        for match in pattern.finditer(lowered):
+            found = _resolve(kind, match, today, now)
+            if found is not None:
+                return found
+    return None
+
+
+_MENTION = re.compile(
+    r"\b(yesterday|today|tonight|tomorrow|ago|recently|lately|weekend|last (week|month|year|"
+    r"night|time)|next (week|month|year)|this (morning|afternoon|evening|week|month|year)|"
+    r"(19|20)\d\d|" + "|".join(WEEKDAYS) + "|"
+    + "|".join(calendar.month_name[m].lower() for m in range(1, 13) if m != 5)
+    + r"|in may|since|until|when i was|years? old)\b")
+
+
+def mentions_time(text: str) -> bool:
+    """Whether ``text`` refers to a time ("yesterday", "last week", "in 2022", "on Monday"...):
+    a memory that does is likely to answer a "when" question."""
+    return _MENTION.search(text.lower()) is not None
+
+
+def strip_phrase(text: str, phrase: str) -> str:
+    """``text`` without the words of ``phrase`` (case-insensitive), spaces collapsed: the query
+    left for matching content once its time expression is handled by the time channel."""
+    if not phrase:
+        return text
+    # The preposition that introduced it goes too ("in October 2023").
+    lead = r"(?:\b(?:in|on|during|at|since|from|by|of|for)\s+)?"
+    cut = re.sub(lead + re.escape(phrase), " ", text, count=1, flags=re.IGNORECASE)
+    return " ".join(cut.split())
+
+
+# -- resolution ----------------------------------------------------------------------------------
+
+
+def _micros(day: date) -> int:
+    return to_micros(datetime(day.year, day.month, day.day, tzinfo=UTC))
+
+
+def _days(start: date, end: date, phrase: str) -> TimeRange:
+    return TimeRange(_micros(start), _micros(end), phrase)
+
+
+def _month_span(year: int, month: int, phrase: str) -> TimeRange:
+    end = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
+    return _days(date(year, month, 1), end, phrase)
+
+
+def _shift_months(day: date, months: int) -> tuple[int, int]:
+    index = day.year * 12 + day.month - 1 + months
+    return index // 12, index % 12 + 1
+
+
+def _number(word: str) -> int:
+    return int(word) if word.isdigit() else NUMBERS[word]
+
+
+def _resolve(kind: str, m: re.Match[str], today: date, now: int) -> TimeRange | Anchored | None:
+    phrase = m.group(0)
+    try:
+        match kind:
+            case "iso":
+                day = date(int(m[1]), int(m[2]), int(m[3]))
+                return _days(day, day + timedelta(days=1), phrase)
+            case "day_month" | "month_day":
+                day_text, month_text = (m[1], m[2]) if kind == "day_month" else (m[2], m[1])
+                year = int(m[3]) if m[3] else None
+                return _day_of_month(int(day_text), MONTHS[month_text], year, today, phrase)
+            case "month_year":
+                return _month_span(int(m[2]), MONTHS[m[1]], phrase)
+            case "anchored":
+                sign = 1 if m[3] == "after" else -1
+                days = _number(m[1]) * UNIT_DAYS[m[2]]
+                # As wide as the offset is vague: "two weeks before" means about a week either way.
+                width = max(1, days // 2) * MICROS_PER_DAY
+                return Anchored(sign * days * MICROS_PER_DAY, width, m[4].strip(), phrase)
+            case "ago":
+                return _ago(_number(m[1]), m[2], today, phrase)
+            case "past_n":
+                days = _number(m[1]) * UNIT_DAYS[m[2]]
+                return TimeRange(now - days * MICROS_PER_DAY, now + 1, phrase)
+            case "relative_day":
+                return _relative_day(m[1], today, phrase)
+            case "relative_unit":
+                return _relative_unit(m[1], m[2], today, phrase)
+            case "lead_month":
+                return _named_month(m[1], MONTHS[m[2]], today, phrase)
+            case "weekday":
+                return _weekday(m[1], WEEKDAYS[m[2]], today, phrase)
+            case "year":
+                year = int(m[1] or m[2])
+                return _days(date(year, 1, 1), date(year + 1, 1, 1), phrase)
+    except (ValueError, OverflowError):  # "31 February", a year out of range: not a time
+        return None
+    return None
+
+
+def _day_of_month(day: int, month: int, year: int | None, today: date,
+                  phrase: str) -> TimeRange:
+    if year is None:  # the most recent such day, this year or last
+        year = today.year if (month, day) <= (today.month, today.day) else today.year - 1
+    start = date(year, month, day)
+    return _days(start, start + timedelta(days=1), phrase)
+
+
+def _ago(n: int, unit: str, today: date, phrase: str) -> TimeRange:
+    if unit == "day":
+        day = today - timedelta(days=n)
+        return _days(day, day + timedelta(days=1), phrase)
+    if unit in ("week", "fortnight"):
+        center = today - timedelta(days=n * UNIT_DAYS[unit])
+        half = timedelta(days=3 if unit == "week" else 7)  # about then, a week-wide window
+        return _days(center - half, center + half + timedelta(days=1), phrase)
+    if unit == "month":
+        return _month_span(*_shift_months(today, -n), phrase)
+    return _days(date(today.year - n, 1, 1), date(today.year - n + 1, 1, 1), phrase)
+
+
+def _relative_day(word: str, today: date, phrase: str) -> TimeRange:
+    back = {"the day before yesterday": 2, "yesterday": 1, "last night": 1}.get(word, 0)
+    day = today - timedelta(days=back)
+    return _days(day, day + timedelta(days=1), phrase)
+
+
+def _relative_unit(which: str, unit: str, today: date, phrase: str) -> TimeRange:
+    step = {"last": -1, "past": -1, "previous": -1, "this": 0, "next": 1}[which]
+    if unit in ("week", "weekend"):
+        monday = today - timedelta(days=today.weekday())
+        if unit == "week":
+            start = monday + timedelta(weeks=step)
+            return _days(start, start + timedelta(days=7), phrase)
+        # "last weekend" is the one before this week began (on a Sunday too: the one before
+        # today's); "this weekend" the one ending this week.
+        saturday = monday + timedelta(days=5) + timedelta(weeks=step)
+        return _days(saturday, saturday + timedelta(days=2), phrase)
+    if unit == "month":
+        return _month_span(*_shift_months(today, step), phrase)
+    year = today.year + step
+    return _days(date(year, 1, 1), date(year + 1, 1, 1), phrase)
+
+
+def _named_month(lead: str, month: int, today: date, phrase: str) -> TimeRange:
+    year = today.year
+    if lead == "next":
+        year += 1 if month <= today.month else 0
+    elif lead == "this":
+        pass
+    elif month > today.month or (lead == "last" and month == today.month):
+        year -= 1  # "in August" asked in May: the August that has been, last year's
+    return _month_span(year, month, phrase)
+
+
+def _weekday(lead: str, weekday: int, today: date, phrase: str) -> TimeRange:
+    if lead == "next":
+        ahead = (weekday - today.weekday()) % 7 or 7
+        day = today + timedelta(days=ahead)
+    else:
+        back = (today.weekday() - weekday) % 7
+        if lead == "last" and back == 0:
+            back = 7
+        day = today - timedelta(days=back)
+    return _days(day, day + timedelta(days=1), phrase)
