@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import msgspec
 
 from eventmem.envelope import Envelope
 from eventmem.events import (
-    ENTITY_TYPES,
     ConflictFlagged,
     LifecycleTransitioned,
     MemoryIngested,
@@ -45,7 +44,6 @@ INVERSE: dict[str, str] = {
 # Links that record facts of the log; the cap never prunes them.
 UNPRUNABLE = frozenset({"supersedes", "contradicts"})
 
-_TYPES = {t: t for t in ENTITY_TYPES}  # one shared string per type, whatever the decoder made
 _SEP = "\x00"  # entity keys are normalized words and spaces: they never contain it
 
 
@@ -64,17 +62,20 @@ class GraphParams(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class EntityNode(msgspec.Struct, array_like=True, gc=False):
-    """One entity of a namespace and its mentions (parallel lists, in log order)."""
+    """One entity of a namespace and its mentions, in log order."""
 
     name: str  # the surface form of its first mention
     type: str  # the first type other than "other" among its mentions
     first_at: int
     last_at: int
-    memory_ids: list[str]
-    ats: list[int]
-    forms: list[str | None]  # each mention's surface form; None when it equals ``name``
-    types: list[str]
+    # Four items per mention: memory id, time, surface form (None: same as ``name``), type. One
+    # flat list, not four: a rebuild creates one per new entity, and containers are its cost.
+    mentions: list[str | int | None]
     edges: list[str]  # keys of the stored edges it is subject or object of, first seen first
+
+    @property
+    def memory_ids(self) -> list[str]:
+        return self.mentions[0::4]  # type: ignore[return-value]
 
 
 class Edge(msgspec.Struct, array_like=True, gc=False):
@@ -83,9 +84,15 @@ class Edge(msgspec.Struct, array_like=True, gc=False):
     confidence: float  # reinforced by every observation
     first_at: int
     last_at: int
-    memory_ids: list[str]
-    ats: list[int]
-    confidences: list[float]
+    observations: list[str | int | float]  # three per observation: memory id, time, confidence
+
+    @property
+    def count(self) -> int:
+        return len(self.observations) // 3
+
+    @property
+    def memory_ids(self) -> list[str]:
+        return self.observations[0::3]  # type: ignore[return-value]
 
 
 class LinkEntry(msgspec.Struct, array_like=True, gc=False):
@@ -186,47 +193,55 @@ def _ingest(graph: Graph, e: MemoryIngested) -> None:
     ns = _namespace(graph, e.namespace)
     mid, at, entities = e.memory_id, e.at, ns.entities
     for ref in e.entities:
-        _mention(entities, ref.key, ref.name, ref.type, mid, at)
+        node = entities.get(ref.key)
+        if node is None:  # (the decoder hands out one shared string per literal type)
+            entities[ref.key] = EntityNode(ref.name, ref.type, at, at, [mid, at, None, ref.type],
+                                           [])
+        elif node.mentions[-4] != mid:  # mentions count memories, not repetitions within one
+            _mention(node, ref.name, ref.type, mid, at)
     if e.relations:
         edges, reinforce = ns.edges, graph.params.reinforce
         for rel in e.relations:
             s, o, c = rel.subject, rel.object, rel.confidence
             # A relation mentions both ends, so an edge's memories are always among its ends'
             # (a purge that empties an entity has already removed its edges).
-            subject = _mention(entities, s, s, "other", mid, at)
-            obj = _mention(entities, o, o, "other", mid, at)
+            subject = entities.get(s)
+            if subject is None:
+                subject = entities[s] = EntityNode(s, "other", at, at, [mid, at, None, "other"], [])
+            elif subject.mentions[-4] != mid:
+                _mention(subject, s, "other", mid, at)
+            obj = entities.get(o)
+            if obj is None:
+                obj = entities[o] = EntityNode(o, "other", at, at, [mid, at, None, "other"], [])
+            elif obj.mentions[-4] != mid:
+                _mention(obj, o, "other", mid, at)
             key = f"{s}{_SEP}{rel.relation}{_SEP}{o}"
             edge = edges.get(key)
             if edge is None:
-                edges[key] = Edge(c, at, at, [mid], [at], [c])
+                edges[key] = Edge(c, at, at, [mid, at, c])
                 subject.edges.append(key)
                 if obj is not subject:
                     obj.edges.append(key)
-            elif edge.memory_ids[-1] != mid:  # a memory states a fact once
+            elif edge.observations[-3] != mid:  # a memory states a fact once
                 edge.confidence = max(edge.confidence + (1.0 - edge.confidence) * reinforce, c)
-                edge.first_at, edge.last_at = min(edge.first_at, at), max(edge.last_at, at)
-                edge.memory_ids.append(mid)
-                edge.ats.append(at)
-                edge.confidences.append(c)
+                if at > edge.last_at:
+                    edge.last_at = at
+                elif at < edge.first_at:
+                    edge.first_at = at
+                edge.observations += (mid, at, c)
     for link in e.links:
         _link(graph.params, ns, mid, link.target, link.relation, link.weight)
 
 
-def _mention(entities: dict[str, EntityNode], key: str, name: str, type_: str, mid: str,
-             at: int) -> EntityNode:
-    node = entities.get(key)
-    type_ = _TYPES.get(type_, type_)
-    if node is None:
-        node = entities[key] = EntityNode(name, type_, at, at, [mid], [at], [None], [type_], [])
-    elif node.memory_ids[-1] != mid:  # mentions count memories, not repetitions within one
-        node.memory_ids.append(mid)
-        node.ats.append(at)
-        node.forms.append(None if name == node.name else name)
-        node.types.append(type_)
-        node.first_at, node.last_at = min(node.first_at, at), max(node.last_at, at)
-        if node.type == "other":
-            node.type = type_
-    return node
+def _mention(node: EntityNode, name: str, type_: str, mid: str, at: int) -> None:
+    """A further memory mentions the entity."""
+    node.mentions += (mid, at, None if name == node.name else name, type_)
+    if at > node.last_at:
+        node.last_at = at
+    elif at < node.first_at:
+        node.first_at = at
+    if node.type == "other":
+        node.type = type_
 
 
 def _link(params: GraphParams, ns: NamespaceGraph, source: str, target: str, relation: str,
@@ -282,11 +297,12 @@ def _purge(params: GraphParams, ns: NamespaceGraph, purged: frozenset[str]) -> N
         for entry in ns.links.pop(mid, ()):
             _drop_mirror(ns, entry.other, mid, None, None)
     entities, edges = ns.entities, ns.edges
-    touched = [key for key, node in entities.items() if not purged.isdisjoint(node.memory_ids)]
+    touched = [key for key, node in entities.items()
+               if not purged.isdisjoint(node.mentions[0::4])]
     for key in touched:
         for ekey in list(entities[key].edges):
             edge = edges.get(ekey)  # None: already removed from its other end
-            if (edge is None or purged.isdisjoint(edge.memory_ids)
+            if (edge is None or purged.isdisjoint(edge.observations[0::3])
                     or _refold_edge(edge, purged, params.reinforce)):
                 continue
             del edges[ekey]
@@ -300,33 +316,37 @@ def _purge(params: GraphParams, ns: NamespaceGraph, purged: frozenset[str]) -> N
 
 def _refold_edge(edge: Edge, purged: frozenset[str], reinforce: float) -> bool:
     """Keep only the observations of surviving memories; False when none is left."""
-    keep = [i for i, mid in enumerate(edge.memory_ids) if mid not in purged]
+    obs = edge.observations
+    keep = [i for i in range(0, len(obs), 3) if obs[i] not in purged]
     if not keep:
         return False
-    edge.memory_ids = [edge.memory_ids[i] for i in keep]
-    edge.ats = [edge.ats[i] for i in keep]
-    edge.confidences = [edge.confidences[i] for i in keep]
-    confidence = edge.confidences[0]
-    for c in edge.confidences[1:]:  # the fold's own arithmetic, in the same order
+    edge.observations = [item for i in keep for item in obs[i:i + 3]]
+    confidences = cast(list[float], edge.observations[2::3])
+    confidence = confidences[0]
+    for c in confidences[1:]:  # the fold's own arithmetic, in the same order
         confidence = max(confidence + (1.0 - confidence) * reinforce, c)
     edge.confidence = confidence
-    edge.first_at, edge.last_at = min(edge.ats), max(edge.ats)
+    ats = cast(list[int], edge.observations[1::3])
+    edge.first_at, edge.last_at = min(ats), max(ats)
     return True
 
 
 def _refold_entity(node: EntityNode, purged: frozenset[str]) -> bool:
     """Keep only the mentions of surviving memories; False when none is left."""
-    keep = [i for i, mid in enumerate(node.memory_ids) if mid not in purged]
+    old = node.mentions
+    keep = [i for i in range(0, len(old), 4) if old[i] not in purged]
     if not keep:
         return False
-    forms = [node.forms[i] or node.name for i in keep]
-    node.memory_ids = [node.memory_ids[i] for i in keep]
-    node.ats = [node.ats[i] for i in keep]
-    node.types = [node.types[i] for i in keep]
+    # Surface forms resolved against the old name, then stored against the new one.
+    forms = [cast(str, old[i + 2] or node.name) for i in keep]
+    types = [cast(str, old[i + 3]) for i in keep]
     node.name = forms[0]
-    node.forms = [None if form == node.name else form for form in forms]
-    node.type = next((t for t in node.types if t != "other"), "other")
-    node.first_at, node.last_at = min(node.ats), max(node.ats)
+    node.mentions = []
+    for i, form, type_ in zip(keep, forms, types, strict=True):
+        node.mentions += (old[i], old[i + 1], None if form == node.name else form, type_)
+    node.type = next((t for t in types if t != "other"), "other")
+    ats = cast(list[int], node.mentions[1::4])
+    node.first_at, node.last_at = min(ats), max(ats)
     return True
 
 
@@ -363,7 +383,7 @@ def strength(edge: Edge, now: int, params: GraphParams) -> float:
     """``count * w_c + recency * w_r + confidence_now * w_k``: the count saturates, recency and
     confidence decay with the days since the edge was last seen (a future edge counts as now)."""
     days = max(0, now - edge.last_at) / MICROS_PER_DAY
-    count = min(len(edge.memory_ids), params.count_saturation) / params.count_saturation
+    count = min(edge.count, params.count_saturation) / params.count_saturation
     recency = math.exp(-days / params.recency_days)
     confidence = edge.confidence * 0.5 ** (days / params.confidence_half_life_days)
     return (count * params.count_weight + recency * params.recency_weight
@@ -402,7 +422,7 @@ def relations(graph: Graph, namespace: str, key: str, now: int,
         edge = ns.edges[ekey]
         s, r, o = split_key(ekey)
         st = strength(edge, now, params)
-        n, c, first, last = len(edge.memory_ids), edge.confidence, edge.first_at, edge.last_at
+        n, c, first, last = edge.count, edge.confidence, edge.first_at, edge.last_at
         found.append(EdgeView(s, r, o, st, n, c, False, first, last))
         inverse = INVERSE.get(r)
         if inverse is not None and edge_key(o, inverse, s) not in ns.edges:
