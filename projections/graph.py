@@ -22,6 +22,7 @@ from typing import NamedTuple, cast
 
 import msgspec
 
+from eventmem.clock import MICROS_PER_DAY
 from eventmem.envelope import Envelope
 from eventmem.events import (
     ConflictFlagged,
@@ -30,8 +31,6 @@ from eventmem.events import (
     MemorySuperseded,
     purged_ids,
 )
-
-MICROS_PER_DAY = 86_400_000_000
 
 # Relations true in both directions, and pairs where one direction implies the other.
 SYMMETRIC = frozenset({"friend_of", "sibling_of", "married_to", "dating", "collaborates_with",
@@ -105,6 +104,8 @@ class LinkEntry(msgspec.Struct, array_like=True, gc=False):
 
 
 class NamespaceGraph(msgspec.Struct, kw_only=True, gc=False):
+    """The graph of one namespace."""
+
     entities: dict[str, EntityNode] = msgspec.field(default_factory=dict)
     # by "subject NUL relation NUL object"
     edges: dict[str, Edge] = msgspec.field(default_factory=dict)
@@ -141,10 +142,12 @@ class Graph:
 
 
 def edge_key(subject: str, relation: str, obj: str) -> str:
+    """The key of a stored edge in :attr:`NamespaceGraph.edges`."""
     return f"{subject}{_SEP}{relation}{_SEP}{obj}"
 
 
 def split_key(key: str) -> tuple[str, str, str]:
+    """(subject, relation, object) of an edge key."""
     subject, relation, obj = key.split(_SEP)
     return subject, relation, obj
 
@@ -193,29 +196,18 @@ def _ingest(graph: Graph, e: MemoryIngested) -> None:
     ns = _namespace(graph, e.namespace)
     mid, at, entities = e.memory_id, e.at, ns.entities
     for ref in e.entities:
-        node = entities.get(ref.key)
-        if node is None:  # (the decoder hands out one shared string per literal type)
-            entities[ref.key] = EntityNode(ref.name, ref.type, at, at, [mid, at, None, ref.type],
-                                           [])
-        elif node.mentions[-4] != mid:  # mentions count memories, not repetitions within one
-            _mention(node, ref.name, ref.type, mid, at)
+        _mention(entities, ref.key, ref.name, ref.type, mid, at)
     if e.relations:
         edges, reinforce = ns.edges, graph.params.reinforce
         for rel in e.relations:
             s, o, c = rel.subject, rel.object, rel.confidence
             # A relation mentions both ends, so an edge's memories are always among its ends'
             # (a purge that empties an entity has already removed its edges).
-            subject = entities.get(s)
-            if subject is None:
-                subject = entities[s] = EntityNode(s, "other", at, at, [mid, at, None, "other"], [])
-            elif subject.mentions[-4] != mid:
-                _mention(subject, s, "other", mid, at)
-            obj = entities.get(o)
-            if obj is None:
-                obj = entities[o] = EntityNode(o, "other", at, at, [mid, at, None, "other"], [])
-            elif obj.mentions[-4] != mid:
-                _mention(obj, o, "other", mid, at)
+            subject = _mention(entities, s, s, "other", mid, at)
+            obj = _mention(entities, o, o, "other", mid, at)
             key = f"{s}{_SEP}{rel.relation}{_SEP}{o}"
+            if key.count(_SEP) != 2:  # not a key an extractor makes; a replay must not crash
+                continue
             edge = edges.get(key)
             if edge is None:
                 edges[key] = Edge(c, at, at, [mid, at, c])
@@ -233,15 +225,21 @@ def _ingest(graph: Graph, e: MemoryIngested) -> None:
         _link(graph.params, ns, mid, link.target, link.relation, link.weight)
 
 
-def _mention(node: EntityNode, name: str, type_: str, mid: str, at: int) -> None:
-    """A further memory mentions the entity."""
-    node.mentions += (mid, at, None if name == node.name else name, type_)
-    if at > node.last_at:
-        node.last_at = at
-    elif at < node.first_at:
-        node.first_at = at
-    if node.type == "other":
-        node.type = type_
+def _mention(entities: dict[str, EntityNode], key: str, name: str, type_: str, mid: str,
+             at: int) -> EntityNode:
+    """Memory ``mid`` mentions entity ``key`` (once, however often it names it)."""
+    node = entities.get(key)
+    if node is None:  # (the decoder hands out one shared string per literal type)
+        node = entities[key] = EntityNode(name, type_, at, at, [mid, at, None, type_], [])
+    elif node.mentions[-4] != mid:
+        node.mentions += (mid, at, None if name == node.name else name, type_)
+        if at > node.last_at:
+            node.last_at = at
+        elif at < node.first_at:
+            node.first_at = at
+        if node.type == "other":
+            node.type = type_
+    return node
 
 
 def _link(params: GraphParams, ns: NamespaceGraph, source: str, target: str, relation: str,
@@ -354,6 +352,8 @@ def _refold_entity(node: EntityNode, purged: frozenset[str]) -> bool:
 
 
 class EdgeView(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """A relation as a query sees it, weighed at the query's ``now``."""
+
     subject: str
     relation: str
     object: str
@@ -366,6 +366,8 @@ class EdgeView(msgspec.Struct, frozen=True, array_like=True, gc=False):
 
 
 class NeighborView(NamedTuple):
+    """An entity a walk reached, and the path that reached it."""
+
     key: str
     hops: int
     score: float  # product of the strengths along the path
@@ -373,6 +375,8 @@ class NeighborView(NamedTuple):
 
 
 class LinkView(NamedTuple):
+    """A link as one of its memories holds it."""
+
     other: str
     relation: str
     weight: float
@@ -405,7 +409,7 @@ def entity_keys(graph: Graph, namespace: str) -> list[str]:
 def memories_of(graph: Graph, namespace: str, key: str) -> list[str]:
     """The memories that mention an entity, in log order."""
     node = entity(graph, namespace, key)
-    return list(node.memory_ids) if node is not None else []
+    return node.memory_ids if node is not None else []
 
 
 def relations(graph: Graph, namespace: str, key: str, now: int,
