@@ -205,6 +205,7 @@ def entity_key(name: str) -> str:
 
 
 _APOS: Final = {ord(c): "'" for c in "’‘`´ʼ"}
+_APOS_RE = re.compile("[’‘`´ʼ]")
 _KEY_POSS = re.compile(r"'s\b")
 _KEY_DROP = re.compile(r"['.]")
 _KEY_SPLIT = re.compile(r"[\W_]+")
@@ -632,7 +633,7 @@ def _runs(text: str) -> list[tuple[int, int, bool]]:
     if cur:
         runs.append((cur_start, cur_end, cur, _initial(text, cur_start)))
     # Mostly capitalized text is a title or shouting: its capitals say nothing.
-    if len(caps) >= 4 and len(caps) * 10 >= 6 * len(text.split()):
+    if len(caps) >= 4 and len(caps) * 10 >= 6 * (text.count(" ") + 1):  # ~ words, cheaply
         inner = sum(not _initial(text, a) for a in caps)
         if inner >= 4 and inner * 10 >= 6 * len(text.split()):
             return []
@@ -753,7 +754,7 @@ def extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
             part = part.replace("\x00", " ").replace("\x01", " ")
         if "\n" in part:  # a line break ends a sentence for the patterns too
             part = part.replace("\n", " . ")
-        parts[i] = part.translate(_APOS) if not part.isascii() else part
+        parts[i] = part if part.isascii() else _APOS_RE.sub("'", part)
     masked = " ".join("".join(parts).split())
     for m in _PLACEHOLDER.finditer(masked):
         mention = mentions[int(m.group()[1:-1])]
