@@ -205,6 +205,7 @@ def entity_key(name: str) -> str:
 
 
 _APOS: Final = {ord(c): "'" for c in "’‘`´ʼ"}
+_APOS_RE = re.compile("[’‘`´ʼ]")
 _KEY_POSS = re.compile(r"'s\b")
 _KEY_DROP = re.compile(r"['.]")
 _KEY_SPLIT = re.compile(r"[\W_]+")
@@ -239,11 +240,12 @@ _AUX = (rf"(?:'m|'s|'re|'ve|'d|'ll)?(?: (?:am|is|are|was|were|be|been|being|has|
 _COP = (rf"(?:'ve|'d|'ll| has| have| had| will)?(?:'s|'re|'m| is| are| am| was| were| been| be"
         rf"| became| become| becomes| got)(?: (?:{_ADV}|like|definitely|truly|basically))*")
 _THE = "(?: the)? "
+_BE = "i'm is am are was were been be became become becomes got"  # co-trigger of a copula
 # Not a statement: a question ("does Ann work at X?") or a wish ("I wish I worked at X").
 _NOT_STATED = _w("do does did is are was were has have had wish if unless whether imagine pretend")
 _STATED_WHO = (  # the look-behinds sit after the first character: far faster to search for
-    r"(?P<s>\x00" + "".join(rf"(?<!\b{w} \x00)" for w in _NOT_STATED) + r"[0-9]+\x01|\bi"
-    + "".join(rf"(?<!\b{w} i)" for w in _NOT_STATED) + r"\b)")
+    r"(?P<s>\x00" + "".join(rf"(?<!\b{w} \x00)" for w in _NOT_STATED) + r"[0-9]+\x01|\bi\b"
+    + "".join(rf"(?<!\b{w} i)" for w in _NOT_STATED) + ")")
 # A verb's subject: a name or "i", then maybe an appositive ("Lucy, my sister, works at") or a
 # first clause it shares ("I grew up in Ohio but now live in Austin"); never across a pronoun
 # or a relative clause ("I have a friend who lives in Rome and works at X" is not about me).
@@ -312,20 +314,18 @@ def _kept_poss(g: str) -> str:
             + r"y\b)(?:'s\b|')?")
 
 # (name, regex, relation, confidence, hint level, triggers). relation is a RELATION_TYPES
-# member or a resolver: "role"/"pair" (group r), "job" (group j), "joined", "work_for".
+# member or a resolver: "role"/"pair" (group r), "job" (group j), "work", "joined", "started".
+# Triggers: the pattern runs when one of the words is in the text, and, after a "|", one of the
+# words after it too (a copula, for the patterns that need one).
 _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
-    ("works_at", rf"{_SUBJ} (?:work|works|worked|working)(?: (?:full-time|part-time"
-        rf"|remotely|there|now))? at{_THE}{_ent('o')}", "works_at", EXPLICIT, _ROLE,
-        "work works worked working"),
-    ("works_as", rf"{_SUBJ} (?:work|works|worked|working) as (?:a|an|the) (?:[a-z-]+ ){{0,3}}"
-        rf"?(?:at|for|with){_THE}{_ent('o')}", "works_at", EXPLICIT, _ROLE,
-        "work works worked working"),
+    ("work", rf"{_SUBJ} (?:work|works|worked|working)(?:(?: (?:full-time|part-time|remotely"
+        rf"|there|now))? (?P<at>at)| as (?:a|an|the) (?:[a-z-]+ ){{0,3}}?(?P<as>at|for|with)"
+        rf"| (?P<for>for)|(?: closely| together)? (?P<with>with)){_THE}{_obj('o')}", "work",
+        EXPLICIT, _ROLE, "work works worked working"),
     ("studies_at", rf"{_SUBJ} (?:study|studies|studied|studying|enrolled|graduated|attend"
         rf"|attends|attended|attending)(?: at| in| from)?{_THE}{_ent('o')}(?!')", "member_of",
         POSSESSIVE, _HINT, "study studies studied studying enrolled graduated attend attends "
         "attended attending"),
-    ("work_for", rf"{_SUBJ} (?:work|works|worked|working) for{_THE}{_ent('o')}",
-        "work_for", EXPLICIT, _HINT, "work works worked working"),
     ("employed", rf"{_SUBJ} (?:employed|hired|recruited) (?:by|at){_THE}{_ent('o')}",
         "works_at", EXPLICIT, _ROLE, "employed hired recruited"),
     ("got_job", rf"{_SUBJ} (?:got|landed|started|accepted|took|start|starting|found"
@@ -336,7 +336,8 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
         rf"|position|internship) (?:at|with){_THE}{_ent('o')}", "works_at", POSSESSIVE, _ROLE,
         "job position internship"),
     ("job_title", rf"{_who('s')}{_COP} (?:a|an|the) (?P<j>(?:[a-z-]+ ){{0,2}}{_JOB_HEAD})"
-        rf" (?P<p>at|for|with|of){_THE}{_ent('o')}", "job", POSSESSIVE, _HINT, "at for with of"),
+        rf" (?P<p>at|for|with|of){_THE}{_ent('o')}", "job", POSSESSIVE, _HINT,
+        f"at for with of|{_BE}"),
     ("joined", rf"{_SUBJ} (?:joined|join|joins|joining|rejoined){_THE}{_ent('o')}"
         r"(?! (?:for|at|in|on|to)\b)", "joined", POSSESSIVE, _HINT, "joined join joins joining "
         "rejoined"),
@@ -366,10 +367,10 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
     ("engaged_to", rf"{_SUBJ} engaged to {_obj('o')}", "dating", EXPLICIT, _ROLE,
         "engaged"),
     ("dating", rf"{_SUBJ} (?:dating|dates|in a relationship with|going out with)"
-        rf" {_obj('o')}", "dating", EXPLICIT, _ROLE, "dating dates relationship going"),
+        rf" {_obj('o')}", "dating", EXPLICIT, _ROLE, "dating dates relationship out"),
     ("member_of", rf"{_who('s')}{_COP} (?:a |an |one of the |the )?(?:(?:active|proud|founding"
         rf"|new|longtime|long-time|lifelong) )?(?:member|members|part) of{_THE}{_ent('o')}",
-        "member_of", EXPLICIT, _ROLE, "member members part"),
+        "member_of", EXPLICIT, _ROLE, f"member members part|{_BE}"),
     ("belongs_to", rf"{_SUBJ} (?:belong|belongs|belonged|belonging) to{_THE}"
         rf"{_ent('o')}", "member_of", EXPLICIT, _ROLE, "belong belongs belonged belonging"),
     ("founded", rf"{_SUBJ} (?:founded|co-founded|cofounded|established){_THE}"
@@ -390,9 +391,8 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
         rf"|collaborating|cooperated|cooperating)(?: closely)? with{_THE}{_obj('o')}",
         "collaborates_with", EXPLICIT, _ROLE, "collaborate collaborates collaborated "
         "collaborating cooperated cooperating"),
-    ("works_with", rf"{_SUBJ} (?:work|works|worked|working|teamed up|team up"
-        rf"|teaming up)(?: closely| together)? with{_THE}{_obj('o')}", "collaborates_with",
-        POSSESSIVE, _CONTEXT, "work works worked working teamed team teaming"),
+    ("teamed_up", rf"{_SUBJ} (?:teamed|team|teaming|teams) up with{_THE}{_obj('o')}",
+        "collaborates_with", POSSESSIVE, _CONTEXT, "teamed team teaming teams"),
     ("mentors", rf"{_SUBJ} (?:mentor|mentors|mentored|mentoring|coach|coaches"
         rf"|coached|coaching|tutor|tutors|tutored|tutoring) {_obj('o')}", "mentors", EXPLICIT,
         _CONTEXT, "mentor mentors mentored mentoring coach coaches coached coaching tutor tutors "
@@ -408,10 +408,10 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
     ("met", rf"{_SUBJ} (?:met|meet|meets|meeting)(?: up)?(?: with)? {_obj('o')}",
         "knows", WEAK, _CONTEXT, "met meet meets meeting"),
     ("role_is", rf"{_who('s')}{_COP} (?:also )?(?:a |an |the |one of )?{_poss('o')} {_MOD}"
-        rf"(?P<r>{_ROLE_RE})s?\b", "role", EXPLICIT, _ROLE, "ROLES"),
+        rf"(?P<r>{_ROLE_RE})s?\b", "role", EXPLICIT, _ROLE, f"ROLES|{_BE}"),
     ("role_of", rf"{_who('s')}{_COP} (?:a |an |the |one of )?(?:(?:my|his|her|their|our) )?"
         rf"{_MOD}(?P<r>{_ROLE_RE})s? (?:of|to|for){_THE}{_obj('o')}", "role", EXPLICIT, _ROLE,
-        "ROLES"),
+        f"ROLES|{_BE}"),
     ("role_appos", rf"{_kept_poss('o')} {_MOD}(?P<r>{_ROLE_RE})s?(?:,| is| was| named"
         rf"| called)? (?P<s>{_E})(?:,? and (?P<s2>{_E}))?", "role", POSSESSIVE, _ROLE, "ROLES"),
     ("role_appos_rev", rf"{_ent('s')}, (?:who is |who's )?{_poss('o')} {_MOD}(?P<r>{_ROLE_RE})"
@@ -431,19 +431,27 @@ _PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
 _PATTERNS: Final = tuple(re.compile(p[1]) for p in _PATTERN_TABLE)
 
 
-def _trigger_index() -> dict[str, tuple[int, ...]]:
-    """Trigger word (bare, or with the punctuation that may follow it) -> pattern indices."""
+def _trigger_index() -> tuple[dict[str, tuple[int, ...]], dict[int, frozenset[str]]]:
+    """Trigger word (bare, or with the punctuation that may follow it) -> pattern indices; and
+    pattern index -> the words of which one must also be present."""
+    marks = ("", ",", ".", "!", "?", ";", ":")
     index: dict[str, tuple[int, ...]] = {}
+    required: dict[int, frozenset[str]] = {}
     for i, spec in enumerate(_PATTERN_TABLE):
-        words = _w(spec[5]) if spec[5] != "ROLES" else [
+        any_of, _, also = spec[5].partition("|")
+        words = _w(any_of) if any_of != "ROLES" else [
             f for r in _ROLES for f in (*r.split(), r.split()[-1] + "s")]
-        for word in sorted({w + p for w in words for p in ("", ",", ".", "!", "?", ";", ":")}):
+        for word in sorted({w + p for w in words for p in marks}):
             index[word] = (*index.get(word, ()), i)
-    return index
+        if also:
+            required[i] = frozenset(w + p for w in _w(also) for p in marks)
+    return index, required
 
 
-_TRIGGERS: Final = _trigger_index()
-_TRIGGER_WORDS: Final = frozenset(_TRIGGERS)
+_TRIGGERS, _REQUIRED = _trigger_index()
+_TRIGGER_WORDS: Final = frozenset(_TRIGGERS).union(*_REQUIRED.values())
+_FIRST_PERSON: Final = frozenset(w + p for w in _w("i me my mine i'm i've i'll i'd")
+                                 for p in ("", ",", ".", "!", "?", ";", ":"))
 
 # Allowed types of (subject, object) per relation ("other" always passes), and the type an
 # explicit relation gives each end.
@@ -625,7 +633,7 @@ def _runs(text: str) -> list[tuple[int, int, bool]]:
     if cur:
         runs.append((cur_start, cur_end, cur, _initial(text, cur_start)))
     # Mostly capitalized text is a title or shouting: its capitals say nothing.
-    if len(caps) >= 4 and len(caps) * 10 >= 6 * len(text.split()):
+    if len(caps) >= 4 and len(caps) * 10 >= 6 * (text.count(" ") + 1):  # ~ words, cheaply
         inner = sum(not _initial(text, a) for a in caps)
         if inner >= 4 and inner * 10 >= 6 * len(text.split()):
             return []
@@ -665,11 +673,17 @@ def _relations(
 ) -> list[_Raw]:
     """Every pattern match in the masked text, as raw relations (resolvers applied)."""
     found: list[_Raw] = []
-    hits = _TRIGGER_WORDS.intersection(masked.split())  # cheap exit: no trigger, no regex
+    words = masked.split()
+    hits = _TRIGGER_WORDS.intersection(words)  # cheap exits: no trigger, or no second end
     if not hits:
         return found
-    ids = sorted({i for w in hits for i in _TRIGGERS[w]})
+    speaker = masked.startswith(":", masked.find("\x01") + 1)  # "Jon: ...", never in a relation
+    if len(mentions) - speaker < 2 and _FIRST_PERSON.isdisjoint(words):
+        return found
+    ids = sorted({i for w in hits for i in _TRIGGERS.get(w, ())})
     for i in ids:
+        if i in _REQUIRED and _REQUIRED[i].isdisjoint(hits):
+            continue
         _, _, relation, conf, level, _ = _PATTERN_TABLE[i]
         for m in _PATTERNS[i].finditer(masked):
             refs = {g: (int(t[1:-1]) if t[0] == "\x00" else -1, m.start(g))
@@ -682,6 +696,13 @@ def _relations(
                     for g in ("s", "s2"):
                         if g in refs and refs[g][0] >= 0:
                             _note(evidence, mentions[refs[g][0]].key, _ROLE, "person")
+            elif relation == "work":  # works at / as a nurse at / for / with
+                if m.group("with"):
+                    rel, conf, level = "collaborates_with", POSSESSIVE, _CONTEXT
+                elif m.group("for"):
+                    rel, level = "work_for", _HINT
+                else:
+                    rel = "works_at"
             elif relation == "pair":
                 rel = _PAIRS[m.group("r")]
             elif relation == "job":
@@ -733,7 +754,7 @@ def extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
             part = part.replace("\x00", " ").replace("\x01", " ")
         if "\n" in part:  # a line break ends a sentence for the patterns too
             part = part.replace("\n", " . ")
-        parts[i] = part.translate(_APOS) if not part.isascii() else part
+        parts[i] = part if part.isascii() else _APOS_RE.sub("'", part)
     masked = " ".join("".join(parts).split())
     for m in _PLACEHOLDER.finditer(masked):
         mention = mentions[int(m.group()[1:-1])]
@@ -745,10 +766,13 @@ def extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
     return _finish(mentions, evidence, raw)
 
 
-def _finish(
+def _settle(
     mentions: list[_Mention], evidence: dict[str, tuple[int, str]], raw: list[_Raw]
-) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
-    """Type the names, drop relations whose ends have the wrong types, keep corroborated names."""
+) -> tuple[tuple[RelationRef, ...], dict[str, tuple[int, str]], dict[str, int]]:
+    """Type the ends of the raw relations and drop those whose ends have the wrong types.
+
+    Returns the relations, the types, and the first position of each key in a relation.
+    """
 
     def key_of(ref: _Ref) -> str:
         return SELF_KEY if ref[0] < 0 else mentions[ref[0]].key
@@ -776,28 +800,44 @@ def _finish(
 
     raw = sorted((order, s, resolve(rel, o), o, conf, level)
                  for order, s, rel, o, conf, level in raw if key_of(s) != key_of(o))
-    kept, types = raw, evidence
-    if raw:  # two rounds: hints of relations dropped in the first no longer type their ends
-        kept = valid(raw, typed(raw))
-        types = typed(kept)
-        kept = valid(kept, types)
-
+    # Two rounds: hints of relations dropped in the first no longer type their ends.
+    kept = valid(raw, typed(raw))
+    types = typed(kept)
     best: dict[tuple[str, str, str], float] = {}
-    firsts: dict[str, int] = {}
-    for _, s, rel, o, conf, _ in kept:
+    related: dict[str, int] = {}
+    for _, s, rel, o, conf, _ in valid(kept, types):
         sk, ok = key_of(s), key_of(o)
         triple = (ok, rel, sk) if rel in _SYMMETRIC and (ok, rel, sk) in best else (sk, rel, ok)
         best[triple] = max(best.get(triple, 0.0), conf)
         for key, ref in ((sk, s), (ok, o)):
-            firsts[key] = min(firsts.get(key, ref[1]), ref[1])
-    names: dict[str, str] = {}
-    for m in mentions:  # a tentative name needs corroboration: a relation, a cue, a 2nd mention
-        names.setdefault(m.key, m.name)
-        if m.key in firsts or not m.tentative or evidence.get(m.key, (0, ""))[0] >= _CONTEXT:
-            firsts[m.key] = min(firsts.get(m.key, m.order), m.order)
-    entities = tuple(
-        _SELF if key == SELF_KEY
-        else EntityRef(key, names[key], types.get(key, (0, "other"))[1])  # type: ignore[arg-type]
-        for key in sorted(firsts, key=lambda k: (firsts[k], k))
-    )
-    return entities, tuple(RelationRef(s, rel, o, conf) for (s, rel, o), conf in best.items())
+            related[key] = min(related.get(key, ref[1]), ref[1])
+    relations = tuple(RelationRef(s, rel, o, conf) for (s, rel, o), conf in best.items())
+    return relations, types, related
+
+
+def _finish(
+    mentions: list[_Mention], evidence: dict[str, tuple[int, str]], raw: list[_Raw]
+) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
+    """The entities (corroborated names, typed, in first mention order) and the relations."""
+    relations: tuple[RelationRef, ...] = ()
+    types, related = evidence, dict[str, int]()
+    if raw:
+        relations, types, related = _settle(mentions, evidence, raw)
+    # A tentative name needs corroboration: a relation, a type cue, or a second mention.
+    kept = {m.key for m in mentions if not m.tentative}
+    kept.update(related)
+    kept.update(key for key, (level, _) in evidence.items() if level >= _CONTEXT)
+    entities: list[EntityRef] = []
+    listed: set[str] = set()
+    self_at = related.get(SELF_KEY, -1)  # the speaker goes where "I" first takes part
+    for m in mentions:
+        if 0 <= self_at < m.order:
+            entities.append(_SELF)
+            self_at = -1
+        if m.key in kept and m.key not in listed:
+            listed.add(m.key)
+            kind = types.get(m.key, (0, "other"))[1]
+            entities.append(EntityRef(m.key, m.name, kind))  # type: ignore[arg-type]
+    if self_at >= 0:
+        entities.append(_SELF)
+    return tuple(entities), relations
