@@ -12,6 +12,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from eventmem import conflicts, ingest, validation
 from eventmem.clock import Clock, SystemClock, from_micros, to_micros
 from eventmem.config import Config
@@ -249,7 +251,7 @@ class Engine(Reader):
                                        for item in checked})
         decided = ingest.decide(self._views, checked, contents, at=at, head=self._log.head(),
                                 config=self.config, text_of=self._text_of,
-                                analyse=self._analyse)
+                                vector_of=self._vector_of, analyse=self._analyse)
         seqs = self._log.append(decided.events, contents=decided.contents)
         self._fold(decided.events, seqs, decided.contents)
         self._ops.info("remember", count=len(decided.events), first_seq=seqs[0],
@@ -262,6 +264,12 @@ class Engine(Reader):
     def _text_of(self, memory_id: str) -> str:
         text = self._log.blob(self._views.state.memories[memory_id].content_hash)
         return text if text is not None else ""
+
+    def _vector_of(self, memory_id: str) -> np.ndarray:
+        chash = self._views.state.memories[memory_id].content_hash
+        content = self._log.contents([chash])[0]
+        vector = content.vector if content is not None else None
+        return np.frombuffer(vector or bytes(4 * self._embedder.dim), dtype=np.float32)
 
     def _analyse(self, text: str) -> Content:
         chash = content_hash(text)

@@ -7,7 +7,6 @@ way extraction keys them, within one namespace.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Literal
@@ -16,6 +15,7 @@ import msgspec
 
 from eventmem.clock import from_micros
 from eventmem.errors import InvalidInputError, NotFoundError
+from eventmem.policies.extract import entity_key
 from projections import graph as graph_view
 from projections.graph import EdgeView, Graph
 
@@ -131,16 +131,11 @@ class GraphReader:
                 for v in graph_view.memory_links(self._graph(), namespace, memory_id)]
 
 
-_POSSESSIVE = re.compile(r"['\u2019]s$")
-_NON_WORD = re.compile(r"\W+")
-
-
 def _key(name: str) -> str:
-    """An entity's key from its name: casefolded, a trailing possessive dropped, runs of
-    non-word characters turned into single spaces. (To be replaced by extraction's own.)"""
+    """An entity's key from its name, exactly as extraction keys what it finds."""
     if not isinstance(name, str):
         raise InvalidInputError(f"an entity name must be a str, got {type(name).__name__}")
-    key = _NON_WORD.sub(" ", _POSSESSIVE.sub("", name.strip().casefold())).strip()
+    key = entity_key(name)
     if not key:
         raise InvalidInputError(f"entity name {name!r} has no letters or digits")
     return key

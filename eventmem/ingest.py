@@ -1,8 +1,9 @@
 """The write path's decisions for a batch of checked items, as events.
 
 ``decide`` is a pure function of the projections, the items, their content (text, vector, terms),
-the time and the config, plus two deterministic helpers the engine passes in: ``text_of`` (a
-stored memory's text) and ``analyse`` (content for a text the gate synthesized). Items are decided
+the time and the config, plus three deterministic helpers the engine passes in: ``text_of`` and
+``vector_of`` (a stored memory's text and vector) and ``analyse`` (content for a text the gate
+synthesized). Items are decided
 in order, each against the store as it will stand when the earlier items' events are folded
 (:mod:`eventmem.neighbours`). For each item:
 
@@ -19,6 +20,7 @@ Nothing here reads the clock or writes; the engine appends the events in one tra
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, cast
 
@@ -30,7 +32,9 @@ from eventmem.content import Content
 from eventmem.events import (
     ConflictFlagged,
     ConflictResolved,
+    EntityRef,
     Event,
+    LinkType,
     MemoryIngested,
     MemoryKind,
     MemoryLink,
@@ -38,11 +42,12 @@ from eventmem.events import (
     MemoryRejected,
     MemorySkipped,
     MemorySuperseded,
+    RelationRef,
     TierChange,
     TierChanged,
 )
 from eventmem.log import Head
-from eventmem.neighbours import Near, Neighbourhood, Query
+from eventmem.neighbours import Near, Neighbourhood, Query, eligible
 from eventmem.policies import (
     classify,
     conflict,
@@ -58,6 +63,7 @@ from eventmem.policies.decay import progress, stability_after_access
 from eventmem.results import Action
 from eventmem.text import content_hash, dedup_key
 from projections import Projections
+from projections import graph as graph_view
 from projections.state import MemoryRecord, dedup_slot, working_key
 
 IMPORTANCE_CHANNELS = ("novelty", "arousal", "reward", "attention")  # the event's tuple order
@@ -83,16 +89,17 @@ class Decided(NamedTuple):
 
 
 TextOf = Callable[[str], str]
+VectorOf = Callable[[str], np.ndarray]
 Analyse = Callable[[str], Content]
 
 
 def decide(views: Projections, items: list[dict[str, Any]], contents: Mapping[str, Content],
-           *, at: int, head: Head, config: Config, text_of: TextOf,
+           *, at: int, head: Head, config: Config, text_of: TextOf, vector_of: VectorOf,
            analyse: Analyse) -> Decided:
     """The events that record what each item means (see the module docstring)."""
     with single_thread():  # similarities feed decisions: one thread, one summation order
         batch = _Batch(views, items, contents, at=at, head=head, config=config,
-                       text_of=text_of, analyse=analyse)
+                       text_of=text_of, vector_of=vector_of, analyse=analyse)
         for i, item in enumerate(items):
             batch.decide(i, item)
     batch.events += _working_evictions(views, batch.new_records, batch.retired, at, config)
@@ -104,10 +111,10 @@ class _Batch:
 
     def __init__(self, views: Projections, items: list[dict[str, Any]],
                  contents: Mapping[str, Content], *, at: int, head: Head, config: Config,
-                 text_of: TextOf, analyse: Analyse) -> None:
+                 text_of: TextOf, vector_of: VectorOf, analyse: Analyse) -> None:
         self.views, self.contents, self.at, self.head = views, contents, at, head
         self.config, self.params = config, config.gate
-        self._text_of, self.analyse = text_of, analyse
+        self._text_of, self._vector_of, self.analyse = text_of, vector_of, analyse
         self.events: list[Event] = []
         self.outcomes: list[Outcome] = []
         self.stored: dict[str, Content] = {}
@@ -123,6 +130,11 @@ class _Batch:
                                   rare_terms=self.params.rare_terms,
                                   max_term_df=self.params.max_term_df)
         self._claims: dict[str, conflict.Claims] = {}
+        self._extracted: dict[str, tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]] = {}
+        self.entity_memories: dict[tuple[str, str], list[str]] = {}  # the batch's, by entity
+        self.queries_by_text = {item["text"]: q for item, q in zip(items, self.queries,
+                                                                    strict=True)}
+        self._vectors: dict[str, np.ndarray] = {}  # the batch's memories' vectors by id
 
     # -- one item -----------------------------------------------------------------------------
 
@@ -272,16 +284,22 @@ class _Batch:
         inherited = self._inherited(derived_from)
         if valid_from is not None:
             item = {**item, "valid_from": valid_from}
+        extracted = self._extract(text)
         event = _ingested(
-            item, text, memory_id, chash, dedup_key(text), decision, near, self._links(near, text),
+            item, text, memory_id, chash, dedup_key(text), decision, near, extracted,
+            self._links(near, text, extracted[0], ns),
             derived_from=(derived_from,) if derived_from else (),
             input_hash=input_hash if chash != input_hash else None, rule=rule,
             inherited=inherited, reward=self._utility(near), at=self.at, config=self.config)
         self.events.append(event)
         self.created[memory_id] = event
         self.texts[memory_id] = text
+        for entity in event.entities:
+            self.entity_memories.setdefault((ns, entity.key), []).append(memory_id)
         self.pending_slots[dedup_slot(ns, event.dedup_key)] = memory_id
-        self.hood.add(ns, memory_id, self._vector(content), content.terms or b"", item["session"])
+        self._vectors[memory_id] = self._vector(content)
+        self.hood.add(ns, memory_id, self._vectors[memory_id], content.terms or b"",
+                      item["session"])
         self.new_records.append(_provisional_record(event, self.head.seq + len(self.events)))
         return memory_id
 
@@ -304,11 +322,45 @@ class _Batch:
                 "stability": source.stability, "tags": source.tags, "refs": source.refs,
                 "valid_from": source.valid_from}
 
-    def _links(self, near: Near, text: str) -> tuple[MemoryLink, ...]:
-        """Related memories: the nearest few above the link threshold (weight = similarity)."""
+    def _links(self, near: Near, text: str, entities: tuple[EntityRef, ...], ns: str
+               ) -> tuple[MemoryLink, ...]:
+        """Links to other memories, decided now and recorded (the graph folds them):
+
+        * ``elaborates`` the nearest memory when the new text holds all its content words and
+          more, ``causes`` it when the new text gives a reason ("because", "so"...), else
+          ``related_to`` it and the next nearest above ``link_similarity`` (weight: cosine);
+        * ``same_entity`` the latest memories naming one of its entities (weight 0.5).
+        """
+        links: dict[str, MemoryLink] = {}
         floor = self.params.link_similarity
-        return tuple(MemoryLink(target=mid, relation="related_to", weight=round(sim, 6))
-                     for mid, sim in near.ranked[: self.params.max_links] if sim >= floor)
+        for rank, (mid, sim) in enumerate(near.ranked[: self.params.max_links]):
+            if sim < floor:
+                break
+            relation: LinkType = "related_to"
+            if rank == 0 and _CAUSAL.search(text):
+                relation = "causes"
+            elif rank == 0 and merge.content_terms(self.text_of(mid)) < merge.content_terms(text):
+                relation = "elaborates"
+            links[mid] = MemoryLink(target=mid, relation=relation, weight=round(sim, 6))
+        for entity in entities:
+            if entity.key == extract.SELF_KEY:  # the speaker: in nearly every memory
+                continue
+            for mid in self._entity_memories(ns, entity.key)[-self.params.max_links:]:
+                if mid not in links and mid not in self.retired \
+                        and eligible(self.views.state.memories.get(mid)):
+                    links[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)
+        return tuple(links.values())
+
+    def _entity_memories(self, ns: str, key: str) -> list[str]:
+        """The memories naming entity ``key``, oldest first, the batch's own included."""
+        stored = graph_view.memories_of(self.views.graph, ns, key)
+        return [*stored, *self.entity_memories.get((ns, key), ())]
+
+    def _extract(self, text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
+        found = self._extracted.get(text)
+        if found is None:
+            found = self._extracted[text] = extract.extract(text)
+        return found
 
     # -- evidence -----------------------------------------------------------------------------
 
@@ -322,15 +374,29 @@ class _Batch:
         if not new_claims.items:  # most texts state nothing comparable: no lookups
             return None, None
         interval = (item["valid_from"], item["valid_until"])
-        for mid, sim in near.ranked[: self.params.conflict_neighbours]:
-            if sim < self.params.conflict_similarity:
-                break
-            if not _overlap(interval, self._interval(mid)):
+        for mid, sim in self._conflict_candidates(item, near):
+            if mid in self.retired or not _overlap(interval, self._interval(mid)):
                 continue
             found = conflict.detect(new_claims, self._claims_of(mid))
             if found is not None:
                 return self._neighbour((mid, sim)), found
         return None, None
+
+    def _conflict_candidates(self, item: dict[str, Any], near: Near) -> list[tuple[str, float]]:
+        """The memories a contradiction is looked for in: the nearest few similar enough to be
+        about the same thing, then the latest few naming one of the same entities (a
+        contradiction is about a subject, and "Bob lives in Oslo" / "Bob moved to Paris"
+        share little else), most similar first."""
+        found = {mid: sim for mid, sim in near.ranked[: self.params.conflict_neighbours]
+                 if sim >= self.params.conflict_similarity}
+        vector = self.queries_by_text[item["text"]].vector
+        for entity in self._extract(item["text"])[0]:
+            for mid in self._entity_memories(item["namespace"], entity.key
+                                             )[-self.params.conflict_neighbours:]:
+                if mid not in found and mid not in self.retired \
+                        and eligible(self.views.state.memories.get(mid)):
+                    found[mid] = float(self.vector_of(mid) @ vector)
+        return sorted(found.items(), key=lambda pair: (-pair[1], pair[0]))
 
     def _interval(self, memory_id: str) -> tuple[int | None, int | None]:
         record = self.views.state.memories.get(memory_id)
@@ -371,6 +437,10 @@ class _Batch:
     def text_of(self, memory_id: str) -> str:
         return self.texts.get(memory_id) or self._text_of(memory_id)
 
+    def vector_of(self, memory_id: str) -> np.ndarray:
+        vector = self._vectors.get(memory_id)
+        return vector if vector is not None else self._vector_of(memory_id)
+
     def _outcome(self, memory_id: str | None, action: Action, rule: str, *, reason: str = "",
                  neighbour: str | None = None, similarity: float | None = None,
                  conflict_id: str | None = None, event: int | None = None) -> None:
@@ -402,13 +472,16 @@ def ingested_event(item: dict[str, Any], text: str, memory_id: str, *, at: int, 
                    derived_from: tuple[str, ...], rule: str) -> MemoryIngested:
     """A memory the engine synthesizes outside the gate (a conflict settled by ``merge``)."""
     return _ingested(item, text, memory_id, content_hash(text), dedup_key(text),
-                     gate.GateDecision("merge", rule), Near([], None, None), (),
+                     gate.GateDecision("merge", rule), Near([], None, None),
+                     extract.extract(text), (),
                      derived_from=derived_from, input_hash=None, rule=rule, inherited=None,
                      reward=None, at=at, config=config)
 
 
 def _ingested(item: dict[str, Any], text: str, memory_id: str, chash: str, key: str,
-              decision: gate.GateDecision, near: Near, links: tuple[MemoryLink, ...], *,
+              decision: gate.GateDecision, near: Near,
+              extracted: tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]],
+              links: tuple[MemoryLink, ...], *,
               derived_from: tuple[str, ...], input_hash: str | None, rule: str | None,
               inherited: dict[str, Any] | None, reward: float | None, at: int,
               config: Config) -> MemoryIngested:
@@ -443,7 +516,7 @@ def _ingested(item: dict[str, Any], text: str, memory_id: str, chash: str, key: 
         pinned = True
         weight = max(weight, importance.FLASHBULB_MIN_IMPORTANCE)
         stability *= config.importance.flashbulb_stability_boost
-    entities, relations = extract.extract(text)
+    entities, relations = extracted
     return MemoryIngested(
         at=at, namespace=item["namespace"], actor=item["source"], memory_id=memory_id,
         content_hash=chash, dedup_key=key, kind=cast(MemoryKind, kind), kind_rule=kind_rule,
@@ -458,6 +531,11 @@ def _ingested(item: dict[str, Any], text: str, memory_id: str, chash: str, key: 
         similarity=None if decision.neighbour is None else round(decision.similarity, 6),
         derived_from=derived_from, input_hash=input_hash, entities=entities,
         relations=relations, links=links, extractor=extract.EXTRACTOR_VERSION)
+
+
+# Words that make a statement about a cause or an effect ("causes" links).
+_CAUSAL = re.compile(r"\b(because|since|so that|therefore|as a result|due to|led to|caused|"
+                     r"thanks to)\b", re.IGNORECASE)
 
 
 def _overlap(a: tuple[int | None, int | None], b: tuple[int | None, int | None]) -> bool:

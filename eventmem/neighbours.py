@@ -160,10 +160,10 @@ class Neighbourhood:
         for mid, row, sim in self._rare_term_candidates(query, space, pending, pending_sims):
             if mid not in sims:
                 sims[mid], order[mid] = sim, row
-        eligible = [(mid, sim) for mid, sim in sims.items()
-                    if mid not in self._retired and _eligible(memories.get(mid))]
-        eligible.sort(key=lambda item: (-item[1], order[item[0]]))
-        return Near(eligible, window_best, session_similarity)
+        ranked = [(mid, sim) for mid, sim in sims.items()
+                  if mid not in self._retired and eligible(memories.get(mid))]
+        ranked.sort(key=lambda item: (-item[1], order[item[0]]))
+        return Near(ranked, window_best, session_similarity)
 
     def _sessions(self, ns: str, first_row: int, n_store: int, pending: _Pending | None,
                   first_pending: int) -> np.ndarray:
@@ -231,7 +231,8 @@ def _vector_rows(space: object, rows: list[int], ids: list[str]) -> list[int]:
     return out
 
 
-def _eligible(record: MemoryRecord | None) -> bool:
+def eligible(record: MemoryRecord | None) -> bool:
+    """Whether a memory can absorb, merge with or conflict with new input."""
     # None: created earlier in this batch (not folded yet), so active.
     return record is None or (record.status in GATE_STATUSES and record.invalidated_at is None)
 

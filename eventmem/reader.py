@@ -19,6 +19,7 @@ from eventmem.context import build_context
 from eventmem.embedders import Embedder, HashingEmbedder
 from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError
 from eventmem.events import Event
+from eventmem.graph import GraphReader
 from eventmem.log import EventLog
 from eventmem.policies.decay import effective_stability, retention
 from eventmem.policies.tiers import hot_set
@@ -29,6 +30,7 @@ from eventmem.retrieval import Access, Candidate, search
 from eventmem.scoring import PROFILES
 from eventmem.timeline import versions
 from projections import Projections
+from projections.graph import Graph
 from projections.state import MemoryRecord, working_key
 from projections.temporal import valid_at as interval_valid_at
 from replay.history import history as replay_history
@@ -155,13 +157,27 @@ class Reader:
                                           isinstance(embedder, HashingEmbedder))),
         )
 
-    def timeline(self, memory_id: str) -> list[Version]:
-        """Every version of the fact ``memory_id`` belongs to (what it replaced and what
-        replaced it), oldest first, each with its valid and known intervals."""
-        self.get(memory_id)
+    def timeline(self, memory_id: str | None = None, *, entity: str | None = None,
+                 namespace: str = "default") -> list[Version]:
+        """The history of a fact or of an entity, from the temporal view (no replay).
+
+        ``timeline(memory_id)``: every version of the fact the memory belongs to (what it
+        replaced and what replaced it). ``timeline(entity="Alice", namespace=...)``: every
+        memory naming the entity, superseded ones included. Oldest first, each with its valid
+        and known intervals.
+        """
+        if (memory_id is None) == (entity is None):
+            raise InvalidInputError("timeline takes a memory_id or entity=, not both")
+        if memory_id is not None:
+            self.get(memory_id)
+            ids = versions(self._views, memory_id)
+        else:
+            ids = self.graph.memories(entity, namespace=namespace)  # type: ignore[arg-type]
         memories, intervals = self._views.state.memories, self._views.temporal.intervals
+        ids = sorted(ids, key=lambda mid: (intervals[mid].valid_from or intervals[mid].recorded_at,
+                                           memories[mid].created_seq))
         out = []
-        for mid in versions(self._views, memory_id):
+        for mid in ids:
             record, interval = memories[mid], intervals[mid]
             out.append(Version(
                 memory_id=mid, text=self._log.blob(record.content_hash), status=record.status,
@@ -169,6 +185,15 @@ class Reader:
                 recorded_at=from_micros(interval.recorded_at),
                 retracted_at=_time(interval.retracted_at), superseded_by=record.superseded_by))
         return out
+
+    @property
+    def graph(self) -> GraphReader:
+        """The knowledge graph: ``graph.entity(name, namespace=)``, ``graph.neighbors(...)``,
+        ``graph.memories(...)``, ``graph.entities(...)``, ``graph.links(memory_id, ...)``."""
+        def views() -> Graph:
+            self._ensure_current()
+            return self._views.graph
+        return GraphReader(views, self._now)
 
     def history(self, memory_id: str) -> list[HistoryEntry]:
         """Every event that touched ``memory_id`` up to this reader's seq, oldest first."""

@@ -14,10 +14,12 @@ import msgspec
 
 from eventmem import codec
 from eventmem.envelope import Envelope
+from projections import graph as graph_view
 from projections import state as state_view
 from projections import temporal as temporal_view
 from projections import text as text_view
 from projections import vectors as vector_view
+from projections.graph import Graph, GraphDump
 from projections.state import State
 from projections.temporal import Temporal
 from projections.text import Text, TextDump
@@ -25,7 +27,7 @@ from projections.vectors import Vectors, VectorsDump
 
 # Bump when a projection's folding rules or dump layout change: older snapshots are then ignored
 # and the projections rebuilt from the log.
-PROJECTION_VERSION = 3
+PROJECTION_VERSION = 4
 
 __all__ = ["PROJECTION_VERSION", "Projections", "Snapshot"]
 
@@ -37,6 +39,7 @@ class Snapshot(msgspec.Struct, kw_only=True):
     temporal: Temporal
     vectors: VectorsDump
     text: TextDump
+    graph: GraphDump
 
 
 class Projections:
@@ -47,6 +50,7 @@ class Projections:
         self.temporal = Temporal()
         self.vectors = Vectors()
         self.text = Text()
+        self.graph = Graph()
 
     @property
     def seq(self) -> int:
@@ -74,6 +78,7 @@ class Projections:
     def _apply_chunk(self, chunk: list[Envelope]) -> None:
         vector_view.apply_many(self.vectors, chunk)
         text_view.apply_many(self.text, chunk)
+        graph_view.apply_many(self.graph, chunk)
 
     def dump(self) -> tuple[Snapshot, bytes]:
         """The canonical serializable form: a Snapshot struct, and the raw vector rows."""
@@ -85,6 +90,7 @@ class Projections:
             temporal=self.temporal,
             vectors=vectors,
             text=self.text.dump(),
+            graph=self.graph.dump(),
         )
         return snap, rows
 
@@ -125,6 +131,7 @@ class Projections:
             rows_at = 8 + size + (-(_BODY_AT + 8 + size) % 16)
             restored.vectors = Vectors.load(snap.vectors, body[rows_at:])
             restored.text = Text.load(snap.text)
+            restored.graph = Graph.load(snap.graph)
         except (msgspec.DecodeError, UnicodeDecodeError, ValueError, KeyError):
             return None
         return restored
@@ -134,7 +141,7 @@ class Projections:
         snap, _ = self.dump()
         digests = {
             name: _digest(codec.encode_value(getattr(snap, name)))
-            for name in ("state", "temporal", "text")
+            for name in ("state", "temporal", "text", "graph")
         }
         digests["vectors"] = _digest(self.vectors.digest_bytes())
         return dict(sorted(digests.items()))

@@ -407,7 +407,7 @@ def test_verify_is_ok_on_a_busy_store(mem: eventmem.Engine, clock: eventmem.Manu
     assert report.findings == ()
     assert report.events_checked == mem.seq == report.head_seq
     assert report.head_hash == mem.head().hash.hex()
-    assert set(report.digests) == {"state", "temporal", "vectors", "text"}
+    assert set(report.digests) == {"state", "temporal", "vectors", "text", "graph"}
     assert report.digests == rebuild(mem.store).digests()
 
 

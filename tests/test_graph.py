@@ -28,6 +28,7 @@ from eventmem.events import (
     StatusChange,
 )
 from eventmem.graph import GraphReader, _key
+from eventmem.policies.extract import entity_key
 from projections import graph as gv
 from projections.graph import Graph, GraphDump, GraphParams
 
@@ -496,11 +497,11 @@ def test_a_namespace_answers_as_if_the_other_did_not_exist(events: list[Event]) 
 # -- the facade -------------------------------------------------------------------------------
 
 
-def test_key_normalization() -> None:
+def test_key_normalization_is_extractions() -> None:
     assert _key("Alice's") == "alice"
     assert _key("  ACME,   Inc. ") == "acme inc"
     assert _key("Zoë’s") == "zoë"
-    assert _key("new_york") == "new_york"
+    assert _key("new_york") == "new york" == entity_key("New York")
     with pytest.raises(InvalidInputError):
         _key("  ...  ")
     with pytest.raises(InvalidInputError):

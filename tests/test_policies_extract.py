@@ -418,3 +418,15 @@ def test_same_output_under_any_hash_seed() -> None:
 
 def test_version_is_stable() -> None:
     assert EXTRACTOR_VERSION == "extract-1"
+
+
+def test_a_labelled_speaker_is_the_i_of_the_line() -> None:
+    entities, relations = extract("Caroline: I work at Google and my friend Bob uses Linux")
+    assert "self" not in {e.key for e in entities}
+    assert ("caroline", "works_at", "google") in {(r.subject, r.relation, r.object)
+                                                  for r in relations}
+    assert ("bob", "friend_of", "caroline") in {(r.subject, r.relation, r.object)
+                                                for r in relations}
+    # Without a label, "I" stays the writer.
+    _, plain = extract("I work at Google")
+    assert [(r.subject, r.object) for r in plain] == [("self", "google")]

@@ -730,7 +730,30 @@ def _relations(
 def extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
     """The named entities of ``text`` (first mention order, unique keys) and the relations it
     states between them (subject and object are entity keys; :data:`SELF_KEY` for "I").
+
+    In a speaker-labelled line ("Caroline: I work at Acme") "I" is the speaker: the relations
+    name her, so that what two speakers say of themselves never lands on one "self".
     """
+    entities, relations = _extract(text)
+    if not relations or not any(e.key == SELF_KEY for e in entities):
+        return entities, relations
+    label = _SPEAKER_LABEL.match(text)
+    speaker = entity_key(label.group(1)) if label else ""
+    if not speaker or not any(e.key == speaker for e in entities):
+        return entities, relations
+    moved = dict.fromkeys(
+        RelationRef(speaker if r.subject == SELF_KEY else r.subject, r.relation,
+                    speaker if r.object == SELF_KEY else r.object, r.confidence)
+        for r in relations)
+    return (tuple(e for e in entities if e.key != SELF_KEY),
+            tuple(r for r in moved if r.subject != r.object))
+
+
+_SPEAKER_LABEL: Final = re.compile(r"\s*([^\W\d_][\w .'’-]{0,40}?)\s*:\s")
+
+
+def _extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
+    """:func:`extract` before "I" is given to a labelled speaker."""
     mentions: list[_Mention] = []
     evidence: dict[str, tuple[int, str]] = {}
     parts: list[str] = []
