@@ -8,6 +8,7 @@ import msgspec
 from eventmem.errors import InvalidInputError
 from eventmem.events import MEMORY_KINDS
 from eventmem.log import DEFAULT_MAP_SIZE
+from eventmem.policies.consolidation import DreamParams
 from eventmem.policies.decay import DecayParams
 from eventmem.policies.importance import ImportanceParams
 from eventmem.policies.lifecycle import LifecycleParams
@@ -68,3 +69,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     rrf_k: int = 60
     candidates_per_channel: int = 50
     record_recalls: bool = True  # a recall appends a memory.recalled event (the access trail)
+
+    # Maintenance: the dream cycle that consolidate() runs after the lifecycle sweep
+    # (rehearsal, strategic forgetting, clusters, category summaries; see DreamParams).
+    dream: DreamParams = msgspec.field(default_factory=DreamParams)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from eventmem import ingest, validation
+from eventmem import dream, ingest, validation
 from eventmem.clock import Clock, SystemClock, to_micros
 from eventmem.config import Config
 from eventmem.content import Content
@@ -38,10 +38,11 @@ from eventmem.events import (
     MemoryUnpinned,
 )
 from eventmem.log import EventLog, Head
-from eventmem.maintenance import SweepReport, purged_contents, sweep_events
-from eventmem.maintenance import report as sweep_report
+from eventmem.maintenance import ConsolidationReport, purged_contents
+from eventmem.maintenance import report as consolidation_report
 from eventmem.opslog import ops_logger
 from eventmem.policies.decay import stability_after_access
+from eventmem.policies.summaries import Summarizer
 from eventmem.policies.utility import after_feedback
 from eventmem.reader import Reader, View
 from eventmem.results import Hit, RememberResult
@@ -70,9 +71,11 @@ class Engine(Reader):
         embedder: Embedder | None = None,
         config: Config | None = None,
         readonly: bool = False,
+        summarizer: Summarizer | None = None,
     ) -> None:
         self.config = config or Config()
         self.clock: Clock = clock or SystemClock()
+        self.summarizer = summarizer  # None: extractive (eventmem.policies.summaries)
         self.readonly = readonly
         self._closed = False
         self._log = EventLog.open(path, readonly=readonly, sync=self.config.sync,
@@ -320,22 +323,35 @@ class Engine(Reader):
                                        memory_id=memory_id, target=target, utility=utility))
         return utility
 
-    def consolidate(self, *, now: datetime | None = None) -> SweepReport:
-        """Maintenance at ``now`` (default: the clock): the lifecycle sweep (stale, archived,
-        deleted, purged), tier promotion and demotion, and expiry of time-bounded memories.
-        Each decision is appended as an event carrying ``now``; running it twice at the same
-        ``now`` changes nothing the second time."""
+    def consolidate(self, *, now: datetime | None = None) -> ConsolidationReport:
+        """Maintenance at ``now`` (default: the clock), in one atomic append:
+
+        * the lifecycle sweep (stale, archived, deleted, purged), tier promotion and demotion,
+          and expiry of time-bounded memories;
+        * the dream cycle (``Config.dream``): rehearsal of endangered memories, strategic
+          forgetting to the dormant tier (open contradictions, the utility floor, redundancy,
+          the capacity cap), clusters of similar memories merged into consolidated memories,
+          and a summary memory per (namespace, kind).
+
+        Each decision is an event carrying ``now`` and its evidence; running it twice at the
+        same ``now`` changes nothing the second time. Pinned and immutable memories are never
+        made dormant, trimmed or merged.
+        """
         self._check_writable()
         at = self._now()
         when = at if now is None else to_micros(now, name="now")
-        events = sweep_events(self._views, when, at, self.config)
-        seqs = []
+        planned = dream.plan(self._views, when, at, self.config, head=self._log.head(),
+                             text_of=self._log.blob, contents_for=self._contents_for,
+                             summarizer=self.summarizer)
+        events, seqs = planned.events, []
         if events:
-            seqs = self._log.append(events, drop_contents=purged_contents(self._views, events))
-        if events:
-            self._fold(events, seqs)
+            # A purge must not drop content a memory this cycle creates holds (same text).
+            dropped = [h for h in purged_contents(self._views, events)
+                       if h not in planned.contents]
+            seqs = self._log.append(events, contents=planned.contents, drop_contents=dropped)
+            self._fold(events, seqs, planned.contents)
         self._ops.info("consolidate", now=when, events=len(events))
-        return sweep_report(when, events, seqs)
+        return consolidation_report(when, events, seqs)
 
     def pin(self, memory_id: str) -> int:
         """Pin a memory: it is exempt from forgetting. Returns the seq (no event if pinned)."""
