@@ -301,20 +301,23 @@ def test_a_category_with_ten_memories_gets_a_summary_refreshed_on_change(store, 
     assert len(first.sources) == 4 and set(first.sources) <= set(plans)
     assert summary.text is not None and summary.text.count("Reading list item") == 4
     settled(mem)
-    # membership changes: refreshed, the old summary superseded
+    # a new member that does not change the text: the same summary, its membership refreshed
     remember(mem, "Reading list item 10: Matilda", "plan")
     clock.advance(DAY)
     [second] = mem.consolidate().summarized
-    assert second.members == 11
-    if second.memory_id != first.memory_id:  # a new text: a new summary supersedes the old
-        assert second.replaces == first.memory_id
-        assert mem.get(first.memory_id).status == "superseded"
+    assert (second.memory_id, second.replaces, second.members) == (first.memory_id, None, 11)
+    assert second.sources == first.sources
+    assert mem.get(first.memory_id).last_access_at == clock.now()
     assert mem._views.state.summaries["default\x00plan"].members == 11
     settled(mem)
-    mem.forget(plans[0])
+    # a source forgotten: a new text, a new summary that supersedes the old one
+    mem.forget(first.sources[0])
     clock.advance(DAY)
     [third] = mem.consolidate().summarized
-    assert third.members == 10
+    assert third.members == 10 and third.replaces == first.memory_id != third.memory_id
+    assert first.sources[0] not in third.sources
+    assert mem.get(first.memory_id).status == "superseded"
+    assert [e.type for e in mem.history(first.memory_id)][-1] == "memory.category_summarized"
     settled(mem)
 
 
