@@ -17,7 +17,10 @@ consolidated memory keeps its links to its members (in the state, the event and 
 from __future__ import annotations
 
 import math
+import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
@@ -345,6 +348,47 @@ def test_a_cycle_at_a_later_now_is_settled_at_that_now(store, clock, t0):
     seq = mem.seq
     assert not mem.consolidate(now=later).changed and mem.seq == seq
     assert mem.verify().ok
+
+
+_PROGRAM = """
+import sys
+from datetime import timedelta
+sys.path.insert(0, {tests!r})
+import eventmem
+from eventmem.config import Config
+from eventmem.policies.consolidation import DreamParams
+from test_dream import HIKES, OTHERS, T0
+clock = eventmem.ManualClock(start=T0)
+config = Config(sync=False, dream=DreamParams(summary_min_members=4, capacity=9))
+with eventmem.open(sys.argv[1], clock=clock, config=config) as mem:
+    ids = [r.memory_id for r in mem.remember_many(HIKES + OTHERS)]
+    for _ in range(12):
+        mem.feedback(ids[-1], useful=False)
+    for days in (1, 9, 40):
+        clock.set(T0 + timedelta(days=days))
+        mem.consolidate()
+    print("".join((r.prev_hash + r.payload).hex() for r in mem.store.iter_raw()))
+"""
+
+
+def test_a_cycle_writes_the_same_bytes_in_other_processes_and_hash_seeds(tmp_path):
+    """Rule 2 of the design: nothing the cycle decides depends on hash order or the process."""
+    tests = Path(__file__).resolve().parent
+    outputs = []
+    for seed in ("0", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": seed,
+               "PYTHONPATH": os.pathsep.join(filter(None, [str(tests.parent),
+                                                           os.environ.get("PYTHONPATH")]))}
+        done = subprocess.run([sys.executable, "-c", _PROGRAM.format(tests=str(tests)),
+                               str(tmp_path / f"seed{seed}")], env=env, cwd=tests.parent,
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1] and len(outputs[0]) > 1_000
+    with eventmem.open(tmp_path / "seed0", config=Config(sync=False)) as mem:
+        tags = {type(e).__struct_config__.tag for _, e in mem.store.read()}
+    assert {"memory.consolidated", "memory.category_summarized", "memory.dormant",
+            "memory.rehearsed"} <= tags
 
 
 # -- the machine -------------------------------------------------------------------------------

@@ -17,8 +17,11 @@ Rules shared by every step:
   The lifecycle and tier policies exempt the same three.
 * **Dormant** is the tier (and status) the tier policy demotes to: hidden from default recall,
   decay frozen, and revived by an access (``projections.state``). Nothing here deletes.
-* Steps read only ``active`` memories where they choose what to forget or merge: a stale memory is
-  the lifecycle's business, and an archived, dormant or deleted one is already out of the way.
+* Steps act on live memories only (``active``; ``stale`` too for contradictions, the utility
+  floor and the capacity count): an archived, dormant, superseded or deleted one is already out of
+  the way. Redundancy and clusters compare ``active`` memories only.
+* Memories the cycle made (consolidated memories, summaries) are not merged again, and are left
+  out of redundancy, the capacity count and category membership.
 """
 
 from __future__ import annotations
@@ -30,7 +33,9 @@ import msgspec
 from eventmem.errors import InvalidInputError
 from projections.state import MemoryRecord
 
-Linkage = Literal["complete", "average", "single"]
+# Complete or single only: the clustering runs on the sparse graph of similar pairs, which gives
+# exactly the whole-matrix result for these two linkages (not for average linkage).
+Linkage = Literal["complete", "single"]
 
 
 class DreamParams(msgspec.Struct, kw_only=True, frozen=True):
@@ -48,7 +53,8 @@ class DreamParams(msgspec.Struct, kw_only=True, frozen=True):
     * clusters: complete-linkage agglomerative clustering of a namespace's active episodic
       memories at cosine ``cluster_similarity`` (0.75: every two members at least that similar),
       clusters of ``cluster_min_size`` (3) or more merged; the consolidated text is made of the
-      ``summary_sources`` (4) members closest to the centroid.
+      ``summary_sources`` (4) members closest to the centroid. A connected group of similar
+      memories larger than ``cluster_max_group`` (2,000) is clustered in slices of that size.
     * summaries: a (namespace, kind) with ``summary_min_members`` (10) or more active memories
       gets a summary memory, made of its ``summary_sources`` members closest to the centroid.
     """
@@ -96,8 +102,8 @@ class DreamParams(msgspec.Struct, kw_only=True, frozen=True):
             raise InvalidInputError("capacity must be >= 0 and capacity_trim_to in (0, 1]")
         if not (self.cluster_min_size >= 2 and self.cluster_max_group >= self.cluster_min_size):
             raise InvalidInputError("cluster_min_size >= 2 and cluster_max_group >= it")
-        if self.cluster_linkage not in ("complete", "average", "single"):
-            raise InvalidInputError("cluster_linkage is complete, average or single")
+        if self.cluster_linkage not in ("complete", "single"):
+            raise InvalidInputError("cluster_linkage is complete or single")
         if not (self.summary_min_members >= 1 and self.summary_sources >= 1):
             raise InvalidInputError("summary_min_members and summary_sources must be >= 1")
 
