@@ -27,6 +27,7 @@ from eventmem.errors import (
     StoreError,
     StoreLockedError,
 )
+from eventmem.policies.summaries import Summarizer
 from eventmem.results import HistoryEntry, Hit, Memory, RememberResult
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ __all__ = [
     "StorageFullError",
     "StoreError",
     "StoreLockedError",
+    "Summarizer",
     "SystemClock",
     "View",
     "open",
@@ -70,16 +72,21 @@ def open(  # the documented name, as in ``eventmem.open(path)``; shadows the bui
     embedder: Embedder | None = None,
     config: Config | None = None,
     readonly: bool = False,
+    summarizer: Summarizer | None = None,
 ) -> Engine:
     """Open (or create) the store at ``path``. Use it as a context manager.
 
     ``clock``: where time comes from (SystemClock by default; ManualClock for tests).
     ``embedder``: None uses the store's own (the default HashingEmbedder for a new store).
     ``readonly``: read a store another process writes; queries see its latest appends.
+    ``summarizer``: what writes the text of consolidated memories and category summaries during
+    ``consolidate`` (any object with ``summarize(texts) -> str``; None: extractive). Its output
+    is stored, so a replay never calls it.
     """
     from eventmem.engine import Engine
 
-    return Engine(path, clock=clock, embedder=embedder, config=config, readonly=readonly)
+    return Engine(path, clock=clock, embedder=embedder, config=config, readonly=readonly,
+                  summarizer=summarizer)
 
 
 def __getattr__(name: str) -> Any:

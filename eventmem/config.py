@@ -8,6 +8,7 @@ import msgspec
 from eventmem.errors import InvalidInputError
 from eventmem.events import MEMORY_KINDS
 from eventmem.log import DEFAULT_MAP_SIZE
+from eventmem.policies.consolidation import DreamParams
 from eventmem.policies.decay import DecayParams
 from eventmem.policies.gate import GateParams
 from eventmem.policies.importance import ImportanceParams
@@ -97,3 +98,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     mmr_lambda: float = 0.7
     mmr_floor: float = 0.0
     pool_factor: int = 3
+
+    # Maintenance: the dream cycle that consolidate() runs after the lifecycle sweep
+    # (rehearsal, strategic forgetting, clusters, category summaries; see DreamParams).
+    dream: DreamParams = msgspec.field(default_factory=DreamParams)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from eventmem import conflicts, ingest, validation
+from eventmem import conflicts, dream, ingest, validation
 from eventmem.clock import Clock, SystemClock, from_micros, to_micros
 from eventmem.config import Config
 from eventmem.content import Content
@@ -41,10 +41,11 @@ from eventmem.events import (
 )
 from eventmem.items import check_items
 from eventmem.log import EventLog, Head
-from eventmem.maintenance import SweepReport, purged_contents, sweep_events
-from eventmem.maintenance import report as sweep_report
+from eventmem.maintenance import ConsolidationReport, purged_contents
+from eventmem.maintenance import report as consolidation_report
 from eventmem.opslog import ops_logger
 from eventmem.policies.decay import stability_after_access
+from eventmem.policies.summaries import Summarizer
 from eventmem.policies.utility import after_feedback
 from eventmem.reader import Reader, View
 from eventmem.results import Conflict, Hit, RememberResult
@@ -68,9 +69,11 @@ class Engine(Reader):
         embedder: Embedder | None = None,
         config: Config | None = None,
         readonly: bool = False,
+        summarizer: Summarizer | None = None,
     ) -> None:
         self.config = config or Config()
         self.clock: Clock = clock or SystemClock()
+        self.summarizer = summarizer  # None: extractive (eventmem.policies.summaries)
         self.readonly = readonly
         self._closed = False
         self._log = EventLog.open(path, readonly=readonly, sync=self.config.sync,
@@ -340,22 +343,35 @@ class Engine(Reader):
                                        memory_id=memory_id, target=target, utility=utility))
         return utility
 
-    def consolidate(self, *, now: datetime | None = None) -> SweepReport:
-        """Maintenance at ``now`` (default: the clock): the lifecycle sweep (stale, archived,
-        deleted, purged), tier promotion and demotion, and expiry of time-bounded memories.
-        Each decision is appended as an event carrying ``now``; running it twice at the same
-        ``now`` changes nothing the second time."""
+    def consolidate(self, *, now: datetime | None = None) -> ConsolidationReport:
+        """Maintenance at ``now`` (default: the clock), in one atomic append:
+
+        * the lifecycle sweep (stale, archived, deleted, purged), tier promotion and demotion,
+          and expiry of time-bounded memories;
+        * the dream cycle (``Config.dream``): rehearsal of endangered memories, strategic
+          forgetting to the dormant tier (open contradictions, the utility floor, redundancy,
+          the capacity cap), clusters of similar memories merged into consolidated memories,
+          and a summary memory per (namespace, kind).
+
+        Each decision is an event carrying ``now`` and its evidence; running it twice at the
+        same ``now`` changes nothing the second time. Pinned and immutable memories are never
+        made dormant, trimmed or merged.
+        """
         self._check_writable()
         at = self._now()
         when = at if now is None else to_micros(now, name="now")
-        events = sweep_events(self._views, when, at, self.config)
-        seqs = []
+        planned = dream.plan(self._views, when, at, self.config, head=self._log.head(),
+                             text_of=self._log.blob, contents_for=self._contents_for,
+                             summarizer=self.summarizer)
+        events, seqs = planned.events, []
         if events:
-            seqs = self._log.append(events, drop_contents=purged_contents(self._views, events))
-        if events:
-            self._fold(events, seqs)
+            # A purge must not drop content a memory this cycle creates holds (same text).
+            dropped = [h for h in purged_contents(self._views, events)
+                       if h not in planned.contents]
+            seqs = self._log.append(events, contents=planned.contents, drop_contents=dropped)
+            self._fold(events, seqs, planned.contents)
         self._ops.info("consolidate", now=when, events=len(events))
-        return sweep_report(when, events, seqs)
+        return consolidation_report(when, events, seqs)
 
     def conflicts(self, *, namespace: str = "default", status: str | None = "open"
                   ) -> list[Conflict]:

@@ -284,6 +284,97 @@ class MemoryUnpinned(Event, tag="memory.unpinned", frozen=True, kw_only=True):
     memory_id: str
 
 
+# -- The dream cycle (consolidate): rehearsal, strategic forgetting, clusters, category summaries.
+# Each batch event carries the cycle's ``now`` (its folds take times from it, like a sweep's) and
+# the policy version; the memories the cycle creates are ordinary ``memory.ingested`` events
+# (source "consolidation"), followed by the event that records why.
+
+DREAM_POLICY: Final = "dream-1"
+
+
+class Rehearsal(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One endangered memory replayed: its stability grew, its retention at ``now`` did not."""
+
+    memory_id: str
+    retention: float  # at the cycle's now (the evidence: under the rehearsal threshold)
+    importance: float  # the ranking key (most important first)
+    from_stability: float
+    stability: float
+    decay_done: float  # decay progress at now; the new stability applies after it
+
+
+class MemoriesRehearsed(Event, tag="memory.rehearsed", frozen=True, kw_only=True):
+    """A dream cycle at ``now`` rehearsed these memories (one event per namespace)."""
+
+    now: int
+    changes: tuple[Rehearsal, ...]
+    policy: str = DREAM_POLICY
+
+
+class DormantChange(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One memory the cycle made dormant, with the reason and its evidence.
+
+    Reasons: ``contradiction`` (the older side of an open conflict; ``other`` is the newer side,
+    ``conflict_id`` the conflict), ``utility_floor`` (``utility`` under the floor, ``idle_days``
+    unused), ``redundant`` (``other`` is the memory kept, ``similarity`` their cosine),
+    ``capacity`` (trimmed, lowest utility first, from ``count`` live memories), ``consolidated``
+    (``other`` is the consolidated memory that now stands for it, ``similarity`` its cosine to
+    the cluster's centroid).
+    """
+
+    memory_id: str
+    reason: str
+    from_tier: str
+    from_status: str
+    decay_done: float  # decay progress at now (a dormant memory's clock stops there)
+    utility: float  # drifted to now
+    idle_days: float = 0.0
+    other: str | None = None
+    similarity: float | None = None
+    conflict_id: str | None = None
+    count: int = 0
+
+
+class MemoriesDormant(Event, tag="memory.dormant", frozen=True, kw_only=True):
+    """Strategic forgetting at ``now``: these memories went to the dormant tier (hidden from
+    default recall, decay frozen, revived by an access). One event per namespace and step."""
+
+    now: int
+    changes: tuple[DormantChange, ...]
+    policy: str = DREAM_POLICY
+
+
+class MemoryConsolidated(Event, tag="memory.consolidated", frozen=True, kw_only=True):
+    """A cluster of similar memories was merged into ``memory_id`` (ingested just before, source
+    "consolidation", ``derived_from`` the members). The members follow as ``memory.dormant``
+    changes with reason ``consolidated``; they stay, linked, and an access revives each."""
+
+    now: int
+    memory_id: str
+    members: tuple[str, ...]  # in creation order
+    sources: tuple[str, ...]  # the members whose text the summary was made of, in time order
+    method: str  # the summarizer's id ("extractive-1" by default)
+    algorithm: str  # how the cluster was found, with its fixed parameters
+    threshold: float  # the cosine every two members reach at least (complete linkage)
+    cohesion: float  # the smallest cosine between two members
+    policy: str = DREAM_POLICY
+
+
+class CategorySummarized(Event, tag="memory.category_summarized", frozen=True, kw_only=True):
+    """``memory_id`` (ingested just before) summarizes the active memories of ``kind`` in the
+    namespace; it supersedes ``replaces``, the summary of an earlier membership."""
+
+    now: int
+    memory_id: str
+    kind: MemoryKind
+    members: int  # how many memories the category held
+    members_digest: str  # blake2b of the sorted member ids: a changed membership refreshes
+    sources: tuple[str, ...]  # the members whose text the summary was made of, in time order
+    method: str
+    replaces: str | None = None
+    policy: str = DREAM_POLICY
+
+
 AnyEvent = (
     EmbedderRegistered
     | MemoryIngested
@@ -302,6 +393,10 @@ AnyEvent = (
     | MemorySuperseded
     | ConflictFlagged
     | ConflictResolved
+    | MemoriesRehearsed
+    | MemoriesDormant
+    | MemoryConsolidated
+    | CategorySummarized
 )
 
 EVENT_TYPES: Final[tuple[type[Event], ...]] = AnyEvent.__args__
@@ -334,11 +429,16 @@ def memory_ids_of(event: Event) -> tuple[str, ...]:
         return (event.memory_id, event.other_id)
     if isinstance(event, ConflictResolved):
         return (event.winner, event.loser)
+    if isinstance(event, MemoryConsolidated):
+        return (event.memory_id, *event.members)
+    if isinstance(event, CategorySummarized):
+        return (event.memory_id,) if event.replaces is None else (event.memory_id, event.replaces)
     mid = getattr(event, "memory_id", None)
     if mid is not None:
         return (mid,)
     if isinstance(event, MemoryRecalled):
         return event.memory_ids
-    if isinstance(event, LifecycleTransitioned | TierChanged):
+    if isinstance(event, LifecycleTransitioned | TierChanged | MemoriesRehearsed
+                  | MemoriesDormant):
         return tuple(change.memory_id for change in event.changes)
     return ()

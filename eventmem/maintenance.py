@@ -1,4 +1,5 @@
-"""The sweep: what time has done to the store at a given ``now``, as events.
+"""The sweep: what time has done to the store at a given ``now``, as events; and the report of a
+whole consolidation (the sweep plus the dream cycle of :mod:`eventmem.dream`).
 
 ``sweep_events`` is a pure function of the projections, ``now`` and the config: it asks the
 lifecycle, tier and expiry policies about every memory and returns the events that record their
@@ -17,9 +18,15 @@ from eventmem.config import Config
 from eventmem.events import (
     CONTENT_GONE,
     POLICY_VERSION,
+    CategorySummarized,
+    DormantChange,
     Event,
     LifecycleTransitioned,
+    MemoriesDormant,
+    MemoriesRehearsed,
+    MemoryConsolidated,
     MemoryInvalidated,
+    Rehearsal,
     StatusChange,
     TierChange,
     TierChanged,
@@ -32,14 +39,28 @@ from projections import Projections
 from projections.state import HIDDEN_STATUSES, MemoryRecord
 
 
-class SweepReport(msgspec.Struct, frozen=True, kw_only=True):
-    """What a sweep changed (empty tuples when nothing was due)."""
+class ConsolidationReport(msgspec.Struct, frozen=True, kw_only=True):
+    """What a consolidation changed, step by step (empty tuples when nothing was due)."""
 
     now: int
+    # the lifecycle sweep
     status_changes: tuple[StatusChange, ...] = ()
     tier_changes: tuple[TierChange, ...] = ()
     invalidated: tuple[str, ...] = ()
-    seqs: tuple[int, ...] = ()  # the events that recorded it
+    seqs: tuple[int, ...] = ()  # the events that recorded it all
+    # the dream cycle
+    rehearsed: tuple[Rehearsal, ...] = ()
+    dormant: tuple[DormantChange, ...] = ()  # forgetting, and the members of new clusters
+    consolidated: tuple[MemoryConsolidated, ...] = ()
+    summarized: tuple[CategorySummarized, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """Whether it appended anything."""
+        return bool(self.seqs)
+
+
+SweepReport = ConsolidationReport  # the name before the dream cycle
 
 
 def sweep_events(views: Projections, now: int, at: int, config: Config) -> list[Event]:
@@ -100,10 +121,15 @@ def purged_contents(views: Projections, events: list[Event]) -> list[str]:
     return sorted(candidates - still_used)
 
 
-def report(now: int, events: list[Event], seqs: list[int]) -> SweepReport:
+def report(now: int, events: list[Event], seqs: list[int]) -> ConsolidationReport:
+    """The report of a consolidation that appended ``events`` at ``seqs``."""
     status_changes: list[StatusChange] = []
     tier_changes: list[TierChange] = []
     invalidated: list[str] = []
+    rehearsed: list[Rehearsal] = []
+    dormant: list[DormantChange] = []
+    consolidated: list[MemoryConsolidated] = []
+    summarized: list[CategorySummarized] = []
     for event in events:
         if isinstance(event, LifecycleTransitioned):
             status_changes += event.changes
@@ -111,6 +137,16 @@ def report(now: int, events: list[Event], seqs: list[int]) -> SweepReport:
             tier_changes += event.changes
         elif isinstance(event, MemoryInvalidated):
             invalidated.append(event.memory_id)
-    return SweepReport(now=now, status_changes=tuple(status_changes),
-                       tier_changes=tuple(tier_changes), invalidated=tuple(invalidated),
-                       seqs=tuple(seqs))
+        elif isinstance(event, MemoriesRehearsed):
+            rehearsed += event.changes
+        elif isinstance(event, MemoriesDormant):
+            dormant += event.changes
+        elif isinstance(event, MemoryConsolidated):
+            consolidated.append(event)
+        elif isinstance(event, CategorySummarized):
+            summarized.append(event)
+    return ConsolidationReport(
+        now=now, status_changes=tuple(status_changes), tier_changes=tuple(tier_changes),
+        invalidated=tuple(invalidated), seqs=tuple(seqs), rehearsed=tuple(rehearsed),
+        dormant=tuple(dormant), consolidated=tuple(consolidated),
+        summarized=tuple(summarized))

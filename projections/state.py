@@ -13,11 +13,15 @@ import msgspec
 
 from eventmem.envelope import Envelope
 from eventmem.events import (
+    CategorySummarized,
     ConflictFlagged,
     ConflictResolved,
     EmbedderRegistered,
     FeedbackGiven,
     LifecycleTransitioned,
+    MemoriesDormant,
+    MemoriesRehearsed,
+    MemoryConsolidated,
     MemoryForgotten,
     MemoryIngested,
     MemoryInvalidated,
@@ -107,6 +111,14 @@ class ConflictRecord(msgspec.Struct, array_like=True, gc=False):
     resolved_by: str | None = None  # the strategy that settled it
 
 
+class SummaryRef(msgspec.Struct, array_like=True, gc=False):
+    """The current summary of one (namespace, kind) and the membership it was made from."""
+
+    memory_id: str
+    members: int
+    members_digest: str
+
+
 class State(msgspec.Struct, kw_only=True):
     """All memories by id, plus the dedup index (namespace NUL dedup key -> memory id)."""
 
@@ -117,6 +129,14 @@ class State(msgspec.Struct, kw_only=True):
     conflicts: dict[str, ConflictRecord] = msgspec.field(default_factory=dict)
     embedder_id: str | None = None
     seq: int = 0  # the last seq folded in
+    # The dream cycle's own indexes (eventmem.dream).
+    rehearsed_at: dict[str, int] = msgspec.field(default_factory=dict)  # id -> the cycle's now
+    consolidations: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)  # -> members
+    summaries: dict[str, SummaryRef] = msgspec.field(default_factory=dict)  # category_key -> ref
+
+
+def category_key(namespace: str, kind: str) -> str:
+    return f"{namespace}\x00{kind}"
 
 
 def dedup_slot(namespace: str, dedup_key: str) -> str:
@@ -221,10 +241,42 @@ def apply(state: State, env: Envelope) -> State:
             record.updated_seq = seq
         case EmbedderRegistered(embedder_id=embedder_id):
             state.embedder_id = embedder_id
+        case MemoriesRehearsed(changes=rehearsals):
+            for rehearsal in rehearsals:
+                record = state.memories[rehearsal.memory_id]
+                record.stability, record.updated_seq = rehearsal.stability, seq
+                # Like a tier change, decay stays continuous: the new stability applies from now.
+                record.decay_done, record.decay_from = rehearsal.decay_done, event.now
+                state.rehearsed_at[rehearsal.memory_id] = event.now
+        case MemoriesDormant(changes=dormant):
+            for went in dormant:
+                record = state.memories[went.memory_id]
+                if record.tier == "working":
+                    _leave_working(state, record)
+                record.tier, record.status = "dormant", "dormant"
+                record.decay_done, record.decay_from = went.decay_done, event.now
+                record.status_since, record.updated_seq = event.now, seq
+        case MemoryConsolidated(memory_id=mid):
+            state.consolidations[mid] = event.members
+            _made_at(state.memories[mid], event.now, seq)
+        case CategorySummarized(memory_id=mid):
+            state.summaries[category_key(event.namespace, event.kind)] = SummaryRef(
+                mid, event.members, event.members_digest)
+            _made_at(state.memories[mid], event.now, seq)
+            if event.replaces is not None:
+                _set_status(state, state.memories[event.replaces], "superseded", event.now, seq)
         case _:
             pass
     state.seq = seq
     return state
+
+
+def _made_at(record: MemoryRecord, now: int, seq: int) -> None:
+    """A memory the dream cycle made starts its clocks at the cycle's ``now`` (as every change of
+    the cycle does), not at the append time: a cycle run for a later ``now`` must not see its
+    own new memories as already fading."""
+    record.last_access_at = record.status_since = record.utility_at = now
+    record.updated_seq = seq
 
 
 def _accessed(record: MemoryRecord, at: int, seq: int, stability: float | None) -> None:

@@ -61,9 +61,10 @@ from eventmem.clock import MICROS_PER_DAY, from_micros, to_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError
 from eventmem.policies.classify import classify
+from eventmem.query import is_chitchat
 from eventmem.policies.gate import GateParams
 from eventmem.policies.observer import ObserverParams
-from eventmem.text import dedup_key
+from eventmem.text import STOPWORDS, dedup_key
 
 T0 = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)
 BASE_STABILITY = Config().base_stability_days
@@ -326,9 +327,12 @@ class EngineMachine(RuleBasedStateMachine):
             assert hidden or mem.status == "active", "recall returned a deleted memory"
             assert hit.text == mem.text
         # BM25 scores any shared word above zero, so a namespace holding a recallable memory
-        # that shares a word with the query never answers with nothing.
+        # that shares a searched word with the query never answers with nothing.
+        # The query's content words, when it has any (stopwords mean nothing in a question);
+        # a greeting or a thank-you is answered with nothing (the pre-retrieval gate).
         query_words = words(query)
-        if any(m.namespace == namespace and (hidden or m.status == "active")
+        query_words = {w for w in query_words if w not in STOPWORDS} or query_words
+        if not is_chitchat(query) and any(m.namespace == namespace and (hidden or m.status == "active")
                and query_words & words(m.text) and "'" not in m.text and "’" not in m.text
                for m in self.model.memories.values()):
             assert hits, f"nothing recalled for {query!r} in {namespace!r}"

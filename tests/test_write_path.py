@@ -272,3 +272,16 @@ def test_namespaces_never_see_each_others_duplicates_or_conflicts(mem):
     assert c.neighbour == b.memory_id
     assert mem.get(a.memory_id).status == "active"
     assert mem.conflicts(namespace="a", status=None) == []
+
+
+def test_the_dream_cycle_retires_the_older_side_of_a_conflict_left_open(mem, clock):
+    old = mem.remember("Alice lives in Berlin", namespace="alice").memory_id
+    new = mem.remember("Alice moved to Paris", namespace="alice", on_conflict="ask").memory_id
+    grace = mem.config.dream.conflict_grace_days
+    clock.advance(timedelta(days=grace + 1))
+    mem.consolidate()
+    assert mem.get(old).status == "dormant" and mem.get(new).status == "active"
+    # A resolved conflict is not the dream's business.
+    mem.resolve(mem.conflicts(namespace="alice", status=None)[0].conflict_id,
+                strategy="keep_existing")
+    assert mem.get(new).status == "superseded"
