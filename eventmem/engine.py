@@ -48,7 +48,7 @@ from eventmem.policies.decay import stability_after_access
 from eventmem.policies.summaries import Summarizer
 from eventmem.policies.utility import after_feedback
 from eventmem.reader import Reader, View
-from eventmem.results import Conflict, Hit, RememberResult
+from eventmem.results import Action, Conflict, Hit, RememberResult
 from eventmem.text import content_hash, packed_terms
 from projections.state import ConflictRecord, MemoryRecord
 from replay.rebuild import load_or_rebuild
@@ -400,7 +400,7 @@ class Engine(Reader):
             config=self.config, text_of=self._text_of, analyse=self._analyse)
         seqs = self._log.append(events, contents=contents)
         self._fold(events, seqs, contents)
-        action = "merged" if strategy == "merge" else "superseded"
+        action: Action = "merged" if strategy == "merge" else "superseded"
         return RememberResult(memory_id=winner, action=action, seq=seqs[0],
                               rule=getattr(events[-1], "rule", ""), conflict_id=conflict_id)
 

@@ -182,7 +182,7 @@ class Neighbourhood:
         return np.concatenate((store, batch))
 
     def _rare_term_candidates(self, query: Query, space: object, pending: _Pending | None,
-                              pending_sims: list[float]) -> list[tuple[str, int, float]]:
+                              pending_sims: np.ndarray) -> list[tuple[str, int, float]]:
         index = self._views.text.indexes.get(query.namespace)
         _, packed_ids, _ = packed_parts(query.terms)
         terms = np.frombuffer(packed_ids, dtype=np.uint32).tolist()
@@ -216,7 +216,8 @@ class Neighbourhood:
                                                                 strict=True)]
         base = space.count if space is not None else 0  # type: ignore[attr-defined]
         if pending is not None:
-            found += [(pending.ids[j], base + j, pending_sims[j]) for j in sorted(batch_rows)]
+            found += [(pending.ids[j], base + j, float(pending_sims[j]))
+                      for j in sorted(batch_rows)]
         return found
 
 

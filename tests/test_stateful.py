@@ -61,9 +61,9 @@ from eventmem.clock import MICROS_PER_DAY, from_micros, to_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError
 from eventmem.policies.classify import classify
-from eventmem.query import is_chitchat
 from eventmem.policies.gate import GateParams
 from eventmem.policies.observer import ObserverParams
+from eventmem.query import is_chitchat
 from eventmem.text import STOPWORDS, dedup_key
 
 T0 = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)
@@ -332,9 +332,10 @@ class EngineMachine(RuleBasedStateMachine):
         # a greeting or a thank-you is answered with nothing (the pre-retrieval gate).
         query_words = words(query)
         query_words = {w for w in query_words if w not in STOPWORDS} or query_words
-        if not is_chitchat(query) and any(m.namespace == namespace and (hidden or m.status == "active")
-               and query_words & words(m.text) and "'" not in m.text and "’" not in m.text
-               for m in self.model.memories.values()):
+        if not is_chitchat(query) and any(
+                m.namespace == namespace and (hidden or m.status == "active")
+                and query_words & words(m.text) and "'" not in m.text and "’" not in m.text
+                for m in self.model.memories.values()):
             assert hits, f"nothing recalled for {query!r} in {namespace!r}"
         event(f"recall: {'hits' if hits else 'empty'}{' (hidden too)' if hidden else ''}")
         self.model.recalled(ids)
