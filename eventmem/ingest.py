@@ -326,8 +326,8 @@ class _Batch:
                ) -> tuple[MemoryLink, ...]:
         """Links to other memories, decided now and recorded (the graph folds them):
 
-        * ``elaborates`` the nearest memory when the new text holds all its content words and
-          more, ``causes`` it when the new text gives a reason ("because", "so"...), else
+        * ``elaborates`` the nearest memory when it is at least ``elaborates_similarity`` alike
+          and the new text holds all its content words and more, ``causes`` it when the new text gives a reason ("because", "so"...), else
           ``related_to`` it and the next nearest above ``link_similarity`` (weight: cosine);
         * ``same_entity`` the latest memories naming one of its entities (weight 0.5).
         """
@@ -339,22 +339,25 @@ class _Batch:
             relation: LinkType = "related_to"
             if rank == 0 and _CAUSAL.search(text):
                 relation = "causes"
-            elif rank == 0 and merge.content_terms(self.text_of(mid)) < merge.content_terms(text):
+            elif rank == 0 and sim >= self.params.elaborates_similarity and \
+                    merge.content_terms(self.text_of(mid)) < merge.content_terms(text):
                 relation = "elaborates"
             links[mid] = MemoryLink(target=mid, relation=relation, weight=round(sim, 6))
         for entity in entities:
             if entity.key == extract.SELF_KEY:  # the speaker: in nearly every memory
                 continue
-            for mid in self._entity_memories(ns, entity.key)[-self.params.max_links:]:
+            for mid in self._entity_memories(ns, entity.key, self.params.max_links):
                 if mid not in links and mid not in self.retired \
                         and eligible(self.views.state.memories.get(mid)):
                     links[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)
         return tuple(links.values())
 
-    def _entity_memories(self, ns: str, key: str) -> list[str]:
-        """The memories naming entity ``key``, oldest first, the batch's own included."""
+    def _entity_memories(self, ns: str, key: str, last: int) -> list[str]:
+        """The latest ``last`` memories naming entity ``key``, oldest first, the batch's own
+        included (a slice: an entity may be named by thousands)."""
+        batch = self.entity_memories.get((ns, key), [])
         stored = graph_view.memories_of(self.views.graph, ns, key)
-        return [*stored, *self.entity_memories.get((ns, key), ())]
+        return [*stored[max(0, len(stored) - last + len(batch)):], *batch][-last:]
 
     def _extract(self, text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
         found = self._extracted.get(text)
@@ -391,8 +394,8 @@ class _Batch:
                  if sim >= self.params.conflict_similarity}
         vector = self.queries_by_text[item["text"]].vector
         for entity in self._extract(item["text"])[0]:
-            for mid in self._entity_memories(item["namespace"], entity.key
-                                             )[-self.params.conflict_neighbours:]:
+            for mid in self._entity_memories(item["namespace"], entity.key,
+                                             self.params.conflict_neighbours):
                 if mid not in found and mid not in self.retired \
                         and eligible(self.views.state.memories.get(mid)):
                     found[mid] = float(self.vector_of(mid) @ vector)

@@ -29,7 +29,7 @@ from projections.state import MemoryRecord
 GATE_STATUSES = frozenset({"active", "stale", "archived", "dormant"})
 # The window's most similar memories that become gate candidates (more than any decision reads,
 # so that a few superseded ones among them still leave enough).
-_WINDOW_CANDIDATES = 16
+_WINDOW_CANDIDATES = 8
 _EMPTY = np.zeros(0, dtype=np.float32)
 
 

@@ -66,6 +66,7 @@ class GateParams(msgspec.Struct, frozen=True, kw_only=True):
     # Links: a created memory is related_to its nearest few memories at least this similar.
     link_similarity: float = 0.5
     max_links: int = 3
+    elaborates_similarity: float = 0.7  # below it, holding the other's words is a coincidence
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
