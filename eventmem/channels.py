@@ -1,4 +1,5 @@
-"""Candidate channels of the read path: BM25, neighbouring context, vectors and time.
+"""Candidate channels of the read path: BM25, neighbouring context, vectors, time and the
+knowledge graph.
 
 Each channel ranks the memories a recall may return (``allowed``) and hands back ``(id, score)``
 pairs, best first, ties by position (insertion order). A channel only proposes; fusion
@@ -11,6 +12,7 @@ candidates only: nothing here loops over a namespace's memories in Python.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol
@@ -18,8 +20,10 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from eventmem.clock import MICROS_PER_SECOND
+from eventmem.policies.extract import SELF_KEY, extract
 from eventmem.text import STOPWORDS, term_id, tokenize
 from projections import Projections
+from projections import graph as graph_view
 from projections.state import MemoryRecord
 from projections.topk import top_allowed
 
@@ -201,3 +205,59 @@ def overlaps(record: MemoryRecord, start: int, end: int) -> bool:
     lo = record.valid_from if record.valid_from is not None else record.created_at
     hi = record.valid_until
     return lo < end and (hi is None or hi > start)
+
+
+# The graph channel reads at most this many of an entity's latest memories, and none of a hub's:
+# an entity named by more than HUB_SHARE of a namespace's memories (the speaker of a
+# conversation, the user) says as little about what is asked as a stopword does.
+GRAPH_MEMORIES_PER_ENTITY = 200
+HUB_SHARE = 0.05
+HUB_MIN = 20  # in a small namespace, naming a handful of memories does not make a hub
+
+
+def graph_channel(views: Projections, namespace: str, query: str, n: int, allowed: Allowed,
+                  now: int, found: Lexical, *, hops: int = 1) -> Ranked:
+    """Memories naming the neighbours, in the knowledge graph, of the entities the query names:
+    "where does Alice's husband work" reaches Sam's memories through Alice's married_to edge.
+    (The memories naming Alice herself are the lexical channels' to find: ranking them all
+    alike here would only add noise.)
+
+    A neighbour weighs like a rare word, ``ln(1 + N / memories naming it)`` (a hub not at all),
+    times the path's strength and half again per hop. Equal
+    scores are ordered by the query's BM25 score (an entity's memories all score alike there),
+    then the more recent first.
+    """
+    entities, _ = extract(query)
+    keys = [e.key for e in entities if e.key != SELF_KEY]
+    index = views.text.indexes.get(namespace)
+    if not keys or index is None:
+        return []
+    total = len(index.ids)
+    graph, memories = views.graph, views.state.memories
+    scores: dict[str, float] = {}
+
+    def credit(key: str, weight: float) -> None:
+        named = graph_view.memories_of(graph, namespace, key)
+        if not named or len(named) > max(HUB_SHARE * total, HUB_MIN):
+            return
+        gain = weight * math.log(1.0 + total / len(named))
+        for memory_id in named[-GRAPH_MEMORIES_PER_ENTITY:]:
+            scores[memory_id] = scores.get(memory_id, 0.0) + gain
+
+    for key in dict.fromkeys(keys):
+        if graph_view.entity(graph, namespace, key) is None:
+            continue
+        for neighbour in graph_view.neighbors(graph, namespace, key, now, hops=hops, limit=20):
+            credit(neighbour.key, neighbour.score * 0.5 ** neighbour.hops)
+    def created(mid: str) -> int:
+        return memories[mid].created_seq
+
+    def lexical_score(mid: str) -> float:  # rows are in creation order: a binary search
+        row = bisect_left(found.ids, created(mid), key=created)
+        return float(found.scores[row]) if row < len(found.ids) and found.ids[row] == mid \
+            else 0.0
+
+    ranked = [(mid, score) for mid, score in scores.items() if score > 0 and allowed(mid)]
+    ranked.sort(key=lambda item: (-item[1], -lexical_score(item[0]), -created(item[0]),
+                                  item[0]))
+    return ranked[:n]

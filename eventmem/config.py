@@ -78,6 +78,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     context_weight: float = 1.0
     vector_weight: float = 1.0
     time_weight: float = 1.0
+    graph_weight: float = 1.0  # memories of the entities the query names, and their neighbours
     # A lexical embedder (the default hashing one) sees the words BM25 sees: its vectors weigh
     # vector_weight x this share x the share of the query's words that no memory holds.
     lexical_vector_share: float = 0.5

@@ -327,7 +327,8 @@ class _Batch:
         """Links to other memories, decided now and recorded (the graph folds them):
 
         * ``elaborates`` the nearest memory when it is at least ``elaborates_similarity`` alike
-          and the new text holds all its content words and more, ``causes`` it when the new text gives a reason ("because", "so"...), else
+          and the new text holds all its content words and more, ``causes`` it when the new
+          text gives a reason ("because", "so"...), else
           ``related_to`` it and the next nearest above ``link_similarity`` (weight: cosine);
         * ``same_entity`` the latest memories naming one of its entities (weight 0.5).
         """

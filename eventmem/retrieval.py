@@ -140,7 +140,7 @@ class Gathered(NamedTuple):
 
 
 def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: np.ndarray, *,
-           namespace: str, n: int, allowed: ch.Allowed, config: Config,
+           namespace: str, n: int, allowed: ch.Allowed, config: Config, now: int,
            extra_channels: Mapping[str, ch.Channel]) -> Gathered:
     """Run every channel for the query and each of its parts (a part's lists are named
     ``channel@i``). A channel weighted 0 still runs: its ranks explain the hits others found."""
@@ -149,7 +149,8 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
     kernel = ch.kernel(config.context_radius, config.context_decay)
     gap = config.context_gap_s
     configured = {"bm25": config.bm25_weight, "context": config.context_weight,
-                  "vector": config.vector_weight, "time": config.time_weight}
+                  "vector": config.vector_weight, "time": config.time_weight,
+                  "graph": config.graph_weight}
 
     def weight(channel: str) -> float:
         return configured.get(channel, 1.0) * route.weights.get(channel, 1.0)
@@ -188,6 +189,9 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
                                 match=plan.content != plan.text)
         lists["time"] = _with_valid_time(timed, lists, memories, span, n)
         weights["time"] = weight("time")
+    # The graph reads names, so it takes the query as written (capitals and all).
+    lists["graph"] = ch.graph_channel(views, namespace, plan.text, n, allowed, now, main)
+    weights["graph"] = weight("graph")
     for name, channel in sorted(extra_channels.items()):
         lists[name] = channel(views, namespace, plan.content, n, allowed)
         weights[name] = weight(name)
@@ -224,7 +228,7 @@ def search(
     n = max(math.ceil(config.candidates_per_channel * plan.route.depth), k)
     query_vectors = access.embed([plan.content, *plan.parts])
     got = gather(views, plan, access, query_vectors, namespace=namespace, n=n, allowed=allowed,
-                 config=config, extra_channels=extra_channels or {})
+                 config=config, now=now, extra_channels=extra_channels or {})
     fused = rrf(got.lists, got.weights, config.rrf_k)
     if not fused:
         return []

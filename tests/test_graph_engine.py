@@ -111,3 +111,20 @@ def test_an_entitys_timeline_and_what_we_believed_then_about_earlier(mem, clock,
                                             valid_at=clock.now())] == [paris]
     with pytest.raises(eventmem.InvalidInputError):
         mem.timeline()
+
+
+def test_recall_follows_the_graph_to_a_neighbours_memories(mem):
+    mem.remember_many([
+        "Alice is married to Sam",
+        "Sam works at Initech as an accountant",
+        "The weather in Lisbon was lovely",
+        "I bought a new bike with a red frame",
+        "We watched a documentary about whales",
+    ], namespace="g")
+    hits = mem.recall("Where does Alice's husband work?", namespace="g", k=3)
+    by_id = {h.text: h for h in hits}
+    sam = by_id["Sam works at Initech as an accountant"]
+    # The question never names Sam: the graph channel reached his memory through Alice's
+    # married_to edge (its rank is in the explain).
+    assert sam.signals["graph_rank"] >= 1
+    assert "Alice is married to Sam" in by_id
