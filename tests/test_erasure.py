@@ -24,7 +24,7 @@ from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError, Sto
 from eventmem.events import MemoryErased, MemoryIngested, MemoryReinforced, MemorySkipped
 from eventmem.log import COMPACT_TMP
 from eventmem.text import content_hash
-from projections.state import MemoryRecord
+from projections.state import MemoryRecord, Status
 from replay import rebuild
 
 REPO = Path(__file__).resolve().parent.parent
@@ -54,6 +54,12 @@ def words(key: object) -> str:
     return " ".join("q" + digest[i:i + 6] for i in range(0, 48, 6))
 
 
+def stored(result: eventmem.RememberResult) -> str:
+    """The id of the memory a remember landed in (it was not rejected)."""
+    assert result.memory_id is not None, result
+    return result.memory_id
+
+
 # -- the file scan -------------------------------------------------------------------------------
 
 
@@ -61,28 +67,29 @@ def test_erased_text_is_in_no_file_of_the_store_after_compact(
     store_path: Path, clock: eventmem.ManualClock
 ) -> None:
     with eventmem.open(store_path, clock=clock) as mem:
-        secret = mem.remember(SECRET, namespace="alice")
+        secret = stored(mem.remember(SECRET, namespace="alice"))
         clock.advance(timedelta(minutes=1))
         assert mem.remember(REINFORCING, namespace="alice").action == "reinforced"
-        merged = mem.remember(MERGING, namespace="alice")
-        assert merged.action == "merged" and merged.memory_id != secret.memory_id
-        kept = mem.remember(KEPT, namespace="alice")
+        merging = mem.remember(MERGING, namespace="alice")
+        merged = stored(merging)
+        assert merging.action == "merged" and merged != secret
+        kept = stored(mem.remember(KEPT, namespace="alice"))
         mem.recall("brake pads", namespace="alice")  # queries stay in the log: not the secret
         mem.snapshot()  # a snapshot holding the secret's vector and terms
         before_seq, before_at = mem.head().seq, mem.now()
         clock.advance(timedelta(minutes=1))
 
-        done = mem.erase(memory_id=secret.memory_id)
+        done = mem.erase(memory_id=secret)
 
-        assert done.memory_ids == (secret.memory_id, merged.memory_id)
-        assert done.cascaded == (merged.memory_id,)
+        assert done.memory_ids == (secret, merged)
+        assert done.cascaded == (merged,)
         assert done.contents_removed == 4  # the secret, its reinforcement, the merge + its input
         assert mem.store.snapshot_seqs() == [mem.head().seq]  # the old ones gone, a fresh one
         for mid in done.memory_ids:
             got = mem.get(mid)
             assert (got.status, got.text) == ("erased", None)
-        assert mem.get(kept.memory_id).text == KEPT
-        history = [e.type for e in mem.history(secret.memory_id)]
+        assert mem.get(kept).text == KEPT
+        history = [e.type for e in mem.history(secret)]
         assert history[0] == "memory.ingested" and "memory.reinforced" in history
         assert history[-1] == "memory.erased"
         report = mem.verify()
@@ -90,7 +97,7 @@ def test_erased_text_is_in_no_file_of_the_store_after_compact(
         assert rebuild(mem.store).digests() == report.digests
         # Erasure reaches into the past: the bytes are gone, so every view shows it erased.
         for view in (mem.as_of(seq=before_seq), mem.as_of(at=before_at)):
-            old = view.get(secret.memory_id)
+            old = view.get(secret)
             assert (old.status, old.text) == ("erased", None)
             hits = view.recall("grandmother porcelain teapot", namespace="alice",
                                include_hidden=True)
@@ -109,13 +116,13 @@ def test_erased_text_is_in_no_file_of_the_store_after_compact(
     assert b"bicycle" not in files["ops.log"]  # the ops log never holds text
 
     with eventmem.open(store_path, clock=clock) as mem:  # reopened from the fresh snapshot
-        assert mem.get(secret.memory_id).status == "erased"
-        assert mem.get(kept.memory_id).text == KEPT
+        assert mem.get(secret).status == "erased"
+        assert mem.get(kept).text == KEPT
         assert mem.verify().ok
 
 
 def test_recall_never_returns_erased_memories(mem: eventmem.Engine) -> None:
-    ids = [mem.remember(f"{words(i)} harbour lantern", namespace="n").memory_id
+    ids = [stored(mem.remember(f"{words(i)} harbour lantern", namespace="n"))
            for i in range(4)]
     mem.erase(memory_id=ids[1])
     for kwargs in ({}, {"include_hidden": True}, {"valid_at": mem.now()}):
@@ -131,11 +138,11 @@ def test_recall_never_returns_erased_memories(mem: eventmem.Engine) -> None:
 def test_a_conflict_merge_is_erased_with_its_source_and_the_conflict_is_blanked(
     mem: eventmem.Engine,
 ) -> None:
-    green = mem.remember("my favourite colour is green", namespace="a")
-    purple = mem.remember("my favourite colour is purple", namespace="a", on_conflict="merge")
-    assert purple.action == "merged"
-    done = mem.erase(memory_id=green.memory_id)
-    assert done.memory_ids == (green.memory_id, purple.memory_id)
+    green = stored(mem.remember("my favourite colour is green", namespace="a"))
+    merging = mem.remember("my favourite colour is purple", namespace="a", on_conflict="merge")
+    assert merging.action == "merged"
+    done = mem.erase(memory_id=green)
+    assert done.memory_ids == (green, stored(merging))
     assert mem.store.blob(content_hash("my favourite colour is purple")) is None  # its input
     (conflict,) = mem.conflicts(namespace="a", status=None)
     assert (conflict.subject, conflict.old_value, conflict.new_value) == ("", "", "")
@@ -143,23 +150,37 @@ def test_a_conflict_merge_is_erased_with_its_source_and_the_conflict_is_blanked(
 
 
 def test_text_another_memory_holds_stays(mem: eventmem.Engine) -> None:
-    mine = mem.remember("the spare key is under the geranium pot", namespace="a")
-    theirs = mem.remember("the spare key is under the geranium pot", namespace="b")
+    mine = stored(mem.remember("the spare key is under the geranium pot", namespace="a"))
+    theirs = stored(mem.remember("the spare key is under the geranium pot", namespace="b"))
     done = mem.erase(namespace="a")
-    assert done.memory_ids == (mine.memory_id,) and done.contents_removed == 0
-    assert mem.get(mine.memory_id).text is None  # even though the bytes stay for "b"
-    assert mem.get(theirs.memory_id).text == "the spare key is under the geranium pot"
+    assert done.memory_ids == (mine,) and done.contents_removed == 0
+    assert mem.get(mine).text is None  # even though the bytes stay for "b"
+    assert mem.get(theirs).text == "the spare key is under the geranium pot"
     assert [h.memory_id for h in mem.recall("spare key geranium", namespace="b")] == [
-        theirs.memory_id]
+        theirs]
     assert mem.verify().ok
+
+
+def test_remembering_an_erased_text_again_makes_a_new_memory(mem: eventmem.Engine) -> None:
+    old = stored(mem.remember("the spare key is under the geranium pot", namespace="a"))
+    before = mem.head().seq
+    mem.erase(memory_id=old)
+    new = mem.remember("the spare key is under the geranium pot", namespace="a")
+    assert new.action == "created" and new.memory_id != old
+    assert mem.get(old).text is None
+    assert mem.as_of(seq=before).get(old).text is None  # the bytes are back, but not for it
+    assert [h.memory_id for h in mem.recall("spare key geranium", namespace="a")] == [
+        new.memory_id]
+    report = mem.verify()
+    assert report.ok, report.findings
 
 
 def test_plan_functions() -> None:
     def record(mid: str, seq: int, chash: str, derived: tuple[str, ...] = (),
-               status: str = "active") -> MemoryRecord:
+               status: Status = "active") -> MemoryRecord:
         r = MemoryRecord(mid, "n", chash, "k", "event", "caller", "user", 7.0, 0.5, 1.0, False,
                          False, None, None, (), (), seq, seq, seq, seq)
-        r.derived_from, r.status = derived, status  # type: ignore[assignment]
+        r.derived_from, r.status = derived, status
         return r
 
     memories = {r.memory_id: r for r in [
@@ -197,14 +218,14 @@ def test_erasing_an_unknown_id_or_empty_namespace_raises_and_writes_nothing(
         mem.erase(namespace="nobody")
     for bad in ({}, {"memory_id": "x", "namespace": "a"}):
         with pytest.raises(InvalidInputError):
-            mem.erase(**bad)  # type: ignore[arg-type]
+            mem.erase(**bad)
     with pytest.raises(InvalidInputError):
         mem.erase(namespace="a", reason="because she said: the violin case smells of rosin")
     assert mem.head() == head
 
 
 def test_erase_is_idempotent_and_final(mem: eventmem.Engine) -> None:
-    mid = mem.remember("the violin case smells of rosin", namespace="a").memory_id
+    mid = stored(mem.remember("the violin case smells of rosin", namespace="a"))
     first = mem.erase(memory_id=mid)
     head = mem.head()
     assert mem.erase(memory_id=mid).memory_ids == ()
@@ -219,7 +240,7 @@ def test_erase_is_idempotent_and_final(mem: eventmem.Engine) -> None:
 
 
 def test_views_refuse_erase_and_compact(mem: eventmem.Engine) -> None:
-    mid = mem.remember("the violin case smells of rosin").memory_id
+    mid = stored(mem.remember("the violin case smells of rosin"))
     view = mem.as_of(seq=mem.head().seq)
     with pytest.raises(ReadOnlyError):
         view.erase(memory_id=mid)
@@ -277,9 +298,9 @@ def test_a_namespace_erase_touches_no_other_namespace(
 def test_verify_reports_a_missing_blob_and_a_tampered_erasure_record(
     mem: eventmem.Engine,
 ) -> None:
-    a = mem.remember("the violin case smells of rosin", namespace="a")
+    a = stored(mem.remember("the violin case smells of rosin", namespace="a"))
     mem.remember("the kettle whistles a flat note", namespace="a")
-    mem.erase(memory_id=a.memory_id)
+    mem.erase(memory_id=a)
     assert mem.verify().ok
     log = mem.store
     log._write(lambda txn: log.content.drop(txn, content_hash("the kettle whistles a flat note")))
@@ -296,7 +317,7 @@ def test_verify_reports_a_missing_blob_and_a_tampered_erasure_record(
 
 def test_cli_erase_and_compact(store_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with eventmem.open(store_path) as mem:
-        mid = mem.remember("the violin case smells of rosin", namespace="a").memory_id
+        mid = stored(mem.remember("the violin case smells of rosin", namespace="a"))
         mem.remember("the kettle whistles a flat note", namespace="b")
         head = mem.head()
     store = ["--store", str(store_path)]
@@ -371,7 +392,7 @@ def _kill_at(store: Path, mode: str, target: str) -> subprocess.Popen[str]:
                             env=_child_env(), cwd=REPO)
     assert proc.stdout is not None
     line = proc.stdout.readline()  # blocks until the marker (or the child's death)
-    assert line.strip() in ("holding", "committed", "copied", "reading"), proc.stderr.read()
+    assert line.strip() in ("holding", "committed", "copied", "reading"), proc.communicate()
     if mode != "read":
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=WAIT)
@@ -380,8 +401,8 @@ def _kill_at(store: Path, mode: str, target: str) -> subprocess.Popen[str]:
 
 def _seed(store: Path) -> tuple[str, str]:
     with eventmem.open(store) as mem:
-        secret = mem.remember(SECRET, namespace="a").memory_id
-        kept = mem.remember(KEPT, namespace="a").memory_id
+        secret = stored(mem.remember(SECRET, namespace="a"))
+        kept = stored(mem.remember(KEPT, namespace="a"))
     return secret, kept
 
 
