@@ -196,6 +196,31 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_erase(args: argparse.Namespace) -> int:
+    """Erase one memory's content (and what was derived from it) or a whole namespace's."""
+    if args.namespace is not None and not args.yes:
+        raise InvalidInputError(f"erasing namespace {args.namespace!r} removes every memory in "
+                                "it for good; add --yes to confirm")
+    with _open(args) as mem:
+        done = mem.erase(memory_id=args.memory, namespace=args.namespace, reason=args.reason)
+    if not done.memory_ids:
+        text = "nothing to erase (already erased)"
+    else:
+        text = (f"erased {len(done.memory_ids)} memories ({len(done.cascaded)} derived) and "
+                f"{done.contents_removed} texts (seqs {', '.join(map(str, done.seqs))}); run "
+                "`eventmem compact` to remove the freed bytes from the file")
+    _emit(args, done, text)
+    return 0
+
+
+def cmd_compact(args: argparse.Namespace) -> int:
+    with _open(args) as mem:
+        before, after = mem.compact()
+    _emit(args, {"before": before, "after": after},
+          f"compacted {_store(args)}: {before} -> {after} bytes")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from eventmem.demo import run_demo
 
@@ -262,6 +287,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("consolidate", cmd_consolidate,
             "maintenance: lifecycle sweep, tier promotion/demotion, expiry (recorded as events)")
     p.add_argument("--now", help="the time to consolidate at (ISO 8601; default: the clock)")
+    p = add("erase", cmd_erase, "erase a memory's content, or a namespace's (recorded as an "
+            "event; the text, vectors and terms are removed)")
+    target = p.add_mutually_exclusive_group(required=True)
+    target.add_argument("--memory", metavar="ID", help="the memory (and those derived from it)")
+    target.add_argument("--namespace", "-n", metavar="NS", help="every memory of a namespace")
+    p.add_argument("--yes", action="store_true", help="confirm a namespace erase")
+    p.add_argument("--reason", default="request", help="a short code recorded with the erase")
+    add("compact", cmd_compact, "rewrite the store file without free pages (after an erase: "
+        "no byte of the erased text is left); no other process may have the store open")
     add("verify", cmd_verify, "check the hash chain, blobs and projections")
     add("stats", cmd_stats, "counts and sizes")
     return parser

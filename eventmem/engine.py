@@ -14,12 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from eventmem import conflicts, dream, ingest, validation
+from eventmem import conflicts, dream, erasure, ingest, validation
 from eventmem.clock import Clock, SystemClock, from_micros, to_micros
 from eventmem.config import Config
 from eventmem.content import Content
 from eventmem.embedders import EMBEDDERS, Embedder, default_embedder
 from eventmem.envelope import Envelope
+from eventmem.erasure import Erasure
 from eventmem.errors import (
     ClosedError,
     EmbedderMismatchError,
@@ -373,6 +374,61 @@ class Engine(Reader):
         self._ops.info("consolidate", now=when, events=len(events))
         return consolidation_report(when, events, seqs)
 
+    def erase(self, memory_id: str | None = None, *, namespace: str | None = None,
+              reason: str = "request") -> Erasure:
+        """Erase a memory's content (``memory_id``) or every memory of ``namespace`` (exactly one
+        of them), and every memory derived from an erased one (a merge copies text). Returns what
+        it erased; ``reason`` is a short code (``gdpr:art17``), never prose.
+
+        One ``memory.erased`` event per namespace and, in the same transaction, the removal of
+        every text, vector and term set only erased memories reference (their own text and the
+        caller inputs recorded for them) and of every snapshot; a fresh snapshot follows. The
+        memories stay as skeletons with status ``erased`` and no text, in every view, past ones
+        included; their events stay, so the chain verifies. Erasing what is already erased
+        writes nothing; an unknown id or an empty namespace raises NotFoundError. The freed
+        bytes stay in the file until :meth:`compact`. See :mod:`eventmem.erasure`.
+        """
+        self._check_writable()
+        if (memory_id is None) == (namespace is None):
+            raise InvalidInputError("erase takes exactly one of memory_id= or namespace=")
+        reason = erasure.check_reason(reason)
+        memories = self._views.state.memories
+        if memory_id is not None:
+            roots = [self._known(memory_id).memory_id]
+        else:
+            namespace = validation.namespace(namespace, self.config)
+            roots = erasure.namespace_roots(memories, namespace)
+            if not roots:
+                raise NotFoundError(f"no memory in namespace {namespace!r}")
+        erased = erasure.targets(memories, roots)
+        if not erased:
+            return Erasure(memory_ids=(), cascaded=(), contents_removed=0, seqs=())
+        gone = set(erased)
+        referenced = erasure.referenced_contents(
+            (event for _, event in self._log.memory_events(erased)), gone)
+        dropped = erasure.contents_to_drop(memories, gone, referenced)
+        events = erasure.erasure_events(memories, erased, at=self._now(), reason=reason,
+                                        requested=memory_id)
+        seqs = self._log.erase(events, drop_contents=dropped)
+        self._fold(list(events), seqs)
+        if self._snapshot_seq != self._views.seq:  # the erase removed every snapshot
+            self.snapshot()
+        self._ops.info("erase", memories=len(erased), contents=len(dropped), first_seq=seqs[0],
+                       last_seq=seqs[-1])
+        return Erasure(memory_ids=tuple(erased), cascaded=tuple(m for m in erased
+                                                                if m not in set(roots)),
+                       contents_removed=len(dropped), seqs=tuple(seqs))
+
+    def compact(self) -> tuple[int, int]:
+        """Rewrite the store file without its free pages (atomically replacing ``data.mdb``), so
+        that the bytes an erase or a purge freed are gone from disk. Needs this engine to be the
+        writer and no other process to have the store open (StoreLockedError otherwise).
+        Returns the file size before and after."""
+        self._check_writable()
+        before, after = self._log.compact()
+        self._ops.info("compact", before=before, after=after)
+        return before, after
+
     def conflicts(self, *, namespace: str = "default", status: str | None = "open"
                   ) -> list[Conflict]:
         """The contradictions the write gate found in ``namespace``: open ones by default
@@ -421,6 +477,12 @@ class Engine(Reader):
                                     memory_id=memory_id))
 
     def _record(self, memory_id: str) -> MemoryRecord:
+        record = self._known(memory_id)
+        if record.status == "erased":
+            raise InvalidInputError(f"memory {memory_id!r} is erased; it can no longer change")
+        return record
+
+    def _known(self, memory_id: str) -> MemoryRecord:
         record = self._views.state.memories.get(memory_id) if isinstance(memory_id, str) else None
         if record is None:
             raise NotFoundError(f"no memory {memory_id!r} in this store")

@@ -375,6 +375,24 @@ class CategorySummarized(Event, tag="memory.category_summarized", frozen=True, k
     policy: str = DREAM_POLICY
 
 
+class MemoryErased(Event, tag="memory.erased", frozen=True, kw_only=True):
+    """The content of these memories was erased (section 8 of the architecture): in the same
+    transaction the store removed the text, vector and terms of every content hash only erased
+    memories referenced (their own text and the caller inputs recorded for them: reinforcement,
+    skip and merge inputs). Their events stay, so the hash chain still verifies; a fold shows them
+    as ``erased``, with no text and no row in the vector, text or graph views.
+
+    ``memory_ids`` holds ``requested`` (None for a namespace erase) and every memory derived from
+    an erased one (``derived_from``, transitively: a merge copies text into a new memory, so
+    erasing the source must erase the copy). It never carries text, and ``reason`` is a short
+    code ("request"), not prose. One event per namespace.
+    """
+
+    memory_ids: tuple[str, ...]  # in creation order
+    reason: str = "request"
+    requested: str | None = None
+
+
 AnyEvent = (
     EmbedderRegistered
     | MemoryIngested
@@ -397,6 +415,7 @@ AnyEvent = (
     | MemoriesDormant
     | MemoryConsolidated
     | CategorySummarized
+    | MemoryErased
 )
 
 EVENT_TYPES: Final[tuple[type[Event], ...]] = AnyEvent.__args__
@@ -407,7 +426,9 @@ CONTENT_GONE: Final = frozenset({"purged", "erased"})
 
 
 def purged_ids(event: Event) -> frozenset[str]:
-    """The memories whose content an event removes (a sweep's purges)."""
+    """The memories whose content an event removes (a sweep's purges, an erasure)."""
+    if isinstance(event, MemoryErased):
+        return frozenset(event.memory_ids)
     if isinstance(event, LifecycleTransitioned):
         return frozenset(c.memory_id for c in event.changes if c.to_status in CONTENT_GONE)
     return frozenset()
@@ -436,7 +457,7 @@ def memory_ids_of(event: Event) -> tuple[str, ...]:
     mid = getattr(event, "memory_id", None)
     if mid is not None:
         return (mid,)
-    if isinstance(event, MemoryRecalled):
+    if isinstance(event, MemoryRecalled | MemoryErased):
         return event.memory_ids
     if isinstance(event, LifecycleTransitioned | TierChanged | MemoriesRehearsed
                   | MemoriesDormant):

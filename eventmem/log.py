@@ -6,7 +6,8 @@ Sub-databases::
     content, blobs, vectors             texts, vectors and terms by hash (eventmem.content)
     by_memory  memory id                -> seq (dupsort, so a memory's seqs come back in order)
     snapshots  seq (8-byte big-endian)  -> serialized projection state (a cache)
-    meta       b"format", b"head" (seq + hash), b"embedder", b"slots" (next slot)
+    meta       b"format", b"head" (seq + hash), b"embedder", b"slots" (next slot),
+               b"erasures" (the seqs of the erasure events, 8 bytes each)
 
 A record's hash is blake2b-256 over its seq and its value, and each value starts with the previous
 record's hash, so editing, dropping or reordering any record breaks the chain. The head (seq and
@@ -24,7 +25,7 @@ import errno
 import fcntl
 import hashlib
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
@@ -51,6 +52,7 @@ GENESIS = bytes(32)  # the "previous hash" of the first record
 HASH_SIZE = 32
 _READ_CHUNK = 1024  # records decoded and joined with their content at a time
 DEFAULT_MAP_SIZE = 1 << 30  # sparse on Linux; grows by doubling when full
+COMPACT_TMP = "data.mdb.compact"  # compact() writes the copy here, then renames it over data.mdb
 
 
 def seq_key(seq: int) -> bytes:
@@ -87,6 +89,10 @@ class EventLog:
         self._env = env
         self._lock_fd = lock_fd
         self._closed = False
+        self._open_dbs()
+
+    def _open_dbs(self) -> None:
+        env, readonly = self._env, self.readonly
         self._log = env.open_db(b"log", create=not readonly)
         self.content = ContentTables(env, readonly=readonly)
         self._by_memory = env.open_db(b"by_memory", dupsort=True, create=not readonly)
@@ -124,6 +130,7 @@ class EventLog:
                 raise StoreLockedError(
                     f"another process is writing to {root}; open it with readonly=True to read"
                 ) from None
+            (root / COMPACT_TMP).unlink(missing_ok=True)  # a compaction that died before its rename
         try:
             env = lmdb.open(
                 str(root),
@@ -216,32 +223,144 @@ class EventLog:
         Returns the seqs assigned, gapless after the current head.
         """
         encoded = [codec.encode(event) for event in events]
+        return self._write(
+            lambda txn: self._append_in(txn, events, encoded, contents, meta, drop_contents))
+
+    def _append_in(
+        self,
+        txn: lmdb.Transaction,
+        events: Sequence[Event],
+        encoded: Sequence[bytes],
+        contents: Mapping[str, Content] | None,
+        meta: Mapping[bytes, bytes] | None,
+        drop_contents: Sequence[str],
+    ) -> list[int]:
+        """The body of :meth:`append`, inside the caller's write transaction."""
+        head = self._head(txn)
+        if contents:
+            self.content.put(txn, contents, self._meta)
+        for content_hash in drop_contents:
+            self.content.drop(txn, content_hash)
+        for key, value in (meta or {}).items():
+            txn.put(key, value, db=self._meta)
+        seq, prev = head.seq, head.hash
+        seqs = []
+        for event, payload in zip(events, encoded, strict=True):
+            seq += 1
+            value = prev + payload
+            txn.put(seq_key(seq), value, db=self._log, append=True)
+            for mid in memory_ids_of(event):
+                txn.put(mid.encode(), seq_key(seq), db=self._by_memory, dupdata=True)
+            prev = record_hash(seq, value)
+            seqs.append(seq)
+        txn.put(b"head", seq_key(seq) + prev, db=self._meta)
+        return seqs
+
+    # -- erasure (ARCHITECTURE section 8) -----------------------------------------------------
+
+    def erase(self, events: Sequence[Event], *, drop_contents: Sequence[str]) -> list[int]:
+        """Append erasure events and, in the same transaction, remove the text, vector and terms
+        of ``drop_contents`` and every snapshot (snapshots hold vectors and terms of the erased
+        content; the engine takes a fresh one after folding). The events' seqs are added to
+        meta ``erasures``, so a view of the past finds the later erasures without a log scan.
+
+        The freed LMDB pages still hold the erased bytes until :meth:`compact`.
+        """
+        encoded = [codec.encode(event) for event in events]
 
         def body(txn: lmdb.Transaction) -> list[int]:
-            head = self._head(txn)
-            if contents:
-                self.content.put(txn, contents, self._meta)
-            for content_hash in drop_contents:
-                self.content.drop(txn, content_hash)
-            for key, value in (meta or {}).items():
-                txn.put(key, value, db=self._meta)
-            seq, prev = head.seq, head.hash
-            seqs = []
-            for event, payload in zip(events, encoded, strict=True):
-                seq += 1
-                value = prev + payload
-                txn.put(seq_key(seq), value, db=self._log, append=True)
-                for mid in memory_ids_of(event):
-                    txn.put(mid.encode(), seq_key(seq), db=self._by_memory, dupdata=True)
-                prev = record_hash(seq, value)
-                seqs.append(seq)
-            txn.put(b"head", seq_key(seq) + prev, db=self._meta)
+            for key in [bytes(k) for k in txn.cursor(db=self._snapshots).iternext(values=False)]:
+                txn.delete(key, db=self._snapshots)
+            seqs = self._append_in(txn, events, encoded, None, None, drop_contents)
+            known = txn.get(b"erasures", db=self._meta) or b""
+            txn.put(b"erasures", bytes(known) + b"".join(map(seq_key, seqs)), db=self._meta)
             return seqs
 
         return self._write(body)
 
+    def erasure_seqs(self) -> list[int]:
+        """The seqs of every erasure event, in order."""
+        raw = self.get_meta(b"erasures") or b""
+        return [int.from_bytes(raw[i:i + 8], "big") for i in range(0, len(raw), 8)]
+
+    def memory_events(self, memory_ids: Iterable[str]) -> list[tuple[int, Event]]:
+        """Every event that touched any of ``memory_ids`` (by the by-memory index), in seq order,
+        each once."""
+        with self._read_txn() as txn:
+            cursor = txn.cursor(db=self._by_memory)
+            seqs: set[bytes] = set()
+            for mid in memory_ids:
+                if cursor.set_key(mid.encode()):
+                    seqs.update(bytes(v) for v in cursor.iternext_dup())
+            out = []
+            for key in sorted(seqs):
+                value = txn.get(key, db=self._log)
+                seq = int.from_bytes(key, "big")
+                if value is None:
+                    raise CorruptRecordError("record missing from the log", seq=seq)
+                out.append((seq, codec.decode(value[HASH_SIZE:], seq=seq)))
+            return out
+
+    def compact(self) -> tuple[int, int]:
+        """Rewrite the environment without its free pages and replace ``data.mdb`` with it
+        (atomically, by rename), so bytes an erasure or a purge freed are gone from the file.
+        Returns the file's size before and after.
+
+        Needs the writer lock (this log is open writable) and no other process with the store
+        open: their map of the old file would go stale. Raises StoreLockedError then.
+        """
+        self._check_open()
+        if self.readonly:
+            raise ReadOnlyError(f"store at {self.path} is open read-only")
+        data, tmp = self.path / "data.mdb", self.path / COMPACT_TMP
+        tmp.unlink(missing_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            try:
+                self._env.copyfd(fd, compact=True)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        before = data.stat().st_size
+        info, flags = self._env.info(), self._env.flags()
+        self._env.close()
+        try:
+            self._replace_alone(tmp, data)
+        finally:
+            self._env = lmdb.open(str(self.path), map_size=info["map_size"], max_dbs=8,
+                                  sync=flags["sync"], mode=0o600, max_readers=256)
+            self._open_dbs()
+        return before, data.stat().st_size
+
     def set_meta(self, key: bytes, value: bytes) -> None:
         self._write(lambda txn: txn.put(key, value, db=self._meta))
+
+    def _replace_alone(self, tmp: Path, data: Path) -> None:
+        """Rename ``tmp`` over ``data`` if no other process has the environment open.
+
+        Every process with the environment open holds a shared ``fcntl`` lock on the first byte
+        of ``lock.mdb`` (LMDB's own liveness lock); with ours closed, an exclusive lock there is
+        granted only when no one else holds it, and holding it keeps new openers waiting until
+        the rename is done. (Locks are per process: a second environment of this process on
+        the same store goes unseen, and would be left on the old file.)
+        """
+        lock_fd = os.open(self.path / "lock.mdb", os.O_RDWR)
+        try:
+            try:
+                fcntl.lockf(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 0)
+            except OSError:
+                tmp.unlink(missing_ok=True)
+                raise StoreLockedError(
+                    f"another process has {self.path} open; close it, then compact") from None
+            # The copy is whole on disk before the rename: a crash before it leaves the old
+            # store and a stray copy (removed by the next writable open).
+            os.replace(tmp, data)
+            _fsync_dir(self.path)
+        finally:
+            os.close(lock_fd)  # releases the lock (before LMDB reopens and takes its own)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -413,6 +532,14 @@ class EventLog:
                 "snapshots": txn.stat(self._snapshots)["entries"],
                 "map_size": self._env.info()["map_size"],
             }
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _low_space(path: Path, margin: int = 1 << 20) -> bool:

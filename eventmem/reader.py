@@ -18,7 +18,7 @@ from eventmem.config import Config
 from eventmem.context import build_context
 from eventmem.embedders import Embedder, HashingEmbedder
 from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError
-from eventmem.events import Event
+from eventmem.events import CONTENT_GONE, Event
 from eventmem.graph import GraphReader
 from eventmem.log import EventLog
 from eventmem.policies.decay import effective_stability, retention
@@ -180,7 +180,7 @@ class Reader:
         for mid in ids:
             record, interval = memories[mid], intervals[mid]
             out.append(Version(
-                memory_id=mid, text=self._log.blob(record.content_hash), status=record.status,
+                memory_id=mid, text=self._text(record), status=record.status,
                 valid_from=_time(interval.valid_from), valid_until=_time(interval.valid_until),
                 recorded_at=from_micros(interval.recorded_at),
                 retracted_at=_time(interval.retracted_at), superseded_by=record.superseded_by))
@@ -263,13 +263,17 @@ class Reader:
             "decay_model": decay.model,
         }
 
+    def _text(self, record: MemoryRecord) -> str | None:
+        # None once erased or purged, even where another memory holds the same text.
+        return None if record.status in CONTENT_GONE else self._log.blob(record.content_hash)
+
     def _memory(self, record: MemoryRecord) -> Memory:
         now = self._now()
         gain = self.config.decay
         return Memory(
             memory_id=record.memory_id,
             namespace=record.namespace,
-            text=self._log.blob(record.content_hash),
+            text=self._text(record),
             kind=record.kind,
             status=record.status,
             tier=record.tier,
@@ -321,4 +325,4 @@ class View(Reader):
             "write through the engine itself"
         )
 
-    remember = remember_many = forget = pin = unpin = resolve = _refuse
+    remember = remember_many = forget = pin = unpin = resolve = erase = compact = _refuse

@@ -27,6 +27,7 @@ from eventmem.envelope import Envelope
 from eventmem.events import (
     ConflictFlagged,
     LifecycleTransitioned,
+    MemoryErased,
     MemoryIngested,
     MemorySuperseded,
     purged_ids,
@@ -167,7 +168,7 @@ def apply(graph: Graph, env: Envelope) -> Graph:
         case ConflictFlagged(memory_id=existing, other_id=new) if existing != new:
             _link(graph.params, _namespace(graph, event.namespace), new, existing,
                   "contradicts", 1.0)
-        case LifecycleTransitioned() if (purged := purged_ids(event)):
+        case LifecycleTransitioned() | MemoryErased() if (purged := purged_ids(event)):
             ns = graph.namespaces.get(event.namespace)
             if ns is not None:
                 _purge(graph.params, ns, purged)

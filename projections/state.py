@@ -22,6 +22,7 @@ from eventmem.events import (
     MemoriesDormant,
     MemoriesRehearsed,
     MemoryConsolidated,
+    MemoryErased,
     MemoryForgotten,
     MemoryIngested,
     MemoryInvalidated,
@@ -265,10 +266,28 @@ def apply(state: State, env: Envelope) -> State:
             _made_at(state.memories[mid], event.now, seq)
             if event.replaces is not None:
                 _set_status(state, state.memories[event.replaces], "superseded", event.now, seq)
+        case MemoryErased(memory_ids=erased):
+            _erase(state, erased, at, seq)
         case _:
             pass
     state.seq = seq
     return state
+
+
+def _erase(state: State, erased: tuple[str, ...], at: int, seq: int) -> None:
+    """Erased memories stay as skeletons (no text is held here), and the values a conflict
+    copied out of their text are blanked. Ids the state does not hold are skipped: a view of the
+    past folds later erasures too (erasure reaches into the past; see eventmem.erasure)."""
+    gone = set(erased)
+    for mid in erased:
+        record = state.memories.get(mid)
+        if record is not None:
+            _set_status(state, record, "erased", at, seq)
+    for conflict in state.conflicts.values():
+        if conflict.memory_id in gone or conflict.other_id in gone:
+            conflict.subject = conflict.attribute = conflict.old_value = conflict.new_value = ""
+            if conflict.status == "open":  # nothing is left to settle
+                conflict.status = "erased"
 
 
 def _made_at(record: MemoryRecord, now: int, seq: int) -> None:
@@ -294,6 +313,8 @@ def _accessed(record: MemoryRecord, at: int, seq: int, stability: float | None) 
 
 
 def _set_status(state: State, record: MemoryRecord, status: str, at: int, seq: int) -> None:
+    if record.status == "erased":  # final: nothing brings erased content back
+        return
     record.status = status  # type: ignore[assignment]
     record.status_since = at
     record.updated_seq = seq

@@ -13,6 +13,7 @@ import msgspec
 from eventmem.envelope import Envelope
 from eventmem.events import (
     LifecycleTransitioned,
+    MemoryErased,
     MemoryForgotten,
     MemoryIngested,
     MemoryInvalidated,
@@ -55,6 +56,11 @@ def apply(state: Temporal, env: Envelope) -> Temporal:
                 interval = state.intervals[change.memory_id]
                 if change.to_status in ("deleted", "purged") and interval.retracted_at is None:
                     interval.retracted_at = event.at
+        case MemoryErased(memory_ids=erased):
+            for mid in erased:  # the interval stays, a skeleton; the store no longer holds it
+                held = state.intervals.get(mid)  # None: a view of the past (eventmem.erasure)
+                if held is not None and held.retracted_at is None:
+                    held.retracted_at = event.at
         case _:
             pass
     return state

@@ -15,7 +15,7 @@ import msgspec
 import numpy as np
 
 from eventmem.envelope import Envelope
-from eventmem.events import LifecycleTransitioned, MemoryIngested, purged_ids
+from eventmem.events import LifecycleTransitioned, MemoryErased, MemoryIngested, purged_ids
 from eventmem.text import packed_parts, packed_terms, query_terms
 from projections.topk import top_allowed
 
@@ -213,7 +213,8 @@ def apply_many(state: Text, envs: Iterable[Envelope]) -> Text:
                 ids, packed = pending.setdefault(ns, ([], []))
                 ids.append(event.memory_id)
                 packed.append(terms)
-            case LifecycleTransitioned(namespace=ns) if purged := purged_ids(event):
+            case LifecycleTransitioned(namespace=ns) | MemoryErased(namespace=ns) if (
+                    purged := purged_ids(event)):
                 _flush(state, pending)
                 if ns in state.indexes:
                     state.indexes[ns].remove(set(purged))

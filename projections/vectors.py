@@ -12,7 +12,13 @@ import msgspec
 import numpy as np
 
 from eventmem.envelope import Envelope
-from eventmem.events import EmbedderRegistered, LifecycleTransitioned, MemoryIngested, purged_ids
+from eventmem.events import (
+    EmbedderRegistered,
+    LifecycleTransitioned,
+    MemoryErased,
+    MemoryIngested,
+    purged_ids,
+)
 from projections.topk import top_allowed
 
 
@@ -127,7 +133,8 @@ def apply_many(state: Vectors, envs: Iterable[Envelope]) -> Vectors:
                 ids, rows = pending.setdefault(ns, ([], []))
                 ids.append(event.memory_id)
                 rows.append(env.vector)
-            case LifecycleTransitioned(namespace=ns) if purged := purged_ids(event):
+            case LifecycleTransitioned(namespace=ns) | MemoryErased(namespace=ns) if (
+                    purged := purged_ids(event)):
                 _flush(state, pending)
                 if ns in state.spaces:
                     state.spaces[ns].remove(set(purged))

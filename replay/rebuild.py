@@ -5,16 +5,26 @@ from __future__ import annotations
 from datetime import datetime
 
 from eventmem.clock import to_micros
+from eventmem.erasure import with_later_erasures
 from eventmem.log import EventLog
 from projections import Projections
 
 
 def rebuild(log: EventLog, *, until: int | datetime | None = None) -> Projections:
-    """Projections folded from the first event to ``until``, ignoring snapshots.
+    """Projections folded from the first event to ``until``, ignoring snapshots, with the
+    erasures recorded after it (erasure reaches into the past: see :mod:`eventmem.erasure`).
 
     ``until``: a seq, an aware datetime (the last event at or before it), or None (the head).
     """
-    return Projections().apply_all(log.envelopes(1, until_seq(log, until)))
+    target = until_seq(log, until)
+    return _erased_since(log, Projections().apply_all(log.envelopes(1, target)))
+
+
+def _erased_since(log: EventLog, views: Projections) -> Projections:
+    later = [seq for seq in log.erasure_seqs() if seq > views.seq]
+    if not later:
+        return views
+    return with_later_erasures(views, (event for seq in later for _, event in log.read(seq, seq)))
 
 
 def until_seq(log: EventLog, until: int | datetime | None) -> int | None:
@@ -42,4 +52,4 @@ def load_or_rebuild(log: EventLog, *, until: int | None = None) -> tuple[Project
         views = Projections()
     start = views.seq + 1
     views.apply_all(log.envelopes(start, target))
-    return views, f"{origin}+{target - start + 1}"
+    return _erased_since(log, views), f"{origin}+{target - start + 1}"

@@ -1,5 +1,6 @@
-"""Verify a store: the whole hash chain, every blob against its hash, the head anchor, and that
-the live projections equal a rebuild from the log."""
+"""Verify a store: the whole hash chain, every blob against its hash (and that every memory still
+holding content has its blob: erased and purged ones do not), the head anchor, the record of
+erasures, and that the live projections equal a rebuild from the log."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import msgspec
 
 from eventmem import codec
 from eventmem.errors import CorruptRecordError
-from eventmem.events import CONTENT_EVENTS
+from eventmem.events import CONTENT_EVENTS, MemoryErased, MemoryIngested, purged_ids
 from eventmem.log import GENESIS, EventLog, Head
 from eventmem.text import content_hash
 from projections import Projections
@@ -15,7 +16,7 @@ from replay.rebuild import rebuild
 
 
 class Finding(msgspec.Struct, frozen=True, kw_only=True):
-    check: str  # chain | decode | head | blob | projection
+    check: str  # chain | decode | head | blob | erasures | projection
     message: str
     seq: int | None = None
 
@@ -40,6 +41,9 @@ def verify(
     """
     findings: list[Finding] = []
     content_seq: dict[str, int] = {}  # blob hash -> first seq that references it
+    holders: dict[str, int] = {}  # content hash -> how many memories hold it as their text
+    gone: set[str] = set()  # memories whose content was purged or erased: no blob expected
+    erasures: list[int] = []
     prev, expected_seq, checked = GENESIS, 1, 0
     for raw in log.iter_raw():
         checked += 1
@@ -56,6 +60,13 @@ def verify(
             event = codec.decode(raw.payload, seq=raw.seq)
             if isinstance(event, CONTENT_EVENTS):
                 content_seq.setdefault(event.content_hash, raw.seq)  # type: ignore[attr-defined]
+            if isinstance(event, MemoryIngested):
+                chash = event.content_hash
+                holders[chash] = holders.get(chash, 0) + 1
+            elif purged := purged_ids(event):
+                gone |= purged
+                if isinstance(event, MemoryErased):
+                    erasures.append(raw.seq)
         except CorruptRecordError as exc:
             findings.append(Finding(check="decode", seq=raw.seq, message=str(exc)))
         prev, expected_seq = raw.hash, raw.seq + 1
@@ -72,9 +83,16 @@ def verify(
     if expected_head is not None:
         _check_expected_head(log, expected_head, last_seq, findings)
 
+    if erasures != log.erasure_seqs():
+        findings.append(Finding(check="erasures", seq=erasures[-1] if erasures else None,
+                                message="the store's record of erasures does not match the "
+                                        "erasure events of the log"))
+
     blobs = 0
+    present: set[str] = set()
     for key, data in log.iter_blobs():
         blobs += 1
+        present.add(key)
         try:
             ok = content_hash(data.decode("utf-8")) == key
         except UnicodeDecodeError:
@@ -84,8 +102,10 @@ def verify(
                                     message=f"blob {key} does not match its hash"))
 
     digests: dict[str, str] = {}
-    decode_failed = any(f.check == "decode" for f in findings)
-    if live is not None and not decode_failed:
+    decode_failed = any(f.check in ("decode", "chain") for f in findings)
+    if not decode_failed:  # a damaged log says nothing reliable about which blobs must exist
+        _check_missing_blobs(log, holders, gone, present, content_seq, findings)
+    if live is not None and not any(f.check == "decode" for f in findings):
         rebuilt = rebuild(log, until=live.seq).digests()
         digests = live.digests()
         for name, digest in digests.items():
@@ -96,6 +116,24 @@ def verify(
     unique = tuple(dict.fromkeys(findings))  # one finding per (check, seq, message)
     return VerifyReport(ok=not unique, findings=unique, events_checked=checked, blobs_checked=blobs,
                         head_seq=head.seq, head_hash=head.hash.hex(), digests=digests)
+
+
+def _check_missing_blobs(log: EventLog, holders: dict[str, int], gone: set[str],
+                         present: set[str], content_seq: dict[str, int],
+                         out: list[Finding]) -> None:
+    """Every text a memory still holds must have its blob; a purged or erased memory's text
+    need not (its removal is in the log), unless another memory holds the same text."""
+    try:
+        events = log.memory_events(sorted(gone))
+    except CorruptRecordError as exc:  # the by-memory index names a record the log lacks
+        out.append(Finding(check="decode", seq=exc.seq, message=str(exc)))
+        return
+    for _, event in events:
+        if isinstance(event, MemoryIngested) and event.memory_id in gone:
+            holders[event.content_hash] -= 1
+    for chash in sorted(h for h, n in holders.items() if n > 0 and h not in present):
+        out.append(Finding(check="blob", seq=content_seq.get(chash),
+                           message=f"blob {chash} is missing (a memory still holds it)"))
 
 
 def _check_expected_head(log: EventLog, expected: Head, last_seq: int, out: list[Finding]) -> None:
