@@ -334,6 +334,10 @@ class Engine(Reader):
             seqs = self._log.append(events, drop_contents=purged_contents(self._views, events))
         if events:
             self._fold(events, seqs)
+        # ANN indexes (a cache over sealed vector segments): build the missing ones and rebuild
+        # those that lost rows to a purge, then snapshot so a reopened store has them.
+        if self._views.vectors.build_indexes():
+            self.snapshot()
         self._ops.info("consolidate", now=when, events=len(events))
         return sweep_report(when, events, seqs)
 
