@@ -24,10 +24,13 @@ from typing import Any
 import numpy as np
 
 SEGMENT_ROWS = 50_000  # rows per sealed segment
-N_NEIGHBORS = 30  # graph degree of the k-NN graph behind each index
+TAIL_ROWS = 5_000  # rows past the last segment left to exact search (about 0.5 ms) by maintenance
+N_NEIGHBORS = 48  # graph degree: 48 finds more per unit of search time here than 30 did
 RANDOM_STATE = 20_240_601  # a fixed seed: the same rows build the same index
-EPSILON = 0.1  # search breadth: measured recall@10 0.98 against exact at k=50 on 50k rows
-FORMAT = 1  # bump when the serialized layout changes: older blobs are then rebuilt
+# Search breadth. Measured on 50k rows of the recall benchmark's corpus, asking 32 neighbours:
+# recall@10 against exact 0.89 at 0.1, 0.97 at 0.2 (0.35 ms), 0.98 at 0.3 (0.56 ms).
+EPSILON = 0.2
+FORMAT = 2  # bump when the layout or the build parameters change: older indexes are rebuilt
 
 # The index's own (permuted) copy of the vectors and what pickling drops anyway; re-attached or
 # rebuilt by load_index.

@@ -136,7 +136,8 @@ class Vectors:
         ranges = space.uncovered(segments)
         exact_rows = [np.arange(lo, hi) for lo, hi in ranges]
         exact_sims = [matrix[lo:hi] @ q for lo, hi in ranges]
-        k0 = max(n, _MIN_FETCH)
+        # Each segment holds its share of the answer; one holding more is asked again, deeper.
+        k0 = max(_MIN_FETCH, -(-2 * n // len(segments)))
         fetched = [_Fetch(seg, k0, q, epsilon, matrix) for seg in segments]
         while True:
             all_rows = np.concatenate([*exact_rows, *(f.rows for f in fetched)])
@@ -155,34 +156,40 @@ class Vectors:
                 f.fetch(f.k * 4, q, epsilon, matrix)
 
     def build_indexes(self, namespace: str | None = None, *, segment_rows: int | None = None,
-                      limit: int | None = None) -> int:
+                      tail_rows: int | None = None, limit: int | None = None) -> int:
         """Build the missing ANN indexes (of ``namespace``, or of every namespace); returns how
         many were built. For maintenance: never called on ingest or inside a search.
 
-        Full runs of ``segment_rows`` rows past the last segment are sealed; a segment that lost
-        rows to a purge, or whose index would not load, is rebuilt over the rows it still has
-        (neighbouring ones together, in runs of at most ``segment_rows``). At most ``limit``
-        indexes are built per call (None: all). ``segment_rows`` defaults to
-        :data:`ann.SEGMENT_ROWS`.
+        A namespace gets indexes once it holds ``segment_rows`` rows (default
+        :data:`ann.SEGMENT_ROWS`); below that exact search is fast enough. Rows past the last
+        segment are sealed in runs of ``segment_rows``, and what remains too once it reaches
+        ``tail_rows`` (default :data:`ann.TAIL_ROWS`; fewer stay the exact tail). A last
+        segment shorter than ``segment_rows`` is rebuilt together with the rows that came after
+        it, once there are ``tail_rows`` of them. A segment that lost rows to a purge, or whose
+        index would not load, is rebuilt over the rows it still has (neighbouring ones
+        together). At most ``limit`` indexes are built per call (None: all).
         """
-        if segment_rows is None:
-            segment_rows = ann.SEGMENT_ROWS
-        if segment_rows < 2:
-            raise ValueError("segment_rows must be at least 2")
+        segment_rows = ann.SEGMENT_ROWS if segment_rows is None else segment_rows
+        tail_rows = ann.TAIL_ROWS if tail_rows is None else tail_rows
+        if segment_rows < 2 or tail_rows < 1:
+            raise ValueError("segment_rows must be at least 2 and tail_rows at least 1")
         built = 0
         names = sorted(self.spaces) if namespace is None else [namespace]
         for ns in names:
             space = self.spaces.get(ns)
-            if space is None:
+            if space is None or (space.count < segment_rows and not space.segments):
                 continue
             # Whether a kept index loads is found out when a search first needs it: checking
             # here would import numba into every maintenance run.
             kept = [s for s in space.segments if not s.dirty and s.fits(space.ids)]
+            if kept and kept[-1].size < segment_rows and (
+                    space.count - kept[-1].start - kept[-1].rows >= tail_rows):
+                kept.pop()  # a short last segment takes the new rows in
             plan: list[tuple[int, int]] = []
             for lo, hi in space.uncovered(kept):
-                # Rows after the last segment are sealed in full runs only (the rest stays the
-                # exact tail); a hole left by dropped segments is rebuilt whatever its length.
-                stop = lo + (hi - lo) // segment_rows * segment_rows if hi == space.count else hi
+                stop = hi
+                if hi == space.count and (hi - lo) % segment_rows < tail_rows:
+                    stop = hi - (hi - lo) % segment_rows  # a short remainder stays exact
                 plan.extend((a, min(a + segment_rows, stop))
                             for a in range(lo, stop, segment_rows))
             segments = list(kept)
@@ -296,9 +303,10 @@ class AnnDump(msgspec.Struct, kw_only=True):
     spaces: dict[str, tuple[SegmentDump, ...]]
 
 
-# Candidates asked of each segment at first: at least _MIN_FETCH (an ANN search finds the first
-# few neighbours more reliably when it looks for more), then up to _MAX_FETCH times that before
-# falling back to exact search (when ``allowed`` rejects most of what is near the query).
+# Candidates asked of each segment at first: twice its share of ``n``, at least _MIN_FETCH (an
+# ANN search finds the first few neighbours more reliably when it looks for more), then up to
+# _MAX_FETCH times that before falling back to exact search (when ``allowed`` rejects most of
+# what is near the query).
 _MIN_FETCH = 32
 _MAX_FETCH = 16
 

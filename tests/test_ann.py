@@ -78,12 +78,12 @@ def both(vectors: Vectors, q: np.ndarray, n: int, allowed=None):
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**16), n_rows=st.integers(0, 260), seg=st.integers(2, 70),
-       n=st.integers(1, 40), keep=st.sampled_from((1.0, 0.5, 0.05, 0.0)),
+       tail=st.integers(1, 30), n=st.integers(1, 40), keep=st.sampled_from((1.0, 0.5, 0.05, 0.0)),
        purge=st.integers(0, 40))
-def test_with_exact_indexes_ann_search_is_exact_search(fake_ann, seed, n_rows, seg, n, keep,
-                                                      purge):
+def test_with_exact_indexes_ann_search_is_exact_search(fake_ann, seed, n_rows, seg, tail, n,
+                                                      keep, purge):
     vectors = space_of(int_rows(seed, n_rows))
-    vectors.build_indexes(segment_rows=seg)
+    vectors.build_indexes(segment_rows=seg, tail_rows=tail)
     rng = np.random.default_rng(seed + 1)
     if n_rows and purge:  # some rows purged after the build: their segments turn dirty
         gone = {f"m{i:04d}" for i in rng.choice(n_rows, size=min(purge, n_rows), replace=False)}
@@ -96,7 +96,7 @@ def test_with_exact_indexes_ann_search_is_exact_search(fake_ann, seed, n_rows, s
     assert approx == exact
     assert not gone & {mid for mid, _ in approx}
     if NS in vectors.spaces:
-        vectors.build_indexes(segment_rows=seg)  # maintenance: dirty segments rebuilt
+        vectors.build_indexes(segment_rows=seg, tail_rows=tail)  # dirty segments rebuilt
         assert vectors.ann_status(NS)["dirty"] == 0
         assert both(vectors, q, n, passing.__contains__)[0] == exact
 
@@ -114,11 +114,27 @@ def test_segments_are_sealed_in_full_runs_by_maintenance_only(fake_ann):
     assert vectors.build_indexes(segment_rows=50) == 1
     assert [(s.start, s.size) for s in space.segments] == [(0, 50), (50, 50), (100, 50)]
     assert fake_ann["built"] == 3
+    assert space_of(int_rows(1, 49)).build_indexes(segment_rows=50, tail_rows=1) == 0
+
+
+def test_maintenance_indexes_a_long_tail_in_a_short_segment_and_grows_it_later(fake_ann):
+    vectors = space_of(int_rows(1, 130))
+    space = vectors.spaces[NS]
+    assert vectors.build_indexes(segment_rows=50, tail_rows=20) == 3
+    assert [(s.start, s.size) for s in space.segments] == [(0, 50), (50, 50), (100, 30)]
+    space.add([f"n{i}" for i in range(10)], int_rows(2, 10))
+    assert vectors.build_indexes(segment_rows=50, tail_rows=20) == 0  # 10 new rows stay exact
+    space.add([f"o{i}" for i in range(15)], int_rows(3, 15))
+    assert vectors.build_indexes(segment_rows=50, tail_rows=20) == 1  # the short one grows
+    assert [(s.start, s.size) for s in space.segments] == [(0, 50), (50, 50), (100, 50)]
+    assert space.uncovered(space.segments) == [(150, 155)]
+    q = int_rows(4, 1)[0]
+    assert vectors.search(NS, q, 20, exact=False) == vectors.search(NS, q, 20)
 
 
 def test_a_purge_marks_its_segment_and_maintenance_rebuilds_what_remains(fake_ann):
     vectors = space_of(int_rows(3, 150))
-    vectors.build_indexes(segment_rows=50)
+    vectors.build_indexes(segment_rows=50, tail_rows=50)
     space = vectors.spaces[NS]
     # all of the first segment and one row of the second
     space.remove({f"m{i:04d}" for i in range(50)} | {"m0060"})
