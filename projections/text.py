@@ -188,27 +188,8 @@ class Index:
         taken = 1
         while True:
             essential = order[:taken]
-            candidate = np.zeros(n_docs, dtype=bool)
-            for i in essential:
-                candidate[terms[i][0]] = True
-            docs = np.flatnonzero(candidate)
-            scores = np.zeros(n_docs, dtype=np.float64)  # only candidates' entries get written
-            for i, (posted, counts, idf, _) in enumerate(terms):
-                hit: np.ndarray = posted  # the candidates holding the term, and their tfs
-                if i in essential:  # every one of its documents is a candidate
-                    pass
-                elif len(docs) * _LOOKUP_SHARE < len(posted):  # look the few candidates up
-                    pos = np.searchsorted(posted, docs)
-                    found = np.flatnonzero(posted[np.minimum(pos, len(posted) - 1)] == docs)
-                    hit, counts = docs[found], counts[pos[found]]
-                else:  # or filter its postings
-                    keep = np.flatnonzero(candidate[posted])
-                    hit, counts = posted[keep], counts[keep]
-                tf = counts.astype(np.float64)
-                # The very expression scores() evaluates, in the same term order.
-                norm = K1 * (1.0 - B + B * doc_len[hit] / avg_len)
-                scores[hit] += idf * tf * (K1 + 1.0) / (tf + norm)
-            picked = top_allowed(scores[docs], SubsetIds(self.ids, docs), n, allowed, rows=docs)
+            docs, scores = _score_candidates(terms, essential, doc_len, avg_len, n_docs)
+            picked = top_allowed(scores, SubsetIds(self.ids, docs), n, allowed, rows=docs)
             if taken == len(order):
                 return picked
             best = picked[-1][1] if len(picked) == n else 0.0
@@ -234,6 +215,49 @@ class Index:
             peak = self._bounds[term] = float(
                 _saturation(tfs, doc_len[rows], self._bound_avg).max())
         return idf * (K1 + 1.0) * peak * max(1.0, avg_len / self._bound_avg) * _BOUND_MARGIN
+
+
+def _score_candidates(
+    terms: list[tuple[np.ndarray, np.ndarray, float, float]], essential: list[int],
+    doc_len: np.ndarray, avg_len: float, n_docs: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates (the documents holding an essential term, ascending) and their full
+    scores, every term added in ``terms`` order with the expression :meth:`Index.scores` uses.
+
+    Few candidates are matched against each posting list by binary search (the smaller list
+    searched in the larger), with no array as long as the index; many are marked in a dense
+    mask and each list filtered in one pass.
+    """
+    chosen = [terms[i][0] for i in essential]
+    dense = sum(map(len, chosen)) * _DENSE_SHARE > n_docs
+    if dense:
+        candidate = np.zeros(n_docs, dtype=bool)
+        for rows in chosen:
+            candidate[rows] = True
+        docs = np.flatnonzero(candidate)
+    elif len(chosen) == 1:
+        docs = chosen[0]
+    else:
+        merged = np.sort(np.concatenate(chosen))
+        docs = merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
+    scores = np.zeros(len(docs), dtype=np.float64)
+    for posted, counts, idf, _ in terms:
+        if dense:
+            keep = np.flatnonzero(candidate[posted])
+            at, hit, counts = np.searchsorted(docs, posted[keep]), posted[keep], counts[keep]
+        elif len(posted) <= len(docs):
+            pos = np.searchsorted(docs, posted)
+            found = np.flatnonzero(docs[np.minimum(pos, len(docs) - 1)] == posted)
+            at, hit, counts = pos[found], posted[found], counts[found]
+        else:
+            pos = np.searchsorted(posted, docs)
+            at = np.flatnonzero(posted[np.minimum(pos, len(posted) - 1)] == docs)
+            hit, counts = docs[at], counts[pos[at]]
+        tf = counts.astype(np.float64)
+        # The very expression Index.scores evaluates, in the same term order.
+        norm = K1 * (1.0 - B + B * doc_len[hit] / avg_len)
+        scores[at] += idf * tf * (K1 + 1.0) / (tf + norm)
+    return docs, scores
 
 
 def _saturation(tfs: np.ndarray, lengths: np.ndarray, avg_len: float) -> np.ndarray:
@@ -292,9 +316,9 @@ class Text:
         return text
 
 
-# A term's postings are searched for the candidates when it has this many times more postings
-# than there are candidates; otherwise they are filtered in one pass.
-_LOOKUP_SHARE = 16
+# Candidates are marked in a mask as long as the index once their postings add up to more than
+# 1/_DENSE_SHARE of its documents; fewer are matched by binary search.
+_DENSE_SHARE = 16
 # Bounds are inflated by this much: a bound must stay above any sum of scores that could reach
 # it, whatever the rounding of either.
 _BOUND_MARGIN = 1.0 + 1e-9

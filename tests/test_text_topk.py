@@ -7,13 +7,21 @@ way appends, seals, queries and removals interleave.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eventmem.text import packed_terms, query_terms
+from projections import text as text_view
 from projections.text import Index, Text
 from projections.topk import top_allowed
+
+# Index.top marks candidates in a dense mask or matches them by binary search depending on how
+# many there are: every check runs both ways (the share 1 forces the mask, a huge one the search).
+SHARES = (1, 10**9)
 
 # A Zipf-like vocabulary: a few words in nearly every document (they are what pruning skips),
 # a tail of rare ones.
@@ -36,6 +44,13 @@ def index_of(texts: list[str], start: int = 0, index: Index | None = None) -> In
     return index
 
 
+@pytest.fixture(autouse=True)
+def _restore_share() -> Iterator[None]:
+    share = text_view._DENSE_SHARE
+    yield
+    text_view._DENSE_SHARE = share
+
+
 @settings(max_examples=150, deadline=None)
 @given(docs, st.lists(words.map(" ".join), min_size=1, max_size=4), st.integers(1, 30),
        st.sampled_from((None, 2, 3)))
@@ -43,7 +58,10 @@ def test_pruned_top_is_the_exhaustive_top(texts, queries, n, modulus):
     index = index_of(texts)
     allowed = None if modulus is None else (lambda mid: int(mid[1:]) % modulus != 0)
     for query in queries:
-        assert index.top(query_terms(query), n, allowed) == reference(index, query, n, allowed)
+        expected = reference(index, query, n, allowed)
+        for share in SHARES:
+            text_view._DENSE_SHARE = share
+            assert index.top(query_terms(query), n, allowed) == expected
 
 
 # Documents where pruning decides: a rare word in long documents (high idf, long-document
@@ -61,12 +79,16 @@ contested = st.one_of(
 @given(st.lists(contested, min_size=100, max_size=200), st.integers(2, 8), st.integers(1, 4))
 def test_pruning_never_drops_a_document_that_belongs(texts, repeats, n):
     index = index_of(texts)
-    for query in ("word0 the", "the word0 word5"):
-        assert index.top(query_terms(query), n) == reference(index, query, n)
+    for share in SHARES:
+        text_view._DENSE_SHARE = share
+        for query in ("word0 the", "the word0 word5"):
+            assert index.top(query_terms(query), n) == reference(index, query, n)
     # One short document repeating the common word: the cached bound of "the" must rise.
     index_of([" ".join(["the"] * repeats)], len(texts), index)
-    for query in ("word0 the", "the word0 word5"):
-        assert index.top(query_terms(query), n) == reference(index, query, n)
+    for share in SHARES:
+        text_view._DENSE_SHARE = share
+        for query in ("word0 the", "the word0 word5"):
+            assert index.top(query_terms(query), n) == reference(index, query, n)
 
 
 @settings(max_examples=60, deadline=None)
