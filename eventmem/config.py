@@ -71,6 +71,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     rrf_k: int = 60
     candidates_per_channel: int = 50
     record_recalls: bool = True  # a recall appends a memory.recalled event (the access trail)
+    recall_cache_size: int = 256  # hot recall answers kept per engine or view (keyed by head)
     # RRF weight of each channel (an intent's route multiplies them). The context channel scores
     # a memory with its session neighbours' text and carries most of the lexical evidence; plain
     # BM25 adds each memory's own words.

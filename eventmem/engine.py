@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from eventmem import conflicts, dream, erasure, ingest, validation
+from eventmem.cache import RecallCache
 from eventmem.clock import Clock, SystemClock, from_micros, to_micros
 from eventmem.config import Config
 from eventmem.content import Content
@@ -74,6 +75,7 @@ class Engine(Reader):
     ) -> None:
         self.config = config or Config()
         self.clock: Clock = clock or SystemClock()
+        self._recall_cache: RecallCache[Any] = RecallCache(max(1, self.config.recall_cache_size))
         self.summarizer = summarizer  # None: extractive (eventmem.policies.summaries)
         self.readonly = readonly
         self._closed = False
@@ -371,6 +373,10 @@ class Engine(Reader):
                        if h not in planned.contents]
             seqs = self._log.append(events, contents=planned.contents, drop_contents=dropped)
             self._fold(events, seqs, planned.contents)
+        # ANN indexes (a cache over sealed vector segments): build the missing ones and rebuild
+        # those that lost rows to a purge, then snapshot so a reopened store has them.
+        if self._views.vectors.build_indexes():
+            self.snapshot()
         self._ops.info("consolidate", now=when, events=len(events))
         return consolidation_report(when, events, seqs)
 

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from eventmem import validation
+from eventmem.cache import RecallCache, recall_key
 from eventmem.channels import Channel
 from eventmem.clock import from_micros, to_micros
 from eventmem.config import Config
@@ -44,6 +45,7 @@ class Reader:
     # Candidate channels beyond vectors, BM25, context and time (the knowledge graph's, say):
     # name -> Channel. Set it on an instance; its RRF weight is the intent route's (else 1).
     extra_channels: Mapping[str, Channel] = MappingProxyType({})
+    _recall_cache: RecallCache[Any]
 
     # -- what a subclass provides -------------------------------------------------------------
 
@@ -133,6 +135,14 @@ class Reader:
             raise InvalidInputError(f"unknown profile {profile!r}; use one of "
                                     f"{', '.join(PROFILES)}")
         now = self._now()
+        # The hot-result cache: keyed by the log head (any append makes older answers
+        # unreachable) and by every input of the answer, now included (scores decay).
+        key = recall_key(query, namespace, self._views.seq,
+                         {"k": k, "valid_at": at, "include_hidden": include_hidden,
+                          "profile": profile, "now": now})
+        cached = self._recall_cache.get(key) if not self.extra_channels else None
+        if cached is not None:
+            return list(cached[0]), list(cached[1]), cached[2]
         plan = query_plan(query, now)
         found = search(self._views, plan, self._access(), namespace=namespace, k=k, now=now,
                        config=self.config, valid_at=at, include_hidden=include_hidden,
@@ -141,9 +151,10 @@ class Reader:
         hits = []
         for mid, score, signals in found:
             record = memories[mid]
-            hits.append(Hit(memory_id=mid, text=self._log.blob(record.content_hash), score=score,
+            hits.append(Hit(memory_id=mid, text=self._text(record), score=score,
                             signals=signals, kind=record.kind,
                             created_at=from_micros(record.created_at)))
+        self._recall_cache.put(key, (tuple(hits), tuple(found), plan))
         return hits, found, plan
 
     def _access(self) -> Access:
@@ -315,6 +326,7 @@ class View(Reader):
         self._embedder = embedder
         self.config = config
         self._at = now
+        self._recall_cache = RecallCache(max(1, config.recall_cache_size))
 
     def _now(self) -> int:
         return self._at

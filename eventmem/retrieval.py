@@ -170,8 +170,10 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
         lists["bm25" + suffix] = ch.bm25(found, n, allowed)
         lists["context" + suffix] = ch.context(found, n, allowed, memories, kernel, gap, own=own)
         with single_thread():
+            # Approximate where a namespace has ANN indexes (recall is not a decision an
+            # audit re-derives; the write gate keeps exact search).
             lists["vector" + suffix] = views.vectors.search(namespace, query_vectors[i], n,
-                                                            allowed)
+                                                            allowed, exact=False)
         vector_weight = weight("vector")
         if access.lexical_embedder:
             # A lexical embedder's vectors repeat what BM25 sees, only blurrier: they count for

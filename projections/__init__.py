@@ -23,7 +23,7 @@ from projections.graph import Graph, GraphDump
 from projections.state import State
 from projections.temporal import Temporal
 from projections.text import Text, TextDump
-from projections.vectors import Vectors, VectorsDump
+from projections.vectors import AnnDump, Vectors, VectorsDump
 
 # Bump when a projection's folding rules or dump layout change: older snapshots are then ignored
 # and the projections rebuilt from the log.
@@ -40,6 +40,9 @@ class Snapshot(msgspec.Struct, kw_only=True):
     vectors: VectorsDump
     text: TextDump
     graph: GraphDump
+    # ANN indexes over sealed vector segments: a cache riding along (not in any digest; older
+    # snapshots have none and older readers ignore it).
+    ann: AnnDump | None = None
 
 
 class Projections:
@@ -91,6 +94,7 @@ class Projections:
             vectors=vectors,
             text=self.text.dump(),
             graph=self.graph.dump(),
+            ann=self.vectors.ann_dump(),
         )
         return snap, rows
 
@@ -130,6 +134,8 @@ class Projections:
             restored.temporal = snap.temporal
             rows_at = 8 + size + (-(_BODY_AT + 8 + size) % 16)
             restored.vectors = Vectors.load(snap.vectors, body[rows_at:])
+            if snap.ann is not None:
+                restored.vectors.attach_ann(snap.ann)
             restored.text = Text.load(snap.text)
             restored.graph = Graph.load(snap.graph)
         except (msgspec.DecodeError, UnicodeDecodeError, ValueError, KeyError):

@@ -17,7 +17,7 @@ import numpy as np
 from eventmem.envelope import Envelope
 from eventmem.events import LifecycleTransitioned, MemoryErased, MemoryIngested, purged_ids
 from eventmem.text import packed_parts, packed_terms, query_terms
-from projections.topk import top_allowed
+from projections.topk import SubsetIds, top_allowed
 
 K1 = 1.2
 B = 0.75
@@ -31,7 +31,8 @@ class Index:
     Sealing is invisible: the postings come out the same however appends and seals interleave.
     """
 
-    __slots__ = ("doc_len", "ids", "postings", "tail_rows", "tail_terms", "tail_tfs", "total_len")
+    __slots__ = ("_bound_avg", "_bounds", "doc_len", "ids", "postings", "tail_rows", "tail_terms",
+                 "tail_tfs", "total_len")
 
     def __init__(self) -> None:
         self.ids: list[str] = []
@@ -40,6 +41,11 @@ class Index:
         # term id -> (rows, term frequencies), rows ascending
         self.postings: dict[int, tuple[array, array]] = {}
         self.tail_terms, self.tail_rows, self.tail_tfs = array("I"), array("I"), array("I")
+        # term id -> the largest tf / (tf + norm) among its postings, norm taken at the average
+        # length _bound_avg: what bounds its score (see _bound). Derived, never dumped; kept up
+        # to date by seal, dropped by a removal.
+        self._bounds: dict[int, float] = {}
+        self._bound_avg = 0.0
 
     def add(self, memory_ids: list[str], packed: list[bytes]) -> None:
         """Index documents, in order, given their packed terms
@@ -68,15 +74,21 @@ class Index:
         tfs = np.frombuffer(self.tail_tfs, dtype=np.uint32)[order]
         starts = np.concatenate(([0], np.flatnonzero(np.diff(terms)) + 1))
         ends = np.append(starts[1:], len(terms))
-        postings = self.postings
-        for term, start, end in zip(
+        postings, bounds = self.postings, self._bounds
+        if bounds:  # keep the known score bounds up to date (the others are found when needed)
+            lengths = np.frombuffer(self.doc_len, dtype=np.uint32)[rows]
+            peaks = np.maximum.reduceat(_saturation(tfs, lengths, self._bound_avg), starts).tolist()
+        for i, (term, start, end) in enumerate(zip(
             terms[starts].tolist(), starts.tolist(), ends.tolist(), strict=True
-        ):
+        )):
             entry = postings.get(term)
             if entry is None:
                 entry = postings[term] = (array("I"), array("I"))
             entry[0].frombytes(rows[start:end].tobytes())
             entry[1].frombytes(tfs[start:end].tobytes())
+            known = bounds.get(term)
+            if known is not None:
+                bounds[term] = max(known, peaks[i])
         self.tail_terms, self.tail_rows, self.tail_tfs = array("I"), array("I"), array("I")
 
     def remove(self, memory_ids: set[str]) -> None:
@@ -87,6 +99,7 @@ class Index:
         if not gone:
             return
         self.seal()
+        self._bounds.clear()
         removed = np.array(gone, dtype=np.uint32)
         lengths = np.frombuffer(self.doc_len, dtype=np.uint32)
         self.total_len -= int(lengths[removed].sum())
@@ -114,6 +127,8 @@ class Index:
             self.postings[term] = (array("I", rows.tobytes()), array("I", tfs.tobytes()))
 
     def scores(self, query_terms: list[int]) -> np.ndarray:
+        """The BM25 score of every document (0 where no query term occurs): the reference that
+        :meth:`top` answers from without scoring every document."""
         self.seal()
         n_docs = len(self.ids)
         scores = np.zeros(n_docs, dtype=np.float64)
@@ -135,6 +150,122 @@ class Index:
         return scores
 
 
+    def top(
+        self, query_terms: list[int], n: int, allowed: Callable[[str], bool] | None = None
+    ) -> list[tuple[str, float]]:
+        """The same answer as ``top_allowed(self.scores(query_terms), self.ids, n, allowed)``,
+        same scores to the last bit and same order, mostly without scoring every document.
+
+        MaxScore pruning: terms are taken rarest (highest score bound) first; the documents
+        holding the taken terms are scored exactly on every query term, in the order
+        :meth:`scores` adds them up. Once the bounds of the terms not taken add up to less than
+        the ``n``-th best allowed score found, no document holding only those can reach the
+        answer, and their postings (typically "the", "i", "to"...) are never read in full.
+        """
+        self.seal()
+        n_docs = len(self.ids)
+        if n <= 0 or n_docs == 0:
+            return []
+        avg_len = self.total_len / n_docs or 1.0
+        doc_len = np.frombuffer(self.doc_len, dtype=np.uint32)
+        # (rows, tfs, idf, bound), in term-id order: the order scores() adds them up
+        terms: list[tuple[np.ndarray, np.ndarray, float, float]] = []
+        for term in sorted(set(query_terms)):
+            entry = self.postings.get(term)
+            if entry is None:
+                continue
+            rows = np.frombuffer(entry[0], dtype=np.uint32)
+            tfs = np.frombuffer(entry[1], dtype=np.uint32)
+            df = len(rows)
+            idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+            terms.append((rows, tfs, idf, self._bound(term, rows, tfs, doc_len, idf, avg_len)))
+        if not terms:
+            return []
+        order = sorted(range(len(terms)), key=lambda i: (-terms[i][3], i))
+        rest = [0.0] * (len(order) + 1)  # rest[s]: the bounds of the terms after the first s
+        for s in range(len(order) - 1, -1, -1):
+            rest[s] = rest[s + 1] + terms[order[s]][3]
+        taken = 1
+        while True:
+            essential = order[:taken]
+            docs, scores = _score_candidates(terms, essential, doc_len, avg_len, n_docs)
+            picked = top_allowed(scores, SubsetIds(self.ids, docs), n, allowed, rows=docs)
+            if taken == len(order):
+                return picked
+            best = picked[-1][1] if len(picked) == n else 0.0
+            if rest[taken] < best:
+                return picked
+            while taken < len(order) and not rest[taken] < best:
+                taken += 1
+
+    def _bound(self, term: int, rows: np.ndarray, tfs: np.ndarray, doc_len: np.ndarray,
+               idf: float, avg_len: float) -> float:
+        """An upper bound on the term's score in any document.
+
+        The largest saturation tf / (tf + norm) among the term's postings is kept for one
+        average length (computing it reads the whole posting list once). The norm shrinks at
+        most in proportion as the average grows, so scaling by avg_len / _bound_avg keeps the
+        bound valid as documents come in; past 5% of drift the bounds are recomputed, tighter.
+        """
+        if not self._bounds or not 0.95 <= avg_len / self._bound_avg <= 1.05:
+            self._bounds.clear()
+            self._bound_avg = avg_len
+        peak = self._bounds.get(term)
+        if peak is None:
+            peak = self._bounds[term] = float(
+                _saturation(tfs, doc_len[rows], self._bound_avg).max())
+        return idf * (K1 + 1.0) * peak * max(1.0, avg_len / self._bound_avg) * _BOUND_MARGIN
+
+
+def _score_candidates(
+    terms: list[tuple[np.ndarray, np.ndarray, float, float]], essential: list[int],
+    doc_len: np.ndarray, avg_len: float, n_docs: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates (the documents holding an essential term, ascending) and their full
+    scores, every term added in ``terms`` order with the expression :meth:`Index.scores` uses.
+
+    Few candidates are matched against each posting list by binary search (the smaller list
+    searched in the larger), with no array as long as the index; many are marked in a dense
+    mask and each list filtered in one pass.
+    """
+    chosen = [terms[i][0] for i in essential]
+    dense = sum(map(len, chosen)) * _DENSE_SHARE > n_docs
+    if dense:
+        candidate = np.zeros(n_docs, dtype=bool)
+        for rows in chosen:
+            candidate[rows] = True
+        docs = np.flatnonzero(candidate)
+    elif len(chosen) == 1:
+        docs = chosen[0]
+    else:
+        merged = np.sort(np.concatenate(chosen))
+        docs = merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
+    scores = np.zeros(len(docs), dtype=np.float64)
+    for posted, counts, idf, _ in terms:
+        if dense:
+            keep = np.flatnonzero(candidate[posted])
+            at, hit, counts = np.searchsorted(docs, posted[keep]), posted[keep], counts[keep]
+        elif len(posted) <= len(docs):
+            pos = np.searchsorted(docs, posted)
+            found = np.flatnonzero(docs[np.minimum(pos, len(docs) - 1)] == posted)
+            at, hit, counts = pos[found], posted[found], counts[found]
+        else:
+            pos = np.searchsorted(posted, docs)
+            at = np.flatnonzero(posted[np.minimum(pos, len(posted) - 1)] == docs)
+            hit, counts = docs[at], counts[pos[at]]
+        tf = counts.astype(np.float64)
+        # The very expression Index.scores evaluates, in the same term order.
+        norm = K1 * (1.0 - B + B * doc_len[hit] / avg_len)
+        scores[at] += idf * tf * (K1 + 1.0) / (tf + norm)
+    return docs, scores
+
+
+def _saturation(tfs: np.ndarray, lengths: np.ndarray, avg_len: float) -> np.ndarray:
+    """BM25's tf / (tf + norm) per posting: a term's score is idf * (K1 + 1) times this."""
+    tf = tfs.astype(np.float64)
+    return tf / (tf + K1 * (1.0 - B + B * lengths / avg_len))
+
+
 class Text:
     def __init__(self) -> None:
         self.indexes: dict[str, Index] = {}
@@ -145,7 +276,7 @@ class Text:
         index = self.indexes.get(namespace)
         if index is None:
             return []
-        return top_allowed(index.scores(query_terms(query)), index.ids, n, allowed)
+        return index.top(query_terms(query), n, allowed)
 
     def dump(self) -> TextDump:
         for index in self.indexes.values():
@@ -183,6 +314,14 @@ class Text:
                 ix.postings[term] = (r, f)
             text.indexes[ns] = ix
         return text
+
+
+# Candidates are marked in a mask as long as the index once their postings add up to more than
+# 1/_DENSE_SHARE of its documents; fewer are matched by binary search.
+_DENSE_SHARE = 16
+# Bounds are inflated by this much: a bound must stay above any sum of scores that could reach
+# it, whatever the rounding of either.
+_BOUND_MARGIN = 1.0 + 1e-9
 
 
 class IndexDump(msgspec.Struct, kw_only=True, array_like=True):

@@ -3,27 +3,42 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 
 def top_allowed(
-    scores: np.ndarray, ids: Sequence[str], n: int, allowed: Callable[[str], bool] | None = None
+    scores: np.ndarray,
+    ids: Sequence[str],
+    n: int,
+    allowed: Callable[[str], bool] | None = None,
+    *,
+    rows: np.ndarray | None = None,
 ) -> list[tuple[str, float]]:
     """The ``n`` best (id, score) pairs with a positive score among ids that ``allowed`` accepts.
 
-    Ties break by row (insertion order), so the answer is a function of the data alone. Candidates
-    are widened geometrically until ``n`` allowed ones are found or none are left, so a store full
-    of forgotten memories costs more only when they actually crowd the top.
+    Ties break by row (insertion order), so the answer is a function of the data alone: ``rows``
+    gives each score's row when the scores are a subset of the rows (else a score's position is
+    its row). Candidates are widened geometrically until ``n`` allowed ones are found or none are
+    left, so a store full of forgotten memories costs more only when they actually crowd the top.
     """
     count = len(scores)
     if n <= 0 or count == 0:
         return []
     want = min(count, max(n * 2, 16))
     while True:
-        part = np.argpartition(-scores, want - 1)[:want] if want < count else np.arange(count)
+        if want < count:
+            part = np.argpartition(-scores, want - 1)[:want]
+            kth = scores[part].min()
+            # Every score tied with the boundary comes along, so which of equal scores are
+            # considered is decided by their rows, never by how argpartition split them.
+            complete = not kth > 0
+            part = np.flatnonzero(scores > 0 if complete else scores >= kth)
+        else:
+            part, complete = np.arange(count), True
         # lexsort: last key is primary; -score descending, then row ascending.
-        order = part[np.lexsort((part, -scores[part]))]
+        order = part[np.lexsort((part if rows is None else rows[part], -scores[part]))]
         picked: list[tuple[str, float]] = []
         for row in order:
             score = float(scores[row])
@@ -34,6 +49,22 @@ def top_allowed(
                 picked.append((mid, score))
                 if len(picked) == n:
                     return picked
-        if want >= count or (len(order) and float(scores[order[-1]]) <= 0.0):
+        if complete:
             return picked
         want = min(count, want * 4)
+
+
+class SubsetIds(Sequence[str]):
+    """The ids of a subset of rows (``ids[rows[i]]``), looked up only for the candidates that
+    :func:`top_allowed` actually walks."""
+
+    __slots__ = ("_ids", "_rows")
+
+    def __init__(self, ids: Sequence[str], rows: np.ndarray) -> None:
+        self._ids, self._rows = ids, rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._ids[int(self._rows[i])]

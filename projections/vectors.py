@@ -1,7 +1,13 @@
-"""The vector projection: per namespace, a float32 matrix of unit rows with exact cosine search.
+"""The vector projection: per namespace, a float32 matrix of unit rows with cosine search.
 
 One matrix per namespace makes isolation structural: a search in one namespace never touches
 another's rows. Rows grow by doubling the capacity, so an append costs the same at 1M as at 1k.
+
+Search is exact by default (a matrix-vector product). Once a namespace has sealed segments with
+ANN indexes (:mod:`projections.ann`, built by :meth:`Vectors.build_indexes` during maintenance),
+``search(..., exact=False)`` asks each segment's index and searches only the rows no index
+covers (the fresh tail) exactly. The indexes are a cache: they are left out of the digest, and
+a store without them answers exactly.
 """
 
 from __future__ import annotations
@@ -19,27 +25,60 @@ from eventmem.events import (
     MemoryIngested,
     purged_ids,
 )
-from projections.topk import top_allowed
+from projections import ann
+from projections.ann import Segment
+from projections.topk import SubsetIds, top_allowed
 
 
 class Space:
-    """The rows of one namespace."""
+    """The rows of one namespace, and the ANN segments over some of them (ordered by row)."""
 
-    __slots__ = ("count", "ids", "matrix")
+    __slots__ = ("count", "ids", "matrix", "segments")
 
     def __init__(self, dim: int, ids: list[str] | None = None, matrix: np.ndarray | None = None):
         self.ids: list[str] = ids or []
         self.count = len(self.ids)
         self.matrix = matrix if matrix is not None else np.zeros((16, dim), dtype=np.float32)
+        self.segments: list[Segment] = []
 
     def remove(self, memory_ids: set[str]) -> None:
-        """Drop these rows, keeping the others in order: the same as never having added them."""
+        """Drop these rows, keeping the others in order: the same as never having added them.
+        Segments that lose rows filter them out until maintenance rebuilds them."""
         keep = [row for row, mid in enumerate(self.ids) if mid not in memory_ids]
         if len(keep) == self.count:
             return
+        if self.segments:
+            self._remove_from_segments(keep)
         self.matrix = self.matrix[keep].copy()  # full to capacity; the next add grows it
         self.ids = [self.ids[row] for row in keep]
         self.count = len(keep)
+
+    def _remove_from_segments(self, keep: list[int]) -> None:
+        kept = np.zeros(self.count, dtype=bool)
+        kept[keep] = True
+        dropped = np.flatnonzero(~kept)
+        segments = []
+        for seg in self.segments:
+            end = seg.start + seg.rows
+            inside = dropped[(dropped >= seg.start) & (dropped < end)]
+            shift = int(np.searchsorted(dropped, seg.start))  # rows dropped before it
+            if len(inside):
+                seg.mark_removed(inside - seg.start)
+            seg.start -= shift
+            if seg.rows:
+                segments.append(seg)
+        self.segments = segments
+
+    def uncovered(self, segments: list[Segment]) -> list[tuple[int, int]]:
+        """The row ranges [lo, hi) that none of ``segments`` (ordered by row) covers."""
+        ranges, at = [], 0
+        for seg in segments:
+            if seg.start > at:
+                ranges.append((at, seg.start))
+            at = seg.start + seg.rows
+        if at < self.count:
+            ranges.append((at, self.count))
+        return ranges
 
     def add(self, memory_ids: list[str], rows: np.ndarray) -> None:
         """Append rows (one per id) in order."""
@@ -65,13 +104,159 @@ class Vectors:
         query: np.ndarray,
         n: int,
         allowed: Callable[[str], bool] | None = None,
+        *,
+        exact: bool = True,
+        epsilon: float = ann.EPSILON,
     ) -> list[tuple[str, float]]:
-        """The ``n`` nearest allowed memories by cosine (rows and query are unit vectors)."""
+        """The ``n`` nearest allowed memories by cosine (rows and query are unit vectors),
+        best first, ties by row.
+
+        ``exact=False`` uses the namespace's ANN indexes where there are any (the answer may
+        then miss a few of the true nearest; decisions that audit re-derives must stay exact).
+        ``epsilon`` widens the ANN search (more accurate, slower).
+        """
         space = self.spaces.get(namespace)
         if space is None or space.count == 0:
             return []
-        sims = space.matrix[: space.count] @ query.astype(np.float32, copy=False)
+        q = query.astype(np.float32, copy=False)
+        if not exact and space.segments:
+            found = self._approximate(space, q, n, allowed, epsilon)
+            if found is not None:
+                return found
+        sims = space.matrix[: space.count] @ q
         return top_allowed(sims, space.ids, n, allowed)
+
+    def _approximate(
+        self, space: Space, q: np.ndarray, n: int, allowed: Callable[[str], bool] | None,
+        epsilon: float,
+    ) -> list[tuple[str, float]] | None:
+        """ANN candidates from every usable segment plus every uncovered row, rescored exactly;
+        None when the caller should search exactly (no usable index, or too few candidates
+        pass ``allowed`` even after over-fetching)."""
+        segments = [s for s in space.segments if s.ensure_loaded(space.matrix, space.ids)]
+        if not segments:
+            return None
+        if n <= 0 or not q.any():  # a query without features matches nothing, as when exact
+            return []
+        matrix = space.matrix
+        ranges = space.uncovered(segments)
+        exact_rows = [np.arange(lo, hi) for lo, hi in ranges]
+        exact_sims = [matrix[lo:hi] @ q for lo, hi in ranges]
+        # Each segment holds its share of the answer; one holding more is asked again, deeper.
+        k0 = max(_MIN_FETCH, -(-2 * n // len(segments)))
+        fetched = [_Fetch(seg, k0, q, epsilon, matrix) for seg in segments]
+        while True:
+            all_rows = np.concatenate([*exact_rows, *(f.rows for f in fetched)])
+            all_sims = np.concatenate([*exact_sims, *(f.sims for f in fetched)])
+            picked = top_allowed(all_sims, SubsetIds(space.ids, all_rows), n, allowed,
+                                 rows=all_rows)
+            # A segment may hold more of the answer when even its last candidate would make it
+            # (or when too few passed): fetch deeper there, then decide again.
+            bar = picked[-1][1] if len(picked) == n else -np.inf
+            deeper = [f for f in fetched if f.may_hold_more(bar)]
+            if not deeper:
+                return picked
+            for f in deeper:
+                if f.k >= _MAX_FETCH * k0:  # too few allowed near the query for the ANN
+                    return None
+                f.fetch(f.k * 4, q, epsilon, matrix)
+
+    def build_indexes(self, namespace: str | None = None, *, segment_rows: int | None = None,
+                      tail_rows: int | None = None, limit: int | None = None) -> int:
+        """Build the missing ANN indexes (of ``namespace``, or of every namespace); returns how
+        many were built. For maintenance: never called on ingest or inside a search.
+
+        A namespace gets indexes once it holds ``segment_rows`` rows (default
+        :data:`ann.SEGMENT_ROWS`); below that exact search is fast enough. Rows past the last
+        segment are sealed in runs of ``segment_rows``, and what remains too once it reaches
+        ``tail_rows`` (default :data:`ann.TAIL_ROWS`; fewer stay the exact tail). A last
+        segment shorter than ``segment_rows`` is rebuilt together with the rows that came after
+        it, once there are ``tail_rows`` of them. A segment that lost rows to a purge, or whose
+        index would not load, is rebuilt over the rows it still has (neighbouring ones
+        together). At most ``limit`` indexes are built per call (None: all).
+        """
+        segment_rows = ann.SEGMENT_ROWS if segment_rows is None else segment_rows
+        tail_rows = ann.TAIL_ROWS if tail_rows is None else tail_rows
+        if segment_rows < 2 or tail_rows < 1:
+            raise ValueError("segment_rows must be at least 2 and tail_rows at least 1")
+        built = 0
+        names = sorted(self.spaces) if namespace is None else [namespace]
+        for ns in names:
+            space = self.spaces.get(ns)
+            if space is None or (space.count < segment_rows and not space.segments):
+                continue
+            # Whether a kept index loads is found out when a search first needs it: checking
+            # here would import numba into every maintenance run.
+            kept = [s for s in space.segments if not s.dirty and s.fits(space.ids)]
+            if kept and kept[-1].size < segment_rows and (
+                    space.count - kept[-1].start - kept[-1].rows >= tail_rows):
+                kept.pop()  # a short last segment takes the new rows in
+            plan: list[tuple[int, int]] = []
+            for lo, hi in space.uncovered(kept):
+                stop = hi
+                if hi == space.count and (hi - lo) % segment_rows < tail_rows:
+                    stop = hi - (hi - lo) % segment_rows  # a short remainder stays exact
+                plan.extend((a, min(a + segment_rows, stop))
+                            for a in range(lo, stop, segment_rows))
+            segments = list(kept)
+            for lo, hi in plan:
+                if limit is not None and built >= limit:
+                    break
+                rows = space.matrix[lo:hi]
+                index = ann.build_index(rows)
+                segments.append(Segment(lo, hi - lo, ann.fingerprint(space.ids[lo:hi]),
+                                        ann.dump_index(index), index))
+                built += 1
+            space.segments = sorted(segments, key=lambda s: s.start)
+        return built
+
+    def warm(self) -> int:
+        """Load every persisted ANN index now (the first load imports numba: seconds); returns
+        how many can serve. Optional: a search loads what it needs."""
+        return sum(seg.ensure_loaded(space.matrix, space.ids)
+                   for space in self.spaces.values() for seg in space.segments)
+
+    def ann_status(self, namespace: str) -> dict[str, int]:
+        """How much of ``namespace`` the ANN indexes cover: rows, segments, covered rows, and
+        segments that are dirty (rows purged since the build) or broken (would not load)."""
+        space = self.spaces.get(namespace)
+        if space is None:
+            return {"rows": 0, "segments": 0, "covered": 0, "dirty": 0, "broken": 0}
+        segs = space.segments
+        return {"rows": space.count, "segments": len(segs),
+                "covered": sum(s.rows for s in segs if not s.broken),
+                "dirty": sum(s.dirty for s in segs), "broken": sum(s.broken for s in segs)}
+
+    def ann_dump(self) -> AnnDump | None:
+        """The clean ANN segments, for the snapshot (not the digest); None when there are none.
+        Dirty ones are left out: they hold rows that were purged, and maintenance rebuilds them
+        anyway."""
+        spaces = {
+            ns: tuple(SegmentDump(start=s.start, size=s.size, fingerprint=s.fingerprint,
+                                  blob=s.blob)
+                      for s in space.segments if not s.dirty and not s.broken)
+            for ns, space in sorted(self.spaces.items())
+        }
+        spaces = {ns: segs for ns, segs in spaces.items() if segs}
+        return AnnDump(format=ann.FORMAT, spaces=spaces) if spaces else None
+
+    def attach_ann(self, dump: AnnDump) -> None:
+        """Take the ANN segments of a snapshot. Each is checked against the rows when first
+        used (see :meth:`ann.Segment.ensure_loaded`); ones that do not fit the layout are
+        dropped here (their rows are then searched exactly)."""
+        if dump.format != ann.FORMAT:
+            return
+        for ns, segs in dump.spaces.items():
+            space = self.spaces.get(ns)
+            if space is None:
+                continue
+            at, segments = 0, []
+            for d in sorted(segs, key=lambda d: d.start):
+                if d.start < at or d.size < 1 or d.start + d.size > space.count:
+                    continue
+                segments.append(Segment(d.start, d.size, d.fingerprint, d.blob))
+                at = d.start + d.size
+            space.segments = segments
 
     def dump(self) -> tuple[VectorsDump, bytes]:
         """The rows' ids per namespace, and every namespace's rows as raw float32 bytes in sorted
@@ -110,6 +295,50 @@ class Vectors:
 class VectorsDump(msgspec.Struct, kw_only=True):
     dim: int | None
     spaces: dict[str, tuple[str, ...]]
+
+
+class SegmentDump(msgspec.Struct, kw_only=True, array_like=True):
+    start: int
+    size: int
+    fingerprint: bytes
+    blob: bytes
+
+
+class AnnDump(msgspec.Struct, kw_only=True):
+    format: int
+    spaces: dict[str, tuple[SegmentDump, ...]]
+
+
+# Candidates asked of each segment at first: twice its share of ``n``, at least _MIN_FETCH (an
+# ANN search finds the first few neighbours more reliably when it looks for more), then up to
+# _MAX_FETCH times that before falling back to exact search (when ``allowed`` rejects most of
+# what is near the query).
+_MIN_FETCH = 32
+_MAX_FETCH = 16
+
+
+class _Fetch:
+    """What one segment gave for a query: rows and their exact similarities."""
+
+    __slots__ = ("exhausted", "k", "rows", "segment", "sims")
+
+    def __init__(self, segment: Segment, k: int, q: np.ndarray, epsilon: float,
+                 matrix: np.ndarray) -> None:
+        self.segment = segment
+        self.fetch(k, q, epsilon, matrix)
+
+    def fetch(self, k: int, q: np.ndarray, epsilon: float, matrix: np.ndarray) -> None:
+        self.k = k
+        self.rows, self.exhausted = self.segment.query(q, k, epsilon)
+        self.sims = matrix[self.rows] @ q  # rescored exactly, like the rows searched exactly
+
+    def may_hold_more(self, bar: float) -> bool:
+        if self.exhausted:
+            return False
+        if not len(self.sims):  # all it gave were purged
+            return True
+        last = float(self.sims.min())
+        return last > 0.0 and last >= bar  # past a non-positive similarity nothing can count
 
 
 _dump_encoder = msgspec.msgpack.Encoder(order="deterministic")

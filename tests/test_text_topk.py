@@ -1,0 +1,138 @@
+"""BM25's pruned top-n (Index.top) answers exactly what scoring every document answers.
+
+The reference is ``top_allowed(index.scores(terms), ids, n, allowed)``: the same ids, the same
+scores to the last bit, the same order, whatever the documents, the query, the filter, and the
+way appends, seals, queries and removals interleave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eventmem.text import packed_terms, query_terms
+from projections import text as text_view
+from projections.text import Index, Text
+from projections.topk import top_allowed
+
+# Index.top marks candidates in a dense mask or matches them by binary search depending on how
+# many there are: every check runs both ways (the share 1 forces the mask, a huge one the search).
+SHARES = (1, 10**9)
+
+# A Zipf-like vocabulary: a few words in nearly every document (they are what pruning skips),
+# a tail of rare ones.
+COMMON = ["i", "the", "to", "a", "and", "my", "is", "what"]
+MIDDLE = ["alice", "bob", "berlin", "lisbon", "moved", "cooked", "dog", "yoga", "book", "trip"]
+RARE = [f"word{i}" for i in range(40)]
+VOCAB = COMMON * 6 + MIDDLE * 2 + RARE
+
+words = st.lists(st.sampled_from(VOCAB), min_size=1, max_size=14)
+docs = st.lists(words.map(" ".join), min_size=0, max_size=60)
+
+
+def reference(index: Index, query: str, n: int, allowed=None):
+    return top_allowed(index.scores(query_terms(query)), index.ids, n, allowed)
+
+
+def index_of(texts: list[str], start: int = 0, index: Index | None = None) -> Index:
+    index = index or Index()
+    index.add([f"m{start + i:03d}" for i in range(len(texts))], [packed_terms(t) for t in texts])
+    return index
+
+
+@pytest.fixture(autouse=True)
+def _restore_share() -> Iterator[None]:
+    share = text_view._DENSE_SHARE
+    yield
+    text_view._DENSE_SHARE = share
+
+
+@settings(max_examples=150, deadline=None)
+@given(docs, st.lists(words.map(" ".join), min_size=1, max_size=4), st.integers(1, 30),
+       st.sampled_from((None, 2, 3)))
+def test_pruned_top_is_the_exhaustive_top(texts, queries, n, modulus):
+    index = index_of(texts)
+    allowed = None if modulus is None else (lambda mid: int(mid[1:]) % modulus != 0)
+    for query in queries:
+        expected = reference(index, query, n, allowed)
+        for share in SHARES:
+            text_view._DENSE_SHARE = share
+            assert index.top(query_terms(query), n, allowed) == expected
+
+
+# Documents where pruning decides: a rare word in long documents (high idf, long-document
+# penalty) against a common one ("the": lower idf) alone or repeated in short ones. A bound that
+# is too tight, or one not raised when documents come in, lets the rare-word documents wrongly
+# win.
+contested = st.one_of(
+    st.integers(5, 25).map(lambda m: " ".join(["filler"] * m)),
+    st.integers(5, 25).map(lambda m: " ".join(["the"] + ["filler"] * m)),
+    st.integers(5, 40).map(lambda m: " ".join(["word0"] + ["filler"] * m)),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(contested, min_size=100, max_size=200), st.integers(2, 8), st.integers(1, 4))
+def test_pruning_never_drops_a_document_that_belongs(texts, repeats, n):
+    index = index_of(texts)
+    for share in SHARES:
+        text_view._DENSE_SHARE = share
+        for query in ("word0 the", "the word0 word5"):
+            assert index.top(query_terms(query), n) == reference(index, query, n)
+    # One short document repeating the common word: the cached bound of "the" must rise.
+    index_of([" ".join(["the"] * repeats)], len(texts), index)
+    for share in SHARES:
+        text_view._DENSE_SHARE = share
+        for query in ("word0 the", "the word0 word5"):
+            assert index.top(query_terms(query), n) == reference(index, query, n)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(("add", "query", "remove")), docs,
+                          words.map(" ".join), st.integers(1, 20)), max_size=8))
+def test_it_stays_exact_as_documents_come_and_go(steps):
+    index, added = Index(), 0
+    for op, texts, query, n in steps:
+        if op == "add":
+            index_of(texts, added, index)
+            added += len(texts)
+        elif op == "remove" and index.ids:
+            index.remove(set(index.ids[::3]))
+        # the score bounds cached by one query must hold for the next, after any change
+        assert index.top(query_terms(query), n) == reference(index, query, n)
+
+
+def test_a_query_that_only_common_words_match_and_one_that_nothing_matches():
+    texts = ["i went to the park", "the dog and i", "my book is here", "what a trip"] * 30
+    texts += ["alice moved to berlin", "bob cooked for alice"]
+    index = index_of(texts)
+    for query in ("the i to", "alice berlin the", "nothing here matches zebra", ""):
+        for n in (1, 5, 50, 500):
+            assert index.top(query_terms(query), n) == reference(index, query, n)
+    assert index.top(query_terms("zebra"), 5) == []
+    assert index.top(query_terms("alice"), 0) == []
+    assert Index().top(query_terms("alice"), 5) == []
+
+
+def test_equal_scores_come_in_row_order():
+    index = index_of(["alice and bob"] * 5 + ["alice"] * 3 + ["the park"] * 40)
+    got = index.top(query_terms("alice bob"), 6)
+    assert [mid for mid, _ in got] == ["m000", "m001", "m002", "m003", "m004", "m005"]
+    assert got == reference(index, "alice bob", 6)
+
+
+def test_querying_leaves_the_index_and_its_dump_as_they_were():
+    texts = ["i moved to berlin", "the dog is mine", "my trip to lisbon"] * 20
+    queried, fresh = Text(), Text()
+    for text in (queried, fresh):
+        text.indexes["ns"] = index_of(texts)
+    queried.search("ns", "the trip to berlin", 5)
+    index_of(["alice cooked the dinner"], 100, queried.indexes["ns"])
+    index_of(["alice cooked the dinner"], 100, fresh.indexes["ns"])
+    queried.search("ns", "alice the dinner", 5)
+    encode = msgspec.msgpack.Encoder(order="deterministic").encode
+    assert encode(queried.dump()) == encode(fresh.dump())
