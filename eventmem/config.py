@@ -83,6 +83,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # A lexical embedder (the default hashing one) sees the words BM25 sees: its vectors weigh
     # vector_weight x this share x the share of the query's words that no memory holds.
     lexical_vector_share: float = 0.5
+    # A semantic (neural) embedder's vectors count at this share of vector_weight: they see
+    # paraphrases BM25 misses, but at full weight they outvote exact word matches.
+    semantic_vector_share: float = 0.5
     # Neighbouring context: neighbours up to context_radius memories away weigh
     # context_decay ** distance; memories without a common session are neighbours when created
     # within context_gap_s seconds of each other.

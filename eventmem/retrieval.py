@@ -179,6 +179,8 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
             # A lexical embedder's vectors repeat what BM25 sees, only blurrier: they count for
             # what BM25 cannot see, the query's words no memory holds (typos, other forms).
             vector_weight *= config.lexical_vector_share * _unknown_share(views, namespace, text)
+        else:
+            vector_weight *= config.semantic_vector_share
         weights["bm25" + suffix] = weight("bm25")
         weights["context" + suffix] = weight("context")
         weights["vector" + suffix] = vector_weight

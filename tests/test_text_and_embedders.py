@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import eventmem
 from eventmem import text as tx
 from eventmem.embedders import EMBEDDERS, Embedder, HashingEmbedder, default_embedder
-from eventmem.errors import InvalidInputError
+from eventmem.errors import EmbedderMismatchError, InvalidInputError
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
@@ -141,7 +141,10 @@ def test_embedder_protocol_and_registry() -> None:
     assert emb.embedder_id == "hash-v1-d256" and emb.dim == 256
     assert emb.embedder_id in EMBEDDERS
     for key, factory in EMBEDDERS.items():
-        made = factory()
+        try:
+            made = factory()
+        except EmbedderMismatchError:  # an optional extra (neural) that is not installed
+            continue
         assert made.embedder_id == key
         assert made.embed(["x"]).shape == (1, made.dim)
 
