@@ -5,6 +5,8 @@
     content    content hash (16 bytes)  -> slot (8-byte big-endian) + the text's BM25 terms
     blobs      slot                     -> UTF-8 text
     vectors    slot                     -> float32 bytes, made by the store's embedder
+    extractions slot                    -> the entities and relations extracted from the text
+                                           (msgpack; only for texts that name something)
 
 Events reference content by the hash of its text, but it is stored under slots numbered in
 arrival order: LMDB appends sequential keys several times faster than it inserts random ones. The
@@ -40,6 +42,7 @@ class Content(NamedTuple):
     text: str
     vector: bytes | None = None  # float32, from the store's embedder
     terms: bytes | None = None  # eventmem.text.packed_terms(text), the BM25 analysis
+    extraction: bytes | None = None  # encoded events.Extraction, the knowledge graph's analysis
 
 
 # ``txn: Any`` below: our transactions are plain (non-buffer) ones, which return bytes, while
@@ -49,6 +52,7 @@ class ContentTables:
         self._content = env.open_db(b"content", create=not readonly)
         self._blobs = env.open_db(b"blobs", create=not readonly)
         self._vectors = env.open_db(b"vectors", create=not readonly)
+        self._extractions = env.open_db(b"extractions", create=not readonly)
 
     def put(self, txn: Any, contents: Mapping[str, Content], meta: Any) -> None:
         """Store contents the store does not hold yet, under the next slots (counter in meta)."""
@@ -63,6 +67,8 @@ class ContentTables:
             txn.put(skey, content.text.encode(), db=self._blobs, append=True)
             if content.vector is not None:
                 txn.put(skey, content.vector, db=self._vectors, append=True)
+            if content.extraction:
+                txn.put(skey, content.extraction, db=self._extractions, append=True)
             slot += 1
         txn.put(b"slots", slot_key(slot), db=meta)
 
@@ -76,6 +82,7 @@ class ContentTables:
         txn.delete(key, db=self._content)
         txn.delete(slot, db=self._blobs)
         txn.delete(slot, db=self._vectors)
+        txn.delete(slot, db=self._extractions)
 
     def get(self, txn: Any, content_hash: str) -> Content | None:
         record = txn.get(content_key(content_hash), db=self._content)
@@ -83,7 +90,8 @@ class ContentTables:
         if record is None or text is None:
             return None
         vector = txn.get(record[:8], db=self._vectors)
-        return Content(decode_text(text, None), vector, bytes(record[8:]) or None)
+        extraction = txn.get(record[:8], db=self._extractions)
+        return Content(decode_text(text, None), vector, bytes(record[8:]) or None, extraction)
 
     def blob(self, txn: Any, content_hash: str) -> str | None:
         record = txn.get(content_key(content_hash), db=self._content)
@@ -108,7 +116,9 @@ class ContentTables:
                 if isinstance(event, CONTENT_EVENTS) else None for _, event in chunk]
         wanted = [key for key in keys if key is not None]
         records = dict(txn.cursor(db=self._content).getmulti(wanted)) if wanted else {}
-        vectors = self._vectors_at(txn, [record[:8] for record in records.values()])
+        slots = [record[:8] for record in records.values()]
+        vectors = self._rows_at(txn, self._vectors, slots)
+        extractions = self._rows_at(txn, self._extractions, slots)
         for (seq, event), key in zip(chunk, keys, strict=True):
             record = None if key is None else records.get(key)
             if record is None:
@@ -117,17 +127,18 @@ class ContentTables:
             slot, terms = record[:8], record[8:] or None
             text = txn.get(slot, db=self._blobs) if with_text or terms is None else None
             yield Envelope(seq, event, None if text is None else decode_text(text, seq),
-                           vectors.get(slot), terms)
+                           vectors.get(slot), terms, extractions.get(slot))
 
-    def _vectors_at(self, txn: Any, slots: list[bytes]) -> dict[bytes, bytes]:
-        """The vectors under these slots. Slots are numbered in arrival order, so the slots of
-        a run of log records are nearly contiguous: one forward cursor scan over their range costs
-        far less than a B-tree descent per key. Sparse slots fall back to per-key reads."""
+    def _rows_at(self, txn: Any, db: Any, slots: list[bytes]) -> dict[bytes, bytes]:
+        """The rows of a slot-keyed table (vectors, extractions) under these slots. Slots are
+        numbered in arrival order, so the slots of a run of log records are nearly contiguous:
+        one forward cursor scan over their range costs far less than a B-tree descent per key.
+        Sparse slots fall back to per-key reads."""
         if not slots:
             return {}
         wanted = set(slots)
         low, high = min(wanted), max(wanted)
-        cursor = txn.cursor(db=self._vectors)
+        cursor = txn.cursor(db=db)
         if int.from_bytes(high, "big") - int.from_bytes(low, "big") >= 2 * len(wanted):
             return dict(cursor.getmulti(sorted(wanted)))
         found: dict[bytes, bytes] = {}

@@ -46,6 +46,7 @@ from eventmem.log import EventLog, Head
 from eventmem.maintenance import ConsolidationReport, purged_contents
 from eventmem.maintenance import report as consolidation_report
 from eventmem.opslog import ops_logger
+from eventmem.policies import extract
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.summaries import Summarizer
 from eventmem.policies.utility import after_feedback
@@ -291,7 +292,9 @@ class Engine(Reader):
         if missing:
             rows = self._embedder.embed([texts[h] for h in missing])
             for h, row in zip(missing, rows, strict=True):
-                out[h] = Content(texts[h], row.tobytes(), packed_terms(texts[h]))
+                # Everything derived from a text is analysed once, here, and stored with it.
+                out[h] = Content(texts[h], row.tobytes(), packed_terms(texts[h]),
+                                 extract.encoded(texts[h]))
         return out
 
     def _fold(self, events: list[Event], seqs: list[int],
@@ -577,4 +580,5 @@ def _envelopes(
         if content is None:
             yield Envelope(seq, event)
         else:
-            yield Envelope(seq, event, content.text, content.vector, content.terms)
+            yield Envelope(seq, event, content.text, content.vector, content.terms,
+                           content.extraction)

@@ -1,8 +1,9 @@
 """What projections fold: an event with its sequence number and the content it references.
 
-Events reference text and vectors by content hash (so erasure can remove the bytes and the log
-stays immutable). The log reader joins those references before folding, which keeps every
-projection a pure function of what it is handed: no projection reads the store.
+Events reference text, vectors and everything derived from the text by content hash (so erasure
+can remove the bytes and the log stays immutable). The log reader joins those references before
+folding, which keeps every projection a pure function of what it is handed: no projection reads
+the store.
 """
 
 from __future__ import annotations
@@ -20,3 +21,4 @@ class Envelope(NamedTuple):
     text: str | None = None
     vector: bytes | None = None  # float32 row from the vector cache, same condition
     terms: bytes | None = None  # cached packed_terms(text), same condition
+    extraction: bytes | None = None  # the encoded Extraction of the text, same condition

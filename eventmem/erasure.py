@@ -24,12 +24,12 @@ What is erased, and why:
   its seq and then every later erasure: an erased memory is erased in every view, whatever its
   time, because its bytes are gone from the store (see :func:`with_later_erasures`).
 
-What erasure cannot remove: the log is immutable, so metadata that events carry in the clear
-stays in it: the entity names and relations the write path extracted (``MemoryIngested.entities``
-and ``.relations``), a flagged conflict's subject and values, caller tags and refs, and recall
-queries. The projections drop them for erased memories (the graph as for a purge; conflict values
-are blanked), but the log keeps them. Erasing those too needs them stored by reference (or
-encrypted per memory) rather than in the events.
+What the text yields is content too: the entities and relations the graph extracted are
+stored beside the text (by content hash) and go with it. What erasure cannot remove: the log is
+immutable, so what events carry in the clear stays in it: a flagged conflict's subject and values
+(single words of the two texts), caller tags and refs, and recall queries (what the agent asked,
+not what it was told). The projections drop them for erased memories (conflict values are
+blanked), but the log keeps them.
 
 Erased bytes remain in LMDB's freed pages until ``compact`` rewrites the file.
 """

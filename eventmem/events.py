@@ -57,6 +57,14 @@ class RelationRef(msgspec.Struct, frozen=True, array_like=True, gc=False):
     confidence: float
 
 
+class Extraction(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """What the extractor found in a text: stored beside the text (by its content hash), never
+    in an event, and removed with it by purge and erasure."""
+
+    entities: tuple[EntityRef, ...] = ()
+    relations: tuple[RelationRef, ...] = ()
+
+
 class MemoryLink(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """A relation from the memory that carries it to another memory."""
 
@@ -116,11 +124,11 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     # input (its own blob) when the stored text is a synthesis of it and those memories.
     derived_from: tuple[str, ...] = ()
     input_hash: str | None = None
-    # The knowledge graph's extraction, recorded so that replay never re-extracts.
-    entities: tuple[EntityRef, ...] = ()
-    relations: tuple[RelationRef, ...] = ()
+    # Links to other memories (ids only), decided at write time. The entities and relations
+    # extracted from the text are content (names are words of the text): they are stored with it,
+    # by content hash (see Extraction), so that erasing the text erases them too.
     links: tuple[MemoryLink, ...] = ()
-    extractor: str = ""
+    extractor: str = ""  # the extractor that analysed the content
 
 
 class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True):

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, cast
 
+import msgspec
 import numpy as np
 
 from eventmem.blas import single_thread
@@ -34,6 +35,7 @@ from eventmem.events import (
     ConflictResolved,
     EntityRef,
     Event,
+    Extraction,
     LinkType,
     MemoryIngested,
     MemoryKind,
@@ -278,15 +280,15 @@ class _Batch:
         memory_id = self._new_id("mem", i)
         content = self.contents[input_hash] if text == item["text"] else self.analyse(text)
         chash = content_hash(text)
+        extracted = self._extract(text, content)
         self.stored.setdefault(chash, content)
         if chash != input_hash:
             self.stored.setdefault(input_hash, self.contents[input_hash])
         inherited = self._inherited(derived_from)
         if valid_from is not None:
             item = {**item, "valid_from": valid_from}
-        extracted = self._extract(text)
         event = _ingested(
-            item, text, memory_id, chash, dedup_key(text), decision, near, extracted,
+            item, text, memory_id, chash, dedup_key(text), decision, near,
             self._links(near, text, extracted[0], ns),
             derived_from=(derived_from,) if derived_from else (),
             input_hash=input_hash if chash != input_hash else None, rule=rule,
@@ -294,7 +296,7 @@ class _Batch:
         self.events.append(event)
         self.created[memory_id] = event
         self.texts[memory_id] = text
-        for entity in event.entities:
+        for entity in extracted[0]:
             self.entity_memories.setdefault((ns, entity.key), []).append(memory_id)
         self.pending_slots[dedup_slot(ns, event.dedup_key)] = memory_id
         self._vectors[memory_id] = self._vector(content)
@@ -360,10 +362,16 @@ class _Batch:
         stored = graph_view.memories_of(self.views.graph, ns, key)
         return [*stored[max(0, len(stored) - last + len(batch)):], *batch][-last:]
 
-    def _extract(self, text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
+    def _extract(self, text: str, content: Content | None = None
+                 ) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
+        """The entities and relations of a text, as analysed with its content (the engine
+        extracts once, when it analyses a text for storage)."""
         found = self._extracted.get(text)
         if found is None:
-            found = self._extracted[text] = extract.extract(text)
+            content = content or self.contents[content_hash(text)]
+            extraction = _EXTRACTION.decode(content.extraction) if content.extraction \
+                else _NOTHING
+            found = self._extracted[text] = (extraction.entities, extraction.relations)
         return found
 
     # -- evidence -----------------------------------------------------------------------------
@@ -476,16 +484,13 @@ def ingested_event(item: dict[str, Any], text: str, memory_id: str, *, at: int, 
                    derived_from: tuple[str, ...], rule: str) -> MemoryIngested:
     """A memory the engine synthesizes outside the gate (a conflict settled by ``merge``)."""
     return _ingested(item, text, memory_id, content_hash(text), dedup_key(text),
-                     gate.GateDecision("merge", rule), Near([], None, None),
-                     extract.extract(text), (),
+                     gate.GateDecision("merge", rule), Near([], None, None), (),
                      derived_from=derived_from, input_hash=None, rule=rule, inherited=None,
                      reward=None, at=at, config=config)
 
 
 def _ingested(item: dict[str, Any], text: str, memory_id: str, chash: str, key: str,
-              decision: gate.GateDecision, near: Near,
-              extracted: tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]],
-              links: tuple[MemoryLink, ...], *,
+              decision: gate.GateDecision, near: Near, links: tuple[MemoryLink, ...], *,
               derived_from: tuple[str, ...], input_hash: str | None, rule: str | None,
               inherited: dict[str, Any] | None, reward: float | None, at: int,
               config: Config) -> MemoryIngested:
@@ -520,7 +525,6 @@ def _ingested(item: dict[str, Any], text: str, memory_id: str, chash: str, key: 
         pinned = True
         weight = max(weight, importance.FLASHBULB_MIN_IMPORTANCE)
         stability *= config.importance.flashbulb_stability_boost
-    entities, relations = extracted
     return MemoryIngested(
         at=at, namespace=item["namespace"], actor=item["source"], memory_id=memory_id,
         content_hash=chash, dedup_key=key, kind=cast(MemoryKind, kind), kind_rule=kind_rule,
@@ -533,9 +537,12 @@ def _ingested(item: dict[str, Any], text: str, memory_id: str, chash: str, key: 
         importance_channels=tuple(scored.channels[c] for c in IMPORTANCE_CHANNELS),
         valid_until_rule=until_rule, neighbour=decision.neighbour,
         similarity=None if decision.neighbour is None else round(decision.similarity, 6),
-        derived_from=derived_from, input_hash=input_hash, entities=entities,
-        relations=relations, links=links, extractor=extract.EXTRACTOR_VERSION)
+        derived_from=derived_from, input_hash=input_hash, links=links,
+        extractor=extract.EXTRACTOR_VERSION)
 
+
+_EXTRACTION = msgspec.msgpack.Decoder(Extraction)
+_NOTHING = Extraction()
 
 # Words that make a statement about a cause or an effect ("causes" links).
 _CAUSAL = re.compile(r"\b(because|since|so that|therefore|as a result|due to|led to|caused|"

@@ -1,7 +1,8 @@
 """The knowledge-graph projection: entities, typed relations and memory-to-memory links.
 
-A fold of the extraction each ingest recorded (``MemoryIngested.entities``, ``.relations``,
-``.links``), of supersessions and flagged conflicts (links), and of purges (which remove every
+A fold of the extraction stored with each ingested memory's content (``Envelope.extraction``:
+entities and relations), of the links its ingest recorded (``MemoryIngested.links``), of
+supersessions and flagged conflicts (links), and of purges and erasures (which remove every
 trace). Everything lives per namespace: a namespace never sees another's entities or memories.
 
 Only stored facts are folded. Inverse edges of symmetric and paired relations (``friend_of``,
@@ -26,6 +27,7 @@ from eventmem.clock import MICROS_PER_DAY
 from eventmem.envelope import Envelope
 from eventmem.events import (
     ConflictFlagged,
+    Extraction,
     LifecycleTransitioned,
     MemoryErased,
     MemoryIngested,
@@ -44,6 +46,8 @@ INVERSE: dict[str, str] = {
 # Links that record facts of the log; the cap never prunes them.
 UNPRUNABLE = frozenset({"supersedes", "contradicts"})
 
+_EXTRACTION = msgspec.msgpack.Decoder(Extraction)
+_NOTHING = Extraction()
 _SEP = "\x00"  # entity keys are normalized words and spaces: they never contain it
 
 
@@ -161,8 +165,11 @@ def apply(graph: Graph, env: Envelope) -> Graph:
     event = env.event
     match event:
         case MemoryIngested():
-            if event.entities or event.relations or event.links:
-                _ingest(graph, event)
+            # The extraction comes with the content (None once purged or erased: a rebuild then
+            # folds no trace of it).
+            extraction = _EXTRACTION.decode(env.extraction) if env.extraction else _NOTHING
+            if extraction.entities or extraction.relations or event.links:
+                _ingest(graph, event, extraction)
         case MemorySuperseded(memory_id=old, by=new) if old != new:
             _link(graph.params, _namespace(graph, event.namespace), new, old, "supersedes", 1.0)
         case ConflictFlagged(memory_id=existing, other_id=new) if existing != new:
@@ -193,14 +200,14 @@ def _namespace(graph: Graph, namespace: str) -> NamespaceGraph:
     return ns
 
 
-def _ingest(graph: Graph, e: MemoryIngested) -> None:
+def _ingest(graph: Graph, e: MemoryIngested, extraction: Extraction) -> None:
     ns = _namespace(graph, e.namespace)
     mid, at, entities = e.memory_id, e.at, ns.entities
-    for ref in e.entities:
+    for ref in extraction.entities:
         _mention(entities, ref.key, ref.name, ref.type, mid, at)
-    if e.relations:
+    if extraction.relations:
         edges, reinforce = ns.edges, graph.params.reinforce
-        for rel in e.relations:
+        for rel in extraction.relations:
             s, o, c = rel.subject, rel.object, rel.confidence
             # A relation mentions both ends, so an edge's memories are always among its ends'
             # (a purge that empties an entity has already removed its edges).

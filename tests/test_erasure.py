@@ -438,3 +438,28 @@ def test_compact_refuses_while_another_process_has_the_store_open(store_path: Pa
     finally:
         reader.kill()
         reader.wait(timeout=WAIT)
+
+
+NAMED = "Margarethe Vollmerhausen works at Quixotelabs and lives in Tromsdalen"
+
+
+def test_names_and_relations_extracted_from_an_erased_text_go_with_it(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    """What the graph extracted is stored with the text, not in the immutable event: erasure
+    and compaction leave no name behind either."""
+    with eventmem.open(store_path, clock=clock) as mem:
+        secret = stored(mem.remember(NAMED, namespace="n"))
+        kept = stored(mem.remember("Bob works at Initech", namespace="n"))
+        profile = mem.graph.entity("Margarethe Vollmerhausen", namespace="n")
+        assert {r.relation for r in profile.relations} == {"works_at", "lives_in"}
+        mem.erase(memory_id=secret)
+        with pytest.raises(eventmem.NotFoundError):
+            mem.graph.entity("Margarethe Vollmerhausen", namespace="n")
+        assert mem.graph.entity("Bob", namespace="n").memory_ids == (kept,)
+        assert rebuild(mem.store).digests() == mem._views.digests()
+        mem.compact()
+    everything = b"".join(store_bytes(store_path).values()).lower()
+    for word in ("margarethe", "vollmerhausen", "quixotelabs", "tromsdalen"):
+        assert word.encode() not in everything, word
+    assert b"initech" in everything

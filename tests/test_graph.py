@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from collections.abc import Iterable
@@ -19,6 +20,7 @@ from eventmem.events import (
     ConflictFlagged,
     EntityRef,
     Event,
+    Extraction,
     LifecycleTransitioned,
     MemoryIngested,
     MemoryLink,
@@ -47,12 +49,20 @@ def rel(subject: str, relation: str, obj: str, confidence: float = 0.8) -> Relat
     return RelationRef(subject=subject, relation=relation, object=obj, confidence=confidence)
 
 
+# The extraction of each content, as the store keeps it beside the text (by content hash).
+EXTRACTIONS: dict[str, bytes] = {}
+
+
 def ingest(mid: str, *, ns: str = "default", at: int = T0, entities: Iterable[EntityRef] = (),
            relations: Iterable[RelationRef] = (), links: Iterable[MemoryLink] = ()
            ) -> MemoryIngested:
-    return MemoryIngested(at=at, namespace=ns, memory_id=mid, content_hash="h" + mid,
-                          dedup_key="d" + mid, kind="event", entities=tuple(entities),
-                          relations=tuple(relations), links=tuple(links))
+    """An ingest whose content's extraction names these entities and relations."""
+    extraction = codec.encode_value(Extraction(entities=tuple(entities),
+                                               relations=tuple(relations)))
+    chash = hashlib.blake2b(extraction, digest_size=16).hexdigest()
+    EXTRACTIONS[chash] = extraction
+    return MemoryIngested(at=at, namespace=ns, memory_id=mid, content_hash=chash,
+                          dedup_key="d" + mid, kind="event", links=tuple(links))
 
 
 def purge(*mids: str, ns: str = "default", at: int = T0, status: str = "purged"
@@ -73,7 +83,9 @@ def conflict(existing: str, new: str, *, ns: str = "default", at: int = T0) -> C
 
 
 def envelopes(events: Iterable[Event]) -> list[Envelope]:
-    return [Envelope(seq, event) for seq, event in enumerate(events, start=1)]
+    """The events as the log reader hands them to the fold: ingests with their extraction."""
+    return [Envelope(seq, event, extraction=EXTRACTIONS.get(getattr(event, "content_hash", "")))
+            for seq, event in enumerate(events, start=1)]
 
 
 def fold(events: Iterable[Event], params: GraphParams | None = None) -> Graph:

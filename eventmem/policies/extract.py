@@ -43,7 +43,8 @@ import re
 import unicodedata
 from typing import Final
 
-from eventmem.events import EntityRef, RelationRef
+from eventmem import codec
+from eventmem.events import EntityRef, Extraction, RelationRef
 
 __all__ = [
     "EXPLICIT", "EXTRACTOR_VERSION", "POSSESSIVE", "RELATION_TYPES", "SELF_KEY", "WEAK",
@@ -864,3 +865,12 @@ def _finish(
     if self_at >= 0:
         entities.append(_SELF)
     return tuple(entities), relations
+
+
+def encoded(text: str) -> bytes | None:
+    """The extraction of ``text`` as the store keeps it beside the text (an encoded
+    :class:`eventmem.events.Extraction`), or None when it names nothing."""
+    entities, relations = extract(text)
+    if not entities:
+        return None
+    return codec.encode_value(Extraction(entities=entities, relations=relations))
