@@ -31,11 +31,11 @@ from eventmem.errors import (
     StoreError,
 )
 from eventmem.events import (
+    CONTENT_EVENTS,
     EmbedderRegistered,
     Event,
     FeedbackGiven,
     MemoryForgotten,
-    MemoryIngested,
     MemoryPinned,
     MemoryRecalled,
     MemoryTouched,
@@ -576,7 +576,8 @@ def _envelopes(
 ) -> Iterator[Envelope]:
     """The appended events as the log reader would hand them to a fold (with the text too)."""
     for event, seq in zip(events, seqs, strict=True):
-        content = contents.get(event.content_hash) if isinstance(event, MemoryIngested) else None
+        content = contents.get(getattr(event, "content_hash", "")) \
+            if isinstance(event, CONTENT_EVENTS) else None
         if content is None:
             yield Envelope(seq, event)
         else:

@@ -26,10 +26,9 @@ What is erased, and why:
 
 What the text yields is content too: the entities and relations the graph extracted are
 stored beside the text (by content hash) and go with it. What erasure cannot remove: the log is
-immutable, so what events carry in the clear stays in it: a flagged conflict's subject and values
-(single words of the two texts), caller tags and refs, and recall queries (what the agent asked,
-not what it was told). The projections drop them for erased memories (conflict values are
-blanked), but the log keeps them.
+immutable, so what events carry in the clear stays in it: caller tags and refs, and recall
+queries (what the agent asked, not what it was told). A conflict's evidence (subject and values,
+words of the two texts) is content too, and goes with either text.
 
 Erased bytes remain in LMDB's freed pages until ``compact`` rewrites the file.
 """
@@ -45,6 +44,7 @@ from eventmem.envelope import Envelope
 from eventmem.errors import InvalidInputError
 from eventmem.events import (
     CONTENT_GONE,
+    ConflictFlagged,
     Event,
     MemoryErased,
     MemoryIngested,
@@ -102,7 +102,8 @@ def namespace_roots(memories: Mapping[str, MemoryRecord], namespace: str) -> lis
 
 def referenced_contents(events: Iterable[Event], erased: set[str]) -> set[str]:
     """The content hashes the erased memories' own events name: their text, the input a merge
-    was made from, and the inputs of their reinforcements and skips."""
+    was made from, the inputs of their reinforcements and skips, and the evidence of their
+    conflicts."""
     out: set[str] = set()
     for event in events:
         if isinstance(event, MemoryIngested) and event.memory_id in erased:
@@ -111,6 +112,8 @@ def referenced_contents(events: Iterable[Event], erased: set[str]) -> set[str]:
                 out.add(event.input_hash)
         elif isinstance(event, MemoryReinforced | MemorySkipped) and event.memory_id in erased:
             out.add(event.content_hash)
+        elif isinstance(event, ConflictFlagged) and {event.memory_id, event.other_id} & erased:
+            out.add(event.content_hash)  # the evidence quotes both texts
     return out
 
 

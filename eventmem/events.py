@@ -177,16 +177,24 @@ class MemorySuperseded(Event, tag="memory.superseded", frozen=True, kw_only=True
     policy: str = POLICY_VERSION
 
 
-class ConflictFlagged(Event, tag="conflict.flagged", frozen=True, kw_only=True):
-    """A new memory contradicts an existing one about the same subject, with the evidence."""
+class ConflictEvidence(msgspec.Struct, frozen=True, kw_only=True):
+    """What a contradiction is about, in words of the two texts: stored as content (JSON, by
+    its hash) beside them, so that erasing either text erases these words too."""
 
-    conflict_id: str
-    memory_id: str  # the existing memory
-    other_id: str  # the new one
     subject: str
     attribute: str
     old_value: str
     new_value: str
+
+
+class ConflictFlagged(Event, tag="conflict.flagged", frozen=True, kw_only=True):
+    """A new memory contradicts an existing one about the same subject. The evidence (subject,
+    attribute, the two values) is the content ``content_hash`` names (a ConflictEvidence)."""
+
+    conflict_id: str
+    memory_id: str  # the existing memory
+    other_id: str  # the new one
+    content_hash: str  # the ConflictEvidence, as JSON content
     rule: str
     similarity: float
     strategy: str  # the strategy applied; "ask" leaves it open
@@ -442,7 +450,7 @@ def purged_ids(event: Event) -> frozenset[str]:
     return frozenset()
 
 # Events whose content (text blob and vector) the log reader joins before projections fold them.
-CONTENT_EVENTS: Final[tuple[type[Event], ...]] = (MemoryIngested,)
+CONTENT_EVENTS: Final[tuple[type[Event], ...]] = (MemoryIngested, ConflictFlagged)
 
 
 def event_tag(event: Event) -> str:

@@ -31,6 +31,7 @@ from eventmem.blas import single_thread
 from eventmem.config import Config
 from eventmem.content import Content
 from eventmem.events import (
+    ConflictEvidence,
     ConflictFlagged,
     ConflictResolved,
     EntityRef,
@@ -242,10 +243,15 @@ class _Batch:
                                rule=resolution.rule, valid_from=starts)
         ns, source = item["namespace"], item["source"]
         first = len(self.events) - 1  # the new memory's ingest records the decision
+        # The evidence is words of the two texts: content, stored beside them, not in the event.
+        evidence = msgspec.json.encode(ConflictEvidence(
+            subject=found.subject, attribute=found.attribute, old_value=found.old_value,
+            new_value=found.new_value)).decode()
+        evidence_hash = content_hash(evidence)
+        self.stored.setdefault(evidence_hash, Content(evidence))
         self.events.append(ConflictFlagged(
             at=self.at, namespace=ns, actor=source, conflict_id=conflict_id, memory_id=old,
-            other_id=new, subject=found.subject, attribute=found.attribute,
-            old_value=found.old_value, new_value=found.new_value, rule=found.rule,
+            other_id=new, content_hash=evidence_hash, rule=found.rule,
             similarity=decision.similarity, strategy=strategy, policy=gate.GATE_VERSION))
         if resolution.winner == "none":
             self._outcome(new, "created", resolution.rule, neighbour=old,

@@ -14,6 +14,7 @@ import msgspec
 from eventmem.envelope import Envelope
 from eventmem.events import (
     CategorySummarized,
+    ConflictEvidence,
     ConflictFlagged,
     ConflictResolved,
     EmbedderRegistered,
@@ -157,6 +158,9 @@ def _leave_working(state: State, record: MemoryRecord) -> None:
             del state.working[key]
 
 
+_EVIDENCE = msgspec.json.Decoder(ConflictEvidence)
+_NO_EVIDENCE = ConflictEvidence(subject="", attribute="", old_value="", new_value="")
+
 # Statuses an access brings back: using a memory is the best evidence it is still wanted.
 _REVIVED_BY_ACCESS = frozenset({"stale", "archived", "dormant"})
 # Statuses in which a memory no longer absorbs duplicates of its text: the text may be
@@ -228,10 +232,12 @@ def apply(state: State, env: Envelope) -> State:
             if event.until is not None:
                 record.valid_until = event.until
         case ConflictFlagged():
+            # The evidence is content, joined like a memory's text (gone once erased: blanks).
+            evidence = _EVIDENCE.decode(env.text) if env.text else _NO_EVIDENCE
             state.conflicts[event.conflict_id] = ConflictRecord(
                 event.conflict_id, event.namespace, event.memory_id, event.other_id,
-                event.subject, event.attribute, event.old_value, event.new_value, event.rule,
-                at, event.strategy)
+                evidence.subject, evidence.attribute, evidence.old_value, evidence.new_value,
+                event.rule, at, event.strategy)
         case ConflictResolved(conflict_id=cid):
             conflict = state.conflicts[cid]
             conflict.status, conflict.winner = "resolved", event.winner

@@ -118,8 +118,7 @@ def test_rehearsal_boosts_the_most_important_endangered_memory(store, clock, t0)
 def flag(mem: eventmem.Engine, conflict_id: str, existing: str, new: str) -> None:
     mem._append_one(ConflictFlagged(
         at=mem._now(), namespace="default", conflict_id=conflict_id, memory_id=existing,
-        other_id=new, subject="s", attribute="a", old_value="x", new_value="y", rule="test",
-        similarity=0.5, strategy="ask"))
+        other_id=new, content_hash="0" * 32, rule="test", similarity=0.5, strategy="ask"))
 
 
 def test_open_contradiction_sends_the_older_side_dormant(store, clock, t0):

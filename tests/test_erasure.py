@@ -463,3 +463,22 @@ def test_names_and_relations_extracted_from_an_erased_text_go_with_it(
     for word in ("margarethe", "vollmerhausen", "quixotelabs", "tromsdalen"):
         assert word.encode() not in everything, word
     assert b"initech" in everything
+
+
+def test_a_conflicts_evidence_goes_with_either_text(store_path: Path,
+                                                     clock: eventmem.ManualClock) -> None:
+    with eventmem.open(store_path, clock=clock) as mem:
+        old = stored(mem.remember("Alice lives in Tromsdalen", namespace="c"))
+        clock.advance(timedelta(days=1))
+        new = mem.remember("Alice moved to Paris", namespace="c")
+        [found] = mem.conflicts(namespace="c", status=None)
+        assert (found.old_value, found.new_value) == ("tromsdalen", "paris")
+        mem.erase(memory_id=old)
+        [blanked] = mem.conflicts(namespace="c", status=None)
+        assert (blanked.subject, blanked.old_value, blanked.new_value) == ("", "", "")
+        assert mem.get(new.memory_id).text == "Alice moved to Paris"
+        assert rebuild(mem.store).digests() == mem._views.digests()
+        assert mem.verify().ok
+        mem.compact()
+    everything = b"".join(store_bytes(store_path).values()).lower()
+    assert b"tromsdalen" not in everything and b"alice moved to paris" in everything

@@ -78,8 +78,8 @@ def supersede(old: str, new: str, *, ns: str = "default", at: int = T0) -> Memor
 
 def conflict(existing: str, new: str, *, ns: str = "default", at: int = T0) -> ConflictFlagged:
     return ConflictFlagged(at=at, namespace=ns, conflict_id="c" + new, memory_id=existing,
-                           other_id=new, subject="s", attribute="a", old_value="x",
-                           new_value="y", rule="r", similarity=0.9, strategy="ask")
+                           other_id=new, content_hash="e" + new, rule="r", similarity=0.9,
+                           strategy="ask")
 
 
 def envelopes(events: Iterable[Event]) -> list[Envelope]:
