@@ -52,7 +52,10 @@ class ContentTables:
         self._content = env.open_db(b"content", create=not readonly)
         self._blobs = env.open_db(b"blobs", create=not readonly)
         self._vectors = env.open_db(b"vectors", create=not readonly)
-        self._extractions = env.open_db(b"extractions", create=not readonly)
+        try:
+            self._extractions: Any = env.open_db(b"extractions", create=not readonly)
+        except lmdb.NotFoundError:  # a store no writer has opened since the table was added
+            self._extractions = None
 
     def put(self, txn: Any, contents: Mapping[str, Content], meta: Any) -> None:
         """Store contents the store does not hold yet, under the next slots (counter in meta)."""
@@ -82,7 +85,8 @@ class ContentTables:
         txn.delete(key, db=self._content)
         txn.delete(slot, db=self._blobs)
         txn.delete(slot, db=self._vectors)
-        txn.delete(slot, db=self._extractions)
+        if self._extractions is not None:
+            txn.delete(slot, db=self._extractions)
 
     def get(self, txn: Any, content_hash: str) -> Content | None:
         record = txn.get(content_key(content_hash), db=self._content)
@@ -90,7 +94,8 @@ class ContentTables:
         if record is None or text is None:
             return None
         vector = txn.get(record[:8], db=self._vectors)
-        extraction = txn.get(record[:8], db=self._extractions)
+        extraction = None if self._extractions is None else txn.get(record[:8],
+                                                                     db=self._extractions)
         return Content(decode_text(text, None), vector, bytes(record[8:]) or None, extraction)
 
     def blob(self, txn: Any, content_hash: str) -> str | None:
@@ -118,7 +123,8 @@ class ContentTables:
         records = dict(txn.cursor(db=self._content).getmulti(wanted)) if wanted else {}
         slots = [record[:8] for record in records.values()]
         vectors = self._rows_at(txn, self._vectors, slots)
-        extractions = self._rows_at(txn, self._extractions, slots)
+        extractions = {} if self._extractions is None else self._rows_at(
+            txn, self._extractions, slots)
         for (seq, event), key in zip(chunk, keys, strict=True):
             record = None if key is None else records.get(key)
             if record is None:

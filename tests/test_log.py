@@ -759,3 +759,16 @@ def test_envelopes_join_each_event_with_its_own_content(store_path: Path, picked
             f"text {i}" for i in picked]
     finally:
         log.close()
+
+
+def test_a_store_older_than_the_extractions_table_opens_read_only(
+        store_path: Path, clock: eventmem.ManualClock) -> None:
+    with eventmem.open(store_path, clock=clock) as mem:
+        mid = mem.remember("Alice works at Acme").memory_id
+    env = lmdb.open(str(store_path), max_dbs=32, subdir=True)
+    with env.begin(write=True) as txn:  # as a store written before the table existed
+        txn.drop(env.open_db(b"extractions", txn=txn), delete=True)
+    env.close()
+    with eventmem.open(store_path, clock=clock, readonly=True) as old:
+        assert old.get(mid).text == "Alice works at Acme"
+        assert [h.memory_id for h in old.recall("where does Alice work")] == [mid]
