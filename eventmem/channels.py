@@ -237,11 +237,12 @@ def graph_channel(views: Projections, namespace: str, query: str, n: int, allowe
     scores: dict[str, float] = {}
 
     def credit(key: str, weight: float) -> None:
-        named = graph_view.memories_of(graph, namespace, key)
-        if not named or len(named) > max(HUB_SHARE * total, HUB_MIN):
+        count, named = graph_view.latest_memories(graph, namespace, key,
+                                                  GRAPH_MEMORIES_PER_ENTITY)
+        if not count or count > max(HUB_SHARE * total, HUB_MIN):
             return
-        gain = weight * math.log(1.0 + total / len(named))
-        for memory_id in named[-GRAPH_MEMORIES_PER_ENTITY:]:
+        gain = weight * math.log(1.0 + total / count)
+        for memory_id in named:
             scores[memory_id] = scores.get(memory_id, 0.0) + gain
 
     for key in dict.fromkeys(keys):

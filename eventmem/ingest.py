@@ -365,8 +365,8 @@ class _Batch:
         """The latest ``last`` memories naming entity ``key``, oldest first, the batch's own
         included (a slice: an entity may be named by thousands)."""
         batch = self.entity_memories.get((ns, key), [])
-        stored = graph_view.memories_of(self.views.graph, ns, key)
-        return [*stored[max(0, len(stored) - last + len(batch)):], *batch][-last:]
+        _, stored = graph_view.latest_memories(self.views.graph, ns, key, last)
+        return [*stored, *batch][-last:]
 
     def _extract(self, text: str, content: Content | None = None
                  ) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:

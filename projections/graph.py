@@ -420,6 +420,16 @@ def memories_of(graph: Graph, namespace: str, key: str) -> list[str]:
     return node.memory_ids if node is not None else []
 
 
+def latest_memories(graph: Graph, namespace: str, key: str, n: int) -> tuple[int, list[str]]:
+    """How many memories mention an entity, and the latest ``n`` of them in log order, without
+    copying them all (a hub is mentioned by thousands; the write path asks on every ingest)."""
+    node = entity(graph, namespace, key)
+    if node is None or n <= 0:
+        return (0 if node is None else len(node.mentions) // 4), []
+    mentions = node.mentions
+    return len(mentions) // 4, mentions[max(0, len(mentions) - 4 * n)::4]  # type: ignore[return-value]
+
+
 def relations(graph: Graph, namespace: str, key: str, now: int,
               params: GraphParams | None = None) -> list[EdgeView]:
     """Every relation an entity takes part in (as subject or object), stored and derived, by
