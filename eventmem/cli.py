@@ -1,8 +1,8 @@
 """The ``eventmem`` command: operate and debug a store from the shell.
 
 The store is ``--store``, else ``$EVENTMEM_STORE``, else ``./eventmem-store``. Every command takes
-``--json`` for machine-readable output. Exit codes: 0 ok, 1 a check failed (verify), 2 bad usage or
-input, 3 a store error.
+``--json`` for machine-readable output. Exit codes: 0 ok, 1 a check failed (verify, audit), 2 bad
+usage or input, 3 a store error.
 """
 
 from __future__ import annotations
@@ -22,7 +22,14 @@ from eventmem.clock import from_micros, to_micros
 from eventmem.errors import EventmemError, InvalidInputError, StoreError
 from eventmem.events import event_tag
 from eventmem.query import plan as query_plan
-from eventmem.render import describe_event, render_hits, render_memory, render_plan
+from eventmem.render import (
+    describe_event,
+    explain_history,
+    render_audit,
+    render_hits,
+    render_memory,
+    render_plan,
+)
 from replay.rebuild import rebuild
 
 
@@ -88,11 +95,14 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
+    """A memory's whole life in plain language (``--json``: the events with their evidence)."""
     with _open(args, readonly=True) as mem:
         entries = mem.history(args.memory_id)
-    lines = [f"{e.seq:>8}  {e.at.isoformat()}  {describe_event(e.type, e.details)}"
-             for e in entries]
-    _emit(args, entries, "\n".join(lines) or "(no events)")
+        memory = mem.get(args.memory_id)
+    text = memory.text if memory.text is not None else "(text erased)"
+    header = (f"{memory.memory_id} [{memory.namespace}] {memory.kind}, {memory.status}, "
+              f"tier {memory.tier}: {text}")
+    _emit(args, entries, "\n".join([header, *explain_history(memory.memory_id, entries)]))
     return 0
 
 
@@ -174,6 +184,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def cmd_audit(args: argparse.Namespace) -> int:
+    """Re-derive every recorded decision and list those that come out differently."""
+    until = None
+    if args.until is not None:
+        if not args.until.isdigit():
+            raise InvalidInputError(f"--until takes a seq, got {args.until!r}")
+        until = int(args.until)
+    with _open(args, readonly=True) as mem:
+        report = mem.audit(until=until)
+    _emit(args, report, render_audit(report))
+    return 0 if report.ok else 1
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     with _open(args, readonly=True) as mem:
         stats = {**mem.stats(), "store": mem.path, "log": mem.store.stats(),
@@ -246,7 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how relevance is weighed against recency, retention and importance")
     p = add("get", cmd_get, "show one memory")
     p.add_argument("memory_id")
-    p = add("history", cmd_history, "every event that touched a memory")
+    p = add("history", cmd_history,
+            "a memory's whole life: every event that touched it, and why, in plain language")
     p.add_argument("memory_id")
     p = add("log", cmd_log, "print the event log")
     p.add_argument("--start", type=int, default=1)
@@ -263,6 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
             "maintenance: lifecycle sweep, tier promotion/demotion, expiry (recorded as events)")
     p.add_argument("--now", help="the time to consolidate at (ISO 8601; default: the clock)")
     add("verify", cmd_verify, "check the hash chain, blobs and projections")
+    p = add("audit", cmd_audit, "re-derive every recorded decision and report those that "
+            "come out differently")
+    p.add_argument("--until", help="audit the decisions up to this seq (default: the head)")
     add("stats", cmd_stats, "counts and sizes")
     return parser
 

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 import eventmem
 from eventmem import codec
+from eventmem.cli import main
 from eventmem.config import Config
 from eventmem.events import (
     Event,
@@ -174,6 +175,17 @@ def test_an_ingest_with_another_rule_is_caught_as_another_action(copy: Path):
     assert "rule=near_duplicate_merge" in found.message and "rule=new" in found.message
 
 
+def test_the_cli_names_the_seq_and_exits_1(copy: Path, capsys: pytest.CaptureFixture[str]):
+    seq, _ = first_seq(copy, lambda e: isinstance(e, MemoryReinforced))
+    rewrite(copy, seq, lambda e: msgspec.structs.replace(e, similarity=0.5))
+    # The CLI audits with the default Config; this store's differs, so audit the prefix
+    # before its first consolidation.
+    assert main(["--store", str(copy), "audit", "--until", str(seq + 1)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("FAILED: ")
+    assert f"  seq {seq} memory.reinforced: similarity: recorded 0.5, re-derived 1" in out
+
+
 def test_a_raised_importance_is_caught(copy: Path):
     seq, event = first_seq(copy, lambda e: isinstance(e, MemoryIngested) and e.rule == "new")
     assert isinstance(event, MemoryIngested)
@@ -238,6 +250,43 @@ def test_a_flipped_record_byte_is_caught_by_verify_with_its_seq(copy: Path):
         report = mem.verify()
     assert not report.ok
     assert seq in {f.seq for f in report.findings if f.check == "chain"}
+
+
+class Shouty:
+    """A stand-in for an LLM summarizer: its text is an input the audit replays."""
+
+    summarizer_id = "shouty-1"
+
+    def summarize(self, texts: Any) -> str:
+        return " / ".join(texts).upper()
+
+
+def test_a_pluggable_summarizer_is_replayed_and_its_decisions_re_derived(tmp_path: Path):
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock, config=CONFIG, summarizer=Shouty()) as mem:
+        mem.remember_many(HIKES)
+        [made] = mem.consolidate().consolidated
+        assert made.method == "shouty-1"
+        report = mem.audit()
+    assert report.ok, [f.message for f in report.findings]
+    assert report.by_kind["maintenance"] >= 3
+    seq, _ = first_seq(tmp_path / "s", lambda e: event_tag(e) == "memory.consolidated")
+    rewrite(tmp_path / "s", seq, lambda e: msgspec.structs.replace(e, cohesion=0.5))
+    _, tampered = audit_copy(tmp_path / "s")
+    assert [(f.seq, f.field) for f in tampered.findings] == [(seq, "cohesion")]
+
+
+def test_decisions_that_read_purged_content_are_unverifiable_not_failures(tmp_path: Path):
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock, config=CONFIG) as mem:
+        gone = mem.remember("The wifi password is hunter2").memory_id
+        mem.remember("The wifi password is hunter2, since May")
+        mem.forget(str(gone))
+        clock.advance(100 * DAY)
+        assert mem.consolidate().status_changes[0].to_status == "purged"
+        report = mem.audit()
+    assert report.ok, [f.message for f in report.findings]
+    assert report.unverifiable_by_reason.get("input text removed") == 1
 
 
 # -- the pieces -------------------------------------------------------------------------------
