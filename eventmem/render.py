@@ -352,11 +352,12 @@ def _change(me: str, tag: str, d: dict[str, Any]) -> str:
     change = next(c for c in d["changes"] if c["memory_id"] == me)
     if tag == "memory.lifecycle":
         why = _STATUS_REASONS.get(change["reason"], change["reason"])
-        return f"Went {change['to_status']} (from {change['from_status']}): {why} " \
-            f"(retention {change['retention']:.3f})."
+        return (f"Went {change['from_status']} -> {change['to_status']} ({change['reason']}, "
+                f"retention {change['retention']:.3f}): {why}.")
     if tag == "memory.tier_changed":
         why = _TIER_REASONS.get(change["reason"], change["reason"])
-        return f"Moved from the {change['from_tier']} tier to {change['to_tier']}: {why}."
+        return (f"Moved tier {change['from_tier']} -> {change['to_tier']} ({change['reason']}): "
+                f"{why}.")
     if tag == "memory.rehearsed":
         return (f"Rehearsed by the dream cycle: its retention was down to "
                 f"{change['retention']:.3f}; stability {change['from_stability']:.1f} -> "

@@ -20,32 +20,29 @@ since purged (the rebuilt state before the purge lacks it).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
-import numpy as np
 
 from eventmem import conflicts, dream, ingest
 from eventmem.config import Config
-from eventmem.content import Content
 from eventmem.embedders import Embedder
 from eventmem.envelope import Envelope
 from eventmem.events import (
     MemoryIngested,
-    MemoryReinforced,
     MemoryRejected,
-    MemorySkipped,
     event_tag,
     purged_ids,
 )
 from eventmem.log import EventLog, Head
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.utility import after_feedback
-from eventmem.text import content_hash, packed_terms
+from eventmem.text import content_hash
 from projections import Projections
-from replay.compare import Ids, compare_events, render_value, summary, tags
+from replay.compare import Ids, compare_events, differences, render_value, summary, tags
 from replay.groups import Group, groups, split_items
+from replay.inputs import Lookups, item_input
 from replay.policies import replayed_summarizer, unknown_policy
 
 
@@ -85,47 +82,6 @@ def audit(log: EventLog, *, config: Config, embedder: Embedder, until: int | Non
             break
         auditor.check(group)
     return auditor.report(stop)
-
-
-class _Tracker:
-    """Content lookups for a re-run, noting whether any content it asked for is gone."""
-
-    def __init__(self, log: EventLog, views: Projections, embedder: Embedder) -> None:
-        self.log, self.views, self.embedder = log, views, embedder
-        self.missing = False
-
-    def blob(self, chash: str) -> str | None:
-        text = self.log.blob(chash)
-        if text is None:
-            self.missing = True
-        return text
-
-    def text_of(self, memory_id: str) -> str:
-        return self.blob(self.views.state.memories[memory_id].content_hash) or ""
-
-    def vector_of(self, memory_id: str) -> np.ndarray:
-        chash = self.views.state.memories[memory_id].content_hash
-        content = self.log.contents([chash])[0]
-        if content is None or content.vector is None:
-            self.missing = True
-            return np.zeros(self.embedder.dim, dtype=np.float32)
-        return np.frombuffer(content.vector, dtype=np.float32)
-
-    def contents_for(self, texts: Mapping[str, str]) -> dict[str, Content]:
-        """As the engine's cache: stored content where whole, the rest embedded now."""
-        hashes = list(texts)
-        out = {h: c for h, c in zip(hashes, self.log.contents(hashes), strict=True)
-               if c is not None and c.vector is not None and c.terms is not None}
-        missing = [h for h in hashes if h not in out]
-        if missing:
-            rows = self.embedder.embed([texts[h] for h in missing])
-            for h, row in zip(missing, rows, strict=True):
-                out[h] = Content(texts[h], row.tobytes(), packed_terms(texts[h]))
-        return out
-
-    def analyse(self, text: str) -> Content:
-        chash = content_hash(text)
-        return self.contents_for({chash: text})[chash]
 
 
 class _Auditor:
@@ -198,7 +154,7 @@ class _Auditor:
         self.findings.append(AuditFinding(seq=seq, type=tag, field=field, recorded=recorded,
                                           derived=derived, message=message))
 
-    def _settle(self, kind: str, found: list[AuditFinding], count: int, tracker: _Tracker,
+    def _settle(self, kind: str, found: list[AuditFinding], count: int, tracker: Lookups,
                 namespaces: set[str] | None) -> None:
         """Report a group's findings, unless the content its decision read is gone (purged
         since): then the re-run could not see what the original saw, and it is unverifiable."""
@@ -253,8 +209,8 @@ class _Auditor:
             self.unverifiable["rejected input (its text is not stored)"] += rejected
         if not kept:
             return
-        tracker = _Tracker(self.log, self.views, self.embedder)
-        inputs = [_item_input(item, tracker) for item in kept]
+        tracker = Lookups(self.log, self.views, self.embedder)
+        inputs = [item_input(item, tracker) for item in kept]
         count = sum(len(item) for item in kept) + len(trailer)
         namespaces = {item[0].namespace for item in kept}
         if any(i is None for i in inputs):
@@ -286,7 +242,7 @@ class _Auditor:
                           f"resolves conflict {resolved.conflict_id}, which "  # type: ignore[attr-defined]
                           f"{'does not exist' if conflict is None else 'was settled already'}")
             return
-        tracker = _Tracker(self.log, self.views, self.embedder)
+        tracker = Lookups(self.log, self.views, self.embedder)
         first = envelopes[0]
         try:
             events, _, _ = conflicts.resolution_events(
@@ -311,7 +267,7 @@ class _Auditor:
         remaining = list(envelopes)
         while remaining:
             first = remaining[0]
-            tracker = _Tracker(self.log, self.views, self.embedder)
+            tracker = Lookups(self.log, self.views, self.embedder)
             planned = dream.plan(
                 self.views, now, first.event.at, self.config,
                 head=self._head_before(first.seq), text_of=tracker.blob,
@@ -319,14 +275,9 @@ class _Auditor:
                 summarizer=replayed_summarizer([env.event for env in remaining], self.views,
                                                self.log))
             derived = planned.events
+            # Nothing re-derived: the first recorded event is reported as unaccounted for.
             found = self._compare(remaining[:max(len(derived), 1)], derived, Ids())
-            if found or len(derived) >= len(remaining) or not derived:
-                if not derived and not found:
-                    found = [AuditFinding(
-                        seq=first.seq, type=event_tag(first.event), field="action",
-                        recorded=tags(env.event for env in remaining), derived=None,
-                        message="a consolidation at this now decides nothing; recorded "
-                                f"{tags(env.event for env in remaining)}")]
+            if found or len(derived) >= len(remaining):
                 self._settle("maintenance", found, len(remaining), tracker, None)
                 self.fold(remaining)
                 return
@@ -369,35 +320,5 @@ class _Auditor:
                 self.config.utility))
 
     def _number(self, seq: int, event: Any, field: str, recorded: float, derived: float) -> None:
-        from replay.compare import differences
-
         if differences(recorded, derived, self.tolerance):
             self._finding(seq, event, field, recorded, derived)
-
-
-def _item_input(item: list[Any], tracker: _Tracker) -> dict[str, Any] | None:
-    """The checked item (as :func:`eventmem.items.check_items` makes it) that the write path
-    decided ``item`` from; None when its text is gone."""
-    head = item[0]
-    if isinstance(head, MemoryIngested):
-        text = tracker.blob(head.input_hash or head.content_hash)
-        strategy = next((getattr(e, "strategy", None) for e in item[1:]
-                         if hasattr(e, "strategy")), None)
-        return None if text is None else {
-            "text": text, "namespace": head.namespace,
-            "kind": head.kind if head.kind_rule == "caller" else None, "source": head.source,
-            "importance": head.given_importance, "confidence": head.confidence,
-            "valid_from": None if head.valid_from_rule else head.valid_from,
-            "valid_until": None if head.valid_until_rule else head.valid_until,
-            "pinned": head.pinned and not head.flashbulb, "immutable": head.immutable,
-            "tags": head.tags, "refs": head.refs, "session": head.session,
-            "on_conflict": strategy,
-        }
-    assert isinstance(head, MemoryReinforced | MemorySkipped)
-    text = tracker.blob(head.content_hash)
-    return None if text is None else {
-        "text": text, "namespace": head.namespace, "kind": None, "source": head.actor,
-        "importance": None, "confidence": 1.0, "valid_from": head.input_valid_from,
-        "valid_until": head.input_valid_until, "pinned": False, "immutable": False, "tags": (),
-        "refs": (), "session": None, "on_conflict": None,
-    }

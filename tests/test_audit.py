@@ -289,6 +289,19 @@ def test_decisions_that_read_purged_content_are_unverifiable_not_failures(tmp_pa
     assert report.unverifiable_by_reason.get("input text removed") == 1
 
 
+def test_consolidations_at_one_transaction_time_are_audited_each_at_its_now(tmp_path: Path):
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock, config=CONFIG) as mem:
+        mem.remember_many(["Pick up the dry cleaning", "We repainted the hallway green",
+                           "I must buy milk by Friday"])
+        first = mem.consolidate(now=clock.now() + 10 * DAY)
+        second = mem.consolidate(now=clock.now() + 400 * DAY)
+        assert first.changed and second.changed
+        report = mem.audit()
+    assert report.ok, [f.message for f in report.findings]
+    assert report.by_kind["maintenance"] == len(first.seqs) + len(second.seqs)
+
+
 # -- the pieces -------------------------------------------------------------------------------
 
 

@@ -94,8 +94,8 @@ def test_history_of_consolidation_fading_and_forgetting(story: dict[str, Any],
     assert "Created by the dream cycle, consolidating 4 similar memories" in summary
     assert "Consolidated from 4 members (extractive-1" in summary
     faded = cli("history", story["plan"], capsys=capsys, store=story["path"])
-    assert re.search(r"Went stale \(from active\): its retention fell below the active "
-                     r"threshold \(retention 0\.\d+\)\.", faded)
+    assert re.search(r"Went active -> stale \(retention_below_active, retention 0\.\d+\): "
+                     r"its retention fell below the active threshold\.", faded)
     assert "Rehearsed by the dream cycle: its retention was down to" in faded
     gone = cli("history", story["gone"], capsys=capsys, store=story["path"])
     assert "Forgotten (explicit): deleted, its history kept." in gone
