@@ -1,8 +1,8 @@
 """The ``eventmem`` command: operate and debug a store from the shell.
 
 The store is ``--store``, else ``$EVENTMEM_STORE``, else ``./eventmem-store``. Every command takes
-``--json`` for machine-readable output. Exit codes: 0 ok, 1 a check failed (verify), 2 bad usage or
-input, 3 a store error.
+``--json`` for machine-readable output. Exit codes: 0 ok, 1 a check failed (verify, audit), 2 bad
+usage or input, 3 a store error.
 """
 
 from __future__ import annotations
@@ -21,8 +21,17 @@ import eventmem
 from eventmem.clock import from_micros, to_micros
 from eventmem.errors import EventmemError, InvalidInputError, StoreError
 from eventmem.events import event_tag
+from eventmem.log import EventLog
 from eventmem.query import plan as query_plan
-from eventmem.render import describe_event, render_hits, render_memory, render_plan
+from eventmem.render import (
+    describe_event,
+    explain_history,
+    render_audit,
+    render_hits,
+    render_memory,
+    render_plan,
+)
+from replay.history import event_details
 from replay.rebuild import rebuild
 
 
@@ -88,11 +97,14 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
+    """A memory's whole life in plain language (``--json``: the events with their evidence)."""
     with _open(args, readonly=True) as mem:
         entries = mem.history(args.memory_id)
-    lines = [f"{e.seq:>8}  {e.at.isoformat()}  {describe_event(e.type, e.details)}"
-             for e in entries]
-    _emit(args, entries, "\n".join(lines) or "(no events)")
+        memory = mem.get(args.memory_id)
+    text = memory.text if memory.text is not None else "(text erased)"
+    header = (f"{memory.memory_id} [{memory.namespace}] {memory.kind}, {memory.status}, "
+              f"tier {memory.tier}: {text}")
+    _emit(args, entries, "\n".join([header, *explain_history(memory.memory_id, entries)]))
     return 0
 
 
@@ -100,15 +112,14 @@ def cmd_log(args: argparse.Namespace) -> int:
     with _open(args, readonly=True) as mem:
         stop = None if args.limit is None else args.start + args.limit - 1
         rows = [(seq, event) for seq, event in mem.events(args.start, stop)]
+        text = "\n".join(_trace_line(mem.store, seq, ev) for seq, ev in rows) or "(empty log)"
     data = [{"seq": seq, "type": event_tag(ev), **msgspec.to_builtins(ev)} for seq, ev in rows]
-    text = "\n".join(_trace_line(seq, ev) for seq, ev in rows) or "(empty log)"
     _emit(args, data, text)
     return 0
 
 
-def _trace_line(seq: int, event: Any) -> str:
-    details = {k: v for k, v in msgspec.structs.asdict(event).items()
-               if k not in ("at", "namespace", "actor")}
+def _trace_line(log: EventLog, seq: int, event: Any) -> str:
+    details = event_details(log, event)
     ns = f" [{event.namespace}]" if event.namespace else ""
     return (f"{seq:>8}  {from_micros(event.at).isoformat()}{ns}  "
             f"{describe_event(event_tag(event), details)}")
@@ -123,7 +134,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         traced = []
         for seq, event in log.read(1, until):
             if args.trace:
-                traced.append(_trace_line(seq, event) if not args.json
+                traced.append(_trace_line(log, seq, event) if not args.json
                               else {"seq": seq, "type": event_tag(event),
                                     **msgspec.to_builtins(event)})
         views = rebuild(log, until=until)
@@ -171,6 +182,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
              f"{report.blobs_checked} blobs, head {report.head_seq} {report.head_hash[:16]}"]
     lines += [f"  seq {f.seq}: [{f.check}] {f.message}" for f in report.findings]
     _emit(args, report, "\n".join(lines))
+    return 0 if report.ok else 1
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """Re-derive every recorded decision and list those that come out differently."""
+    until = None
+    if args.until is not None:
+        if not args.until.isdigit():
+            raise InvalidInputError(f"--until takes a seq, got {args.until!r}")
+        until = int(args.until)
+    with _open(args, readonly=True) as mem:
+        report = mem.audit(until=until)
+    _emit(args, report, render_audit(report))
     return 0 if report.ok else 1
 
 
@@ -271,7 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how relevance is weighed against recency, retention and importance")
     p = add("get", cmd_get, "show one memory")
     p.add_argument("memory_id")
-    p = add("history", cmd_history, "every event that touched a memory")
+    p = add("history", cmd_history,
+            "a memory's whole life: every event that touched it, and why, in plain language")
     p.add_argument("memory_id")
     p = add("log", cmd_log, "print the event log")
     p.add_argument("--start", type=int, default=1)
@@ -297,6 +322,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("compact", cmd_compact, "rewrite the store file without free pages (after an erase: "
         "no byte of the erased text is left); no other process may have the store open")
     add("verify", cmd_verify, "check the hash chain, blobs and projections")
+    p = add("audit", cmd_audit, "re-derive every recorded decision and report those that "
+            "come out differently")
+    p.add_argument("--until", help="audit the decisions up to this seq (default: the head)")
     add("stats", cmd_stats, "counts and sizes")
     return parser
 

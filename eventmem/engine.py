@@ -54,6 +54,7 @@ from eventmem.reader import Reader, View
 from eventmem.results import Action, Conflict, Hit, RememberResult
 from eventmem.text import content_hash, packed_terms
 from projections.state import ConflictRecord, MemoryRecord
+from replay.audit import AuditReport, audit
 from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
 
@@ -553,6 +554,18 @@ class Engine(Reader):
         self._ensure_current()
         report = verify(self._log, live=self._views, expected_head=expected_head)
         self._ops.info("verify", ok=report.ok, findings=len(report.findings))
+        return report
+
+    def audit(self, *, until: int | None = None, tolerance: float = 1e-6) -> AuditReport:
+        """Re-derive every recorded decision (write gate, resolutions, consolidations, the
+        stabilities of accesses, feedback) on the state as it was, and report each one that
+        comes out differently: another action, or a score off by more than ``tolerance``.
+        Read-only: appends nothing. See :mod:`replay.audit`."""
+        self._ensure_current()
+        report = audit(self._log, config=self.config, embedder=self._embedder,
+                       until=until, tolerance=tolerance)
+        self._ops.info("audit", ok=report.ok, findings=len(report.findings),
+                       checked=report.decisions_checked, unverifiable=report.unverifiable)
         return report
 
     def head(self) -> Head:

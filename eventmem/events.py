@@ -129,6 +129,14 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     # by content hash (see Extraction), so that erasing the text erases them too.
     links: tuple[MemoryLink, ...] = ()
     extractor: str = ""  # the extractor that analysed the content
+    # The caller's input where the fields above do not show it, so that an audit can re-run the
+    # decision (replay/audit.py): the item's position in its batch, the importance the caller
+    # gave (the recorded one may be raised by a predecessor or a flashbulb), and where
+    # valid_from came from when the caller gave none ("inherited" from the merged memory,
+    # "transaction_time" for an update or a conflict's new side; "" when given or none).
+    item: int = 0
+    given_importance: float | None = None
+    valid_from_rule: str = ""
 
 
 class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True):
@@ -140,6 +148,11 @@ class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True
     rule: str
     policy: str = POLICY_VERSION
     stability: float | None = None  # the stability after this reinforcement (None: unchanged)
+    # For audit: the item's position in its batch, and the input's valid time as the caller
+    # gave it (it decides whether the input contradicts a neighbour).
+    item: int = 0
+    input_valid_from: int | None = None
+    input_valid_until: int | None = None
 
 
 class MemoryRejected(Event, tag="memory.rejected", frozen=True, kw_only=True):
@@ -149,6 +162,7 @@ class MemoryRejected(Event, tag="memory.rejected", frozen=True, kw_only=True):
     rule: str
     length: int
     policy: str = POLICY_VERSION
+    item: int = 0  # the item's position in its batch (for audit)
 
 
 class MemorySkipped(Event, tag="memory.skipped", frozen=True, kw_only=True):
@@ -161,6 +175,10 @@ class MemorySkipped(Event, tag="memory.skipped", frozen=True, kw_only=True):
     rule: str
     conflict_id: str | None = None
     policy: str = POLICY_VERSION
+    # For audit, as on memory.reinforced.
+    item: int = 0
+    input_valid_from: int | None = None
+    input_valid_until: int | None = None
 
 
 class MemorySuperseded(Event, tag="memory.superseded", frozen=True, kw_only=True):
@@ -283,6 +301,7 @@ class MemoryInvalidated(Event, tag="memory.invalidated", frozen=True, kw_only=Tr
     until: int
     reason: str
     policy: str = POLICY_VERSION
+    now: int | None = None  # the sweep's now (None in records written before it was kept)
 
 
 class MemoryForgotten(Event, tag="memory.forgotten", frozen=True, kw_only=True):

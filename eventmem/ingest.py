@@ -142,6 +142,30 @@ class _Batch:
     # -- one item -----------------------------------------------------------------------------
 
     def decide(self, i: int, item: dict[str, Any]) -> None:
+        first = len(self.events)
+        self._decide(i, item)
+        self._note_input(first, i, item)
+
+    def _note_input(self, first: int, i: int, item: dict[str, Any]) -> None:
+        """Record on the item's first event (the one that states its decision) what an audit
+        needs to re-run the decision and that the event does not show otherwise."""
+        event = self.events[first]
+        noted: dict[str, Any] = {"item": i} if i else {}
+        if isinstance(event, MemoryIngested):
+            if item["importance"] is not None:
+                noted["given_importance"] = item["importance"]
+            if item["valid_from"] is None and event.valid_from is not None:
+                noted["valid_from_rule"] = ("inherited" if event.rule == "near_duplicate_merge"
+                                            else "transaction_time")
+        elif isinstance(event, MemoryReinforced | MemorySkipped):
+            if item["valid_from"] is not None:
+                noted["input_valid_from"] = item["valid_from"]
+            if item["valid_until"] is not None:
+                noted["input_valid_until"] = item["valid_until"]
+        if noted:
+            self.events[first] = msgspec.structs.replace(event, **noted)
+
+    def _decide(self, i: int, item: dict[str, Any]) -> None:
         text, ns = item["text"], item["namespace"]
         rejection = observer.screen(text, self.config.observer)
         if rejection is not None:

@@ -103,7 +103,7 @@ def _namespace_events(
         if (record.valid_until is not None and record.valid_until <= now
                 and record.invalidated_at is None and record.status not in HIDDEN_STATUSES):
             yield MemoryInvalidated(at=at, namespace=namespace, memory_id=record.memory_id,
-                                    until=record.valid_until, reason="expired")
+                                    until=record.valid_until, reason="expired", now=now)
 
 
 def purged_contents(views: Projections, events: list[Event]) -> list[str]:

@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from eventmem.clock import from_micros
-from eventmem.events import event_tag
+from eventmem.events import ConflictEvidence, ConflictFlagged, Event, event_tag
 from eventmem.log import EventLog
 from eventmem.results import HistoryEntry
 
@@ -21,9 +21,7 @@ def history(log: EventLog, memory_id: str, *, until: int | None = None) -> list[
         if until is not None and seq > until:
             break
         _, event = next(log.read(seq, seq))
-        details: dict[str, Any] = {
-            k: v for k, v in msgspec.structs.asdict(event).items() if k not in _COMMON
-        }
+        details = event_details(log, event)
         entries.append(
             HistoryEntry(
                 seq=seq, at=from_micros(event.at), type=event_tag(event), actor=event.actor,
@@ -31,3 +29,20 @@ def history(log: EventLog, memory_id: str, *, until: int | None = None) -> list[
             )
         )
     return entries
+
+
+_EVIDENCE = msgspec.json.Decoder(ConflictEvidence)
+
+
+def event_details(log: EventLog, event: Event) -> dict[str, Any]:
+    """An event's own fields (time, namespace and actor left out), with the evidence it keeps
+    as content joined in: a conflict's subject, attribute and values (blank once erased)."""
+    details: dict[str, Any] = {
+        k: v for k, v in msgspec.structs.asdict(event).items() if k not in _COMMON
+    }
+    if isinstance(event, ConflictFlagged):
+        raw = log.blob(event.content_hash)
+        evidence = _EVIDENCE.decode(raw) if raw else None
+        for field in ("subject", "attribute", "old_value", "new_value"):
+            details[field] = getattr(evidence, field) if evidence is not None else ""
+    return details

@@ -1,0 +1,324 @@
+"""Audit: re-derive every recorded decision and report those that come out differently.
+
+Replay applies decisions; audit re-makes them (ARCHITECTURE.md section 7). :func:`audit` walks the
+log once, folding it into fresh projections, and before each decision group
+(:mod:`replay.groups`) re-runs the policy that decided it on the state as it was then:
+
+* a write batch: :func:`eventmem.ingest.decide` on the batch's items, rebuilt from the recorded
+  events (the input text from its blob, the caller's options from the event);
+* a later conflict resolution: :func:`eventmem.conflicts.resolution_events`;
+* a consolidation: :func:`eventmem.dream.plan` at the recorded ``now`` (sweep and dream cycle);
+* recalls and touches: the stabilities the decay policy gives; feedback: the utility.
+
+The action must come out the same; scores may differ within ``tolerance``; ids made up by the
+re-run are mapped to the recorded ones (:mod:`replay.compare`). What the audit cannot re-derive is
+counted as unverifiable, with the reason, not reported as a failure: a policy version this code
+does not implement, a rejected input (its text is never stored), or a decision that read content
+since purged (the rebuilt state before the purge lacks it).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from eventmem import conflicts, dream, ingest
+from eventmem.config import Config
+from eventmem.embedders import Embedder
+from eventmem.envelope import Envelope
+from eventmem.events import (
+    MemoryIngested,
+    MemoryRejected,
+    event_tag,
+    purged_ids,
+)
+from eventmem.log import EventLog, Head
+from eventmem.policies.decay import stability_after_access
+from eventmem.policies.utility import after_feedback
+from eventmem.text import content_hash
+from projections import Projections
+from replay.compare import Ids, compare_events, differences, render_value, summary, tags
+from replay.groups import Group, groups, split_items
+from replay.inputs import Lookups, item_input
+from replay.policies import replayed_summarizer, unknown_policy
+
+
+class AuditFinding(msgspec.Struct, frozen=True, kw_only=True):
+    """One recorded decision that the audit re-derived differently."""
+
+    seq: int  # the recorded event
+    type: str  # its tag
+    field: str  # what differs ("action", "similarity", "changes[0].to_status"...)
+    recorded: Any = None
+    derived: Any = None
+    message: str = ""
+
+
+class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
+    ok: bool  # no finding
+    findings: tuple[AuditFinding, ...]
+    decisions_checked: int  # recorded decision events re-derived
+    by_kind: dict[str, int]  # write, resolve, maintenance, recall, touch, feedback
+    unverifiable: int = 0  # decision events that could not be re-derived
+    unverifiable_by_reason: dict[str, int] = msgspec.field(default_factory=dict)
+    until_seq: int = 0
+    tolerance: float = 1e-6
+
+
+def audit(log: EventLog, *, config: Config, embedder: Embedder, until: int | None = None,
+          tolerance: float = 1e-6) -> AuditReport:
+    """Re-derive every decision recorded up to ``until`` (a seq; None: the head) and report
+    those whose action differs, or whose scores differ by more than ``tolerance``. Reads only.
+
+    A decision whose events straddle ``until`` is audited whole."""
+    head = log.head().seq
+    stop = head if until is None else max(0, min(until, head))
+    auditor = _Auditor(log, config, embedder, tolerance)
+    for group in groups(log.envelopes(1)):
+        if group.first_seq > stop:
+            break
+        auditor.check(group)
+    return auditor.report(stop)
+
+
+class _Auditor:
+    def __init__(self, log: EventLog, config: Config, embedder: Embedder,
+                 tolerance: float) -> None:
+        self.log, self.config, self.embedder, self.tolerance = log, config, embedder, tolerance
+        self.views = Projections()
+        self.findings: list[AuditFinding] = []
+        self.checked: Counter[str] = Counter()
+        self.unverifiable: Counter[str] = Counter()
+        # Memories folded without their content (purged since): until their purge is folded
+        # too, the rebuilt vector and text views lack rows the live ones had.
+        self.hollow: dict[str, set[str]] = {}
+
+    # -- the walk -----------------------------------------------------------------------------
+
+    def check(self, group: Group) -> None:
+        """Re-derive one group's decisions on the state before it, then fold it."""
+        events = [env.event for env in group.envelopes]
+        policy = unknown_policy(events)
+        if policy is not None and group.kind not in ("other", "orphan"):
+            self.unverifiable[f"unknown policy {policy}"] += len(events)
+            self.fold(group.envelopes)
+            return
+        match group.kind:
+            case "write":
+                self._write(group.envelopes)
+            case "resolve":
+                self._resolve(group.envelopes)
+            case "maintenance":
+                self._maintenance(group.envelopes)
+            case "recall" | "touch" | "feedback":
+                self._access(group.kind, group.envelopes[0])
+            case "orphan":
+                env = group.envelopes[0]
+                self._finding(env.seq, env.event, "action", event_tag(env.event), None,
+                              "no recorded decision accounts for this event")
+        self.fold(group.envelopes)
+
+    def fold(self, envelopes: Sequence[Envelope]) -> None:
+        if not envelopes or envelopes[0].seq <= self.views.seq:
+            return
+        self.views.apply_all(envelopes)
+        for env in envelopes:
+            event = env.event
+            if isinstance(event, MemoryIngested) and (env.vector is None or env.terms is None):
+                self.hollow.setdefault(event.namespace, set()).add(event.memory_id)
+            for mid in purged_ids(event):
+                self.hollow.get(event.namespace, set()).discard(mid)
+
+    def report(self, stop: int) -> AuditReport:
+        return AuditReport(
+            ok=not self.findings, findings=tuple(self.findings),
+            decisions_checked=sum(self.checked.values()),
+            by_kind=dict(sorted(self.checked.items())),
+            unverifiable=sum(self.unverifiable.values()),
+            unverifiable_by_reason=dict(sorted(self.unverifiable.items())), until_seq=stop,
+            tolerance=self.tolerance)
+
+    def _head_before(self, seq: int) -> Head:
+        raw = next(self.log.iter_raw(seq, seq))
+        return Head(seq - 1, raw.prev_hash)
+
+    def _finding(self, seq: int, event: Any, field: str, recorded: Any, derived: Any,
+                 message: str = "") -> None:
+        tag = event_tag(event) if event is not None else ""
+        if not message:
+            message = (f"{field or 'event'}: recorded {render_value(recorded)}, re-derived "
+                       f"{render_value(derived)}")
+        self.findings.append(AuditFinding(seq=seq, type=tag, field=field, recorded=recorded,
+                                          derived=derived, message=message))
+
+    def _settle(self, kind: str, found: list[AuditFinding], count: int, tracker: Lookups,
+                namespaces: set[str] | None) -> None:
+        """Report a group's findings, unless the content its decision read is gone (purged
+        since): then the re-run could not see what the original saw, and it is unverifiable."""
+        hollow = any(self.hollow.get(ns) for ns in (namespaces if namespaces is not None
+                                                     else self.hollow))
+        if found and (tracker.missing or hollow):
+            self.unverifiable["content removed since"] += count
+            return
+        self.findings += found
+        self.checked[kind] += count
+
+    def _compare(self, recorded: Sequence[Envelope], derived: Sequence[Any], ids: Ids
+                 ) -> list[AuditFinding]:
+        """Findings for two runs of events, pairwise; a difference in type or rule is reported
+        once as the action, and stops the comparison (what follows would only echo it)."""
+        out: list[AuditFinding] = []
+        for position, env in enumerate(recorded):
+            mine = derived[position] if position < len(derived) else None
+            if mine is None:
+                out.append(AuditFinding(
+                    seq=env.seq, type=event_tag(env.event), field="action",
+                    recorded=summary(env.event), derived=None,
+                    message=f"recorded {summary(env.event)}; re-derived nothing in its place"))
+                return out
+            rule_differs = getattr(env.event, "rule", None) != getattr(mine, "rule", None)
+            if type(env.event) is not type(mine) or rule_differs:
+                out.append(AuditFinding(
+                    seq=env.seq, type=event_tag(env.event), field="action",
+                    recorded=summary(env.event), derived=summary(mine),
+                    message=f"recorded {summary(env.event)}; re-derived {summary(mine)}"))
+                return out
+            for field, r, d in compare_events(env.event, mine, ids, self.tolerance):
+                out.append(AuditFinding(
+                    seq=env.seq, type=event_tag(env.event), field=field, recorded=r, derived=d,
+                    message=f"{field}: recorded {render_value(r)}, re-derived {render_value(d)}"))
+        if len(derived) > len(recorded) and recorded:
+            last = recorded[-1]
+            out.append(AuditFinding(
+                seq=last.seq, type=event_tag(last.event), field="action", recorded=None,
+                derived=tags(derived[len(recorded):]),
+                message=f"re-derived more after it: {tags(derived[len(recorded):])}"))
+        return out
+
+    # -- write batches ------------------------------------------------------------------------
+
+    def _write(self, envelopes: list[Envelope]) -> None:
+        by_event = {id(env.event): env for env in envelopes}
+        items, trailer = split_items([env.event for env in envelopes])
+        kept = [item for item in items if not isinstance(item[0], MemoryRejected)]
+        rejected = len(items) - len(kept)
+        if rejected:
+            self.unverifiable["rejected input (its text is not stored)"] += rejected
+        if not kept:
+            return
+        tracker = Lookups(self.log, self.views, self.embedder)
+        inputs = [item_input(item, tracker) for item in kept]
+        count = sum(len(item) for item in kept) + len(trailer)
+        namespaces = {item[0].namespace for item in kept}
+        if any(i is None for i in inputs):
+            self.unverifiable["input text removed"] += count
+            return
+        checked_items: list[dict[str, Any]] = [i for i in inputs if i is not None]
+        first = envelopes[0]
+        texts = {content_hash(i["text"]): i["text"] for i in checked_items}
+        decided = ingest.decide(
+            self.views, checked_items, tracker.contents_for(texts), at=first.event.at,
+            head=self._head_before(first.seq), config=self.config, text_of=tracker.text_of,
+            vector_of=tracker.vector_of, analyse=tracker.analyse)
+        derived_items, derived_trailer = split_items(decided.events)
+        ids = Ids()
+        found: list[AuditFinding] = []
+        for position, item in enumerate(kept):
+            mine = derived_items[position] if position < len(derived_items) else []
+            found += self._compare([by_event[id(e)] for e in item], mine, ids)
+        found += self._compare([by_event[id(e)] for e in trailer], derived_trailer, ids)
+        self._settle("write", found, count, tracker, namespaces)
+
+    # -- conflict resolutions -----------------------------------------------------------------
+
+    def _resolve(self, envelopes: list[Envelope]) -> None:
+        resolved = next(env.event for env in envelopes if hasattr(env.event, "winner"))
+        conflict = self.views.state.conflicts.get(resolved.conflict_id)  # type: ignore[attr-defined]
+        if conflict is None or conflict.status != "open":
+            self._finding(envelopes[0].seq, envelopes[0].event, "action", "resolved", None,
+                          f"resolves conflict {resolved.conflict_id}, which "  # type: ignore[attr-defined]
+                          f"{'does not exist' if conflict is None else 'was settled already'}")
+            return
+        tracker = Lookups(self.log, self.views, self.embedder)
+        first = envelopes[0]
+        try:
+            events, _, _ = conflicts.resolution_events(
+                self.views, conflict, resolved.strategy, at=first.event.at,  # type: ignore[attr-defined]
+                head=self._head_before(first.seq), config=self.config, text_of=tracker.text_of,
+                analyse=tracker.analyse)
+        except Exception as exc:  # an unknown strategy, a memory gone: the record is wrong
+            self._finding(first.seq, first.event, "action", resolved.strategy, None,  # type: ignore[attr-defined]
+                          f"the resolution does not re-run: {exc}")
+            return
+        found = self._compare(envelopes, events, Ids())
+        self._settle("resolve", found, len(envelopes), tracker, {first.event.namespace})
+
+    # -- consolidations -----------------------------------------------------------------------
+
+    def _maintenance(self, envelopes: list[Envelope]) -> None:
+        now = next((n for env in envelopes if (n := getattr(env.event, "now", None)) is not None),
+                   None)
+        if now is None:
+            self.unverifiable["maintenance without its now"] += len(envelopes)
+            return
+        remaining = list(envelopes)
+        while remaining:
+            first = remaining[0]
+            tracker = Lookups(self.log, self.views, self.embedder)
+            planned = dream.plan(
+                self.views, now, first.event.at, self.config,
+                head=self._head_before(first.seq), text_of=tracker.blob,
+                contents_for=tracker.contents_for,
+                summarizer=replayed_summarizer([env.event for env in remaining], self.views,
+                                               self.log))
+            derived = planned.events
+            # Nothing re-derived: the first recorded event is reported as unaccounted for.
+            found = self._compare(remaining[:max(len(derived), 1)], derived, Ids())
+            if found or len(derived) >= len(remaining):
+                self._settle("maintenance", found, len(remaining), tracker, None)
+                self.fold(remaining)
+                return
+            # A second consolidation at the same at and now: its plan follows this one's.
+            self._settle("maintenance", [], len(derived), tracker, None)
+            self.fold(remaining[:len(derived)])
+            remaining = remaining[len(derived):]
+
+    # -- accesses -----------------------------------------------------------------------------
+
+    def _access(self, kind: str, env: Envelope) -> None:
+        event: Any = env.event
+        memories = self.views.state.memories
+        at = event.at
+        if kind == "recall":
+            stabilities = event.stabilities
+            if not stabilities:
+                return
+            self.checked[kind] += 1
+            for i, mid in enumerate(event.memory_ids):
+                record = memories.get(mid)
+                if record is None:
+                    self._finding(env.seq, event, f"memory_ids[{i}]", mid, None,
+                                  f"recalled {mid}, which does not exist")
+                    continue
+                self._number(env.seq, event, f"stabilities[{i}]", stabilities[i],
+                             stability_after_access(record, at, self.config.decay))
+            return
+        record = memories.get(event.memory_id)
+        self.checked[kind] += 1
+        if record is None:
+            self._finding(env.seq, event, "memory_id", event.memory_id, None,
+                          f"{event.memory_id} does not exist")
+        elif kind == "touch":
+            self._number(env.seq, event, "stability", event.stability,
+                         stability_after_access(record, at, self.config.decay))
+        else:
+            self._number(env.seq, event, "utility", event.utility, after_feedback(
+                record.utility, event.target, record.utility_at or record.created_at, at,
+                self.config.utility))
+
+    def _number(self, seq: int, event: Any, field: str, recorded: float, derived: float) -> None:
+        if differences(recorded, derived, self.tolerance):
+            self._finding(seq, event, field, recorded, derived)

@@ -1,0 +1,201 @@
+"""The log cut into decision groups: the runs of events one call decided together.
+
+The log does not mark where one call's append ends, but the events say it: a write batch is a run
+of items (each begins with the event that states its decision -- ingested, reinforced, skipped or
+rejected -- numbered by ``item`` from 0, followed by the supersession or conflict events it
+implies) closed by the working-memory evictions of the batch; a consolidation is a run of
+maintenance events sharing ``at`` and ``now``; a later resolution of a conflict begins with
+``conflict.resolved`` (or the merged memory it creates). :func:`groups` yields them in log order,
+reading ahead only as far as the group being cut.
+
+:func:`split_items` cuts a write batch's events (recorded or re-derived) into its items and its
+trailing evictions, with the same rules.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Literal, NamedTuple
+
+from eventmem.envelope import Envelope
+from eventmem.events import (
+    DREAM_POLICY,
+    CategorySummarized,
+    ConflictFlagged,
+    ConflictResolved,
+    Event,
+    FeedbackGiven,
+    LifecycleTransitioned,
+    MemoriesDormant,
+    MemoriesRehearsed,
+    MemoryConsolidated,
+    MemoryIngested,
+    MemoryInvalidated,
+    MemoryRecalled,
+    MemoryReinforced,
+    MemoryRejected,
+    MemorySkipped,
+    MemorySuperseded,
+    MemoryTouched,
+    TierChanged,
+)
+
+GroupKind = Literal["write", "resolve", "maintenance", "recall", "touch", "feedback", "orphan",
+                    "other"]
+
+ITEM_FIRST = (MemoryIngested, MemoryReinforced, MemorySkipped, MemoryRejected)
+_MAINTENANCE = (LifecycleTransitioned, TierChanged, MemoryInvalidated, MemoriesRehearsed,
+                MemoriesDormant, MemoryConsolidated, CategorySummarized)
+EVICTION_REASON = "working_capacity"  # the write path's own tier changes
+
+
+class Group(NamedTuple):
+    kind: GroupKind
+    envelopes: list[Envelope]
+
+    @property
+    def first_seq(self) -> int:
+        return self.envelopes[0].seq
+
+
+def continues_item(item: Sequence[Event], nxt: Event) -> bool:
+    """Whether ``nxt`` belongs to the write item whose events so far are ``item``: a merge's or
+    an update's supersession, or a conflict's flag, resolution and supersession."""
+    head, last = item[0], item[-1]
+    if not isinstance(head, MemoryIngested):
+        return False
+    if len(item) == 1:
+        if isinstance(nxt, MemorySuperseded):
+            return nxt.by == head.memory_id and nxt.conflict_id is None
+        return isinstance(nxt, ConflictFlagged) and nxt.other_id == head.memory_id
+    if isinstance(last, ConflictFlagged):
+        return isinstance(nxt, ConflictResolved) and nxt.conflict_id == last.conflict_id
+    if isinstance(last, ConflictResolved):
+        return isinstance(nxt, MemorySuperseded) and nxt.conflict_id == last.conflict_id
+    return False
+
+
+def is_eviction(event: Event) -> bool:
+    """A write batch's working-memory eviction (a tier change at the batch's own time)."""
+    return (isinstance(event, TierChanged) and event.now == event.at and bool(event.changes)
+            and all(c.reason == EVICTION_REASON for c in event.changes))
+
+
+def is_dream_ingest(event: Event) -> bool:
+    return isinstance(event, MemoryIngested) and event.policy == DREAM_POLICY
+
+
+def split_items(events: Sequence[Event]) -> tuple[list[list[Event]], list[Event]]:
+    """A write batch's events as its items (each a list of events) and its trailing evictions."""
+    items: list[list[Event]] = []
+    trailer: list[Event] = []
+    for event in events:
+        if trailer or (is_eviction(event) and items):
+            trailer.append(event)
+        elif items and continues_item(items[-1], event):
+            items[-1].append(event)
+        else:
+            items.append([event])
+    return items, trailer
+
+
+def groups(envelopes: Iterable[Envelope]) -> Iterator[Group]:
+    """The decision groups of a run of envelopes, in order (see the module docstring)."""
+    cutter = _Cutter(iter(envelopes))
+    while (env := cutter.peek()) is not None:
+        yield cutter.cut(env.event)
+
+
+def _now(event: Event) -> int | None:
+    return getattr(event, "now", None)
+
+
+class _Cutter:
+    def __init__(self, source: Iterator[Envelope]) -> None:
+        self._source = source
+        self._ahead: deque[Envelope] = deque()
+
+    def peek(self, depth: int = 0) -> Envelope | None:
+        while len(self._ahead) <= depth:
+            env = next(self._source, None)
+            if env is None:
+                return None
+            self._ahead.append(env)
+        return self._ahead[depth]
+
+    def _take(self) -> Envelope:
+        return self._ahead.popleft()
+
+    def cut(self, event: Event) -> Group:
+        after = self.peek(1)
+        if isinstance(event, ConflictResolved) or (
+                isinstance(event, MemoryIngested) and after is not None
+                and isinstance(after.event, ConflictResolved)
+                and not is_dream_ingest(event)):
+            return self._resolution()
+        if isinstance(event, _MAINTENANCE) or is_dream_ingest(event):
+            return self._maintenance(event)
+        if isinstance(event, ITEM_FIRST):
+            return self._write_batch(event)
+        kind: GroupKind = "other"
+        if isinstance(event, MemoryRecalled):
+            kind = "recall"
+        elif isinstance(event, MemoryTouched):
+            kind = "touch"
+        elif isinstance(event, FeedbackGiven):
+            kind = "feedback"
+        elif isinstance(event, MemorySuperseded | ConflictFlagged):
+            kind = "orphan"  # no decision before it accounts for it
+        return Group(kind, [self._take()])
+
+    def _resolution(self) -> Group:
+        taken = [self._take()]
+        if isinstance(taken[0].event, MemoryIngested):
+            taken.append(self._take())
+        resolved = taken[-1].event
+        assert isinstance(resolved, ConflictResolved)
+        while (env := self.peek()) is not None and isinstance(env.event, MemorySuperseded) \
+                and env.event.conflict_id == resolved.conflict_id:
+            taken.append(self._take())
+        return Group("resolve", taken)
+
+    def _maintenance(self, first: Event) -> Group:
+        taken = [self._take()]
+        now = _now(first)
+        while (env := self.peek()) is not None and env.event.at == first.at:
+            event = env.event
+            if not (isinstance(event, _MAINTENANCE) or is_dream_ingest(event)):
+                break
+            if is_eviction(event) and now != event.at:
+                break
+            event_now = _now(event)
+            if event_now is not None:
+                if now is not None and event_now != now:
+                    break  # another consolidation at the same transaction time
+                now = event_now
+            taken.append(self._take())
+        return Group("maintenance", taken)
+
+    def _write_batch(self, first: Event) -> Group:
+        taken = [self._take()]
+        item = [first]
+        index = getattr(first, "item", 0)
+        while (env := self.peek()) is not None and env.event.at == first.at:
+            event = env.event
+            if continues_item(item, event):
+                item.append(event)
+            elif (isinstance(event, ITEM_FIRST) and getattr(event, "item", 0) == index + 1
+                  and not is_dream_ingest(event)):
+                after = self.peek(1)
+                if isinstance(event, MemoryIngested) and after is not None \
+                        and isinstance(after.event, ConflictResolved):
+                    break  # a resolution's merged memory
+                item, index = [event], index + 1
+            else:
+                break
+            taken.append(self._take())
+        while (env := self.peek()) is not None and is_eviction(env.event) \
+                and env.event.at == first.at:
+            taken.append(self._take())
+        return Group("write", taken)

@@ -1,0 +1,85 @@
+"""What a re-run of a decision reads: content by hash (noting what is gone since), and the
+caller's items rebuilt from the events that recorded their decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from eventmem.content import Content
+from eventmem.embedders import Embedder
+from eventmem.events import MemoryIngested, MemoryReinforced, MemorySkipped
+from eventmem.log import EventLog
+from eventmem.text import content_hash, packed_terms
+from projections import Projections
+
+
+class Lookups:
+    """Content lookups for a re-run, noting whether any content it asked for is gone."""
+
+    def __init__(self, log: EventLog, views: Projections, embedder: Embedder) -> None:
+        self.log, self.views, self.embedder = log, views, embedder
+        self.missing = False
+
+    def blob(self, chash: str) -> str | None:
+        text = self.log.blob(chash)
+        if text is None:
+            self.missing = True
+        return text
+
+    def text_of(self, memory_id: str) -> str:
+        return self.blob(self.views.state.memories[memory_id].content_hash) or ""
+
+    def vector_of(self, memory_id: str) -> np.ndarray:
+        chash = self.views.state.memories[memory_id].content_hash
+        content = self.log.contents([chash])[0]
+        if content is None or content.vector is None:
+            self.missing = True
+            return np.zeros(self.embedder.dim, dtype=np.float32)
+        return np.frombuffer(content.vector, dtype=np.float32)
+
+    def contents_for(self, texts: Mapping[str, str]) -> dict[str, Content]:
+        """As the engine's cache: stored content where whole, the rest embedded now."""
+        hashes = list(texts)
+        out = {h: c for h, c in zip(hashes, self.log.contents(hashes), strict=True)
+               if c is not None and c.vector is not None and c.terms is not None}
+        missing = [h for h in hashes if h not in out]
+        if missing:
+            rows = self.embedder.embed([texts[h] for h in missing])
+            for h, row in zip(missing, rows, strict=True):
+                out[h] = Content(texts[h], row.tobytes(), packed_terms(texts[h]))
+        return out
+
+    def analyse(self, text: str) -> Content:
+        chash = content_hash(text)
+        return self.contents_for({chash: text})[chash]
+
+
+def item_input(item: list[Any], tracker: Lookups) -> dict[str, Any] | None:
+    """The checked item (as :func:`eventmem.items.check_items` makes it) that the write path
+    decided ``item`` from; None when its text is gone."""
+    head = item[0]
+    if isinstance(head, MemoryIngested):
+        text = tracker.blob(head.input_hash or head.content_hash)
+        strategy = next((getattr(e, "strategy", None) for e in item[1:]
+                         if hasattr(e, "strategy")), None)
+        return None if text is None else {
+            "text": text, "namespace": head.namespace,
+            "kind": head.kind if head.kind_rule == "caller" else None, "source": head.source,
+            "importance": head.given_importance, "confidence": head.confidence,
+            "valid_from": None if head.valid_from_rule else head.valid_from,
+            "valid_until": None if head.valid_until_rule else head.valid_until,
+            "pinned": head.pinned and not head.flashbulb, "immutable": head.immutable,
+            "tags": head.tags, "refs": head.refs, "session": head.session,
+            "on_conflict": strategy,
+        }
+    assert isinstance(head, MemoryReinforced | MemorySkipped)
+    text = tracker.blob(head.content_hash)
+    return None if text is None else {
+        "text": text, "namespace": head.namespace, "kind": None, "source": head.actor,
+        "importance": None, "confidence": 1.0, "valid_from": head.input_valid_from,
+        "valid_until": head.input_valid_until, "pinned": False, "immutable": False, "tags": (),
+        "refs": (), "session": None, "on_conflict": None,
+    }

@@ -1,0 +1,101 @@
+"""What the audit knows how to re-derive: the policy versions this code implements, and the
+recorded output of a pluggable summarizer (an LLM's text is an input to replay, not a decision
+the audit can re-make; which memories it summarized, and when, is)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from eventmem.events import (
+    DREAM_POLICY,
+    POLICY_VERSION,
+    CategorySummarized,
+    Event,
+    MemoryConsolidated,
+    MemoryIngested,
+    event_tag,
+)
+from eventmem.log import EventLog
+from eventmem.policies.extract import EXTRACTOR_VERSION
+from eventmem.policies.gate import GATE_VERSION
+from eventmem.policies.observer import OBSERVER_VERSION
+from eventmem.policies.summaries import EXTRACTIVE
+from projections import Projections
+
+# The policy versions each decision event may carry that this code re-derives. The sweep,
+# accesses and feedback record the store-wide version (events.POLICY_VERSION).
+KNOWN: dict[str, frozenset[str]] = {
+    "memory.ingested": frozenset({GATE_VERSION, DREAM_POLICY}),
+    "memory.reinforced": frozenset({GATE_VERSION}),
+    "memory.skipped": frozenset({GATE_VERSION}),
+    "memory.superseded": frozenset({GATE_VERSION}),
+    "conflict.flagged": frozenset({GATE_VERSION}),
+    "conflict.resolved": frozenset({GATE_VERSION}),
+    "memory.rejected": frozenset({OBSERVER_VERSION}),
+    "memory.lifecycle": frozenset({POLICY_VERSION}),
+    "memory.tier_changed": frozenset({POLICY_VERSION}),
+    "memory.invalidated": frozenset({POLICY_VERSION}),
+    "memory.recalled": frozenset({POLICY_VERSION}),
+    "memory.touched": frozenset({POLICY_VERSION}),
+    "memory.feedback": frozenset({POLICY_VERSION}),
+    "memory.rehearsed": frozenset({DREAM_POLICY}),
+    "memory.dormant": frozenset({DREAM_POLICY}),
+    "memory.consolidated": frozenset({DREAM_POLICY}),
+    "memory.category_summarized": frozenset({DREAM_POLICY}),
+}
+
+
+def unknown_policy(events: Sequence[Event]) -> str | None:
+    """The first policy (or extractor) version among ``events`` that this code does not
+    implement, or None."""
+    for event in events:
+        policy = getattr(event, "policy", None)
+        known = KNOWN.get(event_tag(event))
+        if policy is not None and known is not None and policy not in known:
+            return policy
+        if isinstance(event, MemoryIngested) and event.extractor not in ("", EXTRACTOR_VERSION):
+            return event.extractor
+    return None
+
+
+class ReplayedSummarizer:
+    """Gives back the summary recorded for the same source texts; raises for any other (the
+    cycle then falls back to the extractive summary, as it did when the original failed)."""
+
+    def __init__(self, summarizer_id: str, recorded: dict[tuple[str, ...], str]) -> None:
+        self.summarizer_id = summarizer_id
+        self._recorded = recorded
+
+    def summarize(self, texts: Sequence[str]) -> str:
+        """The recorded summary of ``texts``."""
+        found = self._recorded.get(tuple(texts))
+        if found is None:
+            raise ValueError("no summary of these texts was recorded")
+        return found
+
+
+def replayed_summarizer(events: Sequence[Event], views: Projections, log: EventLog
+                        ) -> ReplayedSummarizer | None:
+    """The summarizer to re-run a consolidation's ``events`` with: None (the extractive one,
+    re-derived) unless they record another method, whose outputs are then replayed."""
+    made = {e.memory_id: e.content_hash for e in events if isinstance(e, MemoryIngested)}
+    memories = views.state.memories
+
+    def text(memory_id: str) -> str | None:
+        chash = made.get(memory_id)
+        if chash is None:
+            record = memories.get(memory_id)
+            chash = None if record is None else record.content_hash
+        return None if chash is None else log.blob(chash)
+
+    method, recorded = None, {}
+    for event in events:
+        if not isinstance(event, MemoryConsolidated | CategorySummarized) \
+                or event.method.startswith(EXTRACTIVE.summarizer_id):
+            continue
+        method = method or event.method
+        sources = [text(mid) for mid in event.sources]
+        summary = text(event.memory_id)
+        if summary is not None and all(s is not None for s in sources):
+            recorded[tuple(s for s in sources if s is not None)] = summary
+    return None if method is None else ReplayedSummarizer(method, recorded)
