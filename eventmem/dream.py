@@ -47,6 +47,7 @@ from eventmem.events import (
     MemoryKind,
     MemoryLink,
     Rehearsal,
+    RelationsPruned,
 )
 from eventmem.log import Head
 from eventmem.maintenance import sweep_events
@@ -55,6 +56,7 @@ from eventmem.policies.consolidation import is_exempt
 from eventmem.policies.summaries import EXTRACTIVE, Summarizer, summarizer_id
 from eventmem.text import content_hash, dedup_key
 from projections import Projections
+from projections import graph as graph_view
 from projections.state import MemoryRecord, category_key
 
 
@@ -318,10 +320,22 @@ def _summary(cycle: Cycle, namespace: str, kind: str, members: list[MemoryRecord
 
 
 def graph_step(cycle: Cycle) -> None:
-    """The hook for the knowledge graph's maintenance: edge decay and pruning of weak inferred
-    relations. It is to be a pure function of ``cycle.views`` (the graph projection), the state
-    as ``cycle.state`` shows it, ``cycle.now`` and ``cycle.config``, and to ``cycle.emit`` its
-    decisions as events (with evidence and policy version), like the steps above."""
+    """The knowledge graph's maintenance: a relation's strength decays with the time since it
+    was last stated (recency and confidence, :func:`projections.graph.strength`); one weaker
+    than ``prune_strength`` and unseen for ``prune_idle_days`` is pruned, one event per
+    namespace. Its entities and the memories naming them stay."""
+    params = cycle.params
+    if not params.prune_relations:
+        return
+    graph = cycle.views.graph
+    for namespace in sorted(graph.namespaces):
+        weak = graph_view.weak_edges(graph, namespace, cycle.now, below=params.prune_strength,
+                                     idle_days=params.prune_idle_days)
+        if weak:
+            cycle.emit([RelationsPruned(
+                at=cycle.at, namespace=namespace, actor="consolidation", now=cycle.now,
+                edges=tuple(d for d, _ in weak), strengths=tuple(round(v, 6) for _, v in weak),
+                policy=DREAM_POLICY)])
 
 
 STEPS: tuple[tuple[str, Callable[[Cycle], None]], ...] = (

@@ -16,6 +16,7 @@ events also carry the ``rule`` that decided and the ``policy`` version.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Final, Literal
 
 import msgspec
@@ -428,6 +429,22 @@ class MemoryErased(Event, tag="memory.erased", frozen=True, kw_only=True):
     requested: str | None = None
 
 
+class RelationsPruned(Event, tag="graph.relations_pruned", frozen=True, kw_only=True):
+    """The dream cycle at ``now`` dropped these relations of a namespace's knowledge graph: seen
+    long ago and too weak to keep. Relations are named by digest (``edge_digest``), never by the
+    entity names, which are words of texts and must not outlive their erasure."""
+
+    now: int
+    edges: tuple[str, ...]  # edge digests, sorted
+    strengths: tuple[float, ...]  # each one's strength at now (the evidence)
+    policy: str = POLICY_VERSION
+
+
+def edge_digest(namespace: str, edge_key: str) -> str:
+    """The name a relation goes by in events: a digest of its namespace and key."""
+    return hashlib.blake2b(f"{namespace}\x00{edge_key}".encode(), digest_size=12).hexdigest()
+
+
 AnyEvent = (
     EmbedderRegistered
     | MemoryIngested
@@ -446,6 +463,7 @@ AnyEvent = (
     | MemorySuperseded
     | ConflictFlagged
     | ConflictResolved
+    | RelationsPruned
     | MemoriesRehearsed
     | MemoriesDormant
     | MemoryConsolidated

@@ -27,6 +27,7 @@ from eventmem.events import (
     MemoryConsolidated,
     MemoryInvalidated,
     Rehearsal,
+    RelationsPruned,
     StatusChange,
     TierChange,
     TierChanged,
@@ -53,6 +54,7 @@ class ConsolidationReport(msgspec.Struct, frozen=True, kw_only=True):
     dormant: tuple[DormantChange, ...] = ()  # forgetting, and the members of new clusters
     consolidated: tuple[MemoryConsolidated, ...] = ()
     summarized: tuple[CategorySummarized, ...] = ()
+    pruned_relations: int = 0  # knowledge-graph relations pruned as too weak
 
     @property
     def changed(self) -> bool:
@@ -130,6 +132,7 @@ def report(now: int, events: list[Event], seqs: list[int]) -> ConsolidationRepor
     dormant: list[DormantChange] = []
     consolidated: list[MemoryConsolidated] = []
     summarized: list[CategorySummarized] = []
+    pruned = 0
     for event in events:
         if isinstance(event, LifecycleTransitioned):
             status_changes += event.changes
@@ -145,8 +148,10 @@ def report(now: int, events: list[Event], seqs: list[int]) -> ConsolidationRepor
             consolidated.append(event)
         elif isinstance(event, CategorySummarized):
             summarized.append(event)
+        elif isinstance(event, RelationsPruned):
+            pruned += len(event.edges)
     return ConsolidationReport(
         now=now, status_changes=tuple(status_changes), tier_changes=tuple(tier_changes),
         invalidated=tuple(invalidated), seqs=tuple(seqs), rehearsed=tuple(rehearsed),
         dormant=tuple(dormant), consolidated=tuple(consolidated),
-        summarized=tuple(summarized))
+        summarized=tuple(summarized), pruned_relations=pruned)

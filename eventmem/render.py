@@ -90,6 +90,8 @@ def describe_event(tag: str, details: Mapping[str, Any]) -> str:
             replaces = f", replacing {d['replaces']}" if d.get("replaces") else ""
             return (f"summary {mid} of {d['members']} {d['kind']} memories "
                     f"({d['method']}){replaces}")
+        case "graph.relations_pruned":
+            return f"pruned {len(d['edges'])} weak relations (strength < threshold at now)"
         case "store.embedder_registered":
             return f"embedder {d['embedder_id']} (dim {d['dim']})"
         case _:

@@ -32,6 +32,8 @@ from eventmem.events import (
     MemoryErased,
     MemoryIngested,
     MemorySuperseded,
+    RelationsPruned,
+    edge_digest,
     purged_ids,
 )
 
@@ -175,6 +177,10 @@ def apply(graph: Graph, env: Envelope) -> Graph:
         case ConflictFlagged(memory_id=existing, other_id=new) if existing != new:
             _link(graph.params, _namespace(graph, event.namespace), new, existing,
                   "contradicts", 1.0)
+        case RelationsPruned(edges=digests):
+            ns = graph.namespaces.get(event.namespace)
+            if ns is not None:
+                _prune(ns, event.namespace, frozenset(digests))
         case LifecycleTransitioned() | MemoryErased() if (purged := purged_ids(event)):
             ns = graph.namespaces.get(event.namespace)
             if ns is not None:
@@ -318,6 +324,36 @@ def _purge(params: GraphParams, ns: NamespaceGraph, purged: frozenset[str]) -> N
     for key in touched:
         if not _refold_entity(entities[key], purged):
             del entities[key]
+
+
+def _prune(ns: NamespaceGraph, namespace: str, digests: frozenset[str]) -> None:
+    """Drop the relations named by these digests (the entities stay: their mentions are facts
+    of the memories that name them). A pass over the namespace's edges: prunes are one event
+    per consolidation."""
+    entities, edges = ns.entities, ns.edges
+    for ekey in [k for k in edges if edge_digest(namespace, k) in digests]:
+        del edges[ekey]
+        subject, _, obj = split_key(ekey)
+        for end in (subject,) if subject == obj else (subject, obj):
+            entities[end].edges.remove(ekey)
+
+
+def weak_edges(graph: Graph, namespace: str, now: int, *, below: float,
+               idle_days: float) -> list[tuple[str, float]]:
+    """The relations of a namespace weaker than ``below`` at ``now`` and not seen for
+    ``idle_days``, as (digest, strength), sorted by digest: what a prune would drop."""
+    ns = graph.namespaces.get(namespace)
+    if ns is None:
+        return []
+    idle = idle_days * MICROS_PER_DAY
+    found = []
+    for ekey, edge in ns.edges.items():
+        if now - edge.last_at < idle:
+            continue
+        value = strength(edge, now, graph.params)
+        if value < below:
+            found.append((edge_digest(namespace, ekey), value))
+    return sorted(found)
 
 
 def _refold_edge(edge: Edge, purged: frozenset[str], reinforce: float) -> bool:

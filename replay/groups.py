@@ -38,6 +38,7 @@ from eventmem.events import (
     MemorySkipped,
     MemorySuperseded,
     MemoryTouched,
+    RelationsPruned,
     TierChanged,
 )
 
@@ -46,7 +47,7 @@ GroupKind = Literal["write", "resolve", "maintenance", "recall", "touch", "feedb
 
 ITEM_FIRST = (MemoryIngested, MemoryReinforced, MemorySkipped, MemoryRejected)
 _MAINTENANCE = (LifecycleTransitioned, TierChanged, MemoryInvalidated, MemoriesRehearsed,
-                MemoriesDormant, MemoryConsolidated, CategorySummarized)
+                MemoriesDormant, MemoryConsolidated, CategorySummarized, RelationsPruned)
 EVICTION_REASON = "working_capacity"  # the write path's own tier changes
 
 

@@ -42,6 +42,7 @@ KNOWN: dict[str, frozenset[str]] = {
     "memory.dormant": frozenset({DREAM_POLICY}),
     "memory.consolidated": frozenset({DREAM_POLICY}),
     "memory.category_summarized": frozenset({DREAM_POLICY}),
+    "graph.relations_pruned": frozenset({DREAM_POLICY}),
 }
 
 

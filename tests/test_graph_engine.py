@@ -128,3 +128,23 @@ def test_recall_follows_the_graph_to_a_neighbours_memories(mem):
     # married_to edge (its rank is in the explain).
     assert sam.signals["graph_rank"] >= 1
     assert "Alice is married to Sam" in by_id
+
+
+def test_the_dream_cycle_prunes_relations_long_unstated_and_keeps_their_entities(mem, clock):
+    mem.remember("Dana works at Globex", namespace="d")
+    mem.remember("Erin works at Initech", namespace="d")
+    clock.advance(timedelta(days=300))
+    mem.remember("Erin works at Initech, still", namespace="d")  # restated: stays strong
+    clock.advance(timedelta(days=200))
+    report = mem.consolidate()
+    assert report.pruned_relations == 1
+    dana = mem.graph.entity("Dana", namespace="d")
+    assert dana.relations == () and len(dana.memory_ids) == 1  # the entity and its memory stay
+    assert [r.relation for r in mem.graph.entity("Erin", namespace="d").relations] == [
+        "works_at"]
+    assert mem.consolidate(now=clock.now()).pruned_relations == 0  # idempotent at one now
+    assert rebuild(mem.store).digests() == mem._views.digests()
+    assert mem.audit().ok
+    # The event names relations by digest: no entity name enters the immutable log.
+    [pruned] = [e for _, e in mem.events() if type(e).__name__ == "RelationsPruned"]
+    assert "globex" not in repr(pruned).lower() and "dana" not in repr(pruned).lower()

@@ -74,6 +74,12 @@ class DreamParams(msgspec.Struct, kw_only=True, frozen=True):
     capacity: int = 50_000
     capacity_trim_to: float = 0.9
     # 3. clusters
+    # The knowledge graph: a relation weaker than prune_strength (count, recency and decaying
+    # confidence; a single statement is at about 0.1 after a year) and unstated for
+    # prune_idle_days is pruned.
+    prune_relations: bool = True
+    prune_strength: float = 0.1
+    prune_idle_days: float = 180.0
     cluster: bool = True
     cluster_similarity: float = 0.75
     cluster_min_size: int = 3
