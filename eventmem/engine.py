@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from eventmem import conflicts, dream, erasure, ingest, validation
+from eventmem.analysis import contents_for
 from eventmem.cache import RecallCache
 from eventmem.clock import Clock, SystemClock, from_micros, to_micros
 from eventmem.config import Config
@@ -46,13 +47,12 @@ from eventmem.log import EventLog, Head
 from eventmem.maintenance import ConsolidationReport, purged_contents
 from eventmem.maintenance import report as consolidation_report
 from eventmem.opslog import ops_logger
-from eventmem.policies import extract
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.summaries import Summarizer
 from eventmem.policies.utility import after_feedback
 from eventmem.reader import Reader, View
 from eventmem.results import Action, Conflict, Hit, RememberResult
-from eventmem.text import content_hash, packed_terms
+from eventmem.text import content_hash
 from projections.state import ConflictRecord, MemoryRecord
 from replay.audit import AuditReport, audit
 from replay.rebuild import load_or_rebuild
@@ -284,19 +284,7 @@ class Engine(Reader):
         return self._contents_for({chash: text})[chash]
 
     def _contents_for(self, texts: Mapping[str, str]) -> dict[str, Content]:
-        """Content for these texts (content hash -> text): what the store already holds where it
-        holds it (the vector cache), the rest analysed here, embedded in one batch."""
-        hashes = list(texts)
-        out = {h: c for h, c in zip(hashes, self._log.contents(hashes), strict=True)
-               if c is not None and c.vector is not None and c.terms is not None}
-        missing = [h for h in hashes if h not in out]
-        if missing:
-            rows = self._embedder.embed([texts[h] for h in missing])
-            for h, row in zip(missing, rows, strict=True):
-                # Everything derived from a text is analysed once, here, and stored with it.
-                out[h] = Content(texts[h], row.tobytes(), packed_terms(texts[h]),
-                                 extract.encoded(texts[h]))
-        return out
+        return contents_for(self._log, self._embedder, texts)
 
     def _fold(self, events: list[Event], seqs: list[int],
               contents: Mapping[str, Content] | None = None) -> None:

@@ -8,11 +8,12 @@ from typing import Any
 
 import numpy as np
 
+from eventmem.analysis import contents_for
 from eventmem.content import Content
 from eventmem.embedders import Embedder
 from eventmem.events import MemoryIngested, MemoryReinforced, MemorySkipped
 from eventmem.log import EventLog
-from eventmem.text import content_hash, packed_terms
+from eventmem.text import content_hash
 from projections import Projections
 
 
@@ -41,16 +42,8 @@ class Lookups:
         return np.frombuffer(content.vector, dtype=np.float32)
 
     def contents_for(self, texts: Mapping[str, str]) -> dict[str, Content]:
-        """As the engine's cache: stored content where whole, the rest embedded now."""
-        hashes = list(texts)
-        out = {h: c for h, c in zip(hashes, self.log.contents(hashes), strict=True)
-               if c is not None and c.vector is not None and c.terms is not None}
-        missing = [h for h in hashes if h not in out]
-        if missing:
-            rows = self.embedder.embed([texts[h] for h in missing])
-            for h, row in zip(missing, rows, strict=True):
-                out[h] = Content(texts[h], row.tobytes(), packed_terms(texts[h]))
-        return out
+        """As the engine's cache: stored content where whole, the rest analysed now."""
+        return contents_for(self.log, self.embedder, texts)
 
     def analyse(self, text: str) -> Content:
         chash = content_hash(text)
