@@ -76,17 +76,17 @@ class ContentTables:
         txn.put(b"slots", slot_key(slot), db=meta)
 
     def drop(self, txn: Any, content_hash: str) -> None:
-        """Remove a content's text, vector and terms (a purge or an erasure)."""
+        """Remove a content's text, vector, terms and extraction (a purge or an erasure),
+        leaving no byte of them in the pages that stay."""
         key = content_key(content_hash)
         record = txn.get(key, db=self._content)
         if record is None:
             return
         slot = bytes(record[:8])
-        txn.delete(key, db=self._content)
-        txn.delete(slot, db=self._blobs)
-        txn.delete(slot, db=self._vectors)
-        if self._extractions is not None:
-            txn.delete(slot, db=self._extractions)
+        _wipe(txn, key, self._content)
+        for db in (self._blobs, self._vectors, self._extractions):
+            if db is not None:
+                _wipe(txn, slot, db)
 
     def get(self, txn: Any, content_hash: str) -> Content | None:
         record = txn.get(content_key(content_hash), db=self._content)
@@ -155,6 +155,17 @@ class ContentTables:
                 if key in wanted:
                     found[key] = value
         return found
+
+
+def _wipe(txn: Any, key: bytes, db: Any) -> None:
+    """Delete a row after overwriting its value with zeros. LMDB deletes a row by moving its
+    neighbours over it, which leaves the old bytes in the page's free space, and a compacted copy
+    keeps pages as they are: zeroed in place first (a same-size put), the bytes are gone."""
+    value = txn.get(key, db=db)
+    if value is None:
+        return
+    txn.put(key, bytes(len(value)), db=db)
+    txn.delete(key, db=db)
 
 
 def decode_text(raw: bytes | memoryview, seq: int | None) -> str:

@@ -25,6 +25,7 @@ import errno
 import fcntl
 import hashlib
 import os
+import shutil
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple, TypeVar
@@ -314,13 +315,8 @@ class EventLog:
             raise ReadOnlyError(f"store at {self.path} is open read-only")
         data, tmp = self.path / "data.mdb", self.path / COMPACT_TMP
         tmp.unlink(missing_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
-            try:
-                self._env.copyfd(fd, compact=True)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            self._copy_live(tmp)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
@@ -334,6 +330,38 @@ class EventLog:
                                   sync=flags["sync"], mode=0o600, max_readers=256)
             self._open_dbs()
         return before, data.stat().st_size
+
+    def _copy_live(self, target: Path) -> None:
+        """Write every live key and value, database by database, into a fresh environment and
+        leave its file at ``target``.
+
+        Not LMDB's own compacting copy: that copies pages whole, and a page's unused bytes (and
+        a one-page overflow value's tail) can hold stale data, since LMDB reuses page buffers
+        without clearing them. Erased text could survive there. A fresh environment only ever
+        holds what is written into it: live data.
+        """
+        work = target.with_name(target.name + ".d")
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(mode=0o700)
+        try:
+            fresh = lmdb.open(str(work), map_size=self._env.info()["map_size"], max_dbs=8,
+                              sync=False, mode=0o600, max_readers=8)
+            try:
+                with self._env.begin() as src, fresh.begin(write=True) as dst:
+                    for name in [bytes(key) for key, _ in src.cursor()]:
+                        source_db = self._env.open_db(name, txn=src, create=False)
+                        # The stubs omit flags()'s transaction argument; py-lmdb takes it.
+                        dupsort = bool(source_db.flags(src)["dupsort"])  # type: ignore[call-arg]
+                        target_db = fresh.open_db(name, txn=dst, dupsort=dupsort)
+                        dst.cursor(db=target_db).putmulti(
+                            src.cursor(db=source_db).iternext(), dupdata=dupsort,
+                            append=not dupsort)
+                fresh.sync(True)
+            finally:
+                fresh.close()
+            os.replace(work / "data.mdb", target)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
 
     def set_meta(self, key: bytes, value: bytes) -> None:
         self._write(lambda txn: txn.put(key, value, db=self._meta))

@@ -482,3 +482,24 @@ def test_a_conflicts_evidence_goes_with_either_text(store_path: Path,
         mem.compact()
     everything = b"".join(store_bytes(store_path).values()).lower()
     assert b"tromsdalen" not in everything and b"alice moved to paris" in everything
+
+
+
+@pytest.mark.parametrize("others", range(6))
+def test_no_erased_byte_survives_compaction_whatever_the_page_layout(
+        tmp_path: Path, clock: eventmem.ManualClock, others: int) -> None:
+    """LMDB reuses page buffers without clearing them and its compacting copy copies pages
+    whole, so stale text could sit in a page's unused bytes (it did, with one other memory
+    written after the secret). Compaction writes live data into a fresh environment instead."""
+    path = tmp_path / "store"
+    with eventmem.open(path, clock=clock) as mem:
+        secret = stored(mem.remember(SECRET, namespace="alice"))
+        mem.remember(MERGING, namespace="alice")
+        for i in range(others):
+            mem.remember(f"unrelated note {i}: {words(i)}", namespace="alice")
+        mem.erase(memory_id=secret)
+        mem.compact()
+        assert mem.verify().ok
+    everything = b"".join(store_bytes(path).values()).lower()
+    for word in distinctive(SECRET, MERGING):
+        assert word.encode() not in everything, word
