@@ -12,9 +12,10 @@ from typing import Any
 
 from eventmem.config import Config
 from eventmem.content import Content
+from eventmem.creation import ingested_event
 from eventmem.errors import InvalidInputError
 from eventmem.events import ConflictResolved, Event, MemorySuperseded
-from eventmem.ingest import Analyse, TextOf, ingested_event
+from eventmem.ingest import Analyse, TextOf
 from eventmem.log import Head
 from eventmem.policies import gate, merge
 from eventmem.text import content_hash

@@ -3,16 +3,15 @@
 ``decide`` is a pure function of the projections, the items, their content (text, vector, terms),
 the time and the config, plus three deterministic helpers the engine passes in: ``text_of`` and
 ``vector_of`` (a stored memory's text and vector) and ``analyse`` (content for a text the gate
-synthesized). Items are decided
-in order, each against the store as it will stand when the earlier items' events are folded
-(:mod:`eventmem.neighbours`). For each item:
+synthesized). Items are decided in order, each against the store as it will stand when the
+earlier items' events are folded (:mod:`eventmem.neighbours`). For each item:
 
 1. the observer filter may reject it (recorded without its content);
 2. the gate (:mod:`eventmem.policies.gate`) decides, with its evidence: reinforce, skip, merge,
    update, a conflict settled by its strategy, or create;
-3. a created memory gets its kind, valid-until for plans, importance, flashbulb status, its
-   entities and relations (:mod:`eventmem.policies.extract`) and links to related memories;
-4. sessions over their working-memory capacity evict their weakest members.
+3. a created memory gets its links to related memories here, and its kind, valid-until,
+   importance and flashbulb status from :mod:`eventmem.creation`;
+4. sessions over their working-memory capacity evict their weakest members (same module).
 
 Nothing here reads the clock or writes; the engine appends the events in one transaction.
 """
@@ -22,11 +21,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 import msgspec
 import numpy as np
 
+from eventmem import creation
 from eventmem.blas import single_thread
 from eventmem.config import Config
 from eventmem.content import Content
@@ -39,37 +39,28 @@ from eventmem.events import (
     Extraction,
     LinkType,
     MemoryIngested,
-    MemoryKind,
     MemoryLink,
     MemoryReinforced,
     MemoryRejected,
     MemorySkipped,
     MemorySuperseded,
     RelationRef,
-    TierChange,
-    TierChanged,
 )
 from eventmem.log import Head
 from eventmem.neighbours import Near, Neighbourhood, Query, eligible
 from eventmem.policies import (
-    classify,
     conflict,
     extract,
     gate,
-    importance,
     merge,
     observer,
-    tiers,
-    timebound,
 )
-from eventmem.policies.decay import progress, stability_after_access
+from eventmem.policies.decay import stability_after_access
 from eventmem.results import Action
 from eventmem.text import content_hash, dedup_key
 from projections import Projections
 from projections import graph as graph_view
-from projections.state import MemoryRecord, dedup_slot, working_key
-
-IMPORTANCE_CHANNELS = ("novelty", "arousal", "reward", "attention")  # the event's tuple order
+from projections.state import MemoryRecord, dedup_slot
 
 
 class Outcome(NamedTuple):
@@ -105,7 +96,8 @@ def decide(views: Projections, items: list[dict[str, Any]], contents: Mapping[st
                        text_of=text_of, vector_of=vector_of, analyse=analyse)
         for i, item in enumerate(items):
             batch.decide(i, item)
-    batch.events += _working_evictions(views, batch.new_records, batch.retired, at, config)
+    batch.events += creation.working_evictions(views, batch.new_records, batch.retired, at,
+                                               config)
     return Decided(batch.events, batch.outcomes, batch.stored)
 
 
@@ -317,7 +309,7 @@ class _Batch:
         inherited = self._inherited(derived_from)
         if valid_from is not None:
             item = {**item, "valid_from": valid_from}
-        event = _ingested(
+        event = creation.ingested(
             item, text, memory_id, chash, dedup_key(text), decision, near,
             self._links(near, text, extracted[0], ns),
             derived_from=(derived_from,) if derived_from else (),
@@ -332,7 +324,8 @@ class _Batch:
         self._vectors[memory_id] = self._vector(content)
         self.hood.add(ns, memory_id, self._vectors[memory_id], content.terms or b"",
                       item["session"])
-        self.new_records.append(_provisional_record(event, self.head.seq + len(self.events)))
+        self.new_records.append(
+            creation.provisional_record(event, self.head.seq + len(self.events)))
         return memory_id
 
     def _supersede(self, old: str, by: str, until: int | None, rule: str, similarity: float,
@@ -510,67 +503,6 @@ class _Batch:
         return np.frombuffer(content.vector or b"", dtype=np.float32)
 
 
-def ingested_event(item: dict[str, Any], text: str, memory_id: str, *, at: int, config: Config,
-                   derived_from: tuple[str, ...], rule: str) -> MemoryIngested:
-    """A memory the engine synthesizes outside the gate (a conflict settled by ``merge``)."""
-    return _ingested(item, text, memory_id, content_hash(text), dedup_key(text),
-                     gate.GateDecision("merge", rule), Near([], None, None), (),
-                     derived_from=derived_from, input_hash=None, rule=rule, inherited=None,
-                     reward=None, at=at, config=config)
-
-
-def _ingested(item: dict[str, Any], text: str, memory_id: str, chash: str, key: str,
-              decision: gate.GateDecision, near: Near, links: tuple[MemoryLink, ...], *,
-              derived_from: tuple[str, ...], input_hash: str | None, rule: str | None,
-              inherited: dict[str, Any] | None, reward: float | None, at: int,
-              config: Config) -> MemoryIngested:
-    kind, kind_rule = (item["kind"], "caller") if item["kind"] else classify.classify(text)
-    if kind_rule == classify.DEFAULT_RULE:
-        kind = config.default_kind
-    if inherited is not None and not item["kind"]:
-        kind, kind_rule = inherited["kind"], "inherited"
-    valid_from = item["valid_from"]
-    valid_until, until_rule = item["valid_until"], ""
-    if valid_until is None and kind == "plan":  # only plans: "went to the gym today" stays true
-        inferred = timebound.infer_valid_until(text, at)
-        if inferred is not None:
-            valid_until, until_rule = inferred
-    best = near.window_best
-    scored = importance.score(text, neighbour_similarity=None if best is None else best[1],
-                              neighbour_utilities=[] if reward is None else [reward],
-                              session_similarity=near.session_similarity,
-                              params=config.importance)
-    weight = scored.effective if item["importance"] is None else item["importance"]
-    stability = config.base_stability_days[kind]
-    pinned, tags, refs = item["pinned"], item["tags"], item["refs"]
-    if inherited is not None:  # a new version keeps what its predecessor had earned
-        weight = max(weight, inherited["importance"])
-        stability = max(stability, inherited["stability"])
-        pinned = pinned or inherited["pinned"]
-        tags = _union(inherited["tags"], tags)
-        refs = _union(inherited["refs"], refs)
-        if valid_from is None and decision.action == "merge":
-            valid_from = inherited["valid_from"]
-    if scored.flashbulb:  # a high-arousal memory: kept, important, slow to fade
-        pinned = True
-        weight = max(weight, importance.FLASHBULB_MIN_IMPORTANCE)
-        stability *= config.importance.flashbulb_stability_boost
-    return MemoryIngested(
-        at=at, namespace=item["namespace"], actor=item["source"], memory_id=memory_id,
-        content_hash=chash, dedup_key=key, kind=cast(MemoryKind, kind), kind_rule=kind_rule,
-        source=item["source"], stability=stability, importance=weight,
-        confidence=item["confidence"], valid_from=valid_from, valid_until=valid_until,
-        pinned=pinned, immutable=item["immutable"], tags=tags, refs=refs,
-        rule=rule or decision.rule, policy=decision.policy,
-        tier="working" if item["session"] else "episodic", session=item["session"],
-        priority=scored.priority, flashbulb=scored.flashbulb,
-        importance_channels=tuple(scored.channels[c] for c in IMPORTANCE_CHANNELS),
-        valid_until_rule=until_rule, neighbour=decision.neighbour,
-        similarity=None if decision.neighbour is None else round(decision.similarity, 6),
-        derived_from=derived_from, input_hash=input_hash, links=links,
-        extractor=extract.EXTRACTOR_VERSION)
-
-
 _EXTRACTION = msgspec.msgpack.Decoder(Extraction)
 _NOTHING = Extraction()
 
@@ -584,42 +516,3 @@ def _overlap(a: tuple[int | None, int | None], b: tuple[int | None, int | None])
     (a_from, a_until), (b_from, b_until) = a, b
     return ((a_from is None or b_until is None or a_from < b_until)
             and (b_from is None or a_until is None or b_from < a_until))
-
-
-def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
-    return first + tuple(x for x in second if x not in first)
-
-
-def _provisional_record(event: MemoryIngested, seq: int) -> MemoryRecord:
-    """The record the state fold will create for ``event`` (for working-memory decisions)."""
-    record = MemoryRecord(
-        event.memory_id, event.namespace, event.content_hash, event.dedup_key, event.kind,
-        event.kind_rule, event.source, event.stability, event.importance, event.confidence,
-        event.pinned, event.immutable, event.valid_from, event.valid_until, event.tags,
-        event.refs, event.at, seq, event.at, seq)
-    record.tier, record.session = event.tier, event.session
-    return record
-
-
-def _working_evictions(views: Projections, new: list[MemoryRecord], retired: set[str], at: int,
-                       config: Config) -> list[TierChanged]:
-    """Sessions over capacity lose their lowest-scoring working memories to episodic (one
-    event per namespace). Memories the batch superseded have left their session already."""
-    new = [r for r in new if r.memory_id not in retired]
-    sessions = sorted({(r.namespace, r.session or "") for r in new if r.tier == "working"})
-    changes: dict[str, list[TierChange]] = {}
-    records = {r.memory_id: r for r in new}
-    for ns, session in sessions:
-        members = [views.state.memories[mid]
-                   for mid in views.state.working.get(working_key(ns, session), ())
-                   if mid not in retired]
-        members += [r for r in new if r.namespace == ns and r.session == session
-                    and r.tier == "working"]
-        for mid in tiers.working_evictions(members, config.tiers.working_capacity, at,
-                                           config.tiers):
-            record = records.get(mid) or views.state.memories[mid]
-            changes.setdefault(ns, []).append(TierChange(
-                memory_id=mid, from_tier="working", to_tier="episodic", reason="working_capacity",
-                decay_done=progress(record, at, config.decay)))
-    return [TierChanged(at=at, namespace=ns, now=at, changes=tuple(found))
-            for ns, found in sorted(changes.items())]
