@@ -157,9 +157,12 @@ def _top_rows(scores: np.ndarray, n: int) -> list[int]:
     """Rows of the ``n`` highest positive scores, best first, ties by row."""
     if not len(scores) or n <= 0:
         return []
-    part = np.argpartition(-scores, n - 1)[:n] if n < len(scores) else np.arange(len(scores))
+    positive = np.flatnonzero(scores > 0)  # usually a small share of a namespace's rows
+    part = positive
+    if n < len(positive):
+        part = positive[np.argpartition(-scores[positive], n - 1)[:n]]
     order = part[np.lexsort((part, -scores[part]))]
-    return [int(r) for r in order if scores[r] > 0]
+    return order.tolist()
 
 
 # -- time ----------------------------------------------------------------------------------------

@@ -144,8 +144,11 @@ def explain_lines(signals: Mapping[str, float]) -> list[str]:
         f"{c} #{int(signals[c + '_rank'])} ({signals.get(c, 0.0):.3f}, "
         f"w {signals.get(c + '_weight', 0.0):.2f})" for c in _channels(signals))
     g = signals.get
+    # The vector search runs only when it counts (see retrieval.gather); a hit it did not rank
+    # still shows its cosine to the query.
+    cosine = f"; cosine {g('vector', 0.0):.3f}" if "vector_rank" not in signals else ""
     return [
-        f"via {channels or 'no channel'}; rrf {g('rrf', 0.0):.4f}",
+        f"via {channels or 'no channel'}; rrf {g('rrf', 0.0):.4f}{cosine}",
         f"relevance {g('relevance', 0.0):.3f} x prior {g('prior_weight', 1.0):.3f} (recency "
         f"{g('recency', 0.0):.2f}, retention {g('retention', 0.0):.3f}, importance "
         f"{g('importance', 0.0):.2f}, confidence {g('confidence', 0.0):.2f}) x status "

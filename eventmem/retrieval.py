@@ -143,7 +143,8 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
            namespace: str, n: int, allowed: ch.Allowed, config: Config, now: int,
            extra_channels: Mapping[str, ch.Channel]) -> Gathered:
     """Run every channel for the query and each of its parts (a part's lists are named
-    ``channel@i``). A channel weighted 0 still runs: its ranks explain the hits others found."""
+    ``channel@i``). A lexical channel weighted 0 still runs (its scores are computed anyway, and
+    its ranks explain the hits others found); the vector search runs only when it counts."""
     memories = views.state.memories
     route = plan.route
     kernel = ch.kernel(config.context_radius, config.context_decay)
@@ -169,11 +170,6 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
             main = found
         lists["bm25" + suffix] = ch.bm25(found, n, allowed)
         lists["context" + suffix] = ch.context(found, n, allowed, memories, kernel, gap, own=own)
-        with single_thread():
-            # Approximate where a namespace has ANN indexes (recall is not a decision an
-            # audit re-derives; the write gate keeps exact search).
-            lists["vector" + suffix] = views.vectors.search(namespace, query_vectors[i], n,
-                                                            allowed, exact=False)
         vector_weight = weight("vector")
         if access.lexical_embedder:
             # A lexical embedder's vectors repeat what BM25 sees, only blurrier: they count for
@@ -181,6 +177,15 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
             vector_weight *= config.lexical_vector_share * _unknown_share(views, namespace, text)
         else:
             vector_weight *= config.semantic_vector_share
+        lists["vector" + suffix] = []
+        if vector_weight > 0:
+            # The vector search is the costliest channel, and a list weighted 0 would only
+            # annotate hits the others found: every hit gets its cosine to the query anyway
+            # (see _diversify). Approximate where a namespace has ANN indexes (recall is not a
+            # decision an audit re-derives; the write gate keeps exact search).
+            with single_thread():
+                lists["vector" + suffix] = views.vectors.search(namespace, query_vectors[i], n,
+                                                                allowed, exact=False)
         weights["bm25" + suffix] = weight("bm25")
         weights["context" + suffix] = weight("context")
         weights["vector" + suffix] = vector_weight

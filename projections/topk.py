@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+_SPARSE_FROM = 4_096  # below this, partitioning every score costs next to nothing
+
 
 def top_allowed(
     scores: np.ndarray,
@@ -26,6 +28,14 @@ def top_allowed(
     count = len(scores)
     if n <= 0 or count == 0:
         return []
+    if rows is None and count > _SPARSE_FROM:
+        # Most rows of a large namespace score 0 for a query (BM25 touches only the rows holding
+        # its words): select among the positive ones, one cheap pass, instead of partitioning
+        # them all. Their rows break ties, as their positions would.
+        positive = np.flatnonzero(scores > 0)
+        if len(positive) < count // 2:
+            return top_allowed(scores[positive], SubsetIds(ids, positive), n, allowed,
+                               rows=positive)
     want = min(count, max(n * 2, 16))
     while True:
         if want < count:

@@ -136,3 +136,30 @@ def test_querying_leaves_the_index_and_its_dump_as_they_were():
     queried.search("ns", "alice the dinner", 5)
     encode = msgspec.msgpack.Encoder(order="deterministic").encode
     assert encode(queried.dump()) == encode(fresh.dump())
+
+
+def _sorted_top(scores, ids, n, allowed):
+    """top_allowed by definition: every positive score, best first, ties by row."""
+    order = sorted((row for row in range(len(scores)) if scores[row] > 0),
+                   key=lambda row: (-scores[row], row))
+    return [(ids[row], float(scores[row])) for row in order
+            if allowed is None or allowed(ids[row])][:n]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(5_000, 9_000), st.lists(st.integers(0, 8_999), max_size=300),
+       st.lists(st.sampled_from((0.5, 1.0, 2.0, 3.25)), min_size=1, max_size=300),
+       st.integers(1, 40), st.sampled_from((None, 2, 3)))
+def test_a_large_sparse_score_array_selects_as_a_full_sort_does(count, rows, values, n,
+                                                                 modulus):
+    """Over many rows top_allowed selects among the positive ones only: the same answer,
+    ties (there are many here) by row, whatever the filter."""
+    import numpy as np
+
+    scores = np.zeros(count)
+    for row, value in zip(rows, values * len(rows), strict=False):
+        if row < count:
+            scores[row] = value
+    ids = [f"m{row:05d}" for row in range(count)]
+    allowed = None if modulus is None else (lambda mid: int(mid[1:]) % modulus != 0)
+    assert top_allowed(scores, ids, n, allowed) == _sorted_top(scores, ids, n, allowed)
