@@ -25,7 +25,7 @@ from eventmem.text import STOPWORDS, term_id, tokenize
 from projections import Projections
 from projections import graph as graph_view
 from projections.state import MemoryRecord
-from projections.topk import top_allowed
+from projections.topk import bar, top_allowed
 
 Ranked = list[tuple[str, float]]
 Allowed = Callable[[str], bool]
@@ -88,6 +88,10 @@ def kernel(radius: int, decay: float) -> list[float]:
 def smoothed(scores: np.ndarray, weights: Sequence[float]) -> np.ndarray:
     """Each row's score plus its neighbours' scores weighted by distance, session breaks
     ignored: an upper bound of :func:`context_score`, cheap enough to rank a whole namespace."""
+    kernel = np.array([*weights[::-1], 1.0, *weights])
+    if len(scores) >= len(kernel):
+        # One pass in C (the kernel is symmetric, so convolving is correlating).
+        return np.convolve(scores, kernel, mode="same")
     out = scores.copy()
     for d, w in enumerate(weights, start=1):
         if d >= len(scores):
@@ -157,11 +161,11 @@ def _top_rows(scores: np.ndarray, n: int) -> list[int]:
     """Rows of the ``n`` highest positive scores, best first, ties by row."""
     if not len(scores) or n <= 0:
         return []
-    positive = np.flatnonzero(scores > 0)  # usually a small share of a namespace's rows
-    part = positive
-    if n < len(positive):
-        part = positive[np.argpartition(-scores[positive], n - 1)[:n]]
-    order = part[np.lexsort((part, -scores[part]))]
+    if n < len(scores):  # the candidates: every positive score that reaches the n-th best
+        part = np.flatnonzero(scores >= max(bar(scores, n), np.nextafter(0.0, 1.0)))
+    else:
+        part = np.flatnonzero(scores > 0)
+    order = part[np.lexsort((part, -scores[part]))][:n]
     return order.tolist()
 
 

@@ -7,7 +7,31 @@ from typing import Any
 
 import numpy as np
 
-_SPARSE_FROM = 4_096  # below this, partitioning every score costs next to nothing
+# bar() looks at the maxima of groups of this many scores: one pass over the namespace that
+# numpy makes at memory speed, leaving a partition of count / _BLOCK values. Below _BLOCK_FROM
+# scores a plain partition of them all is as cheap.
+_BLOCK = 64
+_BLOCK_FROM = 32_768
+
+
+def bar(scores: np.ndarray, want: int) -> float:
+    """A score that at least ``want`` of ``scores`` reach (``want`` <= their count), at most the
+    ``want``-th largest: everything it lets through is a candidate for the top ``want``, and
+    selecting ``scores >= bar`` is the top ``want`` and a few more.
+
+    Over many scores it is the ``want``-th largest of the maxima of disjoint groups of scores
+    (each maximum a distinct score, so ``want`` of them reach it) instead of the exact
+    ``want``-th largest, which would take a partition of every score. A group is every
+    ``count // _BLOCK``-th score, so the maxima are one elementwise pass over ``_BLOCK`` rows.
+    """
+    count = len(scores)
+    if count < _BLOCK_FROM or count < _BLOCK * want:
+        return float(np.partition(scores, count - want)[count - want])
+    whole = count - count % _BLOCK
+    peaks = scores[:whole].reshape(_BLOCK, -1).max(axis=0)
+    if whole < count:
+        peaks = np.append(peaks, scores[whole:].max())
+    return float(np.partition(peaks, len(peaks) - want)[len(peaks) - want])
 
 
 def top_allowed(
@@ -28,21 +52,12 @@ def top_allowed(
     count = len(scores)
     if n <= 0 or count == 0:
         return []
-    if rows is None and count > _SPARSE_FROM:
-        # Most rows of a large namespace score 0 for a query (BM25 touches only the rows holding
-        # its words): select among the positive ones, one cheap pass, instead of partitioning
-        # them all. Their rows break ties, as their positions would.
-        positive = np.flatnonzero(scores > 0)
-        if len(positive) < count // 2:
-            return top_allowed(scores[positive], SubsetIds(ids, positive), n, allowed,
-                               rows=positive)
     want = min(count, max(n * 2, 16))
     while True:
         if want < count:
-            part = np.argpartition(-scores, want - 1)[:want]
-            kth = scores[part].min()
+            kth = bar(scores, want)
             # Every score tied with the boundary comes along, so which of equal scores are
-            # considered is decided by their rows, never by how argpartition split them.
+            # considered is decided by their rows, never by how a partition split them.
             complete = not kth > 0
             part = np.flatnonzero(scores > 0 if complete else scores >= kth)
         else:
