@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+from itertools import islice
 
 import msgspec
 
@@ -27,7 +28,7 @@ from projections.vectors import AnnDump, Vectors, VectorsDump
 
 # Bump when a projection's folding rules or dump layout change: older snapshots are then ignored
 # and the projections rebuilt from the log.
-PROJECTION_VERSION = 6
+PROJECTION_VERSION = 7
 
 __all__ = ["PROJECTION_VERSION", "Projections", "Snapshot"]
 
@@ -63,25 +64,24 @@ class Projections:
         self.apply_all((env,))
 
     def apply_all(self, envelopes: Iterable[Envelope]) -> Projections:
-        """Fold envelopes in order. The vector and text views take chunks (one slice, one index
-        append per namespace), which folds them exactly as one at a time would."""
+        """Fold envelopes in order. The vector, text and graph views take chunks (one slice, one
+        index append per namespace), which folds them exactly as one at a time would."""
+        it = iter(envelopes)
+        return self.apply_chunks(iter(lambda: list(islice(it, _CHUNK)), []))
+
+    def apply_chunks(self, chunks: Iterable[list[Envelope]]) -> Projections:
+        """Fold lists of consecutive envelopes in order (:meth:`EventLog.envelope_chunks`): the
+        same as :meth:`apply_all` over their concatenation."""
         state, temporal = self.state, self.temporal
         apply_state, apply_temporal = state_view.apply, temporal_view.apply  # the hot loop
-        chunk: list[Envelope] = []
-        for env in envelopes:
-            apply_state(state, env)
-            apply_temporal(temporal, env)
-            chunk.append(env)
-            if len(chunk) == _CHUNK:
-                self._apply_chunk(chunk)
-                chunk = []
-        self._apply_chunk(chunk)
+        for chunk in chunks:
+            for env in chunk:
+                apply_state(state, env)
+                apply_temporal(temporal, env)
+            vector_view.apply_many(self.vectors, chunk)
+            text_view.apply_many(self.text, chunk)
+            graph_view.apply_many(self.graph, chunk)
         return self
-
-    def _apply_chunk(self, chunk: list[Envelope]) -> None:
-        vector_view.apply_many(self.vectors, chunk)
-        text_view.apply_many(self.text, chunk)
-        graph_view.apply_many(self.graph, chunk)
 
     def dump(self) -> tuple[Snapshot, bytes]:
         """The canonical serializable form: a Snapshot struct, and the raw vector rows."""
