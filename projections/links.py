@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain
-from operator import itemgetter
+from typing import Any
 
 import msgspec
 import numpy as np
@@ -26,7 +26,6 @@ Key = tuple[str, str, bool]
 Bucket = dict[Key, float]
 
 _U32, _U16, _F64 = np.dtype("<u4"), np.dtype("<u2"), np.dtype("<f8")
-_OTHER, _RELATION, _OUTGOING = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 class LinksDump(msgspec.Struct, array_like=True, gc=False):
@@ -156,24 +155,41 @@ class Links:
         total = sum(map(len, buckets.values()))
         holder = np.repeat(np.fromiter(map(index.__getitem__, buckets), np.int64, len(buckets)),
                            np.fromiter(map(len, buckets.values()), np.int64, len(buckets)))
-        keys = list(chain.from_iterable(buckets.values()))  # (a million after a rebuild)
-        names = sorted(set(map(_RELATION, keys)) | set(base.relations if base is not None else ()))
+        # One pass over the key tuples into a flat list, then strided slices of it: each of a
+        # million small tuples is read once (a pass per field would miss the cache per field).
+        flat: list[Any] = list(chain.from_iterable(chain.from_iterable(buckets.values())))
+        others: list[str] = flat[0::3]
+        rels: list[str] = flat[1::3]
+        outs: list[bool] = flat[2::3]
+        del flat
+        names = sorted(set(rels) | set(base.relations if base is not None else ()))
         rel_index = {name: i for i, name in enumerate(names)}
-        cols = [holder, np.fromiter(map(index.__getitem__, map(_OTHER, keys)), np.int64, total),
-                2 * np.fromiter(map(rel_index.__getitem__, map(_RELATION, keys)), np.int64, total)
-                + np.fromiter(map(_OUTGOING, keys), bool, total),
+        cols = [holder, np.fromiter(map(index.__getitem__, others), np.int64, total),
+                2 * np.fromiter(map(rel_index.__getitem__, rels), np.int64, total)
+                + np.array(outs, dtype=bool),
                 np.fromiter(chain.from_iterable(map(dict.values, buckets.values())), np.float64,
                             total)]
         if base is not None and kept:
             cols = _with_base_rows(cols, base, kept, index, rel_index)
         holder, other, code, weight = cols
-        order = np.lexsort((code, other, holder))  # holder, then other, relation, direction
+        order = _canonical_order(holder, other, code, len(ids), len(names))
         counts = np.bincount(holder, minlength=len(ids))
         used = np.flatnonzero(counts)  # a holder whose bucket emptied holds nothing
         if len(used) != len(ids):
             return _without_empty(ids, names, counts, holder[order], other[order],
                                   code[order], weight[order])
         return _pack(ids, names, counts, other[order], code[order], weight[order])
+
+
+def _canonical_order(holder: np.ndarray, other: np.ndarray, code: np.ndarray, n: int,
+                     relations: int) -> np.ndarray:
+    """The order of the rows by holder, then other, relation, direction. The three are unique
+    per row, so one sort of a combined key (when it fits in 63 bits) gives the same order as a
+    three-key sort, in a third of the time."""
+    span = 2 * max(relations, 1)
+    if n * n * span < 1 << 62:
+        return np.argsort((holder * n + other) * span + code)
+    return np.lexsort((code, other, holder))
 
 
 def _with_base_rows(cols: list[np.ndarray], base: _Base, kept: list[str], index: dict[str, int],

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime
 
 from eventmem.clock import to_micros
 from eventmem.erasure import with_later_erasures
 from eventmem.log import EventLog
-from projections import Projections
+from projections import Projections, paused_gc
 
 
 def rebuild(log: EventLog, *, until: int | datetime | None = None) -> Projections:
@@ -60,16 +57,3 @@ def load_or_rebuild(log: EventLog, *, until: int | None = None) -> tuple[Project
         views.apply_chunks(log.envelope_chunks(start, target))
     return _erased_since(log, views), f"{origin}+{target - start + 1}"
 
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Run a bulk fold or load without the cyclic garbage collector. They make millions of
-    objects and no cycles, and each collection would walk every object made so far (and every
-    other live one, such as an engine's projections) for nothing: a third of a rebuild's time."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
