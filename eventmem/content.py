@@ -18,6 +18,7 @@ takes the caller's transaction: content is written and removed with the events t
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
@@ -112,47 +113,51 @@ class ContentTables:
         return {"blobs": txn.stat(self._blobs)["entries"],
                 "vectors": txn.stat(self._vectors)["entries"]}
 
-    def join(self, txn: Any, chunk: list[tuple[int, Event]], with_text: bool
-             ) -> Iterator[Envelope]:
+    def join(self, txn: Any, chunk: list[tuple[int, Event]], with_text: bool) -> list[Envelope]:
         """Envelopes for a chunk of decoded events: content events with their vector and terms
         (and their text when ``with_text``, or when no terms are cached), each None where gone.
         One multi-key read per table for the whole chunk: this is the rebuild's hot loop."""
-        keys = [content_key(event.content_hash)  # type: ignore[attr-defined]
+        keys = [bytes.fromhex(event.content_hash)  # type: ignore[attr-defined]
                 if isinstance(event, CONTENT_EVENTS) else None for _, event in chunk]
-        wanted = [key for key in keys if key is not None]
+        wanted = sorted({key for key in keys if key is not None})  # sorted: B-tree locality
         records = dict(txn.cursor(db=self._content).getmulti(wanted)) if wanted else {}
         slots = [record[:8] for record in records.values()]
         vectors = self._rows_at(txn, self._vectors, slots)
         extractions = {} if self._extractions is None else self._rows_at(
             txn, self._extractions, slots)
+        blobs = self._blobs
+        out = []
         for (seq, event), key in zip(chunk, keys, strict=True):
             record = None if key is None else records.get(key)
             if record is None:
-                yield Envelope(seq, event)
+                out.append(Envelope(seq, event))
                 continue
             slot, terms = record[:8], record[8:] or None
-            text = txn.get(slot, db=self._blobs) if with_text or terms is None else None
-            yield Envelope(seq, event, None if text is None else decode_text(text, seq),
-                           vectors.get(slot), terms, extractions.get(slot))
+            text = txn.get(slot, db=blobs) if with_text or terms is None else None
+            out.append(Envelope(seq, event, None if text is None else decode_text(text, seq),
+                                vectors.get(slot), terms, extractions.get(slot)))
+        return out
 
     def _rows_at(self, txn: Any, db: Any, slots: list[bytes]) -> dict[bytes, bytes]:
         """The rows of a slot-keyed table (vectors, extractions) under these slots. Slots are
-        numbered in arrival order, so the slots of a run of log records are nearly contiguous:
+        numbered in arrival order, so most slots of a run of log records are nearly contiguous:
         one forward cursor scan over their range costs far less than a B-tree descent per key.
-        Sparse slots fall back to per-key reads."""
+        The few far older ones (content reinforced or merged into again) are read per key."""
         if not slots:
             return {}
-        wanted = set(slots)
-        low, high = min(wanted), max(wanted)
+        wanted = sorted(set(slots))
+        # The scan covers the newest slots, over a range at most twice as long as their number.
+        floor = max(0, int.from_bytes(wanted[-1], "big") - 2 * len(wanted))
+        cut = bisect_left(wanted, floor.to_bytes(8, "big"))
         cursor = txn.cursor(db=db)
-        if int.from_bytes(high, "big") - int.from_bytes(low, "big") >= 2 * len(wanted):
-            return dict(cursor.getmulti(sorted(wanted)))
-        found: dict[bytes, bytes] = {}
-        if cursor.set_range(low):
+        found: dict[bytes, bytes] = dict(cursor.getmulti(wanted[:cut])) if cut else {}
+        high = wanted[-1]
+        dense = set(wanted[cut:])
+        if cursor.set_range(wanted[cut]):
             for key, value in cursor:
                 if key > high:
                     break
-                if key in wanted:
+                if key in dense:
                     found[key] = value
         return found
 

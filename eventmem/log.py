@@ -27,10 +27,12 @@ import hashlib
 import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import islice
 from pathlib import Path
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar, cast
 
 import lmdb
+import msgspec
 
 from eventmem import codec
 from eventmem.content import Content, ContentTables
@@ -44,7 +46,7 @@ from eventmem.errors import (
     StoreError,
     StoreLockedError,
 )
-from eventmem.events import Event, memory_ids_of
+from eventmem.events import AnyEvent, Event, memory_ids_of
 
 T = TypeVar("T")
 
@@ -449,25 +451,35 @@ class EventLog:
         self, start: int = 1, stop: int | None = None, *, with_text: bool = False
     ) -> Iterator[Envelope]:
         """Events ready to fold: content events come with their vector and terms joined (None
-        where erased or never stored); their text too when ``with_text``.
+        where erased or never stored); their text too when ``with_text``."""
+        for chunk in self.envelope_chunks(start, stop, with_text=with_text):
+            yield from chunk
+
+    def envelope_chunks(
+        self, start: int = 1, stop: int | None = None, *, with_text: bool = False
+    ) -> Iterator[list[Envelope]]:
+        """:meth:`envelopes` in lists of consecutive records, the way a rebuild folds them.
 
         Records are read in chunks, and each chunk's content is looked up with one multi-key
         read per sub-database: this is the rebuild's hot loop.
         """
         with self._read_txn() as txn:
             cursor = txn.cursor(db=self._log)
-            if not cursor.set_range(seq_key(start)):
+            if (stop is not None and stop < start) or not cursor.set_range(seq_key(start)):
                 return
-            chunk: list[tuple[int, Event]] = []
-            for key, value in cursor:
-                seq = int.from_bytes(key, "big")
-                if stop is not None and seq > stop:
-                    break
-                chunk.append((seq, codec.decode(value[HASH_SIZE:], seq=seq)))
-                if len(chunk) == _READ_CHUNK:
-                    yield from self.content.join(txn, chunk, with_text)
-                    chunk = []
-            yield from self.content.join(txn, chunk, with_text)
+            last = seq_key(stop) if stop is not None else None
+            # (a plain transaction: keys and values are bytes, not the memoryviews the stubs allow)
+            records = cast(Iterator[tuple[bytes, bytes]], cursor.iternext())
+            while True:
+                chunk = list(islice(records, _READ_CHUNK))
+                if last is not None and chunk and chunk[-1][0] > last:
+                    chunk = [record for record in chunk if record[0] <= last]
+                    if chunk:
+                        yield self.content.join(txn, _decode_chunk(chunk), with_text)
+                    return
+                if not chunk:
+                    return
+                yield self.content.join(txn, _decode_chunk(chunk), with_text)
 
     def read_time_range(self, start_at: int, end_at: int) -> Iterator[tuple[int, Event]]:
         """Events with ``start_at <= at < end_at`` (microseconds). Event times are monotone."""
@@ -560,6 +572,22 @@ class EventLog:
                 "snapshots": txn.stat(self._snapshots)["entries"],
                 "map_size": self._env.info()["map_size"],
             }
+
+
+_event_decode = msgspec.msgpack.Decoder(AnyEvent).decode  # codec's typed decoder, without its frame
+
+
+def _decode_chunk(records: list[tuple[bytes, bytes]]) -> list[tuple[int, Event]]:
+    """(seq, event) of raw log records. The common case decodes in one comprehension; a record
+    that does not decode as a current event goes through :func:`codec.decode` (upcasters, and
+    the error naming its seq)."""
+    seqs = [int.from_bytes(key, "big") for key, _ in records]
+    try:
+        events = [_event_decode(memoryview(value)[HASH_SIZE:]) for _, value in records]
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        events = [codec.decode(memoryview(value)[HASH_SIZE:], seq=seq)
+                  for seq, (_, value) in zip(seqs, records, strict=True)]
+    return list(zip(seqs, events, strict=True))
 
 
 def _fsync_dir(path: Path) -> None:

@@ -31,11 +31,13 @@ from eventmem.events import (
     LifecycleTransitioned,
     MemoryErased,
     MemoryIngested,
+    MemoryLink,
     MemorySuperseded,
     RelationsPruned,
     edge_digest,
     purged_ids,
 )
+from projections.links import Bucket, Links, LinksDump
 
 # Relations true in both directions, and pairs where one direction implies the other.
 SYMMETRIC = frozenset({"friend_of", "sibling_of", "married_to", "dating", "collaborates_with",
@@ -101,30 +103,33 @@ class Edge(msgspec.Struct, array_like=True, gc=False):
         return self.observations[0::3]  # type: ignore[return-value]
 
 
-class LinkEntry(msgspec.Struct, array_like=True, gc=False):
-    """A link as one of its memories holds it; ``outgoing``: that memory is the carrier."""
-
-    other: str
-    relation: str
-    weight: float
-    outgoing: bool
-
-
-class NamespaceGraph(msgspec.Struct, kw_only=True, gc=False):
+class NamespaceGraph:
     """The graph of one namespace."""
 
-    entities: dict[str, EntityNode] = msgspec.field(default_factory=dict)
-    # by "subject NUL relation NUL object"
-    edges: dict[str, Edge] = msgspec.field(default_factory=dict)
-    links: dict[str, list[LinkEntry]] = msgspec.field(default_factory=dict)  # memory id -> links
+    __slots__ = ("edges", "entities", "links")
+
+    def __init__(self, entities: dict[str, EntityNode] | None = None,
+                 edges: dict[str, Edge] | None = None, links: Links | None = None) -> None:
+        self.entities: dict[str, EntityNode] = {} if entities is None else entities
+        # by "subject NUL relation NUL object"
+        self.edges: dict[str, Edge] = {} if edges is None else edges
+        self.links = Links() if links is None else links  # memory id -> its links
+
+
+class NamespaceDump(msgspec.Struct, array_like=True):
+    """One namespace's graph as a snapshot holds it."""
+
+    entities: dict[str, EntityNode]
+    edges: dict[str, Edge]
+    links: LinksDump
 
 
 class GraphDump(msgspec.Struct, kw_only=True):
     """The serializable graph; canonical under :func:`eventmem.codec.encode_value` (maps are
-    encoded with sorted keys, lists are in log order)."""
+    encoded with sorted keys, mentions and observations are in log order, links are sorted)."""
 
     params: GraphParams
-    namespaces: dict[str, NamespaceGraph]
+    namespaces: dict[str, NamespaceDump]
 
 
 class Graph:
@@ -137,14 +142,18 @@ class Graph:
         self.namespaces: dict[str, NamespaceGraph] = {}
 
     def dump(self) -> GraphDump:
-        """The canonical serializable form (shares the live structures: encode it at once)."""
-        return GraphDump(params=self.params, namespaces=self.namespaces)
+        """The canonical serializable form (shares the live entities and edges: encode it at
+        once)."""
+        return GraphDump(params=self.params, namespaces={
+            name: NamespaceDump(ns.entities, ns.edges, ns.links.dump())
+            for name, ns in self.namespaces.items()})
 
     @classmethod
     def load(cls, dump: GraphDump) -> Graph:
         """The graph a dump was taken from (folding on behaves as on the original)."""
         graph = cls(dump.params)
-        graph.namespaces = dump.namespaces
+        graph.namespaces = {name: NamespaceGraph(ns.entities, ns.edges, Links(ns.links))
+                            for name, ns in dump.namespaces.items()}
         return graph
 
 
@@ -235,8 +244,8 @@ def _ingest(graph: Graph, e: MemoryIngested, extraction: Extraction) -> None:
                 elif at < edge.first_at:
                     edge.first_at = at
                 edge.observations += (mid, at, c)
-    for link in e.links:
-        _link(graph.params, ns, mid, link.target, link.relation, link.weight)
+    if e.links:
+        _link_all(ns.links, graph.params.max_links_per_memory, mid, e.links)
 
 
 def _mention(entities: dict[str, EntityNode], key: str, name: str, type_: str, mid: str,
@@ -259,55 +268,86 @@ def _mention(entities: dict[str, EntityNode], key: str, name: str, type_: str, m
 def _link(params: GraphParams, ns: NamespaceGraph, source: str, target: str, relation: str,
           weight: float) -> None:
     """Record source -> target on both memories, then hold both to the cap."""
+    _link_one(ns.links, params.max_links_per_memory, source, target, relation, weight)
+
+
+def _link_all(links: Links, cap: int, source: str, targets: tuple[MemoryLink, ...]) -> None:
+    """:func:`_link` for each link an ingest recorded, in order: the hot loop of a rebuild."""
+    if len(targets) <= cap and links.get(source) is None:
+        # The usual case, a new memory: it holds no link, so by symmetry none of its targets
+        # holds one to it; with distinct links within the cap, its own cap never acts, so its
+        # bucket can be made at once and each target only needs the mirror and its own cap.
+        # The targets are capped in the same order as one link at a time would.
+        own: Bucket = {(x.target, x.relation, True): x.weight for x in targets}
+        if len(own) == len(targets):
+            links.buckets[source] = own
+            _mirror_all(links, cap, source, own, targets)
+            return
+    for link in targets:
+        _link_one(links, cap, source, link.target, link.relation, link.weight)
+
+
+def _mirror_all(links: Links, cap: int, source: str, own: Bucket,
+                targets: tuple[MemoryLink, ...]) -> None:
+    get = links.buckets.get
+    for link in targets:
+        target = link.target
+        if target == source:  # a memory is not its own neighbour
+            del own[source, link.relation, True]
+            continue
+        there = get(target)
+        if there is None:
+            there = links.bucket(target)
+        there[source, link.relation, False] = link.weight
+        if len(there) > cap:
+            _cap(links, target, cap)
+    if not own:  # every one of its links was the weakest at its target (or pointed at itself)
+        links.buckets.pop(source, None)
+
+
+def _link_one(links: Links, cap: int, source: str, target: str, relation: str,
+              weight: float) -> None:
     if source == target:
         return  # a memory is not its own neighbour
-    for mid, other, outgoing in ((source, target, True), (target, source, False)):
-        entries = ns.links.setdefault(mid, [])
-        for entry in entries:
-            if entry.other == other and entry.relation == relation and entry.outgoing == outgoing:
-                entry.weight = max(entry.weight, weight)  # seen again: keep the strongest
-                break
-        else:
-            entries.append(LinkEntry(other, relation, weight, outgoing))
-    for mid in (source, target):
-        _cap(ns, mid, params.max_links_per_memory)
+    _hold(links.bucket(source), (target, relation, True), weight)
+    there = links.bucket(target)
+    _hold(there, (source, relation, False), weight)
+    if len(links.buckets.get(source, ())) > cap:
+        _cap(links, source, cap)
+    if len(there) > cap:  # (emptied and dropped, it is not over any cap)
+        _cap(links, target, cap)
 
 
-def _cap(ns: NamespaceGraph, mid: str, cap: int) -> None:
-    entries = ns.links.get(mid)  # gone when the new link itself was pruned at the other end
+def _hold(bucket: Bucket, key: tuple[str, str, bool], weight: float) -> None:
+    held = bucket.setdefault(key, weight)
+    if weight > held:  # seen again: keep the strongest
+        bucket[key] = weight
+
+
+def _cap(links: Links, mid: str, cap: int) -> None:
+    entries = links.buckets.get(mid)  # gone when the new link itself was pruned at the other end
     while entries is not None and len(entries) > cap:
-        prunable = [x for x in entries if x.relation not in UNPRUNABLE]
+        # Weakest first; ties by the other memory's id, then relation and direction (the key),
+        # so the choice never depends on order. Facts of the log are never candidates.
+        prunable = [(weight, key) for key, weight in entries.items()
+                    if key[1] not in UNPRUNABLE]
         if not prunable:
             return  # facts of the log are kept even past the cap
-        # Weakest first; ties by the other memory's id, so the choice never depends on order.
-        weakest = min(prunable, key=lambda x: (x.weight, x.other, x.relation, x.outgoing))
-        entries.remove(weakest)
-        _drop_mirror(ns, weakest.other, mid, weakest.relation, not weakest.outgoing)
+        other, relation, outgoing = min(prunable)[1]
+        del entries[other, relation, outgoing]
+        links.discard(other, (mid, relation, not outgoing))
     if entries is not None and not entries:  # a cap of 0
-        del ns.links[mid]
-
-
-def _drop_mirror(ns: NamespaceGraph, mid: str, other: str, relation: str | None,
-                 outgoing: bool | None) -> None:
-    """Remove from ``mid``'s links the ones to ``other`` (of that relation and direction, or
-    all when None)."""
-    entries = ns.links.get(mid)
-    if entries is None:
-        return
-    entries[:] = [x for x in entries if not (
-        x.other == other and (relation is None or (x.relation == relation
-                                                   and x.outgoing == outgoing)))]
-    if not entries:
-        del ns.links[mid]
+        del links.buckets[mid]
 
 
 def _purge(params: GraphParams, ns: NamespaceGraph, purged: frozenset[str]) -> None:
     """Remove the purged memories from every entity, edge and link, recomputing what they
     touched as if they had never been folded. A pass over the namespace's entities: purges are
     rare and batched per sweep, and the fold keeps no per-memory index for them."""
+    links = ns.links
     for mid in sorted(purged):
-        for entry in ns.links.pop(mid, ()):
-            _drop_mirror(ns, entry.other, mid, None, None)
+        for other, relation, outgoing in links.pop(mid):  # every link is held at both ends
+            links.discard(other, (mid, relation, not outgoing))
     entities, edges = ns.entities, ns.edges
     touched = [key for key, node in entities.items()
                if not purged.isdisjoint(node.mentions[0::4])]
@@ -582,7 +622,6 @@ def reachable_memories(graph: Graph, namespace: str, keys: Iterable[str], now: i
 def memory_links(graph: Graph, namespace: str, memory_id: str) -> list[LinkView]:
     """A memory's links (both directions), strongest first, then by the other memory's id."""
     ns = graph.namespaces.get(namespace)
-    entries = ns.links.get(memory_id, ()) if ns is not None else ()
-    views = [LinkView(x.other, x.relation, x.weight, x.outgoing) for x in entries]
+    views = [LinkView(*x) for x in ns.links.view(memory_id)] if ns is not None else []
     views.sort(key=lambda v: (-v.weight, v.other, v.relation, not v.outgoing))
     return views

@@ -7,7 +7,7 @@ from datetime import datetime
 from eventmem.clock import to_micros
 from eventmem.erasure import with_later_erasures
 from eventmem.log import EventLog
-from projections import Projections
+from projections import Projections, paused_gc
 
 
 def rebuild(log: EventLog, *, until: int | datetime | None = None) -> Projections:
@@ -17,7 +17,9 @@ def rebuild(log: EventLog, *, until: int | datetime | None = None) -> Projection
     ``until``: a seq, an aware datetime (the last event at or before it), or None (the head).
     """
     target = until_seq(log, until)
-    return _erased_since(log, Projections().apply_all(log.envelopes(1, target)))
+    with paused_gc():
+        views = Projections().apply_chunks(log.envelope_chunks(1, target))
+    return _erased_since(log, views)
 
 
 def _erased_since(log: EventLog, views: Projections) -> Projections:
@@ -43,13 +45,15 @@ def load_or_rebuild(log: EventLog, *, until: int | None = None) -> tuple[Project
     target = head if until is None else min(until, head)
     found = log.latest_snapshot(target)
     views = None
-    if found is not None:
-        views = Projections.from_bytes(found[1])
-        if views is not None and views.seq != found[0]:
-            views = None  # a snapshot that disagrees with its own key is not trusted
-    origin = "rebuild" if views is None else f"snapshot@{views.seq}"
-    if views is None:
-        views = Projections()
-    start = views.seq + 1
-    views.apply_all(log.envelopes(start, target))
+    with paused_gc():
+        if found is not None:
+            views = Projections.from_bytes(found[1])
+            if views is not None and views.seq != found[0]:
+                views = None  # a snapshot that disagrees with its own key is not trusted
+        origin = "rebuild" if views is None else f"snapshot@{views.seq}"
+        if views is None:
+            views = Projections()
+        start = views.seq + 1
+        views.apply_chunks(log.envelope_chunks(start, target))
     return _erased_since(log, views), f"{origin}+{target - start + 1}"
+
