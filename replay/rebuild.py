@@ -51,9 +51,14 @@ def load_or_rebuild(log: EventLog, *, until: int | None = None) -> tuple[Project
             if views is not None and views.seq != found[0]:
                 views = None  # a snapshot that disagrees with its own key is not trusted
         origin = "rebuild" if views is None else f"snapshot@{views.seq}"
+        kept_ann = None
         if views is None:
             views = Projections()
+            # Another version's snapshot still holds good ANN indexes (a cache of the rows).
+            kept_ann = Projections.ann_of(found[1]) if found is not None else None
         start = views.seq + 1
         views.apply_chunks(log.envelope_chunks(start, target))
+        if kept_ann is not None:
+            views.vectors.attach_ann(kept_ann)
     return _erased_since(log, views), f"{origin}+{target - start + 1}"
 

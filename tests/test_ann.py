@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eventmem
+import projections
 from projections import Projections, ann
 from projections.vectors import AnnDump, SegmentDump, Space, Vectors
 
@@ -263,3 +264,41 @@ def test_pynndescent_indexes_find_the_true_neighbours_and_survive_a_snapshot():
     assert restored is not None
     assert restored.vectors.warm() == 3
     assert [restored.vectors.search(NS, q, 50, exact=False) for q in queries] == found
+
+
+def test_a_rebuild_past_an_older_snapshot_keeps_its_indexes(fake_ann, monkeypatch, store_path,
+                                                            clock):
+    """A new projection version ignores the old snapshot's views, not its ANN indexes: they
+    are checked against the rows and serve again, nothing is rebuilt."""
+    monkeypatch.setattr(ann, "SEGMENT_ROWS", 40)
+    texts = [f"note {i}: {w} met {v} at the {u}" for i, (w, v, u) in enumerate(
+        (w, v, u) for w in ("Alice", "Bob", "Carol") for v in ("Dan", "Eve", "Finn", "Gus")
+        for u in ("park", "cafe", "gym", "lake", "office", "museum", "beach", "library"))]
+    with eventmem.open(store_path, clock=clock) as mem:
+        mem.remember_many(texts, namespace="a")
+        mem.consolidate()
+        assert mem._views.vectors.ann_status("a")["segments"] == 2
+    built = fake_ann["built"]
+    monkeypatch.setattr(projections, "PROJECTION_VERSION", projections.PROJECTION_VERSION + 1)
+    with eventmem.open(store_path, clock=clock) as mem:
+        assert mem.opened_from.startswith("rebuild")
+        status = mem._views.vectors.ann_status("a")
+        assert status["segments"] == 2 and status["broken"] == 0
+        q = mem.embedder.embed(["Alice at the park"])[0]
+        assert mem._views.vectors.search("a", q, 5, exact=False) == \
+            mem._views.vectors.search("a", q, 5, exact=True)
+        assert fake_ann["built"] == built and fake_ann["loaded"] == 2
+        assert mem.verify().ok
+
+
+def test_a_damaged_snapshot_gives_no_indexes(fake_ann) -> None:
+    views = Projections()
+    views.vectors = space_of(int_rows(7, 120))
+    assert Projections.ann_of(views.to_bytes()) is None  # none were built yet
+    views.vectors.build_indexes(segment_rows=40)
+    data = bytearray(views.to_bytes())
+    kept = Projections.ann_of(bytes(data))
+    assert kept is not None and [d.start for d in kept.spaces[NS]] == [0, 40, 80]
+    data[-1] ^= 1
+    assert Projections.ann_of(bytes(data)) is None
+    assert Projections.ann_of(b"EMSNAP") is None
