@@ -123,7 +123,9 @@ class _Batch:
                         for item in items]
         self.hood = Neighbourhood(views, self.queries, window=self.params.window,
                                   rare_terms=self.params.rare_terms,
-                                  max_term_df=self.params.max_term_df)
+                                  max_term_df=self.params.max_term_df,
+                                  keep=max(1, self.params.max_links,
+                                           self.params.conflict_neighbours))
         self._claims: dict[str, conflict.Claims] = {}
         self._extracted: dict[str, tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]] = {}
         self.entity_memories: dict[tuple[str, str], list[str]] = {}  # the batch's, by entity
