@@ -2,7 +2,7 @@
 
 * soundness: whenever a pattern matches a text, its prefilter lets the text through (random
   patterns from a grammar with every construct the derivation reads, random texts);
-* the policies that use them (classify, importance) answer as the plain searches do;
+* the policies that use them (classify, importance, timebound) answer as the plain searches do;
 * examples of what is derived, and of what gets no exit.
 """
 
@@ -14,7 +14,7 @@ import unicodedata
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eventmem.policies import classify, importance
+from eventmem.policies import classify, importance, timebound
 from eventmem.policies.literals import Necessary, Prefilter, necessary
 from ops.bench.log import generate_texts
 
@@ -128,6 +128,26 @@ def _plain_arousal(text: str, params: importance.ImportanceParams) -> tuple[floa
     return 1.0 - calm, tuple(cues)
 
 
+def _plain_valid_until(text: str, now: int) -> tuple[int, str] | None:
+    """timebound.infer_valid_until as it was before its exits."""
+    folded = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    at = timebound.from_micros(now)
+    best: tuple[int, int, str] | None = None
+    for index, (rule, pattern, end_of) in enumerate(timebound._COMPILED):
+        for match in pattern.finditer(folded):
+            try:
+                end = end_of(match, at)
+            except (OverflowError, ValueError):
+                continue
+            if end is not None:
+                candidate = (timebound.to_micros(end), -index, rule)
+                best = candidate if best is None or candidate > best else best
+    return None if best is None else (best[0], best[2])
+
+
+NOW = 1_735_722_000_000_000  # 2025-01-01 09:00 UTC
+
+
 def _rule_fragments() -> list[str]:
     """Pieces of the rules' own words, so random texts hit the rules often."""
     words = set()
@@ -135,6 +155,8 @@ def _rule_fragments() -> list[str]:
         for _, pattern in rules:
             words.update(re.findall(r"[a-z']{2,}", pattern))
     for _, _, pattern in importance._CUES:
+        words.update(re.findall(r"[a-z']{2,}", pattern))
+    for _, pattern, _ in timebound._RULE_TABLE:
         words.update(re.findall(r"[a-z']{2,}", pattern))
     return sorted(words)
 
@@ -155,12 +177,15 @@ PARAMS = importance.ImportanceParams()
 def test_classify_and_arousal_answer_as_the_plain_searches(text):
     assert classify.classify(text) == _plain_classify(text)
     assert importance._arousal(text, PARAMS) == _plain_arousal(text, PARAMS)
+    assert timebound.infer_valid_until(text, NOW) == _plain_valid_until(text, NOW)
 
 
 def test_classify_and_arousal_on_chat_text():
     texts = [*generate_texts(1500, seed=3), "Hi there!", "k", "ok", "I'm SO ANGRY about the OUTAGE",
              "Ünïcode ÉTÉ GRAND", "My name is Ana", "remind me: the deadline is due Friday",
-             "We just got married!!!", "ＵＲＧＥＮＴ ｆｉｘ"]
+             "We just got married!!!", "ＵＲＧＥＮＴ ｆｉｘ",
+             "due 2025-03-04", "in 3 weeks", "by Friday", "on 3 May 2026", "within the next 2 days"]
     for text in texts:
         assert classify.classify(text) == _plain_classify(text), text
         assert importance._arousal(text, PARAMS) == _plain_arousal(text, PARAMS), text
+        assert timebound.infer_valid_until(text, NOW) == _plain_valid_until(text, NOW), text
