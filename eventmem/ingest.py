@@ -118,13 +118,18 @@ class _Batch:
         self.texts: dict[str, str] = {}  # this batch's memories' texts by id
         self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
         self.retired: set[str] = set()  # superseded earlier in the batch
-        self.queries = [Query(item["namespace"], self._vector(contents[content_hash(item["text"])]),
-                              contents[content_hash(item["text"])].terms or b"", item["session"])
-                        for item in items]
+        self.queries = []
+        for item in items:
+            content = contents[content_hash(item["text"])]
+            self.queries.append(Query(item["namespace"], self._vector(content),
+                                      content.terms or b"", item["session"]))
         self.hood = Neighbourhood(views, self.queries, window=self.params.window,
                                   rare_terms=self.params.rare_terms,
-                                  max_term_df=self.params.max_term_df)
-        self._claims: dict[str, conflict.Claims] = {}
+                                  max_term_df=self.params.max_term_df,
+                                  keep=max(1, self.params.max_links,
+                                           self.params.conflict_neighbours))
+        self._claims: dict[str, conflict.Claims] = {}  # by text: an item's, then its memory's
+        self._claims_by_id: dict[str, conflict.Claims] = {}
         self._extracted: dict[str, tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]] = {}
         self.entity_memories: dict[tuple[str, str], list[str]] = {}  # the batch's, by entity
         self.queries_by_text = {item["text"]: q for item, q in zip(items, self.queries,
@@ -405,7 +410,7 @@ class _Batch:
         the new text contradicts, and the contradiction's evidence. Facts whose valid times do
         not overlap never conflict: "lived in London until March" and "lives in Berlin since
         March" are history, not a contradiction."""
-        new_claims = conflict.claims(item["text"])
+        new_claims = self._claims_in(item["text"])
         if not new_claims.items:  # most texts state nothing comparable: no lookups
             return None, None
         interval = (item["valid_from"], item["valid_until"])
@@ -439,9 +444,15 @@ class _Batch:
         return source.valid_from, source.valid_until
 
     def _claims_of(self, memory_id: str) -> conflict.Claims:
-        claims = self._claims.get(memory_id)
+        claims = self._claims_by_id.get(memory_id)
+        if claims is None:  # a stored text costs a read: once per batch
+            claims = self._claims_by_id[memory_id] = self._claims_in(self.text_of(memory_id))
+        return claims
+
+    def _claims_in(self, text: str) -> conflict.Claims:
+        claims = self._claims.get(text)
         if claims is None:
-            claims = self._claims[memory_id] = conflict.claims(self.text_of(memory_id))
+            claims = self._claims[text] = conflict.claims(text)
         return claims
 
     def _adds_information(self, nearest: gate.Neighbour, text: str) -> bool:

@@ -24,6 +24,8 @@ import numpy as np
 from eventmem.text import packed_parts
 from projections import Projections
 from projections.state import MemoryRecord
+from projections.text import Index
+from projections.vectors import Space
 
 # Statuses whose memories can absorb, merge with or conflict with new input.
 GATE_STATUSES = frozenset({"active", "stale", "archived", "dormant"})
@@ -31,6 +33,7 @@ GATE_STATUSES = frozenset({"active", "stale", "archived", "dormant"})
 # so that a few superseded ones among them still leave enough).
 _WINDOW_CANDIDATES = 8
 _EMPTY = np.zeros(0, dtype=np.float32)
+_NO_ORDERS = np.zeros(0, dtype=np.int64)
 
 
 class Query(NamedTuple):
@@ -74,15 +77,19 @@ class _Pending:
 
 class Neighbourhood:
     def __init__(self, views: Projections, queries: list[Query], *, window: int,
-                 rare_terms: int, max_term_df: int) -> None:
+                 rare_terms: int, max_term_df: int, keep: int | None = None) -> None:
+        """``keep``: how many ranked candidates an item needs at most (None: all of them); the
+        ranking is the same, only cut, and fewer candidates need their status read."""
         self._views = views
         self._window, self._rare, self._max_df = window, rare_terms, max_term_df
+        self._keep = keep
         self._pending: dict[str, _Pending] = {}
         self._retired: set[str] = set()
         # One product per namespace: every query against the window as the batch began.
         self._start_sims: list[np.ndarray | None] = [None] * len(queries)
         self._start: dict[str, int] = {}  # namespace -> first row of its starting window
         self._session_cache: dict[str, np.ndarray] = {}
+        self._aligned: dict[str, bool] = {}  # namespace -> text rows are vector rows
         by_ns: dict[str, list[int]] = {}
         for i, query in enumerate(queries):
             by_ns.setdefault(query.namespace, []).append(i)
@@ -112,57 +119,78 @@ class Neighbourhood:
         self._retired.add(memory_id)
 
     def near(self, i: int, query: Query) -> Near:
-        """Item ``i``'s neighbourhood (items must be asked in batch order)."""
+        """Item ``i``'s neighbourhood (items must be asked in batch order).
+
+        Every candidate is named by its order: its row in the namespace's vectors, or
+        ``base + j`` for the batch's ``j``-th memory there. Candidates are ranked by similarity,
+        then order (ties go to the older memory); each similarity is the one the window or the
+        rare-term product gave it (the window's where both did)."""
         views, ns = self._views, query.namespace
-        memories = views.state.memories
         space = views.vectors.spaces.get(ns)
         pending = self._pending.get(ns)
         n_pending = len(pending.ids) if pending is not None else 0
         base = space.count if space is not None else 0
         # (1) the window: the last ``window`` memories, the batch's own creations included, as
-        # one vector of similarities in creation order (position = creation order: ties go to
-        # the older memory).
+        # one vector of similarities in creation order.
         recent = min(n_pending, max(self._window, 0))
         from_store = self._window - recent
         start_sims = self._start_sims[i]
         store_part = start_sims[-from_store:] if start_sims is not None and from_store > 0 \
             else _EMPTY
-        first_row = base - len(store_part)
+        n_store = len(store_part)
+        first_row = base - n_store
+        first_pending = n_pending - recent
         pending_sims = pending.matrix[:n_pending] @ query.vector if pending is not None \
             else _EMPTY
-        window = np.concatenate((store_part, pending_sims[n_pending - recent:]))
+        window = np.concatenate((store_part, pending_sims[first_pending:])) if recent \
+            else store_part
+        ids = space.ids if space is not None else []
+        batch_ids = pending.ids if pending is not None else []
 
-        def identify(position: int) -> tuple[str, int]:  # window position -> (id, order)
-            if position < len(store_part):
-                row = first_row + position
-                return space.ids[row], row  # type: ignore[union-attr]
-            j = n_pending - recent + position - len(store_part)
-            return pending.ids[j], base + j  # type: ignore[union-attr]
+        def identify(order: int) -> str:
+            return ids[order] if order < base else batch_ids[order - base]
+
+        # Window position -> order. The window holds store rows only while it holds every
+        # memory of the batch (first_pending == 0); else it is all batch: one offset either way.
+        offset = first_row + first_pending
 
         window_best = None
         session_similarity = None
-        if len(window):
-            best = int(np.argmax(window))  # the first maximum: the oldest among equals
-            window_best = (identify(best)[0], float(window[best]))
-            if query.session is not None:
-                same = self._sessions(ns, first_row, len(store_part), pending,
-                                      n_pending - recent) == query.session
-                session_similarity = float(window[same].max()) if same.any() else None
-        sims: dict[str, float] = {}
-        order: dict[str, int] = {}
         take = min(len(window), _WINDOW_CANDIDATES)
         if take:
-            top = np.argpartition(-window, take - 1)[:take]
-            for position in top.tolist():
-                mid, rank = identify(position)
-                sims[mid], order[mid] = float(window[position]), rank
-        # (2) memories sharing the query's rarest terms.
-        for mid, row, sim in self._rare_term_candidates(query, space, pending, pending_sims):
-            if mid not in sims:
-                sims[mid], order[mid] = sim, row
-        ranked = [(mid, sim) for mid, sim in sims.items()
-                  if mid not in self._retired and eligible(memories.get(mid))]
-        ranked.sort(key=lambda item: (-item[1], order[item[0]]))
+            best = int(np.argmax(window))  # the first maximum: the oldest among equals
+            window_best = (identify(best + offset), float(window[best]))
+            if query.session is not None:
+                same = self._sessions(ns, first_row, n_store, pending, first_pending) \
+                    == query.session
+                session_similarity = float(window[same].max()) if same.any() else None
+            top = _top(window, take)
+            orders = top + offset
+            sims = window[top]
+        else:
+            orders, sims = _NO_ORDERS, _EMPTY
+        # (2) memories sharing the query's rarest terms; a memory both found keeps the window's
+        # similarity (the two products may differ in the last bit).
+        n_top = len(orders)
+        rare_orders, rare_sims = self._rare_term_candidates(query, space, pending, pending_sims)
+        if len(rare_orders):
+            orders = np.concatenate((orders, rare_orders))
+            sims = np.concatenate((sims, rare_sims))
+        ranked: list[tuple[str, float]] = []
+        if len(orders):
+            memories, retired, keep = views.state.memories, self._retired, self._keep
+            sim_list = sims.tolist()
+            order_list = orders.tolist()
+            in_window = set(order_list[:n_top])
+            for k in np.lexsort((orders, -sims)).tolist():
+                order = order_list[k]
+                if k >= n_top and order in in_window:
+                    continue
+                mid = identify(order)
+                if mid not in retired and eligible(memories.get(mid)):
+                    ranked.append((mid, sim_list[k]))
+                    if len(ranked) == keep:
+                        break
         return Near(ranked, window_best, session_similarity)
 
     def _sessions(self, ns: str, first_row: int, n_store: int, pending: _Pending | None,
@@ -181,23 +209,26 @@ class Neighbourhood:
             if pending is not None else cached[:0]
         return np.concatenate((store, batch))
 
-    def _rare_term_candidates(self, query: Query, space: object, pending: _Pending | None,
-                              pending_sims: np.ndarray) -> list[tuple[str, int, float]]:
-        index = self._views.text.indexes.get(query.namespace)
+    def _rare_term_candidates(self, query: Query, space: Space | None, pending: _Pending | None,
+                              pending_sims: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(orders, similarities) of the memories sharing one of the query's rarest terms."""
         _, packed_ids, _ = packed_parts(query.terms)
-        terms = np.frombuffer(packed_ids, dtype=np.uint32).tolist()
-        if not terms or self._rare <= 0:
-            return []
+        if not packed_ids or self._rare <= 0:
+            return _NO_ORDERS, _EMPTY
+        index = self._views.text.indexes.get(query.namespace)
         if index is not None:
             index.seal()  # invisible: the postings are the same sealed or not
         postings = index.postings if index is not None else {}
         pending_rows = pending.postings if pending is not None else {}
         df = []
-        for term in terms:
+        for term in np.frombuffer(packed_ids, dtype=np.uint32).tolist():
             entry = postings.get(term)
-            count = (len(entry[0]) if entry is not None else 0) + len(pending_rows.get(term, ()))
+            batch = pending_rows.get(term)
+            count = (len(entry[0]) if entry is not None else 0) + (len(batch) if batch else 0)
             if 0 < count <= self._max_df:
                 df.append((count, term))
+        if not df:
+            return _NO_ORDERS, _EMPTY
         df.sort()
         rows: set[int] = set()
         batch_rows: set[int] = set()
@@ -205,20 +236,48 @@ class Neighbourhood:
             entry = postings.get(term)
             if entry is not None:
                 rows.update(entry[0])
-            batch_rows.update(pending_rows.get(term, ()))
-        found: list[tuple[str, int, float]] = []
+            batch = pending_rows.get(term)
+            if batch:
+                batch_rows.update(batch)
+        orders, sims = _NO_ORDERS, _EMPTY
         if rows and index is not None and space is not None:
             ordered = sorted(rows)
-            ids = [index.ids[row] for row in ordered]
-            vector_rows = _vector_rows(space, ordered, ids)
-            row_sims = (space.matrix[vector_rows] @ query.vector).tolist()  # type: ignore[attr-defined]
-            found += [(mid, row, sim) for mid, row, sim in zip(ids, vector_rows, row_sims,
-                                                                strict=True)]
-        base = space.count if space is not None else 0  # type: ignore[attr-defined]
-        if pending is not None:
-            found += [(pending.ids[j], base + j, float(pending_sims[j]))
-                      for j in sorted(batch_rows)]
-        return found
+            if self._rows_aligned(query.namespace, index, space):
+                vector_rows: list[int] = ordered
+            else:
+                vector_rows = _vector_rows(space, ordered, [index.ids[row] for row in ordered])
+            orders = np.array(vector_rows, dtype=np.int64)
+            sims = space.matrix[vector_rows] @ query.vector
+        if batch_rows:
+            js = np.array(sorted(batch_rows), dtype=np.int64)
+            base = space.count if space is not None else 0
+            orders = np.concatenate((orders, js + base))
+            sims = np.concatenate((sims, pending_sims[js]))
+        return orders, sims
+
+    def _rows_aligned(self, ns: str, index: Index, space: Space) -> bool:
+        """Whether every text-index row is the same row of the vectors (the usual case: both
+        add a row per memory in log order), so rows need no look-up; checked once a batch."""
+        aligned = self._aligned.get(ns)
+        if aligned is None:
+            n = len(index.ids)
+            aligned = self._aligned[ns] = n <= space.count and (
+                index.ids == space.ids if n == len(space.ids) else index.ids == space.ids[:n])
+        return aligned
+
+
+def _top(values: np.ndarray, take: int) -> np.ndarray:
+    """The positions of the ``take`` largest values, as ``np.argpartition(-values, take - 1)``
+    picks them. Where the largest ``take`` are strictly above the rest the set is unique, and a
+    partition plus a comparison finds it at half the cost (argpartition is slow for a small
+    kth); on a tie at the edge, argpartition itself chooses, as it always did."""
+    n = len(values)
+    if n > take:
+        edge = np.partition(values, n - take - 1)[n - take - 1]  # the (take + 1)-th largest
+        top = np.flatnonzero(values > edge)
+        if len(top) == take:
+            return top
+    return np.argpartition(-values, take - 1)[:take]
 
 
 def _vector_rows(space: object, rows: list[int], ids: list[str]) -> list[int]:

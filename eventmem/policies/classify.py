@@ -26,6 +26,8 @@ import re
 import unicodedata
 from typing import Final
 
+from eventmem.policies.literals import Prefilter
+
 __all__ = ["KIND_ORDER", "POLICY_VERSION", "RULES", "classify"]
 
 POLICY_VERSION: Final = "classify-1"
@@ -212,6 +214,8 @@ def _compile() -> tuple[tuple[str, re.Pattern[str], dict[str | None, str]], ...]
 
 
 _COMPILED = _compile()
+# Per kind, the texts without which none of its rules can match: most texts skip most searches.
+_EXITS: Final = tuple(Prefilter(pat for _, pat in rules) for _, rules in _RULE_TABLE)
 
 
 def _normalize(text: str) -> str:
@@ -230,7 +234,9 @@ def classify(text: str) -> tuple[str, str]:
     ('plan', 'plan:tomorrow')
     """
     norm = _normalize(text)
-    for kind, pattern, names in _COMPILED:
+    for (kind, pattern, names), exit_ in zip(_COMPILED, _EXITS, strict=True):
+        if not exit_.may_match(norm):
+            continue
         match = pattern.search(norm)
         if match is not None:
             return kind, names[match.lastgroup]

@@ -30,6 +30,7 @@ from typing import Final, Literal
 import msgspec
 
 from eventmem.errors import InvalidInputError
+from eventmem.policies.literals import Prefilter
 
 __all__ = [
     "FLASHBULB_MIN_IMPORTANCE",
@@ -69,6 +70,10 @@ _CUE_RE = re.compile(
     r"\b(?:" + "|".join(f"(?P<c{i}>{pat})" for i, (_, _, pat) in enumerate(_CUES)) + r")\b"
 )
 _WORD = re.compile(r"\w+")
+# Cheap exits: most texts hold no cue word, and most have no shouted (ALL-CAPS) word, which in
+# ASCII text needs three capitals in a row.
+_CUE_EXIT: Final = Prefilter(rf"\b(?:{pat})\b" for _, _, pat in _CUES)
+_THREE_CAPS = re.compile(r"[A-Z]{3}")
 
 
 class ImportanceParams(msgspec.Struct, kw_only=True, frozen=True):
@@ -135,16 +140,19 @@ def _arousal(text: str, params: ImportanceParams) -> tuple[float, tuple[str, ...
     """Noisy-OR of the distinct cues in ``text``; returns (arousal, sorted cue names)."""
     shown = unicodedata.normalize("NFKC", text)  # keeps case: ALL-CAPS counts
     found: dict[str, float] = {}
-    for match in _CUE_RE.finditer(" ".join(shown.casefold().split())):
-        family, weight, _ = _CUES[int(str(match.lastgroup)[1:])]
-        cue = f"{family}:{match.group()}"
-        found[cue] = max(weight, found.get(cue, 0.0))
+    folded = " ".join(shown.casefold().split())
+    if _CUE_EXIT.may_match(folded):
+        for match in _CUE_RE.finditer(folded):
+            family, weight, _ = _CUES[int(str(match.lastgroup)[1:])]
+            cue = f"{family}:{match.group()}"
+            found[cue] = max(weight, found.get(cue, 0.0))
     weights = [found[cue] for cue in sorted(found)]  # sorted: the product is order independent
     bangs = min(shown.count("!"), params.emphasis_max_count)
-    caps = min(
-        sum(1 for w in _WORD.findall(shown) if len(w) >= 3 and w.isalpha() and w.isupper()),
-        params.emphasis_max_count,
-    )
+    shouted = 0
+    if not shown.isascii() or _THREE_CAPS.search(shown):
+        shouted = sum(1 for w in _WORD.findall(shown)
+                      if len(w) >= 3 and w.isalpha() and w.isupper())
+    caps = min(shouted, params.emphasis_max_count)
     weights += [params.exclamation_weight] * bangs + [params.caps_weight] * caps
     cues = sorted(found) + ["emphasis:!"] * (bangs > 0) + ["emphasis:caps"] * (caps > 0)
     calm = 1.0

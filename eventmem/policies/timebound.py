@@ -30,6 +30,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Final
 
 from eventmem.clock import from_micros, to_micros
+from eventmem.policies.literals import Prefilter
 
 __all__ = ["POLICY_VERSION", "RULES", "infer_valid_until"]
 
@@ -149,6 +150,8 @@ RULES: Final[tuple[str, ...]] = tuple(dict.fromkeys(f"timebound:{n}" for n, _, _
 _COMPILED: Final = tuple(
     (f"timebound:{name}", re.compile(pattern), end) for name, pattern, end in _RULE_TABLE
 )
+# Per rule, the texts without which it cannot match: most rules are skipped on most texts.
+_EXITS: Final = tuple(Prefilter([pattern]) for _, pattern, _ in _RULE_TABLE)
 
 
 def infer_valid_until(text: str, now: int) -> tuple[int, str] | None:
@@ -168,6 +171,8 @@ def infer_valid_until(text: str, now: int) -> tuple[int, str] | None:
         return None
     best: tuple[int, int, str] | None = None  # (micros, -index, rule): the latest, then first rule
     for index, (rule, pattern, end_of) in enumerate(_COMPILED):
+        if not _EXITS[index].may_match(folded):
+            continue
         for match in pattern.finditer(folded):
             try:
                 end = end_of(match, at)

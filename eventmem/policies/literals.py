@@ -1,0 +1,198 @@
+"""Cheap exits for the rule regexes: literal texts without which a pattern cannot match.
+
+Policies run dozens of regex searches per text, and most texts match few of them. Python's
+``re`` tries every alternative at every position; a substring test (``"i am " in text``) is a
+memchr-driven scan, ten to a hundred times cheaper. :func:`necessary` reads a pattern's parse
+tree and returns a set of strings of which every match contains one (``"like"``, ``"love"``...
+for ``i (?:really )*(?:like|love)s?``), or that every match begins the text with for a pattern
+anchored at ``^``. :class:`Prefilter` says whether a text holds one for any of its patterns; a
+text that holds none cannot match, so its search can be skipped: same answer, sooner.
+
+The derivation is sound by construction: a sequence's match contains a match of each of its
+mandatory items, a run of items whose matches are exactly known is their concatenation, and any
+construct it does not know ends a run (an unknown item may match anything, even nothing). A
+pattern it can say nothing about gets no exit: it is always searched. It reads ``re``'s own
+parse tree (``re._parser``, present in CPython 3.11-3.13); without it, everything is searched.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+try:  # CPython's own parser of regex syntax; absent or changed: no exits, same answers
+    from re import _constants as _c  # type: ignore[attr-defined]
+    from re import _parser as _p  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - other interpreters
+    _p = _c = None
+
+__all__ = ["Necessary", "Prefilter", "necessary"]
+
+_CAP = 64  # a run's strings: past this many, the run ends and a new one begins
+_Walk = tuple[frozenset[str], bool]  # (every match begins with one of these, is exactly one)
+_NOTHING: frozenset[str] = frozenset({""})
+_UNKNOWN: _Walk = (_NOTHING, False)
+_Trie = dict[str, "_Trie"]
+
+
+class Necessary(NamedTuple):
+    """What a match needs: one of ``strings`` in the text, or (``opening``) at its start."""
+
+    strings: frozenset[str]
+    opening: bool = False
+
+
+def necessary(pattern: str, flags: int = 0) -> Necessary | None:
+    """Strings one of which every match of ``pattern`` contains (or begins the text with, for a
+    pattern anchored at ``^``); None when nothing can be told."""
+    if _p is None or _c is None:
+        return None
+    try:
+        tree = _p.parse(pattern, flags)
+    except Exception:  # an unparsable pattern gets no exit, never an error here
+        return None
+    if tree.state.flags & (re.IGNORECASE | re.MULTILINE | re.VERBOSE):
+        return None  # literal cases, or where "^" matches, would not be the text's own
+    items = list(tree)
+    opening = False
+    while items and items[0][0] is _c.AT:  # "\b" and "^" before the first character
+        opening = opening or items[0][1] is _c.AT_BEGINNING
+        items = items[1:]
+    runs = _runs(items)
+    if not runs:
+        return None
+    if opening and runs[0][1]:  # the run that starts at the anchor: the match's first text
+        return Necessary(_minimal(runs[0][0], openings=True), opening=True)
+    # The most telling run: the one whose shortest string is longest, then the fewest strings.
+    best = max((_minimal(found) for found, _ in runs),
+               key=lambda found: (min(map(len, found)), -len(found), sorted(found)))
+    return Necessary(best)
+
+
+def _minimal(found: Iterable[str], *, openings: bool = False) -> frozenset[str]:
+    """Drop every string that contains another (or, for openings, begins with another):
+    wherever it occurs, the shorter one does."""
+    kept: list[str] = []
+    for s in sorted(set(found), key=lambda s: (len(s), s)):
+        if not any(s.startswith(k) if openings else k in s for k in kept):
+            kept.append(s)
+    return frozenset(kept)
+
+
+def _runs(items: list[Any]) -> list[tuple[frozenset[str], bool]]:
+    """The sets of strings this sequence's every match contains one of, each with whether it
+    is the run that starts the sequence."""
+    runs: list[tuple[frozenset[str], bool]] = []
+    acc, first = _NOTHING, True
+    for item in items:
+        found, exact = _item(item)
+        longer = frozenset(a + b for a in acc for b in found)
+        if len(longer) > _CAP:
+            runs.append((acc, first))
+            acc, first = found, False
+        else:
+            acc = longer
+        if not exact:
+            runs.append((acc, first))
+            acc, first = _NOTHING, False
+    runs.append((acc, first))
+    return [(found, first) for found, first in runs if "" not in found]
+
+
+def _sequence(items: list[Any]) -> _Walk:
+    """Strings every match of the sequence begins with, and whether it is exactly one."""
+    acc = _NOTHING
+    for item in items:
+        found, exact = _item(item)
+        longer = frozenset(a + b for a in acc for b in found)
+        if len(longer) > _CAP:
+            return acc, False
+        acc = longer
+        if not exact:
+            return acc, False
+    return acc, True
+
+
+def _item(item: tuple[Any, Any]) -> _Walk:
+    op, av = item
+    if op is _c.LITERAL:
+        return frozenset({chr(av)}), True
+    if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):  # zero-width: consumes nothing
+        return _NOTHING, True
+    if op is _c.IN:
+        if all(kind is _c.LITERAL for kind, _ in av):
+            return frozenset(chr(code) for _, code in av), True
+        return _UNKNOWN
+    if op is _c.BRANCH:
+        walks = [_sequence(list(alt)) for alt in av[1]]
+        return frozenset().union(*(w[0] for w in walks)), all(w[1] for w in walks)
+    if op is _c.SUBPATTERN:
+        _, add_flags, del_flags, sub = av
+        if add_flags or del_flags:  # scoped flags (case-insensitive, say): not followed
+            return _UNKNOWN
+        return _sequence(list(sub))
+    if op is _c.ATOMIC_GROUP:
+        return _sequence(list(av))
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+        low, high, sub = av
+        if low == 0 and high == 1:  # optional: nothing, or one match of sub
+            found, exact = _sequence(list(sub))
+            return found | _NOTHING, exact
+        if low == 0:
+            return _UNKNOWN
+        found, exact = _sequence(list(sub))
+        return found, exact and low == high == 1
+    return _UNKNOWN
+
+
+class Prefilter:
+    """``may_match(text)``: False only when none of the patterns can match ``text``.
+
+    The strings are searched for with one regex over their trie (``i (?:am |have )``...): re
+    skips the positions whose character starts none of them, and fails at the first character
+    of most others, so the test costs about a microsecond whatever the number of strings.
+    """
+
+    __slots__ = ("_search", "openings", "strings")
+
+    def __init__(self, patterns: Iterable[str], flags: int = 0) -> None:
+        anywhere: set[str] = set()
+        openings: set[str] = set()
+        self.strings: tuple[str, ...] | None = None  # None: every text may match
+        self.openings: tuple[str, ...] = ()
+        self._search = None
+        for pattern in patterns:
+            need = necessary(pattern, flags)
+            if need is None:
+                return
+            (openings if need.opening else anywhere).update(need.strings)
+        self.strings = tuple(sorted(_minimal(anywhere)))
+        self.openings = tuple(sorted(_minimal(openings, openings=True)))
+        if self.strings:
+            self._search = re.compile(_trie(self.strings)).search
+
+    def may_match(self, text: str) -> bool:
+        """Whether ``text`` holds what one of the patterns needs."""
+        if self.strings is None:
+            return True
+        return (self._search is not None and self._search(text) is not None) \
+            or text.startswith(self.openings)
+
+
+def _trie(strings: Iterable[str]) -> str:
+    """A regex matching exactly these strings, factored by common prefixes (none of the
+    strings may be a prefix of another: :func:`_minimal` guarantees it)."""
+    root: _Trie = {}
+    for s in strings:
+        node = root
+        for ch in s:
+            node = node.setdefault(ch, {})
+
+    def emit(node: _Trie) -> str:
+        alts = [re.escape(ch) + emit(sub) for ch, sub in sorted(node.items())]
+        if len(alts) <= 1:
+            return "".join(alts)
+        return "(?:" + "|".join(alts) + ")"
+
+    return emit(root)

@@ -1,0 +1,134 @@
+"""The batch write path's shortcuts decide exactly as the plain computation did:
+
+* the window's top candidates (eventmem.neighbours._top) are the set np.argpartition picks,
+  ties at the edge included;
+* cutting each item's ranking to the few candidates a decision reads leaves the log
+  byte-identical to ranking them all;
+* a fixed program of near duplicates, contradictions, sessions and conflict strategies, in
+  batches larger than a small window, still makes the decisions recorded before the batch path
+  was optimized (ids by first appearance, similarities to 4 decimals: robust to BLAS builds).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import eventmem
+from eventmem import ingest, neighbours
+from eventmem.config import Config
+from eventmem.policies.gate import GateParams
+from ops.bench.log import generate_texts
+
+T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-3, 3), min_size=1, max_size=40), st.integers(1, 8))
+def test_the_window_top_is_the_set_argpartition_picks(values, take):
+    window = np.array(values, dtype=np.float32) / 4  # few distinct values: many ties
+    take = min(take, len(window))
+    expected = set(np.argpartition(-window, take - 1)[:take].tolist())
+    assert set(neighbours._top(window, take).tolist()) == expected
+
+
+def _texts() -> list[str]:
+    rng = random.Random(3)
+    facts = ["Alice lives in Berlin", "Alice moved to Paris", "I work at Acme",
+             "I now work at Globex", "I like tea", "I don't like tea anymore",
+             "Bob is 34 years old", "Bob is 35 years old", "My favorite color is blue",
+             "My favorite color is green", "I have 2 kids", "I have 3 kids"]
+    out = []
+    for text in generate_texts(140, seed=11):
+        out.append(text)
+        r = rng.random()
+        if r < 0.1:
+            out.append(text)
+        elif r < 0.25:
+            out.append(text + " and it was great fun with everyone")
+        elif r < 0.35:
+            out.append(text.lower() + "!")
+        if rng.random() < 0.15:
+            out.append(rng.choice(facts))
+    return out
+
+
+def _run(config: Config) -> tuple[list[tuple[Any, ...]], bytes]:
+    """The program's decisions (ids by first appearance) and the digest of its log bytes."""
+    rng = random.Random(5)
+    clock = eventmem.ManualClock(start=T0)
+    texts = _texts()
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = eventmem.open(Path(tmp) / "s", clock=clock, config=config)
+        decisions: list[tuple[Any, ...]] = []
+        names: dict[str | None, int | None] = {None: None}
+        i = b = 0
+        while i < len(texts):
+            size = rng.choice([1, 5, 40, 90])
+            chunk, i, b = texts[i:i + size], i + size, b + 1
+            items: list[Any] = []
+            for text in chunk:
+                r = rng.random()
+                if r < 0.1:
+                    items.append({"text": text, "session": f"s{rng.randrange(2)}"})
+                elif r < 0.2:
+                    items.append({"text": text, "on_conflict": rng.choice(
+                        ["keep_existing", "use_new", "merge", "ask", "temporal"])})
+                else:
+                    items.append(text)
+            for r in mem.remember_many(items, namespace=f"ns{b % 2}"):
+                for mid in (r.memory_id, r.neighbour):
+                    names.setdefault(mid, len(names))
+                decisions.append((r.action, r.rule, names[r.memory_id], names[r.neighbour],
+                                  None if r.similarity is None else round(r.similarity, 4),
+                                  r.conflict_id is not None))
+            clock.advance(timedelta(seconds=rng.choice([1, 3600])))
+        digest = hashlib.sha256()
+        for record in mem.store.iter_raw():
+            digest.update(record.prev_hash + record.payload)
+        mem.close()
+    return decisions, digest.digest()
+
+
+CONFIGS = {
+    "tiered": Config(sync=False, gate=GateParams(window=32)),
+    "prediction_error": Config(sync=False, gate=GateParams(mode="prediction_error", window=32)),
+    "exact": Config(sync=False, gate=GateParams(mode="exact", window=32)),
+}
+# sha256 of repr(decisions) per config, recorded with the write path as it was before the batch
+# optimizations (commit a5f8de9).
+BEFORE = {
+    "tiered": "01be94a0a2c49081b08947e1b70e81ab98d53c76d4f0dcc969479a7161850d07",
+    "prediction_error": "9818f6c7954824d2d9762cb1a7014abc4e10d7e165fb711ddfb67bda783a6344",
+    "exact": "b0f05c6b18388a80c6025d53d5cbea2d27316bd6243539e6a13a5d62fcdd22e4",
+}
+
+
+def test_decisions_are_those_made_before_the_batch_path_was_optimized():
+    for name, config in CONFIGS.items():
+        decisions, _ = _run(config)
+        actions = {d[0] for d in decisions}
+        if name == "tiered":  # the program provokes what it should
+            assert {"created", "merged", "reinforced", "superseded"} <= actions
+        digest = hashlib.sha256(repr(decisions).encode()).hexdigest()
+        assert digest == BEFORE[name], name
+
+
+def test_ranking_every_candidate_gives_the_same_log(monkeypatch):
+    _, cut = _run(CONFIGS["tiered"])
+    original = ingest.Neighbourhood
+
+    def uncut(*args: Any, **kwargs: Any) -> neighbours.Neighbourhood:
+        return original(*args, **{**kwargs, "keep": None})
+
+    monkeypatch.setattr(ingest, "Neighbourhood", uncut)
+    _, full = _run(CONFIGS["tiered"])
+    assert cut == full
