@@ -161,10 +161,8 @@ def _top_rows(scores: np.ndarray, n: int) -> list[int]:
     """Rows of the ``n`` highest positive scores, best first, ties by row."""
     if not len(scores) or n <= 0:
         return []
-    if n < len(scores):  # the candidates: every positive score that reaches the n-th best
-        part = np.flatnonzero(scores >= max(bar(scores, n), np.nextafter(0.0, 1.0)))
-    else:
-        part = np.flatnonzero(scores > 0)
+    least = bar(scores, n) if n < len(scores) else 0.0  # every candidate reaches it
+    part = np.flatnonzero(scores >= least if least > 0 else scores > 0)
     order = part[np.lexsort((part, -scores[part]))][:n]
     return order.tolist()
 

@@ -15,23 +15,28 @@ _BLOCK_FROM = 32_768
 
 
 def bar(scores: np.ndarray, want: int) -> float:
-    """A score that at least ``want`` of ``scores`` reach (``want`` <= their count), at most the
-    ``want``-th largest: everything it lets through is a candidate for the top ``want``, and
-    selecting ``scores >= bar`` is the top ``want`` and a few more.
+    """A positive score that at least ``want`` of ``scores`` reach (so at most the ``want``-th
+    largest), or 0.0 when it finds fewer than ``want`` positive ones: selecting the positive
+    scores ``>= bar`` gives every candidate for the top ``want``, and a few more.
 
     Over many scores it is the ``want``-th largest of the maxima of disjoint groups of scores
     (each maximum a distinct score, so ``want`` of them reach it) instead of the exact
     ``want``-th largest, which would take a partition of every score. A group is every
     ``count // _BLOCK``-th score, so the maxima are one elementwise pass over ``_BLOCK`` rows.
+    Only positive values are partitioned: a partition of many equal zeros (most of a
+    namespace, for a query) is slow.
     """
     count = len(scores)
-    if count < _BLOCK_FROM or count < _BLOCK * want:
-        return float(np.partition(scores, count - want)[count - want])
-    whole = count - count % _BLOCK
-    peaks = scores[:whole].reshape(_BLOCK, -1).max(axis=0)
-    if whole < count:
-        peaks = np.append(peaks, scores[whole:].max())
-    return float(np.partition(peaks, len(peaks) - want)[len(peaks) - want])
+    values = scores
+    if count >= _BLOCK_FROM and count >= _BLOCK * want:
+        whole = count - count % _BLOCK
+        values = scores[:whole].reshape(_BLOCK, -1).max(axis=0)
+        if whole < count:
+            values = np.append(values, scores[whole:].max())
+    positive = values[values > 0]
+    if len(positive) < want:
+        return 0.0
+    return float(np.partition(positive, len(positive) - want)[len(positive) - want])
 
 
 def top_allowed(

@@ -163,3 +163,25 @@ def test_a_large_sparse_score_array_selects_as_a_full_sort_does(count, rows, val
     ids = [f"m{row:05d}" for row in range(count)]
     allowed = None if modulus is None else (lambda mid: int(mid[1:]) % modulus != 0)
     assert top_allowed(scores, ids, n, allowed) == _sorted_top(scores, ids, n, allowed)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from((40, 5_000, 40_000, 70_001)), st.integers(1, 300),
+       st.floats(0.0, 1.0), st.integers(0, 2**32 - 1))
+def test_the_bar_is_reached_by_enough_scores_and_never_above_the_wanted_rank(
+        count, want, density, seed):
+    import numpy as np
+
+    from projections.topk import bar
+
+    rng = np.random.default_rng(seed)
+    scores = np.where(rng.random(count) < density,
+                      rng.integers(-3, 20, count).astype(np.float64), 0.0)
+    want = min(want, count)
+    found = bar(scores, want)
+    assert found >= 0.0
+    if found > 0:
+        assert (scores >= found).sum() >= want
+        assert found <= np.sort(scores)[::-1][want - 1]
+    else:  # every positive score is a candidate then: only allowed when few are positive
+        assert (scores > 0).sum() < want * 64
