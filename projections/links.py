@@ -198,11 +198,11 @@ class Links:
                        | set(base.relations if base is not None else ()))
         rel_index = {name: i for i, name in enumerate(names)}
         tail_code = {tail: 2 * rel_index[tail[:-1]] + (tail[-1] == OUT) for tail in kinds}
-        cols: list[np.ndarray] = [holder, np.fromiter(map(index.__getitem__, others), np.int64,
-                                                      total),
-                np.fromiter(map(tail_code.__getitem__, tails), np.int64, total),
-                np.fromiter(chain.from_iterable(map(dict.values, buckets.values())), np.float64,
-                            total)]
+        cols: list[np.ndarray] = [
+            holder, np.fromiter(map(index.__getitem__, others), np.int64, total),
+            np.fromiter(map(tail_code.__getitem__, tails), np.int64, total),
+            np.fromiter(chain.from_iterable(map(dict.values, buckets.values())), np.float64,
+                        total)]
         if base is not None and kept:
             cols = _with_base_rows(cols, base, kept, index, rel_index)
         holder, other, code, weight = cols
