@@ -113,30 +113,49 @@ class ContentTables:
         return {"blobs": txn.stat(self._blobs)["entries"],
                 "vectors": txn.stat(self._vectors)["entries"]}
 
-    def join(self, txn: Any, chunk: list[tuple[int, Event]], with_text: bool) -> list[Envelope]:
+    def join(self, txn: Any, chunk: list[tuple[int, Event]], with_text: bool,
+             records: Mapping[bytes, bytes] | None = None) -> list[Envelope]:
         """Envelopes for a chunk of decoded events: content events with their vector and terms
         (and their text when ``with_text``, or when no terms are cached), each None where gone.
-        One multi-key read per table for the whole chunk: this is the rebuild's hot loop."""
-        keys = [bytes.fromhex(event.content_hash)  # type: ignore[attr-defined]
+        One multi-key read per table for the whole chunk: this is the rebuild's hot loop.
+
+        ``records``: the whole content table (:meth:`records`), when the caller read it at once
+        for many chunks; otherwise the chunk's records are looked up here."""
+        fromhex = bytes.fromhex
+        keys = [fromhex(event.content_hash)  # type: ignore[attr-defined]
                 if isinstance(event, CONTENT_EVENTS) else None for _, event in chunk]
-        wanted = sorted({key for key in keys if key is not None})  # sorted: B-tree locality
-        records = dict(txn.cursor(db=self._content).getmulti(wanted)) if wanted else {}
-        slots = [record[:8] for record in records.values()]
+        if records is None:
+            wanted = sorted({key for key in keys if key is not None})  # sorted: B-tree locality
+            records = dict(txn.cursor(db=self._content).getmulti(wanted)) if wanted else {}
+        get = records.get
+        # Each event's record, looked up once (the table is large: each lookup misses the cache).
+        found = [None if key is None else get(key) for key in keys]
+        slots = [record[:8] for record in found if record is not None]
         vectors = self._rows_at(txn, self._vectors, slots)
         extractions = {} if self._extractions is None else self._rows_at(
             txn, self._extractions, slots)
         blobs = self._blobs
-        out = []
-        for (seq, event), key in zip(chunk, keys, strict=True):
-            record = None if key is None else records.get(key)
+        out: list[Envelope] = []
+        add, new, next_slot = out.append, tuple.__new__, iter(slots).__next__
+        for (seq, event), record in zip(chunk, found, strict=True):
+            # (tuple.__new__ makes the named tuple without a Python frame)
             if record is None:
-                out.append(Envelope(seq, event))
+                add(new(Envelope, (seq, event, None, None, None, None)))
                 continue
-            slot, terms = record[:8], record[8:] or None
+            slot, terms = next_slot(), record[8:] or None  # (the slot's bytes hash once)
             text = txn.get(slot, db=blobs) if with_text or terms is None else None
-            out.append(Envelope(seq, event, None if text is None else decode_text(text, seq),
-                                vectors.get(slot), terms, extractions.get(slot)))
+            add(new(Envelope, (seq, event, None if text is None else decode_text(text, seq),
+                               vectors.get(slot), terms, extractions.get(slot))))
         return out
+
+    def records(self, txn: Any) -> dict[bytes, bytes]:
+        """The whole content table (hash -> slot and terms) in one sequential scan: for a read
+        of most of the log, far cheaper than looking each chunk's hashes up in the B-tree."""
+        return dict(txn.cursor(db=self._content).iternext())
+
+    def count(self, txn: Any) -> int:
+        """How many contents the store holds."""
+        return int(txn.stat(self._content)["entries"])
 
     def _rows_at(self, txn: Any, db: Any, slots: list[bytes]) -> dict[bytes, bytes]:
         """The rows of a slot-keyed table (vectors, extractions) under these slots. Slots are

@@ -468,6 +468,10 @@ class EventLog:
             if (stop is not None and stop < start) or not cursor.set_range(seq_key(start)):
                 return
             last = seq_key(stop) if stop is not None else None
+            # Reading most of the log (a rebuild): the content table in one scan, not by key.
+            head = self._head(txn).seq
+            span = (head if stop is None else min(stop, head)) - start + 1
+            table = self.content.records(txn) if span >= self.content.count(txn) // 2 else None
             # (a plain transaction: keys and values are bytes, not the memoryviews the stubs allow)
             records = cast(Iterator[tuple[bytes, bytes]], cursor.iternext())
             while True:
@@ -475,11 +479,11 @@ class EventLog:
                 if last is not None and chunk and chunk[-1][0] > last:
                     chunk = [record for record in chunk if record[0] <= last]
                     if chunk:
-                        yield self.content.join(txn, _decode_chunk(chunk), with_text)
+                        yield self.content.join(txn, _decode_chunk(chunk), with_text, table)
                     return
                 if not chunk:
                     return
-                yield self.content.join(txn, _decode_chunk(chunk), with_text)
+                yield self.content.join(txn, _decode_chunk(chunk), with_text, table)
 
     def read_time_range(self, start_at: int, end_at: int) -> Iterator[tuple[int, Event]]:
         """Events with ``start_at <= at < end_at`` (microseconds). Event times are monotone."""

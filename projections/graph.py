@@ -37,7 +37,7 @@ from eventmem.events import (
     edge_digest,
     purged_ids,
 )
-from projections.links import Bucket, Links, LinksDump
+from projections.links import IN, OUT, SEP, Bucket, Key, Links, LinksDump, flip, split_link
 
 # Relations true in both directions, and pairs where one direction implies the other.
 SYMMETRIC = frozenset({"friend_of", "sibling_of", "married_to", "dating", "collaborates_with",
@@ -49,6 +49,9 @@ INVERSE: dict[str, str] = {
 }
 # Links that record facts of the log; the cap never prunes them.
 UNPRUNABLE = frozenset({"supersedes", "contradicts"})
+# How the bucket keys of those links end (projections.links.link_key).
+_FACT_ENDINGS = tuple(f"{SEP}{relation}{way}" for relation in sorted(UNPRUNABLE)
+                      for way in (IN, OUT))
 
 _EXTRACTION = msgspec.msgpack.Decoder(Extraction)
 _NOTHING = Extraction()
@@ -278,7 +281,7 @@ def _link_all(links: Links, cap: int, source: str, targets: tuple[MemoryLink, ..
         # holds one to it; with distinct links within the cap, its own cap never acts, so its
         # bucket can be made at once and each target only needs the mirror and its own cap.
         # The targets are capped in the same order as one link at a time would.
-        own: Bucket = {(x.target, x.relation, True): x.weight for x in targets}
+        own: Bucket = {f"{x.target}{SEP}{x.relation}{OUT}": x.weight for x in targets}
         if len(own) == len(targets):
             links.buckets[source] = own
             _mirror_all(links, cap, source, own, targets)
@@ -289,36 +292,38 @@ def _link_all(links: Links, cap: int, source: str, targets: tuple[MemoryLink, ..
 
 def _mirror_all(links: Links, cap: int, source: str, own: Bucket,
                 targets: tuple[MemoryLink, ...]) -> None:
-    get = links.buckets.get
+    buckets = links.buckets
+    get = buckets.get
+    prefix = source + SEP
     for link in targets:
         target = link.target
         if target == source:  # a memory is not its own neighbour
-            del own[source, link.relation, True]
+            del own[f"{source}{SEP}{link.relation}{OUT}"]
             continue
         there = get(target)
         if there is None:
             there = links.bucket(target)
-        there[source, link.relation, False] = link.weight
+        there[f"{prefix}{link.relation}{IN}"] = link.weight
         if len(there) > cap:
             _cap(links, target, cap)
     if not own:  # every one of its links was the weakest at its target (or pointed at itself)
-        links.buckets.pop(source, None)
+        buckets.pop(source, None)
 
 
 def _link_one(links: Links, cap: int, source: str, target: str, relation: str,
               weight: float) -> None:
     if source == target:
         return  # a memory is not its own neighbour
-    _hold(links.bucket(source), (target, relation, True), weight)
+    _hold(links.bucket(source), f"{target}{SEP}{relation}{OUT}", weight)
     there = links.bucket(target)
-    _hold(there, (source, relation, False), weight)
+    _hold(there, f"{source}{SEP}{relation}{IN}", weight)
     if len(links.buckets.get(source, ())) > cap:
         _cap(links, source, cap)
     if len(there) > cap:  # (emptied and dropped, it is not over any cap)
         _cap(links, target, cap)
 
 
-def _hold(bucket: Bucket, key: tuple[str, str, bool], weight: float) -> None:
+def _hold(bucket: Bucket, key: Key, weight: float) -> None:
     held = bucket.setdefault(key, weight)
     if weight > held:  # seen again: keep the strongest
         bucket[key] = weight
@@ -327,15 +332,15 @@ def _hold(bucket: Bucket, key: tuple[str, str, bool], weight: float) -> None:
 def _cap(links: Links, mid: str, cap: int) -> None:
     entries = links.buckets.get(mid)  # gone when the new link itself was pruned at the other end
     while entries is not None and len(entries) > cap:
-        # Weakest first; ties by the other memory's id, then relation and direction (the key),
+        # Weakest first; ties by the key (the other memory's id, then relation and direction),
         # so the choice never depends on order. Facts of the log are never candidates.
         prunable = [(weight, key) for key, weight in entries.items()
-                    if key[1] not in UNPRUNABLE]
+                    if not key.endswith(_FACT_ENDINGS)]
         if not prunable:
             return  # facts of the log are kept even past the cap
-        other, relation, outgoing = min(prunable)[1]
-        del entries[other, relation, outgoing]
-        links.discard(other, (mid, relation, not outgoing))
+        key = min(prunable)[1]
+        del entries[key]
+        links.discard(split_link(key)[0], flip(key, mid))
     if entries is not None and not entries:  # a cap of 0
         del links.buckets[mid]
 
@@ -346,8 +351,8 @@ def _purge(params: GraphParams, ns: NamespaceGraph, purged: frozenset[str]) -> N
     rare and batched per sweep, and the fold keeps no per-memory index for them."""
     links = ns.links
     for mid in sorted(purged):
-        for other, relation, outgoing in links.pop(mid):  # every link is held at both ends
-            links.discard(other, (mid, relation, not outgoing))
+        for key in links.pop(mid):  # every link is held at both ends
+            links.discard(split_link(key)[0], flip(key, mid))
     entities, edges = ns.entities, ns.edges
     touched = [key for key, node in entities.items()
                if not purged.isdisjoint(node.mentions[0::4])]

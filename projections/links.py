@@ -4,6 +4,10 @@ stores them.
 A link is held by both of its memories: the carrier holds ``(other, relation, True)``, the other
 end ``(carrier, relation, False)``, each with the link's weight. The fold keeps one dict per memory
 keyed that way, so finding, reinforcing and dropping a link cost O(1) however many the memory holds.
+A key is one string (:func:`link_key`), not a tuple: a rebuild makes a million of them, and a
+dict of strings and floats is invisible to the cyclic garbage collector while a million tuples
+would cost it a full pass. Memory ids are made by the engine (``mem_`` and hex) and relations are
+names: neither holds a character below a space, so the strings sort as the tuples would.
 
 A snapshot stores them in columns (:class:`LinksDump`): the holders' ids once, every link as an
 index into them plus a relation code and a weight, in canonical order (holders sorted, each
@@ -16,14 +20,38 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain
-from typing import Any
 
 import msgspec
 import numpy as np
 
-# (the other memory, relation, outgoing: whether the holder is the carrier) -> weight
-Key = tuple[str, str, bool]
+# link_key(the other memory, relation, outgoing: whether the holder is the carrier) -> weight
+Key = str
 Bucket = dict[Key, float]
+
+SEP = "\x00"  # between the other memory and the relation
+IN, OUT = "\x01", "\x02"  # the last character: the direction (False sorts before True)
+
+
+def link_key(other: str, relation: str, outgoing: bool) -> Key:
+    """The bucket key of a link as one of its memories holds it."""
+    return f"{other}{SEP}{relation}{OUT if outgoing else IN}"
+
+
+def split_link(key: Key) -> tuple[str, str, bool]:
+    """(other, relation, outgoing) of a bucket key."""
+    cut = key.rindex(SEP)
+    return key[:cut], key[cut + 1:-1], key[-1] == OUT
+
+
+def _parts(key: Key) -> tuple[str, str]:
+    cut = key.rindex(SEP)
+    return key[:cut], key[cut + 1:]
+
+
+def flip(key: Key, holder: str) -> Key:
+    """The key the other end holds for the link ``holder`` holds under ``key``."""
+    cut = key.rindex(SEP)
+    return f"{holder}{key[cut:-1]}{IN if key[-1] == OUT else OUT}"
 
 _U32, _U16, _F64 = np.dtype("<u4"), np.dtype("<u2"), np.dtype("<f8")
 
@@ -99,7 +127,7 @@ class Links:
             i = self._base.pos.pop(mid, None)
             if i is not None:
                 found = self.buckets[mid] = {
-                    (other, relation, outgoing): weight
+                    f"{other}{SEP}{relation}{OUT if outgoing else IN}": weight
                     for other, relation, outgoing, weight in self._base.rows(i)}
         return found
 
@@ -130,7 +158,8 @@ class Links:
         found = self.buckets.get(mid)
         if found is not None:
             return [(other, relation, weight, outgoing)
-                    for (other, relation, outgoing), weight in found.items()]
+                    for (other, relation, outgoing), weight in zip(
+                        map(split_link, found), found.values(), strict=True)]
         i = self._base.pos.get(mid) if self._base is not None else None
         if i is None:
             return []
@@ -155,20 +184,25 @@ class Links:
         total = sum(map(len, buckets.values()))
         holder = np.repeat(np.fromiter(map(index.__getitem__, buckets), np.int64, len(buckets)),
                            np.fromiter(map(len, buckets.values()), np.int64, len(buckets)))
-        # One pass over the key tuples into a flat list, then strided slices of it: each of a
-        # million small tuples is read once (a pass per field would miss the cache per field).
-        flat: list[Any] = list(chain.from_iterable(chain.from_iterable(buckets.values())))
-        others: list[str] = flat[0::3]
-        rels: list[str] = flat[1::3]
-        outs: list[bool] = flat[2::3]
-        del flat
-        names = sorted(set(rels) | set(base.relations if base is not None else ()))
+        # Every key split at once: joined by the separator, the parts alternate between the
+        # other memory and the relation with its direction (a handful of distinct strings).
+        parts = SEP.join(chain.from_iterable(buckets.values())).split(SEP) if total else []
+        if len(parts) != 2 * total:  # an id holding the separator (no engine makes one)
+            parts = [part for key in chain.from_iterable(buckets.values())
+                     for part in _parts(key)]
+        others: list[str] = parts[0::2]
+        tails: list[str] = parts[1::2]
+        del parts
+        kinds = set(tails)
+        names = sorted({tail[:-1] for tail in kinds}
+                       | set(base.relations if base is not None else ()))
         rel_index = {name: i for i, name in enumerate(names)}
-        cols = [holder, np.fromiter(map(index.__getitem__, others), np.int64, total),
-                2 * np.fromiter(map(rel_index.__getitem__, rels), np.int64, total)
-                + np.array(outs, dtype=bool),
-                np.fromiter(chain.from_iterable(map(dict.values, buckets.values())), np.float64,
-                            total)]
+        tail_code = {tail: 2 * rel_index[tail[:-1]] + (tail[-1] == OUT) for tail in kinds}
+        cols: list[np.ndarray] = [
+            holder, np.fromiter(map(index.__getitem__, others), np.int64, total),
+            np.fromiter(map(tail_code.__getitem__, tails), np.int64, total),
+            np.fromiter(chain.from_iterable(map(dict.values, buckets.values())), np.float64,
+                        total)]
         if base is not None and kept:
             cols = _with_base_rows(cols, base, kept, index, rel_index)
         holder, other, code, weight = cols

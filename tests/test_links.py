@@ -27,7 +27,7 @@ from eventmem.events import (
 )
 from projections import graph as gv
 from projections.graph import Graph, GraphDump, GraphParams
-from projections.links import Links, LinksDump
+from projections.links import Links, LinksDump, flip, link_key, split_link
 
 T0 = 1_700_000_000_000_000
 UNPRUNABLE = {"supersedes", "contradicts"}
@@ -216,7 +216,7 @@ def test_the_dump_is_the_same_whatever_order_the_links_were_held_in() -> None:
         random.Random(seed).shuffle(shuffled)
         links = Links()
         for mid, key, weight in shuffled:
-            links.bucket(mid)[key] = weight
+            links.bucket(mid)[link_key(*key)] = weight
         dumps.add(codec.encode_value(links.dump()))
     assert len(dumps) == 1
     dump = msgspec.msgpack.decode(dumps.pop(), type=LinksDump)
@@ -227,15 +227,15 @@ def test_the_dump_is_the_same_whatever_order_the_links_were_held_in() -> None:
 def test_a_holder_taken_from_the_loaded_rows_dumps_as_before() -> None:
     links = Links()
     for mid, other in (("x", "y"), ("y", "x")):
-        links.bucket(mid)[other, "related_to", mid == "x"] = 0.5
+        links.bucket(mid)[link_key(other, "related_to", mid == "x")] = 0.5
     raw = codec.encode_value(links.dump())
     loaded = Links(msgspec.msgpack.decode(raw, type=LinksDump))
     assert len(loaded) == 2 and loaded.view("x") == [("y", "related_to", 0.5, True)]
-    assert loaded.get("x") == {("y", "related_to", True): 0.5}  # taken: now a bucket
+    assert loaded.get("x") == {link_key("y", "related_to", True): 0.5}  # taken: now a bucket
     assert len(loaded) == 2
     assert codec.encode_value(loaded.dump()) == raw
-    loaded.discard("x", ("y", "related_to", True))
-    loaded.discard("y", ("x", "related_to", False))
+    loaded.discard("x", link_key("y", "related_to", True))
+    loaded.discard("y", link_key("x", "related_to", False))
     assert len(loaded) == 0 and codec.encode_value(loaded.dump()) == codec.encode_value(
         Links().dump())
 
@@ -256,10 +256,24 @@ def test_relations_no_longer_held_leave_the_table() -> None:
 @pytest.mark.parametrize("field", ["counts", "others", "codes"])
 def test_damaged_link_columns_are_refused(field: str) -> None:
     links = Links()
-    links.bucket("a")["b", "related_to", True] = 0.5
-    links.bucket("b")["a", "related_to", False] = 0.5
+    links.bucket("a")[link_key("b", "related_to", True)] = 0.5
+    links.bucket("b")[link_key("a", "related_to", False)] = 0.5
     dump = links.dump()
     bad = {"counts": b"\x09\x00\x00\x00\x01\x00\x00\x00", "others": b"\x07\x00\x00\x00" * 2,
            "codes": b"\x09\x00" * 2}[field]
     with pytest.raises(ValueError):
         Links(msgspec.structs.replace(dump, **{field: bad}))
+
+
+NAMES = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(NAMES, NAMES, st.booleans()), min_size=2, max_size=6))
+def test_link_keys_split_back_and_sort_as_their_tuples(links: list[tuple[str, str, bool]]) -> None:
+    for other, relation, outgoing in links:
+        key = link_key(other, relation, outgoing)
+        assert split_link(key) == (other, relation, outgoing)
+        assert flip(key, "h") == link_key("h", relation, not outgoing)
+    # The cap breaks weight ties by key: the keys must sort as the tuples they stand for.
+    assert sorted(links) == [split_link(k) for k in sorted(link_key(*x) for x in links)]
