@@ -353,7 +353,7 @@ def _child_env() -> dict[str, str]:
 _CHILD = r"""
 import sys, time
 import eventmem
-from eventmem import engine, log as log_module
+from eventmem import engine, lmdbstore as log_module
 from eventmem.log import EventLog
 
 store, mode, target = sys.argv[1:4]
