@@ -40,6 +40,7 @@ from eventmem.events import (
     CategorySummarized,
     DormantChange,
     Event,
+    LifecycleTransitioned,
     MemoriesDormant,
     MemoriesRehearsed,
     MemoryConsolidated,
@@ -48,6 +49,7 @@ from eventmem.events import (
     MemoryLink,
     Rehearsal,
     RelationsPruned,
+    purged_ids,
 )
 from eventmem.log import Head
 from eventmem.maintenance import sweep_events
@@ -328,9 +330,16 @@ def graph_step(cycle: Cycle) -> None:
     if not params.prune_relations:
         return
     graph = cycle.views.graph
+    # The graph is the views' as the cycle began; the memories this cycle's sweep purges are
+    # judged gone, as their purge (and any rebuild, which never sees their extractions) has it.
+    purged: dict[str, set[str]] = {}
+    for event in cycle.events:
+        if isinstance(event, LifecycleTransitioned) and (ids := purged_ids(event)):
+            purged.setdefault(event.namespace, set()).update(ids)
     for namespace in sorted(graph.namespaces):
         weak = graph_view.weak_edges(graph, namespace, cycle.now, below=params.prune_strength,
-                                     idle_days=params.prune_idle_days)
+                                     idle_days=params.prune_idle_days,
+                                     purged=frozenset(purged.get(namespace, ())))
         if weak:
             cycle.emit([RelationsPruned(
                 at=cycle.at, namespace=namespace, actor="consolidation", now=cycle.now,

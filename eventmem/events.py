@@ -325,7 +325,9 @@ class MemoryUnpinned(Event, tag="memory.unpinned", frozen=True, kw_only=True):
 # the policy version; the memories the cycle creates are ordinary ``memory.ingested`` events
 # (source "consolidation"), followed by the event that records why.
 
-DREAM_POLICY: Final = "dream-1"
+# dream-2: a relation is judged as the same cycle's purges leave it (dream-1 could prune one
+# whose only statements the sweep was purging: a decision no rebuild can see the grounds of).
+DREAM_POLICY: Final = "dream-2"
 
 
 class Rehearsal(msgspec.Struct, frozen=True, kw_only=True, gc=False):

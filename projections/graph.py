@@ -65,6 +65,7 @@ from projections.graph_types import (
     NamespaceDump,
     NamespaceGraph,
     edge_key,
+    refold_edge,
     split_key,
 )
 from projections.links import IN, OUT, SEP, Bucket, Key, Links, flip, split_link
@@ -299,7 +300,7 @@ def _purge(params: GraphParams, ns: NamespaceGraph, purged: frozenset[str]) -> N
         for ekey in list(entities[key].edges):
             edge = edges.get(ekey)  # None: already removed from its other end
             if (edge is None or purged.isdisjoint(edge.observations[0::3])
-                    or _refold_edge(edge, purged, params.reinforce)):
+                    or refold_edge(edge, purged, params.reinforce)):
                 continue
             del edges[ekey]
             subject, _, obj = split_key(ekey)
@@ -320,23 +321,6 @@ def _prune(ns: NamespaceGraph, namespace: str, digests: frozenset[str]) -> None:
         subject, _, obj = split_key(ekey)
         for end in (subject,) if subject == obj else (subject, obj):
             entities[end].edges.remove(ekey)
-
-
-def _refold_edge(edge: Edge, purged: frozenset[str], reinforce: float) -> bool:
-    """Keep only the observations of surviving memories; False when none is left."""
-    obs = edge.observations
-    keep = [i for i in range(0, len(obs), 3) if obs[i] not in purged]
-    if not keep:
-        return False
-    edge.observations = [item for i in keep for item in obs[i:i + 3]]
-    confidences = cast(list[float], edge.observations[2::3])
-    confidence = confidences[0]
-    for c in confidences[1:]:  # the fold's own arithmetic, in the same order
-        confidence = max(confidence + (1.0 - confidence) * reinforce, c)
-    edge.confidence = confidence
-    ats = cast(list[int], edge.observations[1::3])
-    edge.first_at, edge.last_at = min(ats), max(ats)
-    return True
 
 
 def _refold_entity(node: EntityNode, purged: frozenset[str]) -> bool:

@@ -21,6 +21,7 @@ from projections.graph_types import (
     GraphParams,
     NamespaceGraph,
     edge_key,
+    refold_edge,
     split_key,
 )
 
@@ -226,16 +227,24 @@ def memory_links(graph: Graph, namespace: str, memory_id: str) -> list[LinkView]
     return views
 
 
-def weak_edges(graph: Graph, namespace: str, now: int, *, below: float,
-               idle_days: float) -> list[tuple[str, float]]:
+def weak_edges(graph: Graph, namespace: str, now: int, *, below: float, idle_days: float,
+               purged: frozenset[str] = frozenset()) -> list[tuple[str, float]]:
     """The relations of a namespace weaker than ``below`` at ``now`` and not seen for
-    ``idle_days``, as (digest, strength), sorted by digest: what a prune would drop."""
+    ``idle_days``, as (digest, strength), sorted by digest: what a prune would drop.
+
+    ``purged``: memories about to be purged (by the same maintenance run): each relation is
+    judged as their purge leaves it (only what the others stated; gone when nobody else did),
+    which is also how a rebuild, which never sees a purged memory's extraction, knows it."""
     ns = graph.namespaces.get(namespace)
     if ns is None:
         return []
     idle = idle_days * MICROS_PER_DAY
     found = []
     for ekey, edge in ns.edges.items():
+        if purged and not purged.isdisjoint(edge.observations[0::3]):
+            edge = Edge(edge.confidence, edge.first_at, edge.last_at, list(edge.observations))
+            if not refold_edge(edge, purged, graph.params.reinforce):
+                continue  # the purge removes it anyway
         if now - edge.last_at < idle:
             continue
         value = strength(edge, now, graph.params)

@@ -7,6 +7,8 @@ weigh and walk them; a snapshot holds :class:`GraphDump`.
 
 from __future__ import annotations
 
+from typing import cast
+
 import msgspec
 
 from projections.links import Links, LinksDump
@@ -125,3 +127,22 @@ def split_key(key: str) -> tuple[str, str, str]:
     """(subject, relation, object) of an edge key."""
     subject, relation, obj = key.split(EDGE_SEP)
     return subject, relation, obj
+
+
+def refold_edge(edge: Edge, purged: frozenset[str], reinforce: float) -> bool:
+    """Keep only the observations of surviving memories, and recompute what they decide (the
+    fold's own arithmetic, so the edge is as if the purged memories had never stated it); False
+    when none is left."""
+    obs = edge.observations
+    keep = [i for i in range(0, len(obs), 3) if obs[i] not in purged]
+    if not keep:
+        return False
+    edge.observations = [item for i in keep for item in obs[i:i + 3]]
+    confidences = cast(list[float], edge.observations[2::3])
+    confidence = confidences[0]
+    for c in confidences[1:]:  # the fold's own arithmetic, in the same order
+        confidence = max(confidence + (1.0 - confidence) * reinforce, c)
+    edge.confidence = confidence
+    ats = cast(list[int], edge.observations[1::3])
+    edge.first_at, edge.last_at = min(ats), max(ats)
+    return True

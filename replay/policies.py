@@ -22,10 +22,13 @@ from eventmem.policies.observer import OBSERVER_VERSION
 from eventmem.policies.summaries import EXTRACTIVE
 from projections import Projections
 
+# dream-1 decided everything as dream-2 does but the pruning of relations.
+_DREAM_STEPS = frozenset({"dream-1", DREAM_POLICY})
+
 # The policy versions each decision event may carry that this code re-derives. The sweep,
 # accesses and feedback record the store-wide version (events.POLICY_VERSION).
 KNOWN: dict[str, frozenset[str]] = {
-    "memory.ingested": frozenset({GATE_VERSION, DREAM_POLICY}),
+    "memory.ingested": frozenset({GATE_VERSION}) | _DREAM_STEPS,
     "memory.reinforced": frozenset({GATE_VERSION}),
     "memory.skipped": frozenset({GATE_VERSION}),
     "memory.superseded": frozenset({GATE_VERSION}),
@@ -38,10 +41,10 @@ KNOWN: dict[str, frozenset[str]] = {
     "memory.recalled": frozenset({POLICY_VERSION}),
     "memory.touched": frozenset({POLICY_VERSION}),
     "memory.feedback": frozenset({POLICY_VERSION}),
-    "memory.rehearsed": frozenset({DREAM_POLICY}),
-    "memory.dormant": frozenset({DREAM_POLICY}),
-    "memory.consolidated": frozenset({DREAM_POLICY}),
-    "memory.category_summarized": frozenset({DREAM_POLICY}),
+    "memory.rehearsed": _DREAM_STEPS,
+    "memory.dormant": _DREAM_STEPS,
+    "memory.consolidated": _DREAM_STEPS,
+    "memory.category_summarized": _DREAM_STEPS,
     "graph.relations_pruned": frozenset({DREAM_POLICY}),
 }
 

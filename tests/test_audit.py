@@ -19,7 +19,7 @@ from typing import Any
 import lmdb
 import msgspec
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 import eventmem
@@ -36,7 +36,7 @@ from eventmem.events import (
 )
 from eventmem.log import HASH_SIZE, record_hash, seq_key
 from eventmem.policies.consolidation import DreamParams
-from replay.compare import differences
+from replay.compare import Ids, compare_events, differences
 from replay.groups import split_items
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
@@ -314,6 +314,18 @@ def test_differences_use_the_tolerance_for_floats_only():
     assert differences(True, 1, 1e-6) == [("", True, 1)]
 
 
+def test_an_older_dream_version_is_audited_where_its_rules_are_this_codes():
+    from eventmem.events import DREAM_POLICY, MemoriesRehearsed, RelationsPruned
+
+    rehearsed = MemoriesRehearsed(at=1, namespace="a", actor="consolidation", now=1, changes=())
+    assert compare_events(msgspec.structs.replace(rehearsed, policy="dream-1"), rehearsed,
+                          Ids(), 1e-6) == []  # dream-1 rehearsed as dream-2 does
+    pruned = RelationsPruned(at=1, namespace="a", actor="consolidation", now=1, edges=("d",),
+                             strengths=(0.05,), policy=DREAM_POLICY)
+    assert compare_events(msgspec.structs.replace(pruned, policy="dream-1"), pruned, Ids(),
+                          1e-6) == [("policy", "dream-1", DREAM_POLICY)]  # its pruning did not
+
+
 def test_items_of_a_batch_are_cut_at_their_decision_events(original: Path):
     batch = [e for _, e in events_of(original) if e.namespace == "b" and e.at == T0_MICROS]
     items, trailer = split_items(batch)
@@ -377,6 +389,11 @@ def run_program(path: Path, program: list[Any]) -> Iterator[eventmem.Engine]:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(program=steps)
+@example(program=[  # a sweep purged the only memory stating a relation the same cycle pruned
+    ("remember", "Alice went hiking in the Alps with Bob last summer", "a", {}),
+    ("remember", "Alice lives in Paris", "a", {}), ("advance", 281),
+    ("remember", "Alice lives in Berlin", "b", {}), ("consolidate", 0),
+    ("remember", "Alice lives in Berlin", "a", {}), ("advance", 110), ("consolidate", 0)])
 def test_whatever_the_engine_wrote_audit_re_derives(program: list[Any]):
     with tempfile.TemporaryDirectory() as tmp:
         for mem in run_program(Path(tmp) / "s", program):

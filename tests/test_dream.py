@@ -36,7 +36,7 @@ import eventmem
 import replay
 from eventmem.clock import to_micros
 from eventmem.config import Config
-from eventmem.events import ConflictFlagged, ConflictResolved, MemoryIngested
+from eventmem.events import DREAM_POLICY, ConflictFlagged, ConflictResolved, MemoryIngested
 from eventmem.policies.consolidation import DreamParams
 
 DAY = timedelta(days=1)
@@ -101,7 +101,7 @@ def test_rehearsal_boosts_the_most_important_endangered_memory(store, clock, t0)
     assert mem.get(important).retention == pytest.approx(before)  # no jump without an access
     assert {c.memory_id for c in report.status_changes} == {important, plain}  # both stale
     [entry] = [e for e in mem.history(important) if e.type == "memory.rehearsed"]
-    assert entry.details["policy"] == "dream-1"
+    assert entry.details["policy"] == DREAM_POLICY
     settled(mem)
     clock.set(t0 + 12 * DAY)  # slower decay since: exp(-(9/7 + 3/14)) against exp(-12/7)
     assert mem.get(important).retention == pytest.approx(math.exp(-(9 / 7 + 3 / 14)))

@@ -492,6 +492,38 @@ def test_purge_equals_never_having_ingested(events: list[Event]) -> None:
         assert codec.encode_value(mid) not in raw
 
 
+@settings(max_examples=150, deadline=None)
+@given(histories(namespaces=("a",)), st.integers(0, 400), st.floats(0.05, 0.9))
+def test_weak_edges_judge_a_pending_purge_as_its_fold_leaves_the_graph(
+        events: list[Event], days: int, below: float) -> None:
+    """The dream cycle judges relations on the graph as the cycle began, knowing which memories
+    its own sweep purges: that must be what folding the purge gives (and so what a rebuild,
+    which never sees a purged memory's extraction, gives)."""
+    gone = purged_in(events)
+    before = [e for e in events if not isinstance(e, LifecycleTransitioned)]
+    now = T0 + days * DAY
+    judged = gv.weak_edges(fold(before), "a", now, below=below, idle_days=30,
+                           purged=frozenset(gone))
+    folded = gv.weak_edges(fold(without(before, gone)), "a", now, below=below, idle_days=30)
+    assert judged == folded
+
+
+def test_a_relation_only_purged_memories_stated_is_not_pruned_but_dropped() -> None:
+    r = ("alice", "lives_in", "paris")
+    graph = fold([ingest("m1", at=T0, relations=[rel(*r, 0.5)]),
+                  ingest("m2", at=T0 + 200 * DAY, relations=[rel(*r, 0.5)])])
+    late = T0 + 400 * DAY
+    assert [d for d, _ in gv.weak_edges(graph, "default", late, below=0.5, idle_days=30)]
+    assert gv.weak_edges(graph, "default", late, below=0.5, idle_days=30,
+                         purged=frozenset({"m1", "m2"})) == []
+    # m2 purged: judged on m1's statement alone (older, so weaker), the graph left untouched.
+    alone = gv.weak_edges(graph, "default", late, below=0.5, idle_days=30,
+                          purged=frozenset({"m2"}))
+    both = gv.weak_edges(graph, "default", late, below=0.5, idle_days=30)
+    assert alone[0][1] < both[0][1]
+    assert graph.namespaces["default"].edges[gv.edge_key(*r)].count == 2
+
+
 # -- namespaces -------------------------------------------------------------------------------
 
 
