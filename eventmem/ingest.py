@@ -8,7 +8,8 @@ earlier items' events are folded (:mod:`eventmem.neighbours`). For each item:
 
 1. the observer filter may reject it (recorded without its content);
 2. the gate (:mod:`eventmem.policies.gate`) decides, with its evidence: reinforce, skip, merge,
-   update, a conflict settled by its strategy, or create;
+   update, a conflict settled by its strategy (found and recorded by
+   :mod:`eventmem.ingest_conflicts`), or create;
 3. a created memory gets its links to related memories here, and its kind, valid-until,
    importance and flashbulb status from :mod:`eventmem.creation`;
 4. sessions over their working-memory capacity evict their weakest members (same module).
@@ -26,14 +27,11 @@ from typing import Any, NamedTuple
 import msgspec
 import numpy as np
 
-from eventmem import creation
+from eventmem import creation, ingest_conflicts
 from eventmem.blas import single_thread
 from eventmem.config import Config
 from eventmem.content import Content
 from eventmem.events import (
-    ConflictEvidence,
-    ConflictFlagged,
-    ConflictResolved,
     EntityRef,
     Event,
     Extraction,
@@ -92,8 +90,8 @@ def decide(views: Projections, items: list[dict[str, Any]], contents: Mapping[st
            analyse: Analyse) -> Decided:
     """The events that record what each item means (see the module docstring)."""
     with single_thread():  # similarities feed decisions: one thread, one summation order
-        batch = _Batch(views, items, contents, at=at, head=head, config=config,
-                       text_of=text_of, vector_of=vector_of, analyse=analyse)
+        batch = Batch(views, items, contents, at=at, head=head, config=config,
+                      text_of=text_of, vector_of=vector_of, analyse=analyse)
         for i, item in enumerate(items):
             batch.decide(i, item)
     batch.events += creation.working_evictions(views, batch.new_records, batch.retired, at,
@@ -101,7 +99,7 @@ def decide(views: Projections, items: list[dict[str, Any]], contents: Mapping[st
     return Decided(batch.events, batch.outcomes, batch.stored)
 
 
-class _Batch:
+class Batch:
     """The decisions of one batch so far, and what later items must see of them."""
 
     def __init__(self, views: Projections, items: list[dict[str, Any]],
@@ -128,8 +126,9 @@ class _Batch:
                                   max_term_df=self.params.max_term_df,
                                   keep=max(1, self.params.max_links,
                                            self.params.conflict_neighbours))
-        self._claims: dict[str, conflict.Claims] = {}  # by text: an item's, then its memory's
-        self._claims_by_id: dict[str, conflict.Claims] = {}
+        # Claims compared for contradictions (eventmem.ingest_conflicts), read once per batch:
+        self.claims: dict[str, conflict.Claims] = {}  # by text: an item's, then its memory's
+        self.claims_by_id: dict[str, conflict.Claims] = {}
         self._extracted: dict[str, tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]] = {}
         self.entity_memories: dict[tuple[str, str], list[str]] = {}  # the batch's, by entity
         self.queries_by_text = {item["text"]: q for item, q in zip(items, self.queries,
@@ -169,7 +168,7 @@ class _Batch:
             self.events.append(MemoryRejected(
                 at=self.at, namespace=ns, actor=item["source"], reason=rejection.reason,
                 rule=rejection.rule, length=len(text), policy=observer.OBSERVER_VERSION))
-            self._outcome(None, "rejected", rejection.rule, reason=rejection.reason)
+            self.outcome(None, "rejected", rejection.rule, reason=rejection.reason)
             return
         chash = content_hash(text)
         slot = dedup_slot(ns, dedup_key(text))
@@ -177,9 +176,9 @@ class _Batch:
         if exact in self.retired:
             exact = None
         near = self.hood.near(i, self.queries[i])
-        nearest = self._neighbour(near.ranked[0]) if near.ranked and exact is None else None
+        nearest = self.neighbour(near.ranked[0]) if near.ranked and exact is None else None
         contradicted, found = (None, None) if exact is not None or self.params.mode == "exact" \
-            else self._contradiction(item, near)
+            else ingest_conflicts.contradiction(self, item, near)
         adds = nearest is not None and self._adds_information(nearest, text)
         decision = gate.decide(exact, nearest, adds_information=adds, contradicted=contradicted,
                                params=self.params)
@@ -192,11 +191,11 @@ class _Batch:
                 self._update(i, item, chash, decision, near)
             case "conflict":
                 assert found is not None
-                self._conflict(i, item, chash, decision, near, found)
+                ingest_conflicts.settle(self, i, item, chash, decision, near, found)
             case _:
-                memory_id = self._create(i, item, text, chash, decision, near)
-                self._outcome(memory_id, "created", decision.rule, neighbour=decision.neighbour,
-                              similarity=decision.similarity if decision.neighbour else None)
+                memory_id = self.create(i, item, text, chash, decision, near)
+                self.outcome(memory_id, "created", decision.rule, neighbour=decision.neighbour,
+                             similarity=decision.similarity if decision.neighbour else None)
 
     def _absorbed(self, item: dict[str, Any], chash: str, decision: gate.GateDecision) -> None:
         """Reinforce or skip: the input is kept as its blob (the evidence), no memory is made."""
@@ -211,103 +210,48 @@ class _Batch:
                 similarity=decision.similarity, rule=decision.rule, policy=decision.policy,
                 stability=None if record is None else stability_after_access(
                     record, self.at, self.config.decay)))
-            self._outcome(target, "reinforced", decision.rule, neighbour=target,
-                          similarity=decision.similarity)
+            self.outcome(target, "reinforced", decision.rule, neighbour=target,
+                         similarity=decision.similarity)
         else:
             self.events.append(MemorySkipped(
                 at=self.at, namespace=ns, actor=source, memory_id=target, content_hash=chash,
                 similarity=decision.similarity, rule=decision.rule, policy=decision.policy))
-            self._outcome(target, "skipped", decision.rule, neighbour=target,
-                          similarity=decision.similarity)
+            self.outcome(target, "skipped", decision.rule, neighbour=target,
+                         similarity=decision.similarity)
 
     def _merge(self, i: int, item: dict[str, Any], chash: str, decision: gate.GateDecision,
                near: Near) -> None:
         old = decision.neighbour
         assert old is not None
         text = merge.merged_text(self.text_of(old), item["text"])
-        memory_id = self._create(i, item, text, chash, decision, near, derived_from=old)
-        self._outcome(memory_id, "merged", decision.rule, neighbour=old,
-                      similarity=decision.similarity)
+        memory_id = self.create(i, item, text, chash, decision, near, derived_from=old)
+        self.outcome(memory_id, "merged", decision.rule, neighbour=old,
+                     similarity=decision.similarity)
         # The facts carry on in the merged memory: the old one's valid time does not end.
-        self._supersede(old, memory_id, None, "merged", decision.similarity, item)
+        self.supersede(old, memory_id, None, "merged", decision.similarity, item)
 
     def _update(self, i: int, item: dict[str, Any], chash: str, decision: gate.GateDecision,
                 near: Near) -> None:
         old = decision.neighbour
         assert old is not None
         starts = item["valid_from"] or self.at
-        memory_id = self._create(i, item, item["text"], chash, decision, near, derived_from=old,
-                                 valid_from=starts)
-        self._outcome(memory_id, "updated", decision.rule, neighbour=old,
-                      similarity=decision.similarity)
-        self._supersede(old, memory_id, starts, "pe_update", decision.similarity, item)
-
-    def _conflict(self, i: int, item: dict[str, Any], chash: str, decision: gate.GateDecision,
-                  near: Near, found: conflict.Contradiction) -> None:
-        old = decision.neighbour
-        assert old is not None
-        strategy = item["on_conflict"] or self.params.strategy
-        old_from, old_immutable = self._valid_from_and_immutable(old)
-        new_from = item["valid_from"] or self.at
-        resolution = gate.resolve(strategy, existing_valid_from=old_from,
-                                  new_valid_from=new_from, existing_immutable=old_immutable)
-        conflict_id = self._new_id("cf", i)
-        # The new claim is dated: a winner is true from where the old fact ends, not since
-        # forever; a loser's interval is closed below (empty when it was refused outright).
-        starts = new_from
-        if resolution.winner == "merged":
-            text = merge.conflict_text(self.text_of(old), item["text"])
-            new = self._create(i, item, text, chash, decision, near, derived_from=old,
-                               rule=resolution.rule, valid_from=starts)
-        else:
-            new = self._create(i, item, item["text"], chash, decision, near,
-                               rule=resolution.rule, valid_from=starts)
-        ns, source = item["namespace"], item["source"]
-        first = len(self.events) - 1  # the new memory's ingest records the decision
-        # The evidence is words of the two texts: content, stored beside them, not in the event.
-        evidence = msgspec.json.encode(ConflictEvidence(
-            subject=found.subject, attribute=found.attribute, old_value=found.old_value,
-            new_value=found.new_value)).decode()
-        evidence_hash = content_hash(evidence)
-        self.stored.setdefault(evidence_hash, Content(evidence))
-        self.events.append(ConflictFlagged(
-            at=self.at, namespace=ns, actor=source, conflict_id=conflict_id, memory_id=old,
-            other_id=new, content_hash=evidence_hash, rule=found.rule,
-            similarity=decision.similarity, strategy=strategy, policy=gate.GATE_VERSION))
-        if resolution.winner == "none":
-            self._outcome(new, "created", resolution.rule, neighbour=old,
-                          similarity=decision.similarity, conflict_id=conflict_id, event=first)
-            return
-        winner, loser = (old, new) if resolution.winner == "existing" else (new, old)
-        self.events.append(ConflictResolved(
-            at=self.at, namespace=ns, actor=source, conflict_id=conflict_id, strategy=strategy,
-            winner=winner, loser=loser, policy=gate.GATE_VERSION))
-        if resolution.winner == "existing":
-            # A late report of an older fact was true until the existing one began; a refused
-            # claim gets an empty valid interval: it was never the store's belief.
-            until = old_from if new_from < old_from else new_from
-            self._supersede(new, old, until, resolution.rule, decision.similarity, item,
-                            conflict_id)
-            self._outcome(old, "skipped", resolution.rule, neighbour=old,
-                          similarity=decision.similarity, conflict_id=conflict_id, event=first)
-        else:
-            self._supersede(old, new, new_from, resolution.rule, decision.similarity, item,
-                            conflict_id)
-            action: Action = "merged" if resolution.winner == "merged" else "superseded"
-            self._outcome(new, action, resolution.rule, neighbour=old,
-                          similarity=decision.similarity, conflict_id=conflict_id, event=first)
+        memory_id = self.create(i, item, item["text"], chash, decision, near, derived_from=old,
+                                valid_from=starts)
+        self.outcome(memory_id, "updated", decision.rule, neighbour=old,
+                     similarity=decision.similarity)
+        self.supersede(old, memory_id, starts, "pe_update", decision.similarity, item)
 
     # -- creating -----------------------------------------------------------------------------
 
-    def _create(self, i: int, item: dict[str, Any], text: str, input_hash: str,
-                decision: gate.GateDecision, near: Near, *, derived_from: str | None = None,
-                rule: str | None = None, valid_from: int | None = None) -> str:
+    def create(self, i: int, item: dict[str, Any], text: str, input_hash: str,
+               decision: gate.GateDecision, near: Near, *, derived_from: str | None = None,
+               rule: str | None = None, valid_from: int | None = None) -> str:
         """A new memory holding ``text`` (the input, or a synthesis of it and ``derived_from``)."""
         ns = item["namespace"]
-        memory_id = self._new_id("mem", i)
+        memory_id = self.new_id("mem", i)
         content = self.contents[input_hash] if text == item["text"] else self.analyse(text)
         chash = content_hash(text)
-        extracted = self._extract(text, content)
+        extracted = self.extract(text, content)
         self.stored.setdefault(chash, content)
         if chash != input_hash:
             self.stored.setdefault(input_hash, self.contents[input_hash])
@@ -333,8 +277,8 @@ class _Batch:
             creation.provisional_record(event, self.head.seq + len(self.events)))
         return memory_id
 
-    def _supersede(self, old: str, by: str, until: int | None, rule: str, similarity: float,
-                   item: dict[str, Any], conflict_id: str | None = None) -> None:
+    def supersede(self, old: str, by: str, until: int | None, rule: str, similarity: float,
+                  item: dict[str, Any], conflict_id: str | None = None) -> None:
         self.retired.add(old)
         self.hood.retire(old)
         self.events.append(MemorySuperseded(
@@ -377,21 +321,21 @@ class _Batch:
         for entity in entities:
             if entity.key == extract.SELF_KEY:  # the speaker: in nearly every memory
                 continue
-            for mid in self._entity_memories(ns, entity.key, self.params.max_links):
+            for mid in self.memories_naming(ns, entity.key, self.params.max_links):
                 if mid not in links and mid not in self.retired \
                         and eligible(self.views.state.memories.get(mid)):
                     links[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)
         return tuple(links.values())
 
-    def _entity_memories(self, ns: str, key: str, last: int) -> list[str]:
+    def memories_naming(self, ns: str, key: str, last: int) -> list[str]:
         """The latest ``last`` memories naming entity ``key``, oldest first, the batch's own
         included (a slice: an entity may be named by thousands)."""
         batch = self.entity_memories.get((ns, key), [])
         _, stored = graph_view.latest_memories(self.views.graph, ns, key, last)
         return [*stored, *batch][-last:]
 
-    def _extract(self, text: str, content: Content | None = None
-                 ) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
+    def extract(self, text: str, content: Content | None = None
+                ) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
         """The entities and relations of a text, as analysed with its content (the engine
         extracts once, when it analyses a text for storage)."""
         found = self._extracted.get(text)
@@ -404,57 +348,6 @@ class _Batch:
 
     # -- evidence -----------------------------------------------------------------------------
 
-    def _contradiction(self, item: dict[str, Any], near: Near
-                       ) -> tuple[gate.Neighbour | None, conflict.Contradiction | None]:
-        """The first of the nearest memories (similar enough to be about the same thing) that
-        the new text contradicts, and the contradiction's evidence. Facts whose valid times do
-        not overlap never conflict: "lived in London until March" and "lives in Berlin since
-        March" are history, not a contradiction."""
-        new_claims = self._claims_in(item["text"])
-        if not new_claims.items:  # most texts state nothing comparable: no lookups
-            return None, None
-        interval = (item["valid_from"], item["valid_until"])
-        for mid, sim in self._conflict_candidates(item, near):
-            if mid in self.retired or not _overlap(interval, self._interval(mid)):
-                continue
-            found = conflict.detect(new_claims, self._claims_of(mid))
-            if found is not None:
-                return self._neighbour((mid, sim)), found
-        return None, None
-
-    def _conflict_candidates(self, item: dict[str, Any], near: Near) -> list[tuple[str, float]]:
-        """The memories a contradiction is looked for in: the nearest few similar enough to be
-        about the same thing, then the latest few naming one of the same entities (a
-        contradiction is about a subject, and "Bob lives in Oslo" / "Bob moved to Paris"
-        share little else), most similar first."""
-        found = {mid: sim for mid, sim in near.ranked[: self.params.conflict_neighbours]
-                 if sim >= self.params.conflict_similarity}
-        vector = self.queries_by_text[item["text"]].vector
-        for entity in self._extract(item["text"])[0]:
-            for mid in self._entity_memories(item["namespace"], entity.key,
-                                             self.params.conflict_neighbours):
-                if mid not in found and mid not in self.retired \
-                        and eligible(self.views.state.memories.get(mid)):
-                    found[mid] = float(self.vector_of(mid) @ vector)
-        return sorted(found.items(), key=lambda pair: (-pair[1], pair[0]))
-
-    def _interval(self, memory_id: str) -> tuple[int | None, int | None]:
-        record = self.views.state.memories.get(memory_id)
-        source: Any = record if record is not None else self.created[memory_id]
-        return source.valid_from, source.valid_until
-
-    def _claims_of(self, memory_id: str) -> conflict.Claims:
-        claims = self._claims_by_id.get(memory_id)
-        if claims is None:  # a stored text costs a read: once per batch
-            claims = self._claims_by_id[memory_id] = self._claims_in(self.text_of(memory_id))
-        return claims
-
-    def _claims_in(self, text: str) -> conflict.Claims:
-        claims = self._claims.get(text)
-        if claims is None:
-            claims = self._claims[text] = conflict.claims(text)
-        return claims
-
     def _adds_information(self, nearest: gate.Neighbour, text: str) -> bool:
         # Only a near duplicate needs the answer; reading the neighbour's text costs a lookup.
         sim = nearest.similarity
@@ -463,11 +356,11 @@ class _Batch:
             return False
         return merge.adds_information(self.text_of(nearest.memory_id), text)
 
-    def _neighbour(self, ranked: tuple[str, float]) -> gate.Neighbour:
+    def neighbour(self, ranked: tuple[str, float]) -> gate.Neighbour:
         mid, sim = ranked
-        return gate.Neighbour(mid, sim, self._valid_from_and_immutable(mid)[1])
+        return gate.Neighbour(mid, sim, self.valid_from_and_immutable(mid)[1])
 
-    def _valid_from_and_immutable(self, memory_id: str) -> tuple[int, bool]:
+    def valid_from_and_immutable(self, memory_id: str) -> tuple[int, bool]:
         record = self.views.state.memories.get(memory_id)
         source: Any = record if record is not None else self.created[memory_id]
         created = record.created_at if record is not None else self.at
@@ -487,16 +380,16 @@ class _Batch:
         vector = self._vectors.get(memory_id)
         return vector if vector is not None else self._vector_of(memory_id)
 
-    def _outcome(self, memory_id: str | None, action: Action, rule: str, *, reason: str = "",
-                 neighbour: str | None = None, similarity: float | None = None,
-                 conflict_id: str | None = None, event: int | None = None) -> None:
+    def outcome(self, memory_id: str | None, action: Action, rule: str, *, reason: str = "",
+                neighbour: str | None = None, similarity: float | None = None,
+                conflict_id: str | None = None, event: int | None = None) -> None:
         # Called right after the event that records the decision was appended.
         index = len(self.events) - 1 if event is None else event
         self.outcomes.append(Outcome(memory_id, action, index, rule, reason, neighbour,
                                      None if similarity is None else round(similarity, 6),
                                      conflict_id))
 
-    def _new_id(self, prefix: str, index: int) -> str:
+    def new_id(self, prefix: str, index: int) -> str:
         """An id derived from the chain head and the item's position: unique (the head changes
         with every append) and reproducible, so tests and replays see the same ids."""
         memories, salt = self.views.state.memories, 0
@@ -520,10 +413,3 @@ _NOTHING = Extraction()
 # Words that make a statement about a cause or an effect ("causes" links).
 _CAUSAL = re.compile(r"\b(because|since|so that|therefore|as a result|due to|led to|caused|"
                      r"thanks to)\b", re.IGNORECASE)
-
-
-def _overlap(a: tuple[int | None, int | None], b: tuple[int | None, int | None]) -> bool:
-    """Whether two valid intervals [from, until) share a moment (None: unbounded)."""
-    (a_from, a_until), (b_from, b_until) = a, b
-    return ((a_from is None or b_until is None or a_from < b_until)
-            and (b_from is None or a_until is None or b_from < a_until))
