@@ -2,7 +2,8 @@
 
 ``resolution_events`` is pure: given the projections, the conflict and a strategy, it returns the
 events that settle it -- a ``conflict.resolved`` and the supersession it implies (and, for
-``merge``, the new memory that carries both sides). Nothing is deleted.
+``merge``, the new memory that carries both sides). Nothing is deleted. ``listing`` and
+``open_conflict`` find conflicts in the projections; ``as_result`` shows one as the API does.
 """
 
 from __future__ import annotations
@@ -10,14 +11,16 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from eventmem.clock import from_micros
 from eventmem.config import Config
 from eventmem.content import Content
 from eventmem.creation import ingested_event
-from eventmem.errors import InvalidInputError
+from eventmem.errors import InvalidInputError, NotFoundError
 from eventmem.events import ConflictResolved, Event, MemorySuperseded
 from eventmem.ingest import Analyse, TextOf
 from eventmem.log import Head
 from eventmem.policies import gate, merge
+from eventmem.results import Conflict
 from eventmem.text import content_hash
 from projections import Projections
 from projections.state import ConflictRecord
@@ -88,3 +91,27 @@ def listing(views: Projections, namespace: str, status: str | None) -> list[Conf
     found = [c for c in views.state.conflicts.values()
              if c.namespace == namespace and (status is None or c.status == status)]
     return sorted(found, key=lambda c: (c.flagged_at, c.conflict_id))
+
+
+def open_conflict(views: Projections, conflict_id: str) -> ConflictRecord:
+    """The open conflict ``conflict_id``; NotFoundError if there is none, InvalidInputError if
+    it is already resolved."""
+    found = views.state.conflicts.get(conflict_id) if isinstance(conflict_id, str) else None
+    if found is None:
+        raise NotFoundError(f"no conflict {conflict_id!r} in this store")
+    if found.status != "open":
+        raise InvalidInputError(f"conflict {conflict_id} is already resolved "
+                                f"(winner {found.winner})")
+    return found
+
+
+def as_result(record: ConflictRecord) -> Conflict:
+    """A conflict as the public API shows it."""
+    return Conflict(
+        conflict_id=record.conflict_id, namespace=record.namespace, memory_id=record.memory_id,
+        other_id=record.other_id, subject=record.subject, attribute=record.attribute,
+        old_value=record.old_value, new_value=record.new_value, rule=record.rule,
+        strategy=record.strategy, status=record.status,
+        flagged_at=from_micros(record.flagged_at), winner=record.winner,
+        resolved_at=None if record.resolved_at is None else from_micros(record.resolved_at),
+        resolved_by=record.resolved_by)

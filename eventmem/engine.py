@@ -8,7 +8,7 @@ append fails nothing is folded, so the live state never runs ahead of the log.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -17,23 +17,20 @@ import numpy as np
 from eventmem import conflicts, dream, erasure, ingest, validation
 from eventmem.analysis import contents_for
 from eventmem.cache import RecallCache
-from eventmem.clock import Clock, SystemClock, from_micros, to_micros
+from eventmem.clock import Clock, SystemClock, to_micros
 from eventmem.config import Config
 from eventmem.content import Content
-from eventmem.embedders import EMBEDDERS, Embedder, default_embedder
-from eventmem.envelope import Envelope
+from eventmem.embedders import Embedder
+from eventmem.envelope import appended
 from eventmem.erasure import Erasure
 from eventmem.errors import (
     ClosedError,
-    EmbedderMismatchError,
     InvalidInputError,
     NotFoundError,
     ReadOnlyError,
     StoreError,
 )
 from eventmem.events import (
-    CONTENT_EVENTS,
-    EmbedderRegistered,
     Event,
     FeedbackGiven,
     MemoryForgotten,
@@ -46,6 +43,7 @@ from eventmem.items import check_items
 from eventmem.log import EventLog, Head
 from eventmem.maintenance import ConsolidationReport, purged_contents
 from eventmem.maintenance import report as consolidation_report
+from eventmem.opening import open_store
 from eventmem.opslog import ops_logger
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.summaries import Summarizer
@@ -53,7 +51,7 @@ from eventmem.policies.utility import after_feedback
 from eventmem.reader import Reader, View
 from eventmem.results import Action, Conflict, Hit, RememberResult
 from eventmem.text import content_hash
-from projections.state import ConflictRecord, MemoryRecord
+from projections.state import MemoryRecord
 from replay.audit import AuditReport, audit
 from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
@@ -81,21 +79,11 @@ class Engine(Reader):
         self.summarizer = summarizer  # None: extractive (eventmem.policies.summaries)
         self.readonly = readonly
         self._closed = False
-        self._log = EventLog.open(path, readonly=readonly, sync=self.config.sync,
-                                  map_size=self.config.map_size)
-        try:
-            self._embedder = self._bind_embedder(embedder)
-            self._views, self.opened_from = load_or_rebuild(self._log)
-            # The seq of the snapshot it opened from ("snapshot@SEQ+TAIL"), not the head: after
-            # a crash the replayed tail must still be snapshotted on close.
-            self._snapshot_seq = (
-                self._views.seq - int(self.opened_from.rsplit("+", 1)[1])
-                if self.opened_from.startswith("snapshot") else 0
-            )
-            self._last_at = self._head_time()
-        except BaseException:
-            self._log.close()
-            raise
+        opened = open_store(path, config=self.config, clock=self.clock, embedder=embedder,
+                            readonly=readonly)
+        self._log, self._embedder, self._views = opened.log, opened.embedder, opened.views
+        self.opened_from, self._snapshot_seq = opened.opened_from, opened.snapshot_seq
+        self._last_at = opened.last_at
         self._ops = ops_logger(self._log.path, enabled=not readonly)
         self._ops.info("open", seq=self._views.seq, origin=self.opened_from)
 
@@ -111,35 +99,6 @@ class Engine(Reader):
     @property
     def embedder(self) -> Embedder:
         return self._embedder
-
-    def _bind_embedder(self, given: Embedder | None) -> Embedder:
-        """Use the store's embedder; record one on a new store; refuse to mix another in."""
-        stored = self._log.embedder_id()
-        if stored is None:
-            embedder = given or default_embedder()
-            if not self.readonly:
-                event = EmbedderRegistered(at=to_micros(self.clock.now()), namespace="",
-                                           embedder_id=embedder.embedder_id, dim=embedder.dim)
-                self._log.append([event], meta={b"embedder": embedder.embedder_id.encode()})
-            return embedder
-        if given is not None:
-            if given.embedder_id != stored:
-                raise EmbedderMismatchError(
-                    f"store {self._log.path} holds vectors of embedder {stored!r}, not "
-                    f"{given.embedder_id!r}; open it with that embedder (or none, to use it)"
-                )
-            return given
-        factory = EMBEDDERS.get(stored)
-        if factory is None:
-            raise EmbedderMismatchError(
-                f"store {self._log.path} was embedded with {stored!r}, which this eventmem "
-                "cannot create; pass that embedder to open()"
-            )
-        return factory()
-
-    def _head_time(self) -> int:
-        head = self._log.head().seq
-        return next(self._log.read(head, head))[1].at if head else 0
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -289,7 +248,7 @@ class Engine(Reader):
     def _fold(self, events: list[Event], seqs: list[int],
               contents: Mapping[str, Content] | None = None) -> None:
         """Apply appended events to the projections, with the content they introduced."""
-        self._views.apply_all(_envelopes(events, seqs, contents or {}))
+        self._views.apply_all(appended(events, seqs, contents or {}))
         self._last_at = max(self._last_at, events[-1].at)
         due = max(self.config.snapshot_every, self._snapshot_seq // 2)
         if self._views.seq - self._snapshot_seq >= due:
@@ -435,20 +394,14 @@ class Engine(Reader):
         namespace = validation.namespace(namespace, self.config)
         if status not in ("open", "resolved", None):
             raise InvalidInputError("status must be 'open', 'resolved' or None")
-        return [_conflict(c) for c in conflicts.listing(self._views, namespace, status)]
+        return [conflicts.as_result(c) for c in conflicts.listing(self._views, namespace, status)]
 
     def resolve(self, conflict_id: str, *, strategy: str = "use_new") -> RememberResult:
         """Settle an open conflict: ``keep_existing``, ``use_new``, ``merge`` (one memory
         carries both) or ``temporal`` (the later valid time wins). The loser is superseded, not
         deleted. Returns the memory that holds the answer."""
         self._check_writable()
-        found = self._views.state.conflicts.get(conflict_id) \
-            if isinstance(conflict_id, str) else None
-        if found is None:
-            raise NotFoundError(f"no conflict {conflict_id!r} in this store")
-        if found.status != "open":
-            raise InvalidInputError(f"conflict {conflict_id} is already resolved "
-                                    f"(winner {found.winner})")
+        found = conflicts.open_conflict(self._views, conflict_id)
         events, contents, winner = conflicts.resolution_events(
             self._views, found, strategy, at=self._now(), head=self._log.head(),
             config=self.config, text_of=self._text_of, analyse=self._analyse)
@@ -560,27 +513,3 @@ class Engine(Reader):
         self._ensure_current()
         return self._log.head()
 
-
-def _conflict(record: ConflictRecord) -> Conflict:
-    return Conflict(
-        conflict_id=record.conflict_id, namespace=record.namespace, memory_id=record.memory_id,
-        other_id=record.other_id, subject=record.subject, attribute=record.attribute,
-        old_value=record.old_value, new_value=record.new_value, rule=record.rule,
-        strategy=record.strategy, status=record.status,
-        flagged_at=from_micros(record.flagged_at), winner=record.winner,
-        resolved_at=None if record.resolved_at is None else from_micros(record.resolved_at),
-        resolved_by=record.resolved_by)
-
-
-def _envelopes(
-    events: list[Event], seqs: list[int], contents: Mapping[str, Content]
-) -> Iterator[Envelope]:
-    """The appended events as the log reader would hand them to a fold (with the text too)."""
-    for event, seq in zip(events, seqs, strict=True):
-        content = contents.get(getattr(event, "content_hash", "")) \
-            if isinstance(event, CONTENT_EVENTS) else None
-        if content is None:
-            yield Envelope(seq, event)
-        else:
-            yield Envelope(seq, event, content.text, content.vector, content.terms,
-                           content.extraction)

@@ -3,14 +3,19 @@
 Events reference text, vectors and everything derived from the text by content hash (so erasure
 can remove the bytes and the log stays immutable). The log reader joins those references before
 folding, which keeps every projection a pure function of what it is handed: no projection reads
-the store.
+the store. :func:`appended` makes the same envelopes for events just appended, from the content
+the writer already holds.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, NamedTuple
 
-from eventmem.events import Event
+from eventmem.events import CONTENT_EVENTS, Event
+
+if TYPE_CHECKING:  # eventmem.content imports this module
+    from eventmem.content import Content
 
 
 class Envelope(NamedTuple):
@@ -22,3 +27,17 @@ class Envelope(NamedTuple):
     vector: bytes | None = None  # float32 row from the vector cache, same condition
     terms: bytes | None = None  # cached packed_terms(text), same condition
     extraction: bytes | None = None  # the encoded Extraction of the text, same condition
+
+
+def appended(
+    events: list[Event], seqs: list[int], contents: Mapping[str, Content]
+) -> Iterator[Envelope]:
+    """The appended events as the log reader would hand them to a fold (with the text too)."""
+    for event, seq in zip(events, seqs, strict=True):
+        content = contents.get(getattr(event, "content_hash", "")) \
+            if isinstance(event, CONTENT_EVENTS) else None
+        if content is None:
+            yield Envelope(seq, event)
+        else:
+            yield Envelope(seq, event, content.text, content.vector, content.terms,
+                           content.extraction)
