@@ -48,12 +48,11 @@ from eventmem.opslog import ops_logger
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.summaries import Summarizer
 from eventmem.policies.utility import after_feedback
-from eventmem.reader import Reader, View
+from eventmem.reader import Reader, View, view_at
 from eventmem.results import Action, Conflict, Hit, RememberResult
 from eventmem.text import content_hash
 from projections.state import MemoryRecord
 from replay.audit import AuditReport, audit
-from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
 
 
@@ -475,20 +474,8 @@ class Engine(Reader):
     def as_of(self, *, at: datetime | None = None, seq: int | None = None) -> View:
         """A read-only view of the store as it stood at time ``at`` or just after ``seq``."""
         self._ensure_current()
-        if (at is None) == (seq is None):
-            raise InvalidInputError("as_of takes exactly one of at= or seq=")
-        head = self._views.seq
-        if seq is not None:
-            if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= head:
-                raise InvalidInputError(f"seq must be an int from 0 to the head ({head})")
-            until = seq
-            now = next(self._log.read(seq, seq))[1].at if seq else 0
-        else:
-            now = to_micros(at, name="at")  # type: ignore[arg-type]
-            until = self._log.seq_at_time(now)
-        # Always a fresh fold: a view must never share (or be changed with) the live state.
-        views, _ = load_or_rebuild(self._log, until=until)
-        return View(self._log, views, self._embedder, self.config, now)
+        return view_at(self._log, self._embedder, self.config, head=self._views.seq, at=at,
+                       seq=seq)
 
     def verify(self, *, expected_head: Head | None = None) -> VerifyReport:
         """Check the hash chain, the blobs, the head, and live projections against a rebuild."""

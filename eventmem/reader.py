@@ -1,7 +1,8 @@
 """The query methods shared by the live engine and read-only ``as_of`` views.
 
 A :class:`Reader` answers from projections folded to some seq, at some ``now``; it never writes.
-:class:`View` is a Reader whose write methods raise :class:`ReadOnlyError`.
+:class:`View` is a Reader whose write methods raise :class:`ReadOnlyError`; :func:`view_at` folds
+one at a past time or seq.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from projections.graph import Graph
 from projections.state import MemoryRecord, working_key
 from projections.temporal import valid_at as interval_valid_at
 from replay.history import history as replay_history
+from replay.rebuild import load_or_rebuild
 
 
 class Reader:
@@ -338,3 +340,22 @@ class View(Reader):
         )
 
     remember = remember_many = forget = pin = unpin = resolve = erase = compact = _refuse
+
+
+def view_at(log: EventLog, embedder: Embedder, config: Config, *, head: int,
+            at: datetime | None, seq: int | None) -> View:
+    """A read-only view of the store as it stood at time ``at`` or just after ``seq`` (exactly
+    one of them; ``seq`` at most ``head``), folded afresh from the log."""
+    if (at is None) == (seq is None):
+        raise InvalidInputError("as_of takes exactly one of at= or seq=")
+    if seq is not None:
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= head:
+            raise InvalidInputError(f"seq must be an int from 0 to the head ({head})")
+        until = seq
+        now = next(log.read(seq, seq))[1].at if seq else 0
+    else:
+        now = to_micros(at, name="at")  # type: ignore[arg-type]
+        until = log.seq_at_time(now)
+    # Always a fresh fold: a view must never share (or be changed with) the live state.
+    views, _ = load_or_rebuild(log, until=until)
+    return View(log, views, embedder, config, now)
