@@ -54,6 +54,7 @@ from eventmem.policies import (
     observer,
 )
 from eventmem.policies.decay import stability_after_access
+from eventmem.policies.literals import Prefilter
 from eventmem.results import Action
 from eventmem.text import content_hash, dedup_key
 from projections import Projections
@@ -116,9 +117,12 @@ class Batch:
         self.texts: dict[str, str] = {}  # this batch's memories' texts by id
         self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
         self.retired: set[str] = set()  # superseded earlier in the batch
+        # Hashes and dedup keys by text: an item's are read by several steps of its decision.
+        self._hashes: dict[str, str] = {}
+        self._keys: dict[str, str] = {}
         self.queries = []
         for item in items:
-            content = contents[content_hash(item["text"])]
+            content = contents[self.hash_of(item["text"])]
             self.queries.append(Query(item["namespace"], self._vector(content),
                                       content.terms or b"", item["session"]))
         self.hood = Neighbourhood(views, self.queries, window=self.params.window,
@@ -170,8 +174,8 @@ class Batch:
                 rule=rejection.rule, length=len(text), policy=observer.OBSERVER_VERSION))
             self.outcome(None, "rejected", rejection.rule, reason=rejection.reason)
             return
-        chash = content_hash(text)
-        slot = dedup_slot(ns, dedup_key(text))
+        chash = self.hash_of(text)
+        slot = dedup_slot(ns, self.key_of(text))
         exact = self.pending_slots.get(slot) or self.views.state.by_dedup.get(slot)
         if exact in self.retired:
             exact = None
@@ -250,7 +254,7 @@ class Batch:
         ns = item["namespace"]
         memory_id = self.new_id("mem", i)
         content = self.contents[input_hash] if text == item["text"] else self.analyse(text)
-        chash = content_hash(text)
+        chash = self.hash_of(text)
         extracted = self.extract(text, content)
         self.stored.setdefault(chash, content)
         if chash != input_hash:
@@ -259,7 +263,7 @@ class Batch:
         if valid_from is not None:
             item = {**item, "valid_from": valid_from}
         event = creation.ingested(
-            item, text, memory_id, chash, dedup_key(text), decision, near,
+            item, text, memory_id, chash, self.key_of(text), decision, near,
             self._links(near, text, extracted[0], ns),
             derived_from=(derived_from,) if derived_from else (),
             input_hash=input_hash if chash != input_hash else None, rule=rule,
@@ -312,7 +316,7 @@ class Batch:
             if sim < floor:
                 break
             relation: LinkType = "related_to"
-            if rank == 0 and _CAUSAL.search(text):
+            if rank == 0 and _gives_reason(text):
                 relation = "causes"
             elif rank == 0 and sim >= self.params.elaborates_similarity and \
                     merge.content_terms(self.text_of(mid)) < merge.content_terms(text):
@@ -340,7 +344,7 @@ class Batch:
         extracts once, when it analyses a text for storage)."""
         found = self._extracted.get(text)
         if found is None:
-            content = content or self.contents[content_hash(text)]
+            content = content or self.contents[self.hash_of(text)]
             extraction = _EXTRACTION.decode(content.extraction) if content.extraction \
                 else _NOTHING
             found = self._extracted[text] = (extraction.entities, extraction.relations)
@@ -372,6 +376,20 @@ class Batch:
             return None
         record = self.views.state.memories.get(near.window_best[0])
         return record.utility if record is not None else 0.5
+
+    def hash_of(self, text: str) -> str:
+        """:func:`eventmem.text.content_hash` of ``text``, computed once per batch."""
+        found = self._hashes.get(text)
+        if found is None:
+            found = self._hashes[text] = content_hash(text)
+        return found
+
+    def key_of(self, text: str) -> str:
+        """:func:`eventmem.text.dedup_key` of ``text``, computed once per batch."""
+        found = self._keys.get(text)
+        if found is None:
+            found = self._keys[text] = dedup_key(text)
+        return found
 
     def text_of(self, memory_id: str) -> str:
         return self.texts.get(memory_id) or self._text_of(memory_id)
@@ -411,5 +429,20 @@ _EXTRACTION = msgspec.msgpack.Decoder(Extraction)
 _NOTHING = Extraction()
 
 # Words that make a statement about a cause or an effect ("causes" links).
-_CAUSAL = re.compile(r"\b(because|since|so that|therefore|as a result|due to|led to|caused|"
-                     r"thanks to)\b", re.IGNORECASE)
+_CAUSAL_WORDS = (r"\b(because|since|so that|therefore|as a result|due to|led to|caused|"
+                 r"thanks to)\b")
+_CAUSAL = re.compile(_CAUSAL_WORDS, re.IGNORECASE)
+# The same search for ASCII text, lowercased first: case-sensitive matching is twice as fast,
+# and the literals' exit skips most texts. Lowercasing ASCII changes no length and no word
+# boundary, and only non-ASCII letters (the Kelvin sign, long s...) match ASCII ones under
+# IGNORECASE, so the answer is the same.
+_CAUSAL_LOWER = re.compile(_CAUSAL_WORDS)
+_CAUSAL_EXIT = Prefilter([_CAUSAL_WORDS])
+
+
+def _gives_reason(text: str) -> bool:
+    """Whether ``text`` states a cause or an effect (``_CAUSAL`` finds a match)."""
+    if not text.isascii():
+        return _CAUSAL.search(text) is not None
+    lower = text.lower()
+    return _CAUSAL_EXIT.may_match(lower) and _CAUSAL_LOWER.search(lower) is not None

@@ -158,13 +158,13 @@ class Neighbourhood:
         session_similarity = None
         take = min(len(window), _WINDOW_CANDIDATES)
         if take:
-            best = int(np.argmax(window))  # the first maximum: the oldest among equals
+            top = _top(window, take)
+            best = _first_max(window, top)  # the first maximum: the oldest among equals
             window_best = (identify(best + offset), float(window[best]))
             if query.session is not None:
                 same = self._sessions(ns, first_row, n_store, pending, first_pending) \
                     == query.session
                 session_similarity = float(window[same].max()) if same.any() else None
-            top = _top(window, take)
             orders = top + offset
             sims = window[top]
         else:
@@ -247,7 +247,7 @@ class Neighbourhood:
             else:
                 vector_rows = _vector_rows(space, ordered, [index.ids[row] for row in ordered])
             orders = np.array(vector_rows, dtype=np.int64)
-            sims = space.matrix[vector_rows] @ query.vector
+            sims = space.matrix[orders] @ query.vector  # an index array gathers faster
         if batch_rows:
             js = np.array(sorted(batch_rows), dtype=np.int64)
             base = space.count if space is not None else 0
@@ -278,6 +278,16 @@ def _top(values: np.ndarray, take: int) -> np.ndarray:
         if len(top) == take:
             return top
     return np.argpartition(-values, take - 1)[:take]
+
+
+def _first_max(values: np.ndarray, top: np.ndarray) -> int:
+    """``int(np.argmax(values))`` given ``top`` (:func:`_top`'s positions of the largest): the
+    maximum is among them, and when fewer of them than all hold it, every position that holds
+    it is among them, so the first of those is the first in ``values``. Else (a tie filling
+    ``top``, where another equal value may precede, or a NaN) the full scan answers."""
+    found = values[top]
+    at = top[found == found.max()]
+    return int(at.min()) if 0 < len(at) < len(top) else int(np.argmax(values))
 
 
 def _vector_rows(space: object, rows: list[int], ids: list[str]) -> list[int]:

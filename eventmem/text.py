@@ -18,6 +18,7 @@ import re
 import unicodedata
 import zlib
 from array import array
+from functools import lru_cache
 from collections import _count_elements  # type: ignore[attr-defined]  # Counter's C loop
 
 import numpy as np
@@ -81,8 +82,16 @@ def dedup_key(text: str) -> str:
 
     Hex BLAKE2b (16 bytes) of the NFKC-normalized, casefolded, whitespace-collapsed text.
     """
-    folded = unicodedata.normalize("NFKC", _check_str(text, "text")).casefold()
-    return hashlib.blake2b(" ".join(folded.split()).encode("utf-8"), digest_size=16).hexdigest()
+    return hashlib.blake2b(folded(_check_str(text, "text")).encode("utf-8"),
+                           digest_size=16).hexdigest()
+
+
+@lru_cache(maxsize=64)
+def folded(text: str) -> str:
+    """``text`` NFKC-normalized, casefolded, whitespace runs as one space (stripped): the form
+    the dedup key and several policies read. Cached for the last few texts, because the write
+    path folds each text for its dedup key, kind, importance and valid-until in turn."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def content_hash(text: str) -> str:
