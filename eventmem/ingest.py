@@ -20,7 +20,6 @@ Nothing here reads the clock or writes; the engine appends the events in one tra
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -47,6 +46,7 @@ from eventmem.events import (
 from eventmem.log import Head
 from eventmem.neighbours import Near, Neighbourhood, Query, eligible
 from eventmem.policies import (
+    causal,
     conflict,
     extract,
     gate,
@@ -54,7 +54,6 @@ from eventmem.policies import (
     observer,
 )
 from eventmem.policies.decay import stability_after_access
-from eventmem.policies.literals import Prefilter
 from eventmem.results import Action
 from eventmem.text import content_hash, dedup_key
 from projections import Projections
@@ -118,8 +117,7 @@ class Batch:
         self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
         self.retired: set[str] = set()  # superseded earlier in the batch
         # Hashes and dedup keys by text: an item's are read by several steps of its decision.
-        self._hashes: dict[str, str] = {}
-        self._keys: dict[str, str] = {}
+        self.hash_of, self.key_of = _per_text(content_hash), _per_text(dedup_key)
         self.queries = []
         for item in items:
             content = contents[self.hash_of(item["text"])]
@@ -316,7 +314,7 @@ class Batch:
             if sim < floor:
                 break
             relation: LinkType = "related_to"
-            if rank == 0 and _gives_reason(text):
+            if rank == 0 and causal.gives_reason(text):
                 relation = "causes"
             elif rank == 0 and sim >= self.params.elaborates_similarity and \
                     merge.content_terms(self.text_of(mid)) < merge.content_terms(text):
@@ -377,20 +375,6 @@ class Batch:
         record = self.views.state.memories.get(near.window_best[0])
         return record.utility if record is not None else 0.5
 
-    def hash_of(self, text: str) -> str:
-        """:func:`eventmem.text.content_hash` of ``text``, computed once per batch."""
-        found = self._hashes.get(text)
-        if found is None:
-            found = self._hashes[text] = content_hash(text)
-        return found
-
-    def key_of(self, text: str) -> str:
-        """:func:`eventmem.text.dedup_key` of ``text``, computed once per batch."""
-        found = self._keys.get(text)
-        if found is None:
-            found = self._keys[text] = dedup_key(text)
-        return found
-
     def text_of(self, memory_id: str) -> str:
         return self.texts.get(memory_id) or self._text_of(memory_id)
 
@@ -428,21 +412,14 @@ class Batch:
 _EXTRACTION = msgspec.msgpack.Decoder(Extraction)
 _NOTHING = Extraction()
 
-# Words that make a statement about a cause or an effect ("causes" links).
-_CAUSAL_WORDS = (r"\b(because|since|so that|therefore|as a result|due to|led to|caused|"
-                 r"thanks to)\b")
-_CAUSAL = re.compile(_CAUSAL_WORDS, re.IGNORECASE)
-# The same search for ASCII text, lowercased first: case-sensitive matching is twice as fast,
-# and the literals' exit skips most texts. Lowercasing ASCII changes no length and no word
-# boundary, and only non-ASCII letters (the Kelvin sign, long s...) match ASCII ones under
-# IGNORECASE, so the answer is the same.
-_CAUSAL_LOWER = re.compile(_CAUSAL_WORDS)
-_CAUSAL_EXIT = Prefilter([_CAUSAL_WORDS])
 
+def _per_text(function: Callable[[str], str]) -> Callable[[str], str]:
+    """``function``, computed once per text (for one batch: the cache goes with it)."""
+    cache: dict[str, str] = {}
 
-def _gives_reason(text: str) -> bool:
-    """Whether ``text`` states a cause or an effect (``_CAUSAL`` finds a match)."""
-    if not text.isascii():
-        return _CAUSAL.search(text) is not None
-    lower = text.lower()
-    return _CAUSAL_EXIT.may_match(lower) and _CAUSAL_LOWER.search(lower) is not None
+    def once(text: str) -> str:
+        found = cache.get(text)
+        if found is None:
+            found = cache[text] = function(text)
+        return found
+    return once

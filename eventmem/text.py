@@ -18,8 +18,8 @@ import re
 import unicodedata
 import zlib
 from array import array
-from functools import lru_cache
 from collections import _count_elements  # type: ignore[attr-defined]  # Counter's C loop
+from functools import lru_cache
 
 import numpy as np
 
@@ -29,6 +29,7 @@ __all__ = [
     "STOPWORDS",
     "content_hash",
     "dedup_key",
+    "folded",
     "normalize",
     "packed_parts",
     "packed_terms",
