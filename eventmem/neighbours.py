@@ -158,13 +158,13 @@ class Neighbourhood:
         session_similarity = None
         take = min(len(window), _WINDOW_CANDIDATES)
         if take:
-            top = _top(window, take)
-            best = _first_max(window, top)  # the first maximum: the oldest among equals
+            best = int(window.argmax())  # the first maximum: the oldest among equals
             window_best = (identify(best + offset), float(window[best]))
             if query.session is not None:
                 same = self._sessions(ns, first_row, n_store, pending, first_pending) \
                     == query.session
                 session_similarity = float(window[same].max()) if same.any() else None
+            top = _top(window, take)
             orders = top + offset
             sims = window[top]
         else:
@@ -278,16 +278,6 @@ def _top(values: np.ndarray, take: int) -> np.ndarray:
         if len(top) == take:
             return top
     return np.argpartition(-values, take - 1)[:take]
-
-
-def _first_max(values: np.ndarray, top: np.ndarray) -> int:
-    """``int(np.argmax(values))`` given ``top`` (:func:`_top`'s positions of the largest): the
-    maximum is among them, and when fewer of them than all hold it, every position that holds
-    it is among them, so the first of those is the first in ``values``. Else (a tie filling
-    ``top``, where another equal value may precede, or a NaN) the full scan answers."""
-    found = values[top]
-    at = top[found == found.max()]
-    return int(at.min()) if 0 < len(at) < len(top) else int(np.argmax(values))
 
 
 def _vector_rows(space: object, rows: list[int], ids: list[str]) -> list[int]:

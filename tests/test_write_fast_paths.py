@@ -7,11 +7,10 @@ import hashlib
 import re
 import unicodedata
 
-import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eventmem import neighbours, text
+from eventmem import text
 from eventmem.policies import causal, classify
 
 # Text that hits the interesting cases: causal words in any case, apostrophes of every kind,
@@ -58,28 +57,6 @@ def test_causal_examples() -> None:
     assert causal.gives_reason("Thanks to Ana, it worked")
     assert not causal.gives_reason("I have been here sincerely")  # a word, not a prefix
     assert causal.gives_reason("ſince you asked") == bool(causal.CAUSAL.search("ſince you asked"))
-
-
-# Similarities with many ties (a few distinct values), as near-duplicate windows have.
-_WINDOWS = st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0, -0.5]), min_size=1, max_size=40) \
-    | st.lists(st.floats(-1, 1, width=32), min_size=1, max_size=40)
-
-
-@settings(max_examples=500, deadline=None)
-@given(_WINDOWS, st.integers(1, 8))
-def test_first_max_is_argmax(values: list[float], take: int) -> None:
-    window = np.array(values, dtype=np.float32)
-    take = min(take, len(window))
-    top = neighbours._top(window, take)
-    assert neighbours._first_max(window, top) == int(np.argmax(window))
-
-
-def test_first_max_examples() -> None:
-    ties = np.array([0.1, 0.9, 0.9, 0.2, 0.9], dtype=np.float32)
-    assert neighbours._first_max(ties, neighbours._top(ties, 2)) == 1  # a tie filling top
-    assert neighbours._first_max(ties, neighbours._top(ties, 4)) == 1
-    nan = np.array([0.1, np.nan, 0.3], dtype=np.float32)
-    assert neighbours._first_max(nan, np.array([1, 2])) == int(np.argmax(nan))
 
 
 def test_classify_keeps_its_answers() -> None:
