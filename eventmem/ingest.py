@@ -20,7 +20,6 @@ Nothing here reads the clock or writes; the engine appends the events in one tra
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -47,6 +46,7 @@ from eventmem.events import (
 from eventmem.log import Head
 from eventmem.neighbours import Near, Neighbourhood, Query, eligible
 from eventmem.policies import (
+    causal,
     conflict,
     extract,
     gate,
@@ -116,9 +116,11 @@ class Batch:
         self.texts: dict[str, str] = {}  # this batch's memories' texts by id
         self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
         self.retired: set[str] = set()  # superseded earlier in the batch
+        # Hashes and dedup keys by text: an item's are read by several steps of its decision.
+        self.hash_of, self.key_of = _per_text(content_hash), _per_text(dedup_key)
         self.queries = []
         for item in items:
-            content = contents[content_hash(item["text"])]
+            content = contents[self.hash_of(item["text"])]
             self.queries.append(Query(item["namespace"], self._vector(content),
                                       content.terms or b"", item["session"]))
         self.hood = Neighbourhood(views, self.queries, window=self.params.window,
@@ -170,8 +172,8 @@ class Batch:
                 rule=rejection.rule, length=len(text), policy=observer.OBSERVER_VERSION))
             self.outcome(None, "rejected", rejection.rule, reason=rejection.reason)
             return
-        chash = content_hash(text)
-        slot = dedup_slot(ns, dedup_key(text))
+        chash = self.hash_of(text)
+        slot = dedup_slot(ns, self.key_of(text))
         exact = self.pending_slots.get(slot) or self.views.state.by_dedup.get(slot)
         if exact in self.retired:
             exact = None
@@ -250,7 +252,7 @@ class Batch:
         ns = item["namespace"]
         memory_id = self.new_id("mem", i)
         content = self.contents[input_hash] if text == item["text"] else self.analyse(text)
-        chash = content_hash(text)
+        chash = self.hash_of(text)
         extracted = self.extract(text, content)
         self.stored.setdefault(chash, content)
         if chash != input_hash:
@@ -259,7 +261,7 @@ class Batch:
         if valid_from is not None:
             item = {**item, "valid_from": valid_from}
         event = creation.ingested(
-            item, text, memory_id, chash, dedup_key(text), decision, near,
+            item, text, memory_id, chash, self.key_of(text), decision, near,
             self._links(near, text, extracted[0], ns),
             derived_from=(derived_from,) if derived_from else (),
             input_hash=input_hash if chash != input_hash else None, rule=rule,
@@ -312,7 +314,7 @@ class Batch:
             if sim < floor:
                 break
             relation: LinkType = "related_to"
-            if rank == 0 and _CAUSAL.search(text):
+            if rank == 0 and causal.gives_reason(text):
                 relation = "causes"
             elif rank == 0 and sim >= self.params.elaborates_similarity and \
                     merge.content_terms(self.text_of(mid)) < merge.content_terms(text):
@@ -340,7 +342,7 @@ class Batch:
         extracts once, when it analyses a text for storage)."""
         found = self._extracted.get(text)
         if found is None:
-            content = content or self.contents[content_hash(text)]
+            content = content or self.contents[self.hash_of(text)]
             extraction = _EXTRACTION.decode(content.extraction) if content.extraction \
                 else _NOTHING
             found = self._extracted[text] = (extraction.entities, extraction.relations)
@@ -410,6 +412,14 @@ class Batch:
 _EXTRACTION = msgspec.msgpack.Decoder(Extraction)
 _NOTHING = Extraction()
 
-# Words that make a statement about a cause or an effect ("causes" links).
-_CAUSAL = re.compile(r"\b(because|since|so that|therefore|as a result|due to|led to|caused|"
-                     r"thanks to)\b", re.IGNORECASE)
+
+def _per_text(function: Callable[[str], str]) -> Callable[[str], str]:
+    """``function``, computed once per text (for one batch: the cache goes with it)."""
+    cache: dict[str, str] = {}
+
+    def once(text: str) -> str:
+        found = cache.get(text)
+        if found is None:
+            found = cache[text] = function(text)
+        return found
+    return once

@@ -158,7 +158,7 @@ class Neighbourhood:
         session_similarity = None
         take = min(len(window), _WINDOW_CANDIDATES)
         if take:
-            best = int(np.argmax(window))  # the first maximum: the oldest among equals
+            best = int(window.argmax())  # the first maximum: the oldest among equals
             window_best = (identify(best + offset), float(window[best]))
             if query.session is not None:
                 same = self._sessions(ns, first_row, n_store, pending, first_pending) \
@@ -247,7 +247,7 @@ class Neighbourhood:
             else:
                 vector_rows = _vector_rows(space, ordered, [index.ids[row] for row in ordered])
             orders = np.array(vector_rows, dtype=np.int64)
-            sims = space.matrix[vector_rows] @ query.vector
+            sims = space.matrix[orders] @ query.vector  # an index array gathers faster
         if batch_rows:
             js = np.array(sorted(batch_rows), dtype=np.int64)
             base = space.count if space is not None else 0

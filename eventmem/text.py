@@ -19,6 +19,7 @@ import unicodedata
 import zlib
 from array import array
 from collections import _count_elements  # type: ignore[attr-defined]  # Counter's C loop
+from functools import lru_cache
 
 import numpy as np
 
@@ -28,6 +29,7 @@ __all__ = [
     "STOPWORDS",
     "content_hash",
     "dedup_key",
+    "folded",
     "normalize",
     "packed_parts",
     "packed_terms",
@@ -81,8 +83,16 @@ def dedup_key(text: str) -> str:
 
     Hex BLAKE2b (16 bytes) of the NFKC-normalized, casefolded, whitespace-collapsed text.
     """
-    folded = unicodedata.normalize("NFKC", _check_str(text, "text")).casefold()
-    return hashlib.blake2b(" ".join(folded.split()).encode("utf-8"), digest_size=16).hexdigest()
+    return hashlib.blake2b(folded(_check_str(text, "text")).encode("utf-8"),
+                           digest_size=16).hexdigest()
+
+
+@lru_cache(maxsize=64)
+def folded(text: str) -> str:
+    """``text`` NFKC-normalized, casefolded, whitespace runs as one space (stripped): the form
+    the dedup key and several policies read. Cached for the last few texts, because the write
+    path folds each text for its dedup key, kind, importance and valid-until in turn."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def content_hash(text: str) -> str:

@@ -219,7 +219,9 @@ _EXITS: Final = tuple(Prefilter(pat for _, pat in rules) for _, rules in _RULE_T
 
 
 def _normalize(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text).casefold().translate(_APOSTROPHES)
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    if not folded.isascii() or "`" in folded:  # else no apostrophe to unify: skip the scan
+        folded = folded.translate(_APOSTROPHES)
     folded = _CONTRACTION.sub(lambda m: _CONTRACTIONS[m.group()], folded)
     return " ".join(folded.split())
 

@@ -31,6 +31,7 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 from eventmem.policies.literals import Prefilter
+from eventmem.text import folded as text_folded
 
 __all__ = [
     "FLASHBULB_MIN_IMPORTANCE",
@@ -140,7 +141,7 @@ def _arousal(text: str, params: ImportanceParams) -> tuple[float, tuple[str, ...
     """Noisy-OR of the distinct cues in ``text``; returns (arousal, sorted cue names)."""
     shown = unicodedata.normalize("NFKC", text)  # keeps case: ALL-CAPS counts
     found: dict[str, float] = {}
-    folded = " ".join(shown.casefold().split())
+    folded = text_folded(text)  # the casefold of the NFKC form, spaces collapsed
     if _CUE_EXIT.may_match(folded):
         for match in _CUE_RE.finditer(folded):
             family, weight, _ = _CUES[int(str(match.lastgroup)[1:])]

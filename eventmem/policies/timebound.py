@@ -23,7 +23,6 @@ time phrase but is not time-bounded). Pure and deterministic: no clock, no local
 from __future__ import annotations
 
 import re
-import unicodedata
 from calendar import monthrange
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
@@ -31,6 +30,7 @@ from typing import Final
 
 from eventmem.clock import from_micros, to_micros
 from eventmem.policies.literals import Prefilter
+from eventmem.text import folded as text_folded
 
 __all__ = ["POLICY_VERSION", "RULES", "infer_valid_until"]
 
@@ -164,7 +164,7 @@ def infer_valid_until(text: str, now: int) -> tuple[int, str] | None:
     >>> from_micros(end).isoformat(), rule
     ('2025-01-03T00:00:00+00:00', 'timebound:tomorrow')
     """
-    folded = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    folded = text_folded(text)
     try:
         at = from_micros(now)
     except OverflowError:
