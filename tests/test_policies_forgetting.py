@@ -213,6 +213,18 @@ def test_redundancy_keeps_the_more_useful_then_the_older_and_always_the_exempt()
                                  DREAM) == []  # both exempt
 
 
+def test_redundancy_leaves_a_dormant_tier_twin_alone():
+    # Found by a Hypothesis run (seed 27): an active record in the dormant tier lost the pair.
+    now = T0 + DAY
+    a, b = make("a", seq=1), make("b", seq=2, tier="dormant")
+    by_id = {"a": a, "b": b}.get
+    assert forgetting.redundancy([(1.0, 0, 1)], ["a", "b"], by_id, set(), now, DECAY, UTIL,
+                                 DREAM) == []
+    b.tier = "episodic"
+    got = forgetting.redundancy([(1.0, 0, 1)], ["a", "b"], by_id, set(), now, DECAY, UTIL, DREAM)
+    assert [(x.memory_id, x.other) for x in got] == [("b", "a")]
+
+
 def test_capacity_trims_the_lowest_utility_to_ninety_percent():
     now = T0 + DAY
     drawn = [make(f"m{i}", seq=i, utility=i / 20, utility_at=now) for i in range(12)]

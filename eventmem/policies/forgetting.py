@@ -124,7 +124,9 @@ def redundancy(
         a, b = memories(ids[i]), memories(ids[j])
         if a is None or b is None or a.memory_id in gone or b.memory_id in gone:
             continue
-        if a.status != "active" or b.status != "active":
+        # (the fold keeps the dormant tier and status together; the tier is checked as every
+        # other rule does, so that the rule holds whatever record it is handed)
+        if a.status != "active" or b.status != "active" or "dormant" in (a.tier, b.tier):
             continue
         if is_exempt(a) and is_exempt(b):
             continue
