@@ -35,6 +35,7 @@ T = TypeVar("T")
 
 DEFAULT_MAP_SIZE = 1 << 30  # sparse on Linux; grows by doubling when full
 COMPACT_TMP = "data.mdb.compact"  # compact() writes the copy here, then renames it over data.mdb
+COMPACT_WORK = COMPACT_TMP + ".d"  # the fresh environment compact() writes the copy in
 
 
 class LmdbStore:
@@ -85,8 +86,12 @@ class LmdbStore:
                 raise StoreLockedError(
                     f"another process is writing to {root}; open it with readonly=True to read"
                 ) from None
-            (root / COMPACT_TMP).unlink(missing_ok=True)  # a compaction that died before its rename
+            # What a compaction that died before its rename left: the copy, its working dir.
+            (root / COMPACT_TMP).unlink(missing_ok=True)
+            shutil.rmtree(root / COMPACT_WORK, ignore_errors=True)
         try:
+            if not readonly:
+                _reserve_lock_page(root)
             env = lmdb.open(
                 str(root),
                 map_size=map_size,
@@ -108,6 +113,9 @@ class LmdbStore:
         except lmdb.Error as exc:
             if lock_fd is not None:
                 os.close(lock_fd)
+            if _is_disk_full(exc):
+                raise StorageFullError(f"disk full: cannot open the store at {root}; "
+                                       "free space and open it again") from exc
             raise StoreError(f"cannot open store at {root}: {exc}") from exc
         except BaseException:
             if lock_fd is not None:
@@ -168,6 +176,14 @@ class LmdbStore:
         tmp.unlink(missing_ok=True)
         try:
             self._copy_live(tmp)
+        except (lmdb.Error, OSError) as exc:
+            tmp.unlink(missing_ok=True)
+            if isinstance(exc, StorageFullError) or _is_disk_full(exc) or _low_space(self.path):
+                raise StorageFullError(
+                    f"disk full while compacting {self.path}: the copy needs room for the "
+                    "store's live data; the store is unchanged. Free space and retry."
+                ) from exc
+            raise StoreError(f"compacting {self.path} failed: {exc}") from exc
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
@@ -191,10 +207,11 @@ class LmdbStore:
         without clearing them. Erased text could survive there. A fresh environment only ever
         holds what is written into it: live data.
         """
-        work = target.with_name(target.name + ".d")
+        work = target.with_name(COMPACT_WORK)
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(mode=0o700)
         try:
+            _reserve_lock_page(work)
             fresh = lmdb.open(str(work), map_size=self._env.info()["map_size"], max_dbs=8,
                               sync=False, mode=0o600, max_readers=8)
             try:
@@ -213,6 +230,7 @@ class LmdbStore:
             os.replace(work / "data.mdb", target)
         finally:
             shutil.rmtree(work, ignore_errors=True)
+
     def _replace_alone(self, tmp: Path, data: Path) -> None:
         """Rename ``tmp`` over ``data`` if no other process has the environment open.
 
@@ -255,6 +273,31 @@ class LmdbStore:
             return self._env.begin()
 
 
+def _reserve_lock_page(root: Path) -> None:
+    """Create LMDB's ``lock.mdb`` with its first page allocated, unless it exists.
+
+    LMDB sizes a new lock file with ``ftruncate`` (a hole) and writes its header through a
+    shared mapping: on a full disk that first write is a SIGBUS, which kills the process. An
+    allocated first page (the header and the first readers' slots) turns the full disk into
+    ENOSPC here, a clear error. LMDB still grows the file to the size it wants (the store's
+    table of 256 readers is four pages); every opener then sizes its reader table by the file.
+    """
+    try:
+        fd = os.open(root / "lock.mdb", os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    try:
+        os.posix_fallocate(fd, 0, os.sysconf("SC_PAGE_SIZE"))
+    except OSError as exc:
+        if exc.errno != errno.ENOSPC:
+            return  # a file system without fallocate: LMDB makes the file as it always did
+        (root / "lock.mdb").unlink(missing_ok=True)
+        raise StorageFullError(
+            f"disk full: no room for the lock file of {root}; free space and retry") from None
+    finally:
+        os.close(fd)
+
+
 def _fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -271,7 +314,9 @@ def _low_space(path: Path, margin: int = 1 << 20) -> bool:
     return info.f_bavail * info.f_frsize < margin
 
 
-def _is_disk_full(exc: lmdb.Error) -> bool:
+def _is_disk_full(exc: Exception) -> bool:
+    if isinstance(exc, OSError):
+        return exc.errno == errno.ENOSPC
     return isinstance(exc, lmdb.DiskError) or f"[Errno {errno.ENOSPC}]" in str(exc) or (
         "No space left" in str(exc)
     )

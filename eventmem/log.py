@@ -221,9 +221,27 @@ class EventLog(LmdbStore):
             return None if value is None else bytes(value)
 
     def iter_raw(self, start: int = 1, stop: int | None = None) -> Iterator[RawRecord]:
-        """Records with ``start <= seq <= stop`` (``stop`` None: to the head), undecoded."""
-        with self._read_txn() as txn:
-            yield from self._iter_raw(txn, start, stop)
+        """Records with ``start <= seq <= stop`` (``stop`` None: to the log's end), undecoded.
+
+        Read a chunk at a time, each in its own read transaction, so none stays open while the
+        caller works between records: growing the map (this process's writer, or a reader
+        adopting another process's growth) ends every transaction the process has open. Records
+        never change once written, so the chunks join into what one transaction would read.
+        """
+        while True:
+            chunk: list[RawRecord] = []
+            error = None
+            with self._read_txn() as txn:
+                try:
+                    chunk.extend(islice(self._iter_raw(txn, start, stop), _READ_CHUNK))
+                except CorruptRecordError as exc:  # after the good records before it
+                    error = exc
+            yield from chunk
+            if error is not None:
+                raise error
+            if len(chunk) < _READ_CHUNK:
+                return
+            start = chunk[-1].seq + 1
 
     def _iter_raw(self, txn: lmdb.Transaction, start: int, stop: int | None) -> Iterator[RawRecord]:
         cursor = txn.cursor(db=self._log)
@@ -258,27 +276,41 @@ class EventLog(LmdbStore):
         Records are read in chunks, and each chunk's content is looked up with one multi-key
         read per sub-database: this is the rebuild's hot loop.
         """
-        with self._read_txn() as txn:
-            cursor = txn.cursor(db=self._log)
-            if (stop is not None and stop < start) or not cursor.set_range(seq_key(start)):
-                return
-            last = seq_key(stop) if stop is not None else None
-            # Reading most of the log (a rebuild): the content table in one scan, not by key.
-            head = self._head(txn).seq
-            span = (head if stop is None else min(stop, head)) - start + 1
-            table = self.content.records(txn) if span >= self.content.count(txn) // 2 else None
-            # (a plain transaction: keys and values are bytes, not the memoryviews the stubs allow)
-            records = cast(Iterator[tuple[bytes, bytes]], cursor.iternext())
-            while True:
+        # One read transaction per chunk, none open between them (see iter_raw).
+        if stop is not None and stop < start:
+            return
+        table, table_txn = None, None
+        while True:
+            with self._read_txn() as txn:
+                if table_txn is None:
+                    # Reading most of the log (a rebuild): the content table in one scan, not
+                    # by key.
+                    head = self._head(txn).seq
+                    span = (head if stop is None else min(stop, head)) - start + 1
+                    table_txn = txn.id()
+                    if span >= self.content.count(txn) // 2:
+                        table = self.content.records(txn)
+                elif table is not None and txn.id() != table_txn:
+                    table = None  # a write since the scan: look content up afresh
+                cursor = txn.cursor(db=self._log)
+                if not cursor.set_range(seq_key(start)):
+                    return
+                # (a plain transaction: keys and values are bytes, not the memoryviews the
+                # stubs allow)
+                records = cast(Iterator[tuple[bytes, bytes]], cursor.iternext())
                 chunk = list(islice(records, _READ_CHUNK))
-                if last is not None and chunk and chunk[-1][0] > last:
+                last = None if stop is None else seq_key(stop)
+                done = len(chunk) < _READ_CHUNK
+                if last is not None and chunk and chunk[-1][0] >= last:
                     chunk = [record for record in chunk if record[0] <= last]
-                    if chunk:
-                        yield self.content.join(txn, _decode_chunk(chunk), with_text, table)
-                    return
-                if not chunk:
-                    return
-                yield self.content.join(txn, _decode_chunk(chunk), with_text, table)
+                    done = True
+                envelopes = (self.content.join(txn, _decode_chunk(chunk), with_text, table)
+                             if chunk else None)
+            if envelopes:
+                yield envelopes
+            if done or not chunk:
+                return
+            start = int.from_bytes(chunk[-1][0], "big") + 1
 
     def read_time_range(self, start_at: int, end_at: int) -> Iterator[tuple[int, Event]]:
         """Events with ``start_at <= at < end_at`` (microseconds). Event times are monotone."""
