@@ -26,6 +26,11 @@ from replay.rebuild import rebuild
 DAY = timedelta(days=1)
 
 
+def mid(result: eventmem.RememberResult) -> str:
+    assert result.memory_id is not None
+    return result.memory_id
+
+
 def ids(hits: list[eventmem.Hit]) -> list[str]:
     return [h.memory_id for h in hits]
 
@@ -53,14 +58,14 @@ def test_a_view_lists_the_conflicts_as_they_stood(mem: eventmem.Engine,
 
 @pytest.mark.parametrize("write", ["feedback", "touch", "consolidate", "snapshot", "resolve"])
 def test_every_write_on_a_view_is_refused_as_read_only(mem: eventmem.Engine, write: str) -> None:
-    mid = mem.remember("Alice lives in Berlin", namespace="a").memory_id
+    memory = mid(mem.remember("Alice lives in Berlin", namespace="a"))
     flagged = mem.remember("Alice lives in Paris", namespace="a", on_conflict="ask")
     view, head = mem.as_of(seq=mem.seq), mem.head()
-    calls = {"feedback": lambda: view.feedback(mid, useful=True),  # type: ignore[attr-defined]
-             "touch": lambda: view.touch(mid),  # type: ignore[attr-defined]
-             "consolidate": lambda: view.consolidate(),  # type: ignore[attr-defined]
-             "snapshot": lambda: view.snapshot(),  # type: ignore[attr-defined]
-             "resolve": lambda: view.resolve(flagged.conflict_id)}  # type: ignore[attr-defined]
+    calls = {"feedback": lambda: view.feedback(memory, useful=True),
+             "touch": lambda: view.touch(memory),
+             "consolidate": lambda: view.consolidate(),
+             "snapshot": lambda: view.snapshot(),
+             "resolve": lambda: view.resolve(flagged.conflict_id)}
     with pytest.raises(ReadOnlyError, match="read-only view"):
         calls[write]()
     assert mem.head() == head
@@ -72,8 +77,8 @@ def test_every_write_on_a_view_is_refused_as_read_only(mem: eventmem.Engine, wri
 def test_an_erase_reaches_a_view_made_before_it(mem: eventmem.Engine,
                                                 clock: eventmem.ManualClock) -> None:
     secret = "Alice secretly adores quince marmalade from Zanzibar"
-    gone = mem.remember(secret, namespace="a").memory_id
-    kept = mem.remember("Bob works at Acme in London", namespace="a").memory_id
+    gone = mid(mem.remember(secret, namespace="a"))
+    kept = mid(mem.remember("Bob works at Acme in London", namespace="a"))
     clock.advance(DAY)
     view = mem.as_of(seq=mem.seq)
     assert view.recall("quince marmalade Zanzibar", namespace="a")[0].text == secret  # cached
@@ -101,10 +106,10 @@ def test_an_erase_reaches_a_view_made_before_it(mem: eventmem.Engine,
 @pytest.fixture
 def husbands(mem: eventmem.Engine) -> dict[str, str]:
     mem.remember_many([f"Note {i}: the weather was mild" for i in range(5)], namespace="g")
-    bob = mem.remember("Bob works at Acme as an engineer", namespace="g").memory_id
-    carl = mem.remember("Carl works at Globex as a chef", namespace="g").memory_id
-    married = mem.remember("Alice is married to Bob", namespace="g",
-                           valid_from=datetime(2025, 6, 1, tzinfo=UTC)).memory_id
+    bob = mid(mem.remember("Bob works at Acme as an engineer", namespace="g"))
+    carl = mid(mem.remember("Carl works at Globex as a chef", namespace="g"))
+    married = mid(mem.remember("Alice is married to Bob", namespace="g",
+                           valid_from=datetime(2025, 6, 1, tzinfo=UTC)))
     return {"bob": bob, "carl": carl, "married": married}
 
 
@@ -143,14 +148,15 @@ def test_the_graph_channel_ignores_a_relation_only_a_forgotten_memory_states(
 def test_the_graph_channel_ignores_a_superseded_relation(mem: eventmem.Engine,
                                                          clock: eventmem.ManualClock) -> None:
     mem.remember_many([f"Note {i}: the weather was mild" for i in range(5)], namespace="g")
-    berlin = mem.remember("The marathon in Berlin is in September", namespace="g").memory_id
+    berlin = mid(mem.remember("The marathon in Berlin is in September", namespace="g"))
     mem.remember("The festival in Paris is in June", namespace="g")
-    old = mem.remember("Alice lives in Berlin", namespace="g").memory_id
+    old = mid(mem.remember("Alice lives in Berlin", namespace="g"))
     question = "what is on in Alice's city"
     assert graph_found(mem.recall(question, namespace="g", k=3), berlin)  # the control
     clock.advance(DAY)
     new = mem.remember("Alice lives in Paris", namespace="g", on_conflict="use_new")
     assert new.action == "superseded" and mem.get(old).status == "superseded"
+    assert new.seq is not None
     assert not graph_found(mem.recall(question, namespace="g", k=3), berlin)
     # Known then (a view before the supersession), or true then: the old relation leads there.
     assert graph_found(mem.as_of(seq=new.seq - 1).recall(question, namespace="g", k=3), berlin)
@@ -163,7 +169,7 @@ def test_the_graph_channel_ignores_a_superseded_relation(mem: eventmem.Engine,
 
 def test_an_answer_a_plugged_in_channel_shaped_is_not_served_once_it_is_gone(
         mem: eventmem.Engine) -> None:
-    made = [r.memory_id for r in mem.remember_many(["Alice knows Bob", "Carol likes jazz"],
+    made = [mid(r) for r in mem.remember_many(["Alice knows Bob", "Carol likes jazz"],
                                                    namespace="g")]
     view = mem.as_of(seq=mem.seq)
     view.extra_channels = {"boost": lambda views, ns, query, n, allowed: [(made[1], 1.0)]}
@@ -228,9 +234,9 @@ def run(path: Path, program: list[tuple[Any, ...]], snapshot_every: int) -> None
                 valid_from = None if start < 0 else clock.now() + start * DAY
                 valid_until = None if not length or valid_from is None else \
                     valid_from + length * DAY
-                made.append(mem.remember(text, namespace="n", on_conflict=strategy,
+                made.append(mid(mem.remember(text, namespace="n", on_conflict=strategy,
                                          valid_from=valid_from,
-                                         valid_until=valid_until).memory_id)
+                                         valid_until=valid_until)))
             elif op[0] == "forget" and made:
                 mem.forget(made[op[1] % len(made)])
             elif op[0] == "resolve" and (open_ := mem.conflicts(namespace="n")):
