@@ -268,3 +268,28 @@ def test_a_view_of_seq_n_answers_as_the_engine_did_at_n(program: list[tuple[Any,
                                                          snapshot_every: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         run(Path(tmp) / "store", program, snapshot_every)
+
+
+# -- true at T: one version of a merged fact ----------------------------------------------------
+
+
+def test_valid_at_returns_a_merged_fact_once(mem: eventmem.Engine,
+                                             clock: eventmem.ManualClock) -> None:
+    """A merge leaves the merged-away memory's valid time open (its facts carry on in the
+    merge); "true at T" answered with both, the same fact twice."""
+    first = mid(mem.remember("Alice enjoys hiking in the Alps every summer", namespace="a"))
+    cut = mem.seq
+    clock.advance(DAY)
+    merged = mem.remember("Alice enjoys hiking in the Alps every summer with her dog",
+                          namespace="a")
+    assert merged.action == "merged" and mem.get(first).status == "superseded"
+    for when in (clock.now(), clock.now() - 2 * DAY, clock.now() + 30 * DAY):
+        hits = mem.recall("Alice hiking", namespace="a", k=5, valid_at=when)
+        assert ids(hits) == [merged.memory_id]
+    # Known before the merge, the first version is the one that answers.
+    before = mem.as_of(seq=cut)
+    assert ids(before.recall("Alice hiking", namespace="a", k=5, valid_at=clock.now())) == [
+        first]
+    # Asked for hidden memories too, both versions come back.
+    assert set(ids(mem.recall("Alice hiking", namespace="a", k=5, valid_at=clock.now(),
+                              include_hidden=True))) == {first, merged.memory_id}
