@@ -253,7 +253,10 @@ def graph_channel(views: Projections, namespace: str, query: str, n: int, allowe
     for key in dict.fromkeys(keys):
         if graph_view.entity(graph, namespace, key) is None:
             continue
-        for neighbour in graph_view.neighbors(graph, namespace, key, now, hops=hops, limit=20):
+        # Only relations a memory the recall may return states: one known only from a
+        # forgotten or superseded memory, or one not true at valid_at, must not lead here.
+        for neighbour in graph_view.neighbors(graph, namespace, key, now, hops=hops, limit=20,
+                                              stated_by=allowed):
             credit(neighbour.key, neighbour.score * 0.5 ** neighbour.hops)
     def created(mid: str) -> int:
         return memories[mid].created_seq

@@ -49,7 +49,7 @@ from eventmem.policies.decay import stability_after_access
 from eventmem.policies.summaries import Summarizer
 from eventmem.policies.utility import after_feedback
 from eventmem.reader import Reader, View, view_at
-from eventmem.results import Action, Conflict, Hit, RememberResult
+from eventmem.results import Action, Hit, RememberResult
 from eventmem.text import content_hash
 from projections.state import MemoryRecord
 from replay.audit import AuditReport, audit
@@ -384,16 +384,6 @@ class Engine(Reader):
         before, after = self._log.compact()
         self._ops.info("compact", before=before, after=after)
         return before, after
-
-    def conflicts(self, *, namespace: str = "default", status: str | None = "open"
-                  ) -> list[Conflict]:
-        """The contradictions the write gate found in ``namespace``: open ones by default
-        (``status="resolved"`` or ``None`` for the others), oldest first."""
-        self._ensure_current()
-        namespace = validation.namespace(namespace, self.config)
-        if status not in ("open", "resolved", None):
-            raise InvalidInputError("status must be 'open', 'resolved' or None")
-        return [conflicts.as_result(c) for c in conflicts.listing(self._views, namespace, status)]
 
     def resolve(self, conflict_id: str, *, strategy: str = "use_new") -> RememberResult:
         """Settle an open conflict: ``keep_existing``, ``use_new``, ``merge`` (one memory

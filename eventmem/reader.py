@@ -12,6 +12,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, NoReturn
 
+from eventmem import conflicts as conflict_listing
 from eventmem import validation
 from eventmem.cache import RecallCache, recall_key
 from eventmem.channels import Channel
@@ -19,6 +20,7 @@ from eventmem.clock import from_micros, to_micros
 from eventmem.config import Config
 from eventmem.context import build_context
 from eventmem.embedders import Embedder, HashingEmbedder
+from eventmem.erasure import with_later_erasures
 from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError
 from eventmem.events import CONTENT_GONE, Event
 from eventmem.graph import GraphReader
@@ -27,7 +29,7 @@ from eventmem.policies.decay import effective_stability, retention
 from eventmem.policies.tiers import hot_set
 from eventmem.query import QueryPlan
 from eventmem.query import plan as query_plan
-from eventmem.results import HistoryEntry, Hit, Memory, Version
+from eventmem.results import Conflict, HistoryEntry, Hit, Memory, Version
 from eventmem.retrieval import Access, Candidate, search
 from eventmem.scoring import PROFILES
 from eventmem.timeline import versions
@@ -156,7 +158,8 @@ class Reader:
             hits.append(Hit(memory_id=mid, text=self._text(record), score=score,
                             signals=signals, kind=record.kind,
                             created_at=from_micros(record.created_at)))
-        self._recall_cache.put(key, (tuple(hits), tuple(found), plan))
+        if not self.extra_channels:  # as get: the key does not say which channels answered
+            self._recall_cache.put(key, (tuple(hits), tuple(found), plan))
         return hits, found, plan
 
     def _access(self) -> Access:
@@ -207,6 +210,17 @@ class Reader:
             self._ensure_current()
             return self._views.graph
         return GraphReader(views, self._now)
+
+    def conflicts(self, *, namespace: str = "default", status: str | None = "open"
+                  ) -> list[Conflict]:
+        """The contradictions the write gate found in ``namespace``: open ones by default
+        (``status="resolved"`` or ``None`` for the others), oldest first."""
+        self._ensure_current()
+        namespace = validation.namespace(namespace, self.config)
+        if status not in ("open", "resolved", None):
+            raise InvalidInputError("status must be 'open', 'resolved' or None")
+        return [conflict_listing.as_result(c)
+                for c in conflict_listing.listing(self._views, namespace, status)]
 
     def history(self, memory_id: str) -> list[HistoryEntry]:
         """Every event that touched ``memory_id`` up to this reader's seq, oldest first."""
@@ -322,16 +336,30 @@ class View(Reader):
     """The store as it stood at one seq: the same query methods, and every write raises."""
 
     def __init__(self, log: EventLog, views: Projections, embedder: Embedder, config: Config,
-                 now: int) -> None:
+                 now: int, *, erasures: int | None = None) -> None:
         self._log = log
         self._views = views
         self._embedder = embedder
         self.config = config
         self._at = now
         self._recall_cache = RecallCache(max(1, config.recall_cache_size))
+        # How many of the log's erasures ``views`` reflects (None: all of them, now).
+        self._erasures = len(log.erasure_seqs()) if erasures is None else erasures
 
     def _now(self) -> int:
         return self._at
+
+    def _ensure_current(self) -> None:
+        """An erase after this view was made reaches into it as into any view of the past
+        (ARCHITECTURE section 8): its memories become skeletons here too, and no answer this
+        view cached before it may hand their text out again."""
+        seqs = self._log.erasure_seqs()
+        if len(seqs) > self._erasures:
+            later = (event for seq in seqs[self._erasures:]
+                     for _, event in self._log.read(seq, seq))
+            with_later_erasures(self._views, later)
+            self._erasures = len(seqs)
+            self._recall_cache.clear()
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         raise ReadOnlyError(
@@ -340,6 +368,7 @@ class View(Reader):
         )
 
     remember = remember_many = forget = pin = unpin = resolve = erase = compact = _refuse
+    touch = feedback = consolidate = snapshot = _refuse
 
 
 def view_at(log: EventLog, embedder: Embedder, config: Config, *, head: int,
@@ -356,6 +385,8 @@ def view_at(log: EventLog, embedder: Embedder, config: Config, *, head: int,
     else:
         now = to_micros(at, name="at")  # type: ignore[arg-type]
         until = log.seq_at_time(now)
+    # Counted first: an erase landing during the fold is then applied again, which is harmless.
+    erasures = len(log.erasure_seqs())
     # Always a fresh fold: a view must never share (or be changed with) the live state.
     views, _ = load_or_rebuild(log, until=until)
-    return View(log, views, embedder, config, now)
+    return View(log, views, embedder, config, now, erasures=erasures)

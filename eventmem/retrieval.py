@@ -61,6 +61,23 @@ def eligibility(
     memories = views.state.memories
     intervals = views.temporal.intervals
 
+    def carried_on(record: MemoryRecord, at: int) -> bool:
+        """Whether a later version of a superseded memory holds at ``valid_at`` too: a merge
+        leaves the merged-away memory's valid time open (its facts carry on in the merge), and
+        the version that answers then is the later one, not both."""
+        seen = {record.memory_id}
+        later = record.superseded_by
+        while later is not None and later not in seen:
+            seen.add(later)
+            successor = memories.get(later)
+            if successor is None or (successor.status != "superseded"
+                                     and successor.status in HIDDEN_STATUSES):
+                return False
+            if interval_valid_at(intervals[later], at):
+                return True
+            later = successor.superseded_by
+        return False
+
     def allowed(memory_id: str) -> bool:
         record = memories.get(memory_id)
         if record is None or record.namespace != namespace:
@@ -70,7 +87,9 @@ def eligibility(
         if valid_at is not None:
             # "What was true at T": a superseded fact was, until its successor began.
             hidden = record.status != "superseded" and record.status in HIDDEN_STATUSES
-            return not hidden and interval_valid_at(intervals[memory_id], valid_at)
+            if hidden or not interval_valid_at(intervals[memory_id], valid_at):
+                return False
+            return record.status != "superseded" or not carried_on(record, valid_at)
         if record.status in HIDDEN_STATUSES:
             return False
         return record.invalidated_at is None

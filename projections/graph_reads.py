@@ -7,7 +7,7 @@ symmetric and paired relations are derived here, at query time, from the stored 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 import msgspec
@@ -130,11 +130,17 @@ def relations(graph: Graph, namespace: str, key: str, now: int,
 
 
 def _steps(ns: NamespaceGraph, key: str, now: int, params: GraphParams,
-           relation_types: frozenset[str] | None) -> list[tuple[str, float, tuple[str, str, str]]]:
+           relation_types: frozenset[str] | None,
+           stated_by: Callable[[str], bool] | None = None,
+           ) -> list[tuple[str, float, tuple[str, str, str]]]:
     """The entities one hop from ``key`` along any stored edge, either way: (other, strength,
-    the hop as a triple oriented from ``key`` where an inverse relation allows)."""
+    the hop as a triple oriented from ``key`` where an inverse relation allows). With
+    ``stated_by``, only edges that at least one memory it accepts states."""
     steps = []
     for ekey in ns.entities[key].edges:
+        if stated_by is not None and not any(
+                stated_by(mid) for mid in ns.edges[ekey].memory_ids):
+            continue
         s, r, o = split_key(ekey)
         inverse = INVERSE.get(r)
         if relation_types is not None and r not in relation_types and (
@@ -151,11 +157,16 @@ def _steps(ns: NamespaceGraph, key: str, now: int, params: GraphParams,
 def neighbors(graph: Graph, namespace: str, key: str, now: int, *, hops: int = 1,
               relation_types: Iterable[str] | None = None,
               entity_types: Iterable[str] | None = None, limit: int = 50,
-              params: GraphParams | None = None) -> list[NeighborView]:
+              params: GraphParams | None = None,
+              stated_by: Callable[[str], bool] | None = None) -> list[NeighborView]:
     """Entities within ``hops`` of ``key`` (breadth first, edges followed either way), nearest
     first, then by path score (highest first), then key. The type filters limit the walk: a path
     passes only through matching relations and entities. Each entity is reached by its best
-    path among the shortest (ties by the path itself)."""
+    path among the shortest (ties by the path itself).
+
+    ``stated_by``: a path passes only through relations some memory it accepts states (a
+    recall's eligibility: a relation only a forgotten, superseded or not-yet-valid memory
+    states must not steer what the recall returns)."""
     ns = graph.namespaces.get(namespace)
     if ns is None or key not in ns.entities or hops < 1 or limit < 1:
         return []
@@ -169,7 +180,7 @@ def neighbors(graph: Graph, namespace: str, key: str, now: int, *, hops: int = 1
         reached: dict[str, tuple[float, tuple[tuple[str, str, str], ...]]] = {}
         for cur in sorted(frontier):
             score, via = frontier[cur]
-            for other, st, step in _steps(ns, cur, now, params, rel_ok):
+            for other, st, step in _steps(ns, cur, now, params, rel_ok, stated_by):
                 if other in seen or (ent_ok is not None
                                      and ns.entities[other].type not in ent_ok):
                     continue
