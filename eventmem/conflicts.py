@@ -18,6 +18,7 @@ from eventmem.creation import ingested_event
 from eventmem.errors import InvalidInputError, NotFoundError
 from eventmem.events import ConflictResolved, Event, MemorySuperseded
 from eventmem.ingest import Analyse, TextOf
+from eventmem.ingest_conflicts import evidence_text
 from eventmem.log import Head
 from eventmem.policies import gate, merge
 from eventmem.results import Conflict
@@ -93,16 +94,49 @@ def listing(views: Projections, namespace: str, status: str | None) -> list[Conf
     return sorted(found, key=lambda c: (c.flagged_at, c.conflict_id))
 
 
-def open_conflict(views: Projections, conflict_id: str) -> ConflictRecord:
-    """The open conflict ``conflict_id``; NotFoundError if there is none, InvalidInputError if
-    it is already resolved."""
+# A side in one of these states is no longer the claim that was flagged: settling the conflict
+# would bring a forgotten memory back as superseded (or copy its text into a merge), or rewrite
+# the history of one a later memory superseded.
+_SETTLED_ELSEWHERE = frozenset({"deleted", "purged", "superseded", "erased"})
+
+
+def open_conflict(views: Projections, conflict_id: str, strategy: str | None = None
+                  ) -> ConflictRecord:
+    """The open conflict ``conflict_id``, if ``strategy`` may settle it now. NotFoundError if
+    there is none; InvalidInputError if it is resolved, a side was erased, forgotten or
+    superseded since it was flagged, or ``strategy`` is ``merge`` and would merge away an
+    immutable memory."""
     found = views.state.conflicts.get(conflict_id) if isinstance(conflict_id, str) else None
     if found is None:
         raise NotFoundError(f"no conflict {conflict_id!r} in this store")
+    if found.status == "erased":
+        raise InvalidInputError(f"conflict {conflict_id} can no longer be settled: a memory "
+                                "it was about was erased")
     if found.status != "open":
         raise InvalidInputError(f"conflict {conflict_id} is already resolved "
                                 f"(winner {found.winner})")
+    existing, new = views.state.memories[found.memory_id], views.state.memories[found.other_id]
+    for side in (existing, new):
+        if side.status in _SETTLED_ELSEWHERE:
+            raise InvalidInputError(
+                f"conflict {conflict_id} can no longer be settled: memory {side.memory_id} was "
+                f"{side.status} since it was flagged")
+    # An immutable existing side wins whatever the strategy (gate.resolve); an immutable new
+    # side would be merged away.
+    if strategy == "merge" and new.immutable and not existing.immutable:
+        raise InvalidInputError(
+            f"memory {new.memory_id} is immutable and cannot be merged; settle conflict "
+            f"{conflict_id} with keep_existing, use_new or temporal")
     return found
+
+
+def kept_evidence(views: Projections, erased: set[str]) -> set[str]:
+    """The evidence content hashes of the conflicts an erasure of ``erased`` leaves alone. Two
+    conflicts with the same evidence (the same values, in any namespace) share its blob, which
+    must outlive the erasure of one of them."""
+    return {content_hash(evidence_text(c.subject, c.attribute, c.old_value, c.new_value))
+            for c in views.state.conflicts.values()
+            if c.memory_id not in erased and c.other_id not in erased}
 
 
 def as_result(record: ConflictRecord) -> Conflict:

@@ -363,6 +363,8 @@ class Engine(Reader):
         referenced = erasure.referenced_contents(
             (event for _, event in self._log.memory_events(erased)), gone)
         dropped = erasure.contents_to_drop(memories, gone, referenced)
+        shared = conflicts.kept_evidence(self._views, gone)  # other conflicts' evidence
+        dropped = [h for h in dropped if h not in shared]
         events = erasure.erasure_events(memories, erased, at=self._now(), reason=reason,
                                         requested=memory_id)
         seqs = self._log.erase(events, drop_contents=dropped)
@@ -390,7 +392,7 @@ class Engine(Reader):
         carries both) or ``temporal`` (the later valid time wins). The loser is superseded, not
         deleted. Returns the memory that holds the answer."""
         self._check_writable()
-        found = conflicts.open_conflict(self._views, conflict_id)
+        found = conflicts.open_conflict(self._views, conflict_id, strategy)
         events, contents, winner = conflicts.resolution_events(
             self._views, found, strategy, at=self._now(), head=self._log.head(),
             config=self.config, text_of=self._text_of, analyse=self._analyse)

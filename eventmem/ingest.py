@@ -88,7 +88,9 @@ Analyse = Callable[[str], Content]
 def decide(views: Projections, items: list[dict[str, Any]], contents: Mapping[str, Content],
            *, at: int, head: Head, config: Config, text_of: TextOf, vector_of: VectorOf,
            analyse: Analyse) -> Decided:
-    """The events that record what each item means (see the module docstring)."""
+    """The events that record what each item means (see the module docstring). An item may
+    carry ``gate_policy`` (the audit re-deciding a recorded item): ``gate-2`` re-decides its
+    exact-text match as that version did."""
     with single_thread():  # similarities feed decisions: one thread, one summation order
         batch = Batch(views, items, contents, at=at, head=head, config=config,
                       text_of=text_of, vector_of=vector_of, analyse=analyse)
@@ -175,8 +177,9 @@ class Batch:
         chash = self.hash_of(text)
         slot = dedup_slot(ns, self.key_of(text))
         exact = self.pending_slots.get(slot) or self.views.state.by_dedup.get(slot)
-        if exact in self.retired:
-            exact = None
+        if exact in self.retired or (item.get("gate_policy") != gate.GATE_2 and exact is not None
+                                     and not eligible(self.views.state.memories.get(exact))):
+            exact = None  # superseded in this batch, or expired: the text is news again
         near = self.hood.near(i, self.queries[i])
         nearest = self.neighbour(near.ranked[0]) if near.ranked and exact is None else None
         contradicted, found = (None, None) if exact is not None or self.params.mode == "exact" \

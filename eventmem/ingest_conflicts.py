@@ -107,9 +107,7 @@ def settle(batch: Batch, i: int, item: dict[str, Any], chash: str,
     ns, source = item["namespace"], item["source"]
     first = len(batch.events) - 1  # the new memory's ingest records the decision
     # The evidence is words of the two texts: content, stored beside them, not in the event.
-    evidence = msgspec.json.encode(ConflictEvidence(
-        subject=found.subject, attribute=found.attribute, old_value=found.old_value,
-        new_value=found.new_value)).decode()
+    evidence = evidence_text(found.subject, found.attribute, found.old_value, found.new_value)
     evidence_hash = content_hash(evidence)
     batch.stored.setdefault(evidence_hash, Content(evidence))
     batch.events.append(ConflictFlagged(
@@ -138,6 +136,12 @@ def settle(batch: Batch, i: int, item: dict[str, Any], chash: str,
         action: Action = "merged" if resolution.winner == "merged" else "superseded"
         batch.outcome(new, action, resolution.rule, neighbour=old,
                       similarity=decision.similarity, conflict_id=conflict_id, event=first)
+
+
+def evidence_text(subject: str, attribute: str, old_value: str, new_value: str) -> str:
+    """A conflict's evidence as stored (by its content hash) beside ``conflict.flagged``."""
+    return msgspec.json.encode(ConflictEvidence(subject=subject, attribute=attribute,
+                                                old_value=old_value, new_value=new_value)).decode()
 
 
 def _overlap(a: tuple[int | None, int | None], b: tuple[int | None, int | None]) -> bool:

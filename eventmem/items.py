@@ -46,7 +46,7 @@ def _check_mapping(index: int, raw: Any, default_ns: str, config: Config) -> dic
         raise InvalidInputError(f"expected a str or a mapping, got {type(raw).__name__}")
     unknown = set(raw) - ITEM_FIELDS
     if unknown:
-        raise InvalidInputError(f"unknown fields {sorted(unknown)}")
+        raise InvalidInputError(f"unknown fields {sorted(unknown, key=repr)}")  # keys of any type
     valid_from, valid_until = validation.interval(raw.get("valid_from"), raw.get("valid_until"))
     weight = raw.get("importance")
     session = raw.get("session")

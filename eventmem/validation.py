@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from eventmem.clock import to_micros
+from eventmem.clock import from_micros, to_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError
 from eventmem.events import ACTORS, MEMORY_KINDS
@@ -89,7 +89,17 @@ def unit_float(value: Any, field: str) -> float:
 
 
 def optional_time(value: Any, field: str) -> int | None:
-    return None if value is None else to_micros(value, name=field)
+    """Microseconds since the epoch, for a time that reads back as a datetime: an offset can
+    put datetime.min or max outside the years 1..9999 in UTC, and a stored time that cannot be
+    shown again would break every read of its memory."""
+    if value is None:
+        return None
+    micros = to_micros(value, name=field)
+    try:
+        from_micros(micros)
+    except OverflowError:
+        raise InvalidInputError(f"{field} is outside the years 1 to 9999 in UTC") from None
+    return micros
 
 
 def interval(

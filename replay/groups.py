@@ -71,7 +71,10 @@ def continues_item(item: Sequence[Event], nxt: Event) -> bool:
             return nxt.by == head.memory_id and nxt.conflict_id is None
         return isinstance(nxt, ConflictFlagged) and nxt.other_id == head.memory_id
     if isinstance(last, ConflictFlagged):
-        return isinstance(nxt, ConflictResolved) and nxt.conflict_id == last.conflict_id
+        # The write path settles a conflict by the strategy it flagged it with; a conflict left
+        # open ("ask") and settled by resolve() at the same transaction time is not this item's.
+        return isinstance(nxt, ConflictResolved) and nxt.conflict_id == last.conflict_id \
+            and nxt.strategy == last.strategy
     if isinstance(last, ConflictResolved):
         return isinstance(nxt, MemorySuperseded) and nxt.conflict_id == last.conflict_id
     return False
@@ -108,6 +111,15 @@ def groups(envelopes: Iterable[Envelope]) -> Iterator[Group]:
         yield cutter.cut(env.event)
 
 
+def _resolution_merge(event: Event, after: Envelope | None) -> bool:
+    """Whether ``event`` is the memory a resolution by ``merge`` made: the resolution that
+    follows it names it the winner (a write batch's last memory is followed by resolve()'s
+    events for another conflict, which do not)."""
+    return (isinstance(event, MemoryIngested) and not is_dream_ingest(event)
+            and after is not None and isinstance(after.event, ConflictResolved)
+            and after.event.winner == event.memory_id and after.event.at == event.at)
+
+
 def _now(event: Event) -> int | None:
     return getattr(event, "now", None)
 
@@ -129,11 +141,7 @@ class _Cutter:
         return self._ahead.popleft()
 
     def cut(self, event: Event) -> Group:
-        after = self.peek(1)
-        if isinstance(event, ConflictResolved) or (
-                isinstance(event, MemoryIngested) and after is not None
-                and isinstance(after.event, ConflictResolved)
-                and not is_dream_ingest(event)):
+        if isinstance(event, ConflictResolved) or _resolution_merge(event, self.peek(1)):
             return self._resolution()
         if isinstance(event, _MAINTENANCE) or is_dream_ingest(event):
             return self._maintenance(event)
@@ -188,9 +196,7 @@ class _Cutter:
                 item.append(event)
             elif (isinstance(event, ITEM_FIRST) and getattr(event, "item", 0) == index + 1
                   and not is_dream_ingest(event)):
-                after = self.peek(1)
-                if isinstance(event, MemoryIngested) and after is not None \
-                        and isinstance(after.event, ConflictResolved):
+                if _resolution_merge(event, self.peek(1)):
                     break  # a resolution's merged memory
                 item, index = [event], index + 1
             else:

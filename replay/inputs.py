@@ -66,7 +66,7 @@ def item_input(item: list[Any], tracker: Lookups) -> dict[str, Any] | None:
             "valid_until": None if head.valid_until_rule else head.valid_until,
             "pinned": head.pinned and not head.flashbulb, "immutable": head.immutable,
             "tags": head.tags, "refs": head.refs, "session": head.session,
-            "on_conflict": strategy,
+            "on_conflict": strategy, "gate_policy": head.policy,  # re-decided as it was
         }
     assert isinstance(head, MemoryReinforced | MemorySkipped)
     text = tracker.blob(head.content_hash)
@@ -74,5 +74,5 @@ def item_input(item: list[Any], tracker: Lookups) -> dict[str, Any] | None:
         "text": text, "namespace": head.namespace, "kind": None, "source": head.actor,
         "importance": None, "confidence": 1.0, "valid_from": head.input_valid_from,
         "valid_until": head.input_valid_until, "pinned": False, "immutable": False, "tags": (),
-        "refs": (), "session": None, "on_conflict": None,
+        "refs": (), "session": None, "on_conflict": None, "gate_policy": head.policy,
     }

@@ -17,7 +17,7 @@ from eventmem.events import (
 )
 from eventmem.log import EventLog
 from eventmem.policies.extract import EXTRACTOR_VERSION
-from eventmem.policies.gate import GATE_VERSION
+from eventmem.policies.gate import GATE_2, GATE_VERSION
 from eventmem.policies.observer import OBSERVER_VERSION
 from eventmem.policies.summaries import EXTRACTIVE
 from projections import Projections
@@ -25,15 +25,19 @@ from projections import Projections
 # dream-1 decided everything as dream-2 does but the pruning of relations.
 _DREAM_STEPS = frozenset({"dream-1", DREAM_POLICY})
 
+# gate-2 decided everything as gate-3 does but the exact text of an expired memory (the write
+# path re-decides such an item as gate-2 did when its recorded policy says so).
+_GATES = frozenset({GATE_2, GATE_VERSION})
+
 # The policy versions each decision event may carry that this code re-derives. The sweep,
 # accesses and feedback record the store-wide version (events.POLICY_VERSION).
 KNOWN: dict[str, frozenset[str]] = {
-    "memory.ingested": frozenset({GATE_VERSION}) | _DREAM_STEPS,
-    "memory.reinforced": frozenset({GATE_VERSION}),
-    "memory.skipped": frozenset({GATE_VERSION}),
-    "memory.superseded": frozenset({GATE_VERSION}),
-    "conflict.flagged": frozenset({GATE_VERSION}),
-    "conflict.resolved": frozenset({GATE_VERSION}),
+    "memory.ingested": _GATES | _DREAM_STEPS,
+    "memory.reinforced": _GATES,
+    "memory.skipped": _GATES,
+    "memory.superseded": _GATES,
+    "conflict.flagged": _GATES,
+    "conflict.resolved": _GATES,
     "memory.rejected": frozenset({OBSERVER_VERSION}),
     "memory.lifecycle": frozenset({POLICY_VERSION}),
     "memory.tier_changed": frozenset({POLICY_VERSION}),

@@ -38,7 +38,11 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 
-GATE_VERSION: Final = "gate-2"
+# gate-3: the exact text of a memory whose valid time expired (invalidated) is new again, as a
+# near duplicate of it already was; gate-2 reinforced the expired memory, which recall leaves
+# out, so the restated fact was lost. Every other decision is gate-2's.
+GATE_VERSION: Final = "gate-3"
+GATE_2: Final = "gate-2"
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]
