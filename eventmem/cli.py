@@ -275,9 +275,19 @@ def cmd_compact(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from eventmem.demo import run_demo
+    from eventmem.demo import NAMESPACE, run_demo
 
-    return run_demo(_check_path(_store(args)), as_json=args.json)
+    path = _check_path(_store(args))
+    if os.path.exists(os.path.join(path, "data.mdb")):
+        # The log is immutable: a demo run into a store that holds real memories ($EVENTMEM_STORE
+        # set for an agent) would leave its sample conversation there for good.
+        with eventmem.open(path, readonly=True) as mem:
+            others = sorted(set(mem.stats()["by_namespace"]) - {NAMESPACE})
+        if others:
+            raise InvalidInputError(
+                f"{path} holds memories of other namespaces ({', '.join(others[:3])}); the demo "
+                "writes a sample conversation into its store: give it a new one with --store")
+    return run_demo(path, as_json=args.json)
 
 
 # -- the parser ----------------------------------------------------------------------------------

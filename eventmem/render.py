@@ -200,7 +200,9 @@ def render_memory(memory: Memory) -> str:
     out = []
     for name in fields:
         value = getattr(memory, name)
-        if isinstance(value, float):
+        if name == "text" and value is None:  # erased or purged: say so, not "None"
+            value = f"(no text: {memory.status})"
+        elif isinstance(value, float):
             value = f"{value:.3f}"
         elif hasattr(value, "isoformat"):
             value = value.isoformat()

@@ -204,3 +204,23 @@ def test_a_failed_command_is_in_the_ops_log_without_its_input(capsys, tmp_path):
         ("remember", "InvalidInputError", 2)]
     logged = (store / "ops.log").read_text()
     assert "goats" not in logged and "secretive" not in logged and "Zanzibar" not in logged
+
+
+def test_get_of_an_erased_memory_says_so(capsys, erased_store):
+    """`get` printed ``text: None`` for an erased memory (history said "(text erased)")."""
+    code, out, _ = cli(capsys, Path(erased_store["store"]), "get", erased_store["paris"])
+    text_line = next(line for line in out.splitlines() if line.strip().startswith("text:"))
+    assert code == 0 and "None" not in text_line and "erased" in text_line
+
+
+def test_demo_does_not_write_into_a_store_with_real_memories(capsys, erased_store, tmp_path):
+    """`eventmem demo` with $EVENTMEM_STORE set for an agent wrote its sample conversation into
+    the agent's store, where the immutable log keeps it. A fresh store, or one the demo made,
+    is fine."""
+    store = Path(erased_store["store"])
+    before = (store / "data.mdb").read_bytes()
+    code, _, err = cli(capsys, store, "demo")
+    assert code == 2 and "--store" in err and one_line_error(err)
+    assert (store / "data.mdb").read_bytes() == before
+    fresh = tmp_path / "demo"
+    assert cli(capsys, fresh, "demo")[0] == 0 and cli(capsys, fresh, "demo")[0] == 0
