@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import lmdb
 import msgspec
 
 import eventmem
@@ -405,7 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the interpreter's final flush does not complain either.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (EventmemError, OSError) as exc:
+    except (EventmemError, OSError, lmdb.Error) as exc:
         code = _report(args, exc)
         _log_failure(args, exc, code)
         return code
@@ -418,6 +419,9 @@ def _report(args: argparse.Namespace, exc: BaseException) -> int:
         return 2
     if isinstance(exc, EventmemError):
         print(f"eventmem: {type(exc).__name__}: {exc}", file=sys.stderr)
+    elif isinstance(exc, lmdb.Error):  # a damaged page met while reading
+        print(f"eventmem: the store file {_store(args)}/data.mdb is damaged ({exc}); restore it "
+              "from a backup", file=sys.stderr)
     else:  # OSError on the store's directory: permissions, a file in the way, no space
         print(f"eventmem: cannot use the store at {_store(args)}: {exc}", file=sys.stderr)
     return 3
