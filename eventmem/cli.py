@@ -13,8 +13,10 @@ import os
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+import lmdb
 import msgspec
 
 import eventmem
@@ -22,6 +24,7 @@ from eventmem.clock import from_micros, to_micros
 from eventmem.errors import EventmemError, InvalidInputError, StoreError
 from eventmem.events import event_tag
 from eventmem.log import EventLog
+from eventmem.opslog import ops_logger
 from eventmem.query import plan as query_plan
 from eventmem.render import (
     describe_event,
@@ -55,26 +58,45 @@ def _store(args: argparse.Namespace) -> str:
     return args.store or os.environ.get("EVENTMEM_STORE") or "eventmem-store"
 
 
-def _open(args: argparse.Namespace, *, readonly: bool = False) -> eventmem.Engine:
-    path = _store(args)
-    if readonly and not os.path.exists(os.path.join(path, "data.mdb")):
+def _open(args: argparse.Namespace, *, readonly: bool = False,
+          create: bool = False) -> eventmem.Engine:
+    """Open the store; only ``create`` (remember, demo) may make a new one: any other command
+    on a mistyped path would answer from (and leave behind) an empty store."""
+    path = _check_path(_store(args))
+    if not create and not os.path.exists(os.path.join(path, "data.mdb")):
         raise StoreError(f"no store at {path}; create one with `eventmem remember` or `demo`")
     return eventmem.open(path, readonly=readonly)
+
+
+def _check_path(path: str) -> str:
+    """Refuse a store path that is, or lies under, something other than a directory."""
+    for place in (Path(path), *Path(path).parents):
+        if place.exists():
+            if not place.is_dir():
+                where = "" if place == Path(path) else f" ({place} is a file)"
+                raise StoreError(f"the store path {path} is not a directory{where}")
+            break
+    return path
 
 
 # -- commands ------------------------------------------------------------------------------------
 
 
 def cmd_remember(args: argparse.Namespace) -> int:
-    with _open(args) as mem:
+    text = sys.stdin.read() if args.text == "-" else args.text  # `-`: the text comes piped in
+    with _open(args, create=True) as mem:
         result = mem.remember(
-            args.text, namespace=args.namespace, kind=args.kind, source=args.source,
+            text, namespace=args.namespace, kind=args.kind, source=args.source,
             importance=args.importance,
             valid_from=_parse_time(args.valid_from) if args.valid_from else None,
             valid_until=_parse_time(args.valid_until) if args.valid_until else None,
             pinned=args.pin,
         )
-    _emit(args, result, f"{result.action} {result.memory_id} (seq {result.seq})")
+    if result.memory_id is None:  # rejected: no memory, say why instead
+        line = f"{result.action} (rule={result.rule}, seq {result.seq}): {result.reason}"
+    else:
+        line = f"{result.action} {result.memory_id} (seq {result.seq})"
+    _emit(args, result, line)
     return 0
 
 
@@ -155,14 +177,24 @@ def _until_seq(log: Any, value: str | None) -> int:
     head = log.head().seq
     if value is None:
         return head
-    if value.isdigit():
-        return min(int(value), head)
+    if value.lstrip("-").isdigit():
+        return _seq_upto(value, head)
     return log.seq_at_time(to_micros(_parse_time(value)))
+
+
+def _seq_upto(value: str, head: int) -> int:
+    """A seq given with --until: 0 to the head (past it is a typo or another store, as for
+    ``as-of``; silently stopping at the head would report the head as what was asked for)."""
+    seq = int(value)
+    if not 0 <= seq <= head:
+        raise InvalidInputError(f"--until takes a seq from 0 to the head ({head}) or an ISO 8601 "
+                                f"time, got {value!r}")
+    return seq
 
 
 def cmd_as_of(args: argparse.Namespace) -> int:
     with _open(args, readonly=True) as mem:
-        if args.at.isdigit():
+        if args.at.lstrip("-").isdigit():  # a seq (a negative one is refused as such)
             view = mem.as_of(seq=int(args.at))
         else:
             view = mem.as_of(at=_parse_time(args.at))
@@ -187,12 +219,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     """Re-derive every recorded decision and list those that come out differently."""
-    until = None
-    if args.until is not None:
-        if not args.until.isdigit():
-            raise InvalidInputError(f"--until takes a seq, got {args.until!r}")
-        until = int(args.until)
+    if args.until is not None and not args.until.lstrip("-").isdigit():
+        raise InvalidInputError(f"--until takes a seq, got {args.until!r}")
     with _open(args, readonly=True) as mem:
+        until = None if args.until is None else _seq_upto(args.until, mem.head().seq)
         report = mem.audit(until=until)
     _emit(args, report, render_audit(report))
     return 0 if report.ok else 1
@@ -246,9 +276,19 @@ def cmd_compact(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from eventmem.demo import run_demo
+    from eventmem.demo import NAMESPACE, run_demo
 
-    return run_demo(_store(args), as_json=args.json)
+    path = _check_path(_store(args))
+    if os.path.exists(os.path.join(path, "data.mdb")):
+        # The log is immutable: a demo run into a store that holds real memories ($EVENTMEM_STORE
+        # set for an agent) would leave its sample conversation there for good.
+        with eventmem.open(path, readonly=True) as mem:
+            others = sorted(set(mem.stats()["by_namespace"]) - {NAMESPACE})
+        if others:
+            raise InvalidInputError(
+                f"{path} holds memories of other namespaces ({', '.join(others[:3])}); the demo "
+                "writes a sample conversation into its store: give it a new one with --store")
+    return run_demo(path, as_json=args.json)
 
 
 # -- the parser ----------------------------------------------------------------------------------
@@ -275,7 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add("demo", cmd_demo, "write a sample conversation, then recall, history, as-of and verify")
     p = add("remember", cmd_remember, "remember a text")
-    p.add_argument("text")
+    p.add_argument("text", help="the text; - reads it from stdin")
     p.add_argument("--namespace", "-n", default="default")
     p.add_argument("--kind")
     p.add_argument("--source", default="user")
@@ -299,8 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
             "a memory's whole life: every event that touched it, and why, in plain language")
     p.add_argument("memory_id")
     p = add("log", cmd_log, "print the event log")
-    p.add_argument("--start", type=int, default=1)
-    p.add_argument("--limit", type=int)
+    p.add_argument("--start", type=_positive, default=1, help="the first seq (default 1)")
+    p.add_argument("--limit", type=_positive, help="at most this many events")
     p = add("replay", cmd_replay, "rebuild the projections up to a seq or time")
     p.add_argument("--until", help="a seq or an ISO 8601 time (default: the head)")
     p.add_argument("--trace", action="store_true", help="print each replayed event")
@@ -329,6 +369,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _positive(value: str) -> int:
+    """An argparse type: an int of at least 1."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"takes a whole number of at least 1, got {value!r}")
+    return number
+
+
+def _log_failure(args: argparse.Namespace, error: BaseException, code: int) -> None:
+    """A line in the ops log of an existing store for a command that failed: the command and
+    the error's class, never its message (that may quote the input, and erased text must not
+    survive in the ops log). Best effort: a reader may not be allowed to write there."""
+    store = Path(_store(args))
+    if not (store / "data.mdb").is_file():
+        return
+    try:
+        ops = ops_logger(store)
+    except OSError:
+        return
+    try:
+        ops.info("failed", command=args.command, error=type(error).__name__, exit=code)
+    finally:
+        ops.close()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -338,12 +406,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the interpreter's final flush does not complain either.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except InvalidInputError as exc:
+    except (EventmemError, OSError, lmdb.Error) as exc:
+        code = _report(args, exc)
+        _log_failure(args, exc, code)
+        return code
+
+
+def _report(args: argparse.Namespace, exc: BaseException) -> int:
+    """Print a failed command's one-line message; its exit code: 2 bad input, 3 the store."""
+    if isinstance(exc, InvalidInputError):
         print(f"eventmem: {exc}", file=sys.stderr)
         return 2
-    except EventmemError as exc:
+    if isinstance(exc, EventmemError):
         print(f"eventmem: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 3
+    elif isinstance(exc, lmdb.Error):  # a damaged page met while reading
+        print(f"eventmem: the store file {_store(args)}/data.mdb is damaged ({exc}); restore it "
+              "from a backup", file=sys.stderr)
+    else:  # OSError on the store's directory: permissions, a file in the way, no space
+        print(f"eventmem: cannot use the store at {_store(args)}: {exc}", file=sys.stderr)
+    return 3
 
 
 if __name__ == "__main__":

@@ -451,7 +451,7 @@ class Engine(Reader):
         if self.config.record_recalls and not self.readonly and not plan.chitchat:
             now = self._now()
             memories = self._views.state.memories
-            self._append_one(MemoryRecalled(
+            seq = self._append_one(MemoryRecalled(
                 at=now, namespace=namespace, actor="agent",
                 query=validation.query(query, self.config), k=k,
                 memory_ids=tuple(h.memory_id for h in hits),
@@ -459,6 +459,7 @@ class Engine(Reader):
                 valid_at=None if valid_at is None else to_micros(valid_at),
                 stabilities=tuple(stability_after_access(memories[h.memory_id], now,
                                                          self.config.decay) for h in hits)))
+            self._ops.info("recall", seq=seq, hits=len(hits))  # never the query: it is text
         return hits
 
     # -- the past, and checks -----------------------------------------------------------------

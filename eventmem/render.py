@@ -94,6 +94,13 @@ def describe_event(tag: str, details: Mapping[str, Any]) -> str:
             return f"pruned {len(d['edges'])} weak relations (strength < threshold at now)"
         case "store.embedder_registered":
             return f"embedder {d['embedder_id']} (dim {d['dim']})"
+        case "memory.erased":
+            # A namespace erase requests no memory; a cascade erases copies of the one asked for.
+            cause = ("the namespace" if d.get("requested") is None
+                     else "" if list(d["memory_ids"]) == [d["requested"]]
+                     else f"{d['requested']} and what was derived from it")
+            return (f"erased {', '.join(d['memory_ids'])} (reason {d['reason']}"
+                    f"{', ' + cause if cause else ''}): text, vectors and terms removed")
         case _:
             return f"{tag} {d}"
 
@@ -105,6 +112,9 @@ def _evidence(d: Mapping[str, Any]) -> str:
 
 
 def _claim(d: Mapping[str, Any]) -> str:
+    if not (d.get("subject") or d.get("attribute")):
+        # The evidence is content: erasing either side of the conflict removed it.
+        return "(evidence erased)"
     return f"{d['subject']} {d['attribute']}: {d['old_value']!r} -> {d['new_value']!r}"
 
 
@@ -190,7 +200,9 @@ def render_memory(memory: Memory) -> str:
     out = []
     for name in fields:
         value = getattr(memory, name)
-        if isinstance(value, float):
+        if name == "text" and value is None:  # erased or purged: say so, not "None"
+            value = f"(no text: {memory.status})"
+        elif isinstance(value, float):
             value = f"{value:.3f}"
         elif hasattr(value, "isoformat"):
             value = value.isoformat()
@@ -305,6 +317,12 @@ def _life_event(me: str, tag: str, d: dict[str, Any], conflicts: dict[str, Any])
             return f"Summarizes {d['members']} {d['kind']} memories ({d['method']})."
         case "memory.category_summarized":
             return f"Replaced by the newer summary {d['memory_id']}."
+        case "memory.erased" if me == d.get("requested"):
+            return (f"Erased (reason {d['reason']}): its text, vectors and terms are gone; its "
+                    "events stay, so the log still verifies.")
+        case "memory.erased":
+            return (f"Erased (reason {d['reason']}) with {d.get('requested') or 'its namespace'}"
+                    ": its text, vectors and terms are gone; its events stay.")
         case _:
             return describe_event(tag, d)
 
