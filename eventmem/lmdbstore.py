@@ -84,7 +84,8 @@ class LmdbStore:
             except BlockingIOError:
                 os.close(lock_fd)
                 raise StoreLockedError(
-                    f"another process is writing to {root}; open it with readonly=True to read"
+                    f"another process is writing to {root}; it can still be read "
+                    "(eventmem.open(..., readonly=True); the CLI's read commands do so)"
                 ) from None
             # What a compaction that died before its rename left: the copy, its working dir.
             (root / COMPACT_TMP).unlink(missing_ok=True)

@@ -26,6 +26,7 @@ from typing import cast
 import msgspec
 
 from eventmem.envelope import Envelope
+from eventmem.errors import CorruptRecordError
 from eventmem.events import (
     ConflictFlagged,
     Extraction,
@@ -121,7 +122,7 @@ def apply(graph: Graph, env: Envelope) -> Graph:
         case MemoryIngested():
             # The extraction comes with the content (None once purged or erased: a rebuild then
             # folds no trace of it).
-            extraction = _EXTRACTION.decode(env.extraction) if env.extraction else _NOTHING
+            extraction = _extraction(env) if env.extraction else _NOTHING
             if extraction.entities or extraction.relations or event.links:
                 _ingest(graph, event, extraction)
         case MemorySuperseded(memory_id=old, by=new) if old != new:
@@ -142,6 +143,15 @@ def apply(graph: Graph, env: Envelope) -> Graph:
         case _:
             pass
     return graph
+
+
+def _extraction(env: Envelope) -> Extraction:
+    """The ingest's cached extraction; a damaged one is a corrupt record, named by its seq."""
+    try:
+        return _EXTRACTION.decode(env.extraction)  # type: ignore[arg-type]
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        raise CorruptRecordError(
+            "the cached extraction of its content does not decode", seq=env.seq) from None
 
 
 def apply_many(graph: Graph, envs: Iterable[Envelope]) -> Graph:

@@ -16,7 +16,7 @@ from replay.rebuild import rebuild
 
 
 class Finding(msgspec.Struct, frozen=True, kw_only=True):
-    check: str  # chain | decode | head | blob | erasures | projection
+    check: str  # chain | decode | head | blob | erasures | content | projection
     message: str
     seq: int | None = None
 
@@ -106,12 +106,17 @@ def verify(
     if not decode_failed:  # a damaged log says nothing reliable about which blobs must exist
         _check_missing_blobs(log, holders, gone, present, content_seq, findings)
     if live is not None and not any(f.check == "decode" for f in findings):
-        rebuilt = rebuild(log, until=live.seq).digests()
         digests = live.digests()
-        for name, digest in digests.items():
-            if rebuilt[name] != digest:
-                findings.append(Finding(check="projection", seq=live.seq,
-                                        message=f"live {name} projection differs from a rebuild"))
+        try:
+            rebuilt = rebuild(log, until=live.seq).digests()
+        except CorruptRecordError as exc:  # derived content (an extraction) that does not decode
+            findings.append(Finding(check="content", seq=exc.seq, message=str(exc)))
+        else:
+            for name, digest in digests.items():
+                if rebuilt[name] != digest:
+                    findings.append(Finding(
+                        check="projection", seq=live.seq,
+                        message=f"live {name} projection differs from a rebuild"))
 
     unique = tuple(dict.fromkeys(findings))  # one finding per (check, seq, message)
     return VerifyReport(ok=not unique, findings=unique, events_checked=checked, blobs_checked=blobs,

@@ -7,7 +7,9 @@ stores, real processes, a real full tmpfs; nothing mocked):
 - on a full disk LMDB's first touch of a fresh ``lock.mdb`` page killed the process with SIGBUS
   (creating a store, compacting one) instead of raising StorageFullError;
 - a compaction killed mid-copy left a full copy of the store (``data.mdb.compact.d``) that no
-  later open removed.
+  later open removed;
+- a damaged cached extraction made a rebuild (and so ``verify``, ``replay``, ``audit``) crash
+  with ``UnicodeDecodeError`` instead of naming the record.
 """
 
 from __future__ import annotations
@@ -226,3 +228,28 @@ def test_a_compaction_killed_mid_copy_leaves_no_copy_behind(store_path: Path) ->
         assert mem.verify().ok
         assert sorted(p.name for p in store_path.iterdir()) == [
             "data.mdb", "lock.mdb", "ops.log", "writer.lock"]
+
+
+def test_a_damaged_extraction_is_a_finding_with_its_seq(tmp_path: Path) -> None:
+    import lmdb
+
+    from eventmem.errors import CorruptRecordError
+    from replay import rebuild
+
+    store = tmp_path / "store"
+    with eventmem.open(store) as mem:
+        made = mem.remember("Alice works at Acme in Berlin", namespace="a")
+        mem.remember("Bob lives in Oslo", namespace="a")
+    env = lmdb.open(str(store), max_dbs=16)
+    with env.begin(write=True) as txn:
+        table = env.open_db(b"extractions", txn=txn, create=False)
+        key, _ = next(iter(txn.cursor(db=table)))
+        txn.put(key, b"\xa2\xff\xfe", db=table)  # a map whose first key is not UTF-8
+    env.close()
+    with eventmem.open(store) as mem:  # opens from the snapshot: nothing refolds it yet
+        assert mem.get(made.memory_id).text == "Alice works at Acme in Berlin"
+        with pytest.raises(CorruptRecordError, match=f"seq {made.seq}"):
+            rebuild(mem.store)
+        report = mem.verify()
+    assert not report.ok
+    assert [(f.check, f.seq) for f in report.findings] == [("content", made.seq)]
