@@ -277,8 +277,10 @@ class Engine(Reader):
         record = self._record(memory_id)
         now = self._now()
         stability = stability_after_access(record, now, self.config.decay)
-        return self._append_one(MemoryTouched(at=now, namespace=record.namespace, actor="agent",
-                                              memory_id=memory_id, stability=stability))
+        seq = self._append_one(MemoryTouched(at=now, namespace=record.namespace, actor="agent",
+                                             memory_id=memory_id, stability=stability))
+        self._ops.info("touch", memory_id=memory_id, seq=seq)
+        return seq
 
     def feedback(self, memory_id: str, *, useful: bool | float = True) -> float:
         """Say whether a memory helped: utility moves 10% of the way to 1 (useful) or 0 (not),
@@ -292,8 +294,9 @@ class Engine(Reader):
         now = self._now()
         utility = after_feedback(record.utility, target, record.utility_at or record.created_at,
                                  now, self.config.utility)
-        self._append_one(FeedbackGiven(at=now, namespace=record.namespace, actor="agent",
-                                       memory_id=memory_id, target=target, utility=utility))
+        seq = self._append_one(FeedbackGiven(at=now, namespace=record.namespace, actor="agent",
+                                             memory_id=memory_id, target=target, utility=utility))
+        self._ops.info("feedback", memory_id=memory_id, target=target, seq=seq)
         return utility
 
     def consolidate(self, *, now: datetime | None = None) -> ConsolidationReport:
@@ -398,6 +401,8 @@ class Engine(Reader):
             config=self.config, text_of=self._text_of, analyse=self._analyse)
         seqs = self._log.append(events, contents=contents)
         self._fold(events, seqs, contents)
+        self._ops.info("resolve", conflict_id=conflict_id, strategy=strategy, winner=winner,
+                       first_seq=seqs[0], last_seq=seqs[-1])
         action: Action = "merged" if strategy == "merge" else "superseded"
         return RememberResult(memory_id=winner, action=action, seq=seqs[0],
                               rule=getattr(events[-1], "rule", ""), conflict_id=conflict_id)
@@ -415,8 +420,10 @@ class Engine(Reader):
         if record.pinned == pinned:
             return record.updated_seq
         cls = MemoryPinned if pinned else MemoryUnpinned
-        return self._append_one(cls(at=self._now(), namespace=record.namespace, actor="user",
-                                    memory_id=memory_id))
+        seq = self._append_one(cls(at=self._now(), namespace=record.namespace, actor="user",
+                                   memory_id=memory_id))
+        self._ops.info("pin" if pinned else "unpin", memory_id=memory_id, seq=seq)
+        return seq
 
     def _record(self, memory_id: str) -> MemoryRecord:
         record = self._known(memory_id)

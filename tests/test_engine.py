@@ -433,3 +433,26 @@ def test_rebuild_until_a_time_equals_rebuild_until_its_seq(
     assert by_time.seq == seq_at_cut
     assert by_time.digests() == rebuild(mem.store, until=seq_at_cut).digests()
     assert rebuild(mem.store, until=cut - timedelta(days=3)).seq == 0
+
+
+def test_every_write_leaves_a_line_in_the_ops_log(mem: eventmem.Engine,
+                                                   store_path: Path) -> None:
+    """An operator reads the ops log to see what changed a store: each call that appends is
+    there with its seq, and no line quotes a memory's text."""
+    import json
+
+    oslo = mem.remember("Bob lives in Oslo", namespace="n")
+    ask = mem.remember("Bob lives in Paris", namespace="n", on_conflict="ask")
+    assert ask.conflict_id is not None
+    mem.touch(oslo.memory_id)
+    mem.feedback(oslo.memory_id, useful=True)
+    mem.pin(oslo.memory_id)
+    mem.unpin(oslo.memory_id)
+    mem.resolve(ask.conflict_id, strategy="use_new")
+    mem.forget(ask.memory_id)
+    records = [json.loads(line) for line in (store_path / "ops.log").read_text().splitlines()]
+    logged = {r["event"] for r in records}
+    assert {"remember", "touch", "feedback", "pin", "unpin", "resolve", "forget"} <= logged
+    assert all("seq" in r or "first_seq" in r for r in records
+               if r["event"] in {"touch", "feedback", "pin", "unpin", "resolve", "forget"})
+    assert "Oslo" not in (store_path / "ops.log").read_text()
