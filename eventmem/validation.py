@@ -112,9 +112,14 @@ def interval(
     return start, end
 
 
+MAX_LABELS = 256  # tags or refs per memory: each event carries them all, and so every replay
+
+
 def labels(value: Any, field: str) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, Sequence):
         raise InvalidInputError(f"{field} must be a sequence of str")
+    if len(value) > MAX_LABELS:
+        raise InvalidInputError(f"{field} takes at most {MAX_LABELS} items, got {len(value)}")
     out = []
     for item in value:
         if not isinstance(item, str) or not item or len(item) > 256:

@@ -144,6 +144,7 @@ def test_bad_namespace_on_remember(full: eventmem.Engine, namespace: Any) -> Non
     ("tags", "one-tag", "tags must be a sequence of str"),
     ("tags", ["ok", ""], "each of tags must be a non-empty str"),
     ("refs", [3], "each of refs must be a non-empty str"),
+    ("tags", [f"t{i}" for i in range(257)], "tags takes at most 256 items, got 257"),
 ])
 def test_bad_flags_and_labels(full: eventmem.Engine, field: str, value: Any, match: str) -> None:
     assert_refused(full, lambda: full.remember("a fact", **{field: value}), InvalidInputError,
