@@ -92,8 +92,9 @@ def recorded_policies(events: Sequence[Event]) -> RecordedPolicies:
     return RecordedPolicies(sweep if sweep in _SWEEPS else SWEEP_POLICY, dream)
 
 
-_DREAM_TAGS = frozenset({"memory.ingested", "memory.rehearsed", "memory.dormant", "memory.consolidated",
-                         "memory.category_summarized", "graph.relations_pruned"})
+_DREAM_TAGS = frozenset({"memory.ingested", "memory.rehearsed", "memory.dormant",
+                         "memory.consolidated", "memory.category_summarized",
+                         "graph.relations_pruned"})
 
 
 class ReplayedSummarizer:
