@@ -84,6 +84,7 @@ def legacy(monkeypatch: pytest.MonkeyPatch, sweep: str, dream_policy: str) -> No
 def restored_by_pin(mem: eventmem.Engine) -> tuple[str, datetime]:
     """A context memory used three times, archived 31 days on, then pinned."""
     mid = mem.remember(OTHERS[0], kind="context").memory_id
+    assert mid is not None
     for _ in range(3):
         mem.touch(mid)
     now = T0 + 31 * DAY
@@ -175,6 +176,7 @@ def test_a_dream_2_log_that_merged_a_conflict_still_audits(
 def test_recall_of_a_deleted_memory_does_not_revive_it(path: Path) -> None:
     with open_store(path) as mem:
         mid = mem.remember(OTHERS[1], kind="event").memory_id
+        assert mid is not None
         mem.forget(mid)
         hits = mem.recall("Dan restores old radios", include_hidden=True)
         assert mid in [h.memory_id for h in hits]
