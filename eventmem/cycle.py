@@ -21,7 +21,7 @@ import numpy as np
 from eventmem.config import Config
 from eventmem.content import Content
 from eventmem.envelope import Envelope
-from eventmem.events import Event, MemoryIngested, memory_ids_of
+from eventmem.events import DREAM_POLICY, Event, MemoryIngested, memory_ids_of
 from eventmem.log import Head
 from eventmem.policies.summaries import EXTRACTIVE, Summarizer
 from projections import Projections
@@ -107,6 +107,7 @@ class Cycle:
                  summarizer: Summarizer | None) -> None:
         self.views, self.now, self.at, self.config, self.head = views, now, at, config, head
         self.params = config.dream
+        self.dream_policy = DREAM_POLICY  # the version to decide as (an audit may set an older)
         self.summarizer = summarizer or EXTRACTIVE
         self._text_of = text_of
         self._contents_for = contents_for
@@ -124,6 +125,11 @@ class Cycle:
         self.state.apply(events)
 
     def text(self, chash: str) -> str | None:
+        """The stored text of a content hash, the texts this cycle creates included: they are
+        in the log (and the audit reads them there) before anything later reads the cycle."""
+        made = self.contents.get(chash)
+        if made is not None:
+            return made.text
         if chash not in self._texts:
             self._texts[chash] = self._text_of(chash)
         return self._texts[chash]

@@ -55,11 +55,15 @@ from eventmem.log import Head
 from eventmem.maintenance import sweep_events
 from eventmem.policies import cluster, forgetting, rehearsal, summaries
 from eventmem.policies.consolidation import is_exempt
+from eventmem.policies.lifecycle import SWEEP_POLICY
 from eventmem.policies.summaries import EXTRACTIVE, Summarizer, summarizer_id
 from eventmem.text import content_hash, dedup_key
 from projections import Projections
 from projections import graph as graph_view
 from projections.state import MemoryRecord, category_key
+
+# dream-1 and dream-2 merged the sides of an open conflict into one consolidated memory.
+DREAMS_MERGING_CONFLICTS = frozenset({"dream-1", "dream-2"})
 
 
 class Plan(NamedTuple):
@@ -148,8 +152,12 @@ def cluster_step(cycle: Cycle) -> None:
     if not params.cluster:
         return
     made = cycle.dream_made()
-    members_before = {m for members in cycle.state.state.consolidations.values()
-                      for m in members}
+    kept_out = {m for members in cycle.state.state.consolidations.values() for m in members}
+    if cycle.dream_policy not in DREAMS_MERGING_CONFLICTS:
+        # The two sides of a conflict left open for the caller ("ask") are not merged into one
+        # text that states both: that would settle it behind the caller's back.
+        kept_out |= {mid for c in cycle.state.state.conflicts.values()
+                     if c.status == "open" for mid in (c.memory_id, c.other_id)}
     planned: list[tuple[str, list[Event], list[DormantChange]]] = []
     texts: dict[str, str] = {}
     for ns in sorted(cycle.pairs):
@@ -158,7 +166,7 @@ def cluster_step(cycle: Cycle) -> None:
         for position, mid in enumerate(pairs.ids):
             record = cycle.state.get(mid)
             if (record is not None and record.status == "active" and record.tier == "episodic"
-                    and not is_exempt(record) and mid not in made and mid not in members_before
+                    and not is_exempt(record) and mid not in made and mid not in kept_out
                     and mid not in cycle.gone):
                 keep.append(position)
         if len(keep) < params.cluster_min_size:
@@ -358,15 +366,19 @@ STEPS: tuple[tuple[str, Callable[[Cycle], None]], ...] = (
 
 def plan(views: Projections, now: int, at: int, config: Config, *, head: Head,
          text_of: TextOf, contents_for: ContentsFor,
-         summarizer: Summarizer | None = None) -> Plan:
+         summarizer: Summarizer | None = None, sweep_policy: str = SWEEP_POLICY,
+         dream_policy: str = DREAM_POLICY) -> Plan:
     """The events of one consolidation at ``now`` (transaction time ``at``), in log order, and
     the content of the memories it creates. ``head`` is the log head the events will follow.
 
     ``text_of`` reads a stored text by content hash; ``contents_for`` analyses and embeds new
-    texts (the engine's content cache). Neither changes the store.
+    texts (the engine's content cache). Neither changes the store. ``sweep_policy`` and
+    ``dream_policy`` are the versions to decide as: the current ones, or those an audit finds
+    recorded in an older log.
     """
     cycle = Cycle(views, now, at, config, head, text_of, contents_for, summarizer)
-    cycle.emit(sweep_events(views, now, at, config))
+    cycle.dream_policy = dream_policy
+    cycle.emit(sweep_events(views, now, at, config, policy=sweep_policy))
     if config.dream.enabled:
         for _, step in STEPS:
             step(cycle)

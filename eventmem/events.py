@@ -327,7 +327,8 @@ class MemoryUnpinned(Event, tag="memory.unpinned", frozen=True, kw_only=True):
 
 # dream-2: a relation is judged as the same cycle's purges leave it (dream-1 could prune one
 # whose only statements the sweep was purging: a decision no rebuild can see the grounds of).
-DREAM_POLICY: Final = "dream-2"
+# dream-3: the sides of a conflict left open ("ask") are not merged into a cluster.
+DREAM_POLICY: Final = "dream-3"
 
 
 class Rehearsal(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -17,7 +17,6 @@ import msgspec
 from eventmem.config import Config
 from eventmem.events import (
     CONTENT_GONE,
-    POLICY_VERSION,
     CategorySummarized,
     DormantChange,
     Event,
@@ -65,33 +64,45 @@ class ConsolidationReport(msgspec.Struct, frozen=True, kw_only=True):
 SweepReport = ConsolidationReport  # the name before the dream cycle
 
 
-def sweep_events(views: Projections, now: int, at: int, config: Config) -> list[Event]:
-    """The events a sweep at ``now`` appends (transaction time ``at``), in a fixed order."""
+def sweep_events(views: Projections, now: int, at: int, config: Config, *,
+                 policy: str = lifecycle.SWEEP_POLICY) -> list[Event]:
+    """The events a sweep at ``now`` appends (transaction time ``at``), in a fixed order.
+
+    ``policy`` is the sweep version to decide as (the audit re-runs an old log's version)."""
     by_namespace: dict[str, list[MemoryRecord]] = {}
     for record in views.state.memories.values():
         by_namespace.setdefault(record.namespace, []).append(record)
     events: list[Event] = []
     for namespace in sorted(by_namespace):
-        events += _namespace_events(namespace, by_namespace[namespace], now, at, config)
+        events += _namespace_events(namespace, by_namespace[namespace], now, at, config, policy)
     return events
 
 
 def _namespace_events(
-    namespace: str, records: list[MemoryRecord], now: int, at: int, config: Config
+    namespace: str, records: list[MemoryRecord], now: int, at: int, config: Config,
+    policy: str = lifecycle.SWEEP_POLICY,
 ) -> Iterable[Event]:
     transitions = lifecycle.sweep(records, now, config.decay, config.lifecycle)
     if transitions:
         yield LifecycleTransitioned(
-            at=at, namespace=namespace, now=now, policy=POLICY_VERSION,
+            at=at, namespace=namespace, now=now, policy=policy,
             changes=tuple(StatusChange(memory_id=t.memory_id, from_status=t.from_status,
                                        to_status=t.to_status, reason=t.reason,
                                        retention=t.retention) for t in transitions))
     leaving = {t.memory_id for t in transitions if t.to_status not in ("active", "stale")}
+    # The tiers are judged on the status this sweep leaves: a memory it brings back from
+    # archived (pinned since, or a ``now`` before its archival) moves tier now, not at a second
+    # sweep at the same ``now`` (sweep-1 left that to the next sweep).
+    entering = {} if policy == lifecycle.SWEEP_1 else {
+        t.memory_id: t.to_status for t in transitions if t.memory_id not in leaving}
     ordered = sorted(records, key=lambda r: (r.created_seq, r.memory_id))
     tier_changes = []
     for record in ordered:
         if record.memory_id in leaving:
             continue
+        if record.memory_id in entering:
+            record = msgspec.structs.replace(record, status=entering[record.memory_id],
+                                             status_since=now)
         utility_now = drifted(record.utility, record.utility_at or record.created_at, now,
                               config.utility)
         change = tiers.tier_change(record, now, utility_now, config.tiers)
@@ -100,7 +111,8 @@ def _namespace_events(
                 memory_id=record.memory_id, from_tier=record.tier, to_tier=change[0],
                 reason=change[1], decay_done=progress(record, now, config.decay)))
     if tier_changes:
-        yield TierChanged(at=at, namespace=namespace, now=now, changes=tuple(tier_changes))
+        yield TierChanged(at=at, namespace=namespace, now=now, changes=tuple(tier_changes),
+                          policy=policy)
     for record in ordered:
         if (record.valid_until is not None and record.valid_until <= now
                 and record.invalidated_at is None and record.status not in HIDDEN_STATUSES):

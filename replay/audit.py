@@ -43,7 +43,7 @@ from projections import Projections
 from replay.compare import Ids, compare_events, differences, render_value, summary, tags
 from replay.groups import Group, groups, split_items
 from replay.inputs import Lookups, item_input
-from replay.policies import replayed_summarizer, unknown_policy
+from replay.policies import recorded_policies, replayed_summarizer, unknown_policy
 
 
 class AuditFinding(msgspec.Struct, frozen=True, kw_only=True):
@@ -268,12 +268,14 @@ class _Auditor:
         while remaining:
             first = remaining[0]
             tracker = Lookups(self.log, self.views, self.embedder)
+            policies = recorded_policies([env.event for env in remaining])
             planned = dream.plan(
                 self.views, now, first.event.at, self.config,
                 head=self._head_before(first.seq), text_of=tracker.blob,
                 contents_for=tracker.contents_for,
                 summarizer=replayed_summarizer([env.event for env in remaining], self.views,
-                                               self.log))
+                                               self.log),
+                sweep_policy=policies.sweep, dream_policy=policies.dream)
             derived = planned.events
             # Nothing re-derived: the first recorded event is reported as unaccounted for.
             found = self._compare(remaining[:max(len(derived), 1)], derived, Ids())

@@ -20,7 +20,6 @@ from typing import Literal, NamedTuple
 
 from eventmem.envelope import Envelope
 from eventmem.events import (
-    DREAM_POLICY,
     CategorySummarized,
     ConflictFlagged,
     ConflictResolved,
@@ -87,7 +86,8 @@ def is_eviction(event: Event) -> bool:
 
 
 def is_dream_ingest(event: Event) -> bool:
-    return isinstance(event, MemoryIngested) and event.policy == DREAM_POLICY
+    # Any dream version's (a log written before the current one still groups its cycles).
+    return isinstance(event, MemoryIngested) and event.policy.startswith("dream-")
 
 
 def split_items(events: Sequence[Event]) -> tuple[list[list[Event]], list[Event]]:

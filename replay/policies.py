@@ -5,12 +5,14 @@ the audit can re-make; which memories it summarized, and when, is)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from eventmem.events import (
     DREAM_POLICY,
     POLICY_VERSION,
     CategorySummarized,
     Event,
+    LifecycleTransitioned,
     MemoryConsolidated,
     MemoryIngested,
     event_tag,
@@ -18,12 +20,19 @@ from eventmem.events import (
 from eventmem.log import EventLog
 from eventmem.policies.extract import EXTRACTOR_VERSION
 from eventmem.policies.gate import GATE_2, GATE_VERSION
+from eventmem.policies.lifecycle import SWEEP_1, SWEEP_POLICY
 from eventmem.policies.observer import OBSERVER_VERSION
 from eventmem.policies.summaries import EXTRACTIVE
 from projections import Projections
 
-# dream-1 decided everything as dream-2 does but the pruning of relations.
-_DREAM_STEPS = frozenset({"dream-1", DREAM_POLICY})
+# dream-1 decided everything as dream-2 does but the pruning of relations; dream-2 as dream-3
+# does but clusters, which could merge the sides of an open conflict (re-derived as dream-2 did
+# when the recorded policy says so).
+_DREAM_STEPS = frozenset({"dream-1", "dream-2", DREAM_POLICY})
+
+# sweep-1 (recorded as the store-wide "gate-1") judged tiers on the statuses before the sweep's
+# own transitions (re-derived as it did when recorded so).
+_SWEEPS = frozenset({SWEEP_1, SWEEP_POLICY})
 
 # gate-2 decided everything as gate-3 does but the exact text of an expired memory (the write
 # path re-decides such an item as gate-2 did when its recorded policy says so).
@@ -39,8 +48,8 @@ KNOWN: dict[str, frozenset[str]] = {
     "conflict.flagged": _GATES,
     "conflict.resolved": _GATES,
     "memory.rejected": frozenset({OBSERVER_VERSION}),
-    "memory.lifecycle": frozenset({POLICY_VERSION}),
-    "memory.tier_changed": frozenset({POLICY_VERSION}),
+    "memory.lifecycle": _SWEEPS,
+    "memory.tier_changed": _SWEEPS,
     "memory.invalidated": frozenset({POLICY_VERSION}),
     "memory.recalled": frozenset({POLICY_VERSION}),
     "memory.touched": frozenset({POLICY_VERSION}),
@@ -49,7 +58,7 @@ KNOWN: dict[str, frozenset[str]] = {
     "memory.dormant": _DREAM_STEPS,
     "memory.consolidated": _DREAM_STEPS,
     "memory.category_summarized": _DREAM_STEPS,
-    "graph.relations_pruned": frozenset({DREAM_POLICY}),
+    "graph.relations_pruned": frozenset({"dream-2", DREAM_POLICY}),
 }
 
 
@@ -64,6 +73,28 @@ def unknown_policy(events: Sequence[Event]) -> str | None:
         if isinstance(event, MemoryIngested) and event.extractor not in ("", EXTRACTOR_VERSION):
             return event.extractor
     return None
+
+
+class RecordedPolicies(NamedTuple):
+    """The versions a recorded consolidation decided as (the current ones where it shows
+    none): what its audit re-runs."""
+
+    sweep: str
+    dream: str
+
+
+def recorded_policies(events: Sequence[Event]) -> RecordedPolicies:
+    """The sweep and dream-cycle versions the first of ``events`` that record one carry."""
+    sweep = next((e.policy for e in events if isinstance(e, LifecycleTransitioned)),
+                 SWEEP_POLICY)
+    dream = next((policy for e in events if event_tag(e) in _DREAM_TAGS
+                  and (policy := getattr(e, "policy", None)) in _DREAM_STEPS), DREAM_POLICY)
+    return RecordedPolicies(sweep if sweep in _SWEEPS else SWEEP_POLICY, dream)
+
+
+_DREAM_TAGS = frozenset({"memory.ingested", "memory.rehearsed", "memory.dormant",
+                         "memory.consolidated", "memory.category_summarized",
+                         "graph.relations_pruned"})
 
 
 class ReplayedSummarizer:

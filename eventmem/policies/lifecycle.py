@@ -35,6 +35,12 @@ from eventmem.errors import InvalidInputError
 from eventmem.policies.decay import DecayParams, is_frozen, retention
 from projections.state import MemoryRecord
 
+# The sweep's version (recorded on its lifecycle and tier events). sweep-1, recorded as the
+# store-wide "gate-1", judged tiers on the status before the sweep's own transitions, so a
+# memory the sweep brought back from archived moved tier only at a second sweep at that now.
+SWEEP_1 = "gate-1"
+SWEEP_POLICY = "sweep-2"
+
 # Statuses decay never changes: dormancy is left by reactivation, the rest are final.
 UNTOUCHED_STATUSES = frozenset({"dormant", "superseded", "erased", "purged"})
 
