@@ -427,8 +427,9 @@ class Engine(Reader):
 
     def _record(self, memory_id: str) -> MemoryRecord:
         record = self._known(memory_id)
-        if record.status == "erased":
-            raise InvalidInputError(f"memory {memory_id!r} is erased; it can no longer change")
+        if record.status in ("erased", "purged"):  # its content is gone: the memory is final
+            raise InvalidInputError(
+                f"memory {memory_id!r} is {record.status}; it can no longer change")
         return record
 
     def _known(self, memory_id: str) -> MemoryRecord:

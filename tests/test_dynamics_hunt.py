@@ -9,6 +9,8 @@ failed on the code before its fix, plus a small property over random programs.
    summary, the audit (reading the appended log) put it in, so the audit failed.
 3. Clusters merged the two sides of a conflict left open for the caller ("ask") into one text
    stating both (dream-3; dream-2 logs re-derive as dream-2).
+4. ``forget``, ``touch``, ``pin`` and ``feedback`` accepted a purged memory: a forget turned it
+   back into a deleted one, to be purged again 90 days later.
 """
 
 from __future__ import annotations
@@ -267,3 +269,20 @@ def test_random_programs_audit_verify_and_settle(program: list[Any]) -> None:
             before = {mid: mem.get(mid) for mid in ids}
         with eventmem.open(path, clock=clock, config=config) as mem:
             assert {mid: mem.get(mid) for mid in ids} == before
+
+
+def test_a_purged_memory_takes_no_more_changes(tmp_path: Path) -> None:
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        made = mem.remember("The old locker code was 4711", namespace="n")
+        mem.forget(made.memory_id)
+        clock.advance(100 * DAY)
+        mem.consolidate()
+        assert mem.get(made.memory_id).status == "purged"
+        head = mem.head()
+        for change in (mem.forget, mem.touch, mem.pin, mem.unpin, mem.feedback):
+            with pytest.raises(eventmem.InvalidInputError, match="is purged"):
+                change(made.memory_id)
+        assert mem.head() == head
+        assert mem.get(made.memory_id).status == "purged"
+        assert mem.audit().ok and mem.verify().ok
