@@ -444,13 +444,21 @@ class DreamMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.ids)
     @rule(index=st.integers(0, 99), op=st.sampled_from(["touch", "forget", "pin", "unpin"]))
     def use(self, index: int, op: str) -> None:
-        getattr(self.mem, op)(self.pick(index))
+        self.change(getattr(self.mem, op), self.pick(index))
 
     @precondition(lambda self: self.ids)
     @rule(index=st.integers(0, 99), useful=st.booleans(), times=st.sampled_from([1, 12]))
     def feedback(self, index: int, useful: bool, times: int) -> None:
         for _ in range(times):
-            self.mem.feedback(self.pick(index), useful=useful)
+            self.change(self.mem.feedback, self.pick(index), useful=useful)
+
+    def change(self, call: Any, memory_id: str, **kwargs: Any) -> None:
+        """A change the memory takes, or refuses once purged (its content is gone)."""
+        if self.mem.get(memory_id).status == "purged":
+            with pytest.raises(eventmem.InvalidInputError, match="is purged"):
+                call(memory_id, **kwargs)
+        else:
+            call(memory_id, **kwargs)
 
     @precondition(lambda self: len(self.ids) >= 2)
     @rule(a=st.integers(0, 99), b=st.integers(0, 99), resolve=st.booleans())

@@ -503,14 +503,14 @@ def test_dynamics_replay_idempotence_and_monotone_retention(workdir, program):
                 if r.action == "created":
                     ids.append(r.memory_id)
             elif name == "touch" and ids:
-                mem.touch(ids[op[1] % len(ids)])
+                _change(mem, mem.touch, ids[op[1] % len(ids)])
             elif name == "recall":
                 mem.recall(TEXTS[op[1]], k=2)
             elif name == "feedback" and ids:
                 for _ in range(op[3]):
-                    mem.feedback(ids[op[1] % len(ids)], useful=op[2])
+                    _change(mem, mem.feedback, ids[op[1] % len(ids)], useful=op[2])
             elif name == "forget" and ids:
-                mem.forget(ids[op[1] % len(ids)])
+                _change(mem, mem.forget, ids[op[1] % len(ids)])
             elif name == "advance":
                 clock.advance(timedelta(days=op[1]))
             elif name == "consolidate":
@@ -548,3 +548,12 @@ def test_dynamics_replay_idempotence_and_monotone_retention(workdir, program):
                 assert {mid: _dynamics(view.get(mid)) for mid in expected} == expected, seq
                 compared += 1
         assert compared, "no past point was compared"
+
+
+def _change(mem: eventmem.Engine, change: Any, memory_id: str, **kwargs: Any) -> None:
+    """``change(memory_id)``, which a purged memory refuses (its content is gone)."""
+    if mem.get(memory_id).status == "purged":
+        with pytest.raises(eventmem.InvalidInputError, match="is purged"):
+            change(memory_id, **kwargs)
+    else:
+        change(memory_id, **kwargs)

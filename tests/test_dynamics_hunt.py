@@ -236,8 +236,8 @@ def run(mem: eventmem.Engine, clock: eventmem.ManualClock, program: list[Any]) -
             assert not mem.consolidate(now=now).changed
         elif ids:
             mid = ids[step[1] % len(ids)]
-            if mem.get(mid).status == "erased":
-                continue
+            if mem.get(mid).status in ("erased", "purged"):
+                continue  # final: every change is refused (the purged test above)
             if op == "touch":
                 mem.touch(mid)
             elif op == "pin":
