@@ -22,7 +22,12 @@ SUMMARY_CHARS = 120
 
 def estimate_tokens(text: str) -> int:
     """A deterministic token estimate: one token per four characters, at least one per line."""
-    return max(1, math.ceil(len(text) / 4), text.count("\n") + 1)
+    return _tokens(len(text), text.count("\n"))
+
+
+def _tokens(chars: int, breaks: int) -> int:
+    """The estimate of a text of ``chars`` characters holding ``breaks`` line breaks."""
+    return max(1, math.ceil(chars / 4), breaks + 1)
 
 
 def summary_line(text: str, limit: int = SUMMARY_CHARS) -> str:
@@ -52,15 +57,18 @@ def build_context(
 ) -> str:
     """Prompt text for ``hits`` (best first): a hit whose confidence is at least ``strong`` in
     full with kind, date, relevance and id; one below ``weak`` left out; the rest as a one-line
-    summary. Entries go in hit order while the estimated tokens stay within ``budget_tokens``;
-    a strong hit too long for what is left goes in as its summary instead. Empty when nothing
-    qualifies."""
+    summary. Entries go in hit order while the estimated tokens of the whole text (the line
+    breaks between entries included) stay within ``budget_tokens``; a strong hit too long for
+    what is left goes in as its summary instead, and a summary line already given is not given
+    again. Empty when nothing qualifies."""
     if budget_tokens < 1:
         raise ValueError("budget_tokens must be positive")
     if weak > strong:
         raise ValueError("weak must not exceed strong")
     lines: list[str] = []
-    used = 0
+    given: set[str] = set()
+    # The estimate of the text so far, kept as its parts: characters and line breaks.
+    chars = breaks = 0
     number = 0
     for hit in hits:
         confidence = _confidence(hit)
@@ -69,12 +77,17 @@ def build_context(
         options = []
         if confidence >= strong:
             options.append(_full(hit, number + 1))
-        options.append(f"- {summary_line(hit.text)}")
+        summary = f"- {summary_line(hit.text)}"
+        if summary not in given:  # two memories opening alike: the line says nothing new
+            options.append(summary)
         for option in options:
-            cost = estimate_tokens(option)
-            if used + cost <= budget_tokens:
+            joint = 1 if lines else 0  # the line break that joins it to the text so far
+            more_chars = chars + joint + len(option)
+            more_breaks = breaks + joint + option.count("\n")
+            if _tokens(more_chars, more_breaks) <= budget_tokens:
                 lines.append(option)
-                used += cost
+                given.add(option)
+                chars, breaks = more_chars, more_breaks
                 number += option.startswith("[")
                 break
     return "\n".join(lines)

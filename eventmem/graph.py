@@ -13,7 +13,9 @@ from typing import Literal
 
 import msgspec
 
+from eventmem import validation
 from eventmem.clock import from_micros
+from eventmem.config import Config
 from eventmem.errors import InvalidInputError, NotFoundError
 from eventmem.policies.extract import entity_key
 from projections import graph as graph_view
@@ -75,13 +77,20 @@ class GraphReader:
     :class:`~projections.graph.Graph` and ``now_getter`` the reader's now (epoch microseconds),
     so a reader follows its engine or view as both move on."""
 
-    def __init__(self, views_getter: Callable[[], Graph], now_getter: Callable[[], int]) -> None:
+    def __init__(self, views_getter: Callable[[], Graph], now_getter: Callable[[], int],
+                 config: Config | None = None) -> None:
         self._graph = views_getter
         self._now = now_getter
+        self._config = Config() if config is None else config
+
+    def _namespace(self, namespace: object) -> str:
+        # Refused as recall refuses it: a namespace of None or 5 is a mistake, not an empty one.
+        return validation.namespace(namespace, self._config)
 
     def entity(self, name: str, *, namespace: str = "default") -> Entity:
         """The entity named ``name``: type, mentions, relations and the memories mentioning it.
         Raises :class:`~eventmem.errors.NotFoundError` when the namespace has no such entity."""
+        namespace = self._namespace(namespace)
         graph, key = self._graph(), _key(name)
         node = graph_view.entity(graph, namespace, key)
         if node is None:
@@ -93,7 +102,13 @@ class GraphReader:
                   entity_types: Iterable[str] | None = None, limit: int = 50) -> list[Neighbor]:
         """Entities within ``hops`` relations of ``name`` (either direction), nearest first,
         then strongest path first. ``relation_types`` and ``entity_types`` limit the walk: a path
-        passes only through matching relations and entities."""
+        passes only through matching relations and entities. ``hops`` 0 reaches nothing, and
+        so does ``limit`` 0."""
+        namespace = self._namespace(namespace)
+        hops = _count(hops, "hops")
+        limit = _count(limit, "limit")
+        relation_types = _names(relation_types, "relation_types")
+        entity_types = _names(entity_types, "entity_types")
         graph, key = self._graph(), _key(name)
         if graph_view.entity(graph, namespace, key) is None:
             raise _unknown(name, namespace)
@@ -106,6 +121,7 @@ class GraphReader:
 
     def memories(self, name: str, *, namespace: str = "default") -> list[str]:
         """The ids of the memories that mention ``name``, oldest first."""
+        namespace = self._namespace(namespace)
         graph, key = self._graph(), _key(name)
         node = graph_view.entity(graph, namespace, key)
         if node is None:
@@ -115,6 +131,7 @@ class GraphReader:
     def entities(self, *, namespace: str = "default", type: str | None = None) -> list[Entity]:
         """Every entity of a namespace (of one ``type`` if given), most mentioned first, then by
         key."""
+        namespace = self._namespace(namespace)
         graph, now = self._graph(), self._now()
         found = []
         for key in graph_view.entity_keys(graph, namespace):
@@ -126,6 +143,7 @@ class GraphReader:
 
     def links(self, memory_id: str, *, namespace: str = "default") -> list[Link]:
         """A memory's links to other memories (both directions), strongest first."""
+        namespace = self._namespace(namespace)
         return [Link(memory_id=memory_id, other=v.other, relation=v.relation, weight=v.weight,
                      direction="out" if v.outgoing else "in")
                 for v in graph_view.memory_links(self._graph(), namespace, memory_id)]
@@ -139,6 +157,26 @@ def _key(name: str) -> str:
     if not key:
         raise InvalidInputError(f"entity name {name!r} has no letters or digits")
     return key
+
+
+def _count(value: object, field: str) -> int:
+    """A non-negative int (booleans are refused: they are almost always a mistake)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInputError(f"{field} must be a non-negative int, got {value!r}")
+    return value
+
+
+def _names(value: Iterable[str] | None, field: str) -> frozenset[str] | None:
+    """A filter of relation or entity types: None, or an iterable of str (a lone str would be
+    read as its letters, and match nothing)."""
+    if value is None:
+        return None
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise InvalidInputError(f"{field} must be a list of str, got {value!r}")
+    names = frozenset(value)
+    if not all(isinstance(n, str) for n in names):
+        raise InvalidInputError(f"{field} must be a list of str, got {value!r}")
+    return names
 
 
 def _unknown(name: str, namespace: str) -> NotFoundError:

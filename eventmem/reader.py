@@ -7,10 +7,12 @@ one at a past time or seq.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any, NoReturn
+
+import msgspec
 
 from eventmem import conflicts as conflict_listing
 from eventmem import validation
@@ -146,7 +148,7 @@ class Reader:
                           "profile": profile, "now": now})
         cached = self._recall_cache.get(key) if not self.extra_channels else None
         if cached is not None:
-            return list(cached[0]), list(cached[1]), cached[2]
+            return _fresh(cached[0]), [(m, s, dict(sig)) for m, s, sig in cached[1]], cached[2]
         plan = query_plan(query, now)
         found = search(self._views, plan, self._access(), namespace=namespace, k=k, now=now,
                        config=self.config, valid_at=at, include_hidden=include_hidden,
@@ -159,7 +161,10 @@ class Reader:
                             signals=signals, kind=record.kind,
                             created_at=from_micros(record.created_at)))
         if not self.extra_channels:  # as get: the key does not say which channels answered
-            self._recall_cache.put(key, (tuple(hits), tuple(found), plan))
+            # Copies in and out: a caller editing a hit's signals must not change the answer
+            # the next identical recall gets.
+            self._recall_cache.put(key, (tuple(_fresh(hits)),
+                                         tuple((m, s, dict(sig)) for m, s, sig in found), plan))
         return hits, found, plan
 
     def _access(self) -> Access:
@@ -209,7 +214,7 @@ class Reader:
         def views() -> Graph:
             self._ensure_current()
             return self._views.graph
-        return GraphReader(views, self._now)
+        return GraphReader(views, self._now, self.config)
 
     def conflicts(self, *, namespace: str = "default", status: str | None = "open"
                   ) -> list[Conflict]:
@@ -326,6 +331,11 @@ class Reader:
             superseded_by=record.superseded_by,
             derived_from=record.derived_from,
         )
+
+
+def _fresh(hits: Iterable[Hit]) -> list[Hit]:
+    """The hits with signals of their own (a Hit is frozen, its signals dict is not)."""
+    return [msgspec.structs.replace(h, signals=dict(h.signals)) for h in hits]
 
 
 def _time(micros: int | None) -> datetime | None:

@@ -269,7 +269,11 @@ def search(
     pool: list[tuple[float, str, dict[str, float]]] = []
     for memory_id, signals in by_relevance[: max(k * config.pool_factor, k + 10)]:
         relevance = min(1.0, signals["support"] / best_possible)
-        signals.update(composite(relevance, memories[memory_id], now, chosen, params))
+        record = memories[memory_id]
+        # "What was true at T": a fact superseded since was the answer then, not a hidden
+        # memory (eligibility admits it only when valid at T and not carried on by a successor).
+        status = "active" if valid_at is not None and record.status == "superseded" else None
+        signals.update(composite(relevance, record, now, chosen, params, status=status))
         if "bm25" not in signals:
             signals["bm25"] = got.own_bm25.get(memory_id, 0.0)
         pool.append((-signals["score"], memory_id, signals))

@@ -81,8 +81,10 @@ def lift(profile: Profile, base: float) -> float:
 
 
 def composite(relevance: float, record: MemoryRecord, now: int, profile: Profile,
-              params: Params, cue: float = 1.0) -> dict[str, float]:
-    """The score of one candidate and every signal behind it (see the module docstring)."""
+              params: Params, cue: float = 1.0, *, status: str | None = None) -> dict[str, float]:
+    """The score of one candidate and every signal behind it (see the module docstring).
+    ``status``: the lifecycle state to weigh it as, when not its own (a superseded fact that a
+    ``valid_at`` recall returns as true then weighs as an active one)."""
     age_days = max(0, now - record.created_at) / MICROS_PER_DAY
     recency = 0.5 ** (age_days / params.recency_half_life_days)
     kept = retention(record, now, params.decay)
@@ -91,7 +93,8 @@ def composite(relevance: float, record: MemoryRecord, now: int, profile: Profile
     prior = (profile.recency * recency + profile.decay * kept
              + profile.importance * record.importance + profile.confidence * trust) / others
     prior_weight = 1.0 + lift(profile, params.prior_lift) * (2.0 * prior - 1.0)
-    status_weight = STATUS_WEIGHT.get(record.status, HIDDEN_STATUS_WEIGHT)
+    status_weight = STATUS_WEIGHT.get(record.status if status is None else status,
+                                      HIDDEN_STATUS_WEIGHT)
     utility_weight = 0.75 + 0.5 * record.utility
     presentations = 1 + record.access_count + record.reinforce_count
     since = max(0, now - record.last_access_at) / MICROS_PER_SECOND

@@ -192,6 +192,8 @@ def _day_of_month(day: int, month: int, year: int | None, today: date,
                   phrase: str) -> TimeRange:
     if year is None:  # the most recent such day, this year or last
         year = today.year if (month, day) <= (today.month, today.day) else today.year - 1
+        if (month, day) == (2, 29):  # a leap day: the latest one, up to eight years back
+            year = next((y for y in range(year, year - 9, -1) if calendar.isleap(y)), year)
     start = date(year, month, day)
     return _days(start, start + timedelta(days=1), phrase)
 
