@@ -102,6 +102,8 @@ class Reader:
         importance and confidence (``default``, ``recent``, ``important``, ``deep``, ``broad``).
         A greeting or acknowledgement ("thanks!") returns no hits. Each hit's ``signals``
         explain its score: per-channel scores, ranks and weights, and every per-signal score.
+        A query longer than ``Config.max_query_chars`` (after whitespace is collapsed) is read
+        up to that length: an agent may pass a whole turn as its query.
         """
         self._ensure_current()
         hits, _, _ = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
