@@ -97,7 +97,8 @@ class Engine(Reader):
 
     @property
     def embedder(self) -> Embedder:
-        return self._embedder
+        """The store's embedder, as given to (or created by) open()."""
+        return self._embedder.inner
 
     # -- lifecycle ----------------------------------------------------------------------------
 
