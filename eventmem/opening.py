@@ -2,9 +2,10 @@
 
 :func:`open_store` is the first half of :class:`eventmem.engine.Engine`'s construction: it opens the
 log, binds the embedder (:func:`bind_embedder`: the store's own, recorded on a new store, another
-refused), loads the projections from the latest snapshot plus the log's tail (or rebuilds them),
-and notes where that snapshot stood and the time of the latest event. If any step fails the log is
-closed again.
+refused), records the config a writer decides with (:func:`eventmem.config.record_config`),
+loads the projections from the latest snapshot plus the log's tail (or rebuilds them), and notes
+where that snapshot stood and the time of the latest event. If any step fails the log is closed
+again.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 from typing import NamedTuple
 
 from eventmem.clock import Clock, to_micros
-from eventmem.config import Config
+from eventmem.config import Config, record_config
 from eventmem.embedders import EMBEDDERS, CheckedEmbedder, Embedder, default_embedder
 from eventmem.errors import EmbedderMismatchError
 from eventmem.events import EmbedderRegistered
@@ -39,6 +40,8 @@ def open_store(path: str | os.PathLike[str], *, config: Config, clock: Clock,
     log = EventLog.open(path, readonly=readonly, sync=config.sync, map_size=config.map_size)
     try:
         bound = bind_embedder(log, embedder, clock=clock, readonly=readonly)
+        if not readonly:  # the parameters this writer decides with (replay/audit.py)
+            record_config(log, config)
         views, opened_from = load_or_rebuild(log)
         # The seq of the snapshot it opened from ("snapshot@SEQ+TAIL"), not the head: after
         # a crash the replayed tail must still be snapshotted on close.
