@@ -1,5 +1,12 @@
 """The typed configuration of a store: every parameter in one frozen struct with the seeds'
-defaults (ARCHITECTURE.md section 9). Pass ``eventmem.open(path, config=Config(...))``."""
+defaults (ARCHITECTURE.md section 9). Pass ``eventmem.open(path, config=Config(...))``.
+
+The parameters are inputs to every decision (the gate's thresholds, the stabilities, the sweep's
+and the dream cycle's limits), and a store may be opened with other ones tomorrow. So a writer
+records the config it decides with (:func:`record_config`, in the store's meta: each config
+with the seq from which it decided), and the audit re-derives each decision with the config in
+force when it was made (:func:`recorded_configs`), not with the auditing engine's.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +14,7 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 from eventmem.events import MEMORY_KINDS
-from eventmem.log import DEFAULT_MAP_SIZE
+from eventmem.log import DEFAULT_MAP_SIZE, EventLog
 from eventmem.policies.consolidation import DreamParams
 from eventmem.policies.decay import DecayParams
 from eventmem.policies.gate import GateParams
@@ -107,3 +114,47 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # Maintenance: the dream cycle that consolidate() runs after the lifecycle sweep
     # (rehearsal, strategic forgetting, clusters, category summaries; see DreamParams).
     dream: DreamParams = msgspec.field(default_factory=DreamParams)
+
+
+# meta key of the config history: msgpack [[from_seq, msgpack Config], ...], by from_seq.
+CONFIGS_KEY = b"configs"
+
+
+def _encoded(config: Config) -> bytes:
+    return msgspec.msgpack.encode(config, order="deterministic")
+
+
+def _history(log: EventLog) -> list[tuple[int, bytes]]:
+    raw = log.get_meta(CONFIGS_KEY)
+    if raw is None:
+        return []
+    return [(int(seq), bytes(data))
+            for seq, data in msgspec.msgpack.decode(raw, type=list[tuple[int, bytes]])]
+
+
+def record_config(log: EventLog, config: Config) -> None:
+    """Note in the store's meta that ``config`` decides from the next seq on; nothing when it is
+    the config already in force. Called by a writer when it opens the store."""
+    history = _history(log)
+    encoded = _encoded(config)
+    if history and history[-1][1] == encoded:
+        return
+    start = log.head().seq + 1
+    if history and history[-1][0] == start:  # the last one decided nothing: replace it
+        history.pop()
+    history.append((start, encoded))
+    log.set_meta(CONFIGS_KEY, msgspec.msgpack.encode(history))
+
+
+def recorded_configs(log: EventLog) -> list[tuple[int, Config | None]]:
+    """The configs the store's writers decided with: (first seq, config), by seq. None for one
+    this code cannot decode (written by a newer eventmem with an incompatible parameter).
+    Decisions before the first entry were made before stores recorded their config."""
+    out: list[tuple[int, Config | None]] = []
+    for start, data in _history(log):
+        try:
+            config: Config | None = msgspec.msgpack.decode(data, type=Config)
+        except (msgspec.DecodeError, msgspec.ValidationError, InvalidInputError):
+            config = None
+        out.append((start, config))
+    return out

@@ -17,11 +17,11 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from eventmem.errors import InvalidInputError
+from eventmem.errors import EmbedderError, InvalidInputError
 from eventmem.neural import MINILM_ID, MiniLMEmbedder
 from eventmem.text import STOPWORDS, stem, tokenize
 
-__all__ = ["EMBEDDERS", "Embedder", "HashingEmbedder", "default_embedder"]
+__all__ = ["EMBEDDERS", "CheckedEmbedder", "Embedder", "HashingEmbedder", "default_embedder"]
 
 
 @runtime_checkable
@@ -265,6 +265,56 @@ def _accumulate(
         return np.zeros((n, dim), dtype=np.float64)
     flat, vals = np.concatenate(flat_parts), np.concatenate(val_parts)
     return np.bincount(flat, weights=vals, minlength=n * dim).reshape(n, dim)
+
+
+# How far a row's L2 norm may stray from 1: float32 rounding of a normalized row is ~1e-7; a
+# row off by more was not normalized, and cosines would no longer be similarities.
+_UNIT_TOLERANCE = 1e-3
+
+
+class CheckedEmbedder:
+    """The store's embedder, with every batch checked before it can reach the store or a score.
+
+    A vector is written once and trusted forever (the vector cache, every later decision and the
+    audit read it), so a row of the wrong length, a NaN or a row that is not unit length must
+    stop the call with :class:`EmbedderError` before anything is appended. A float array of
+    another precision is converted to float32, C-contiguous (the same values the store keeps).
+    """
+
+    def __init__(self, inner: Embedder, dim: int) -> None:
+        self.inner = inner
+        self.dim = dim  # the store's (recorded when it was created)
+        self.embedder_id = inner.embedder_id
+        # The retrieval fusion asks whether the vectors see words (the hashing embedder) or
+        # meaning; the wrapper must not hide the answer.
+        self.lexical = bool(getattr(inner, "lexical", isinstance(inner, HashingEmbedder)))
+
+    def __repr__(self) -> str:
+        return f"CheckedEmbedder({self.inner!r})"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """The inner embedder's rows for ``texts``, checked (see the class docstring)."""
+        rows = self.inner.embed(texts)
+        name = self.embedder_id
+        if not isinstance(rows, np.ndarray) or rows.dtype.kind != "f":
+            kind = type(rows).__name__ if not isinstance(rows, np.ndarray) else rows.dtype
+            raise EmbedderError(f"embedder {name!r} returned {kind}, not a float array; "
+                                "nothing was written")
+        if rows.shape != (len(texts), self.dim):
+            raise EmbedderError(
+                f"embedder {name!r} returned an array of shape {rows.shape} for {len(texts)} "
+                f"texts; the store holds {self.dim}-dimensional vectors; nothing was written")
+        rows = np.ascontiguousarray(rows, dtype=np.float32)
+        if not np.isfinite(rows).all():
+            raise EmbedderError(f"embedder {name!r} returned NaN or infinite values; "
+                                "nothing was written")
+        norms = np.sqrt(np.einsum("ij,ij->i", rows, rows, dtype=np.float64))
+        bad = (norms != 0) & (np.abs(norms - 1.0) > _UNIT_TOLERANCE)
+        if bad.any():
+            raise EmbedderError(
+                f"embedder {name!r} returned a row of L2 norm {norms[bad][0]:.6g}; rows must be "
+                "normalized to length 1 (or all zero); nothing was written")
+        return rows
 
 
 def default_embedder() -> HashingEmbedder:

@@ -83,6 +83,7 @@ class Engine(Reader):
         self._log, self._embedder, self._views = opened.log, opened.embedder, opened.views
         self.opened_from, self._snapshot_seq = opened.opened_from, opened.snapshot_seq
         self._last_at = opened.last_at
+        self._given_embedder = opened.embedder.inner  # _embedder checks its output
         self._ops = ops_logger(self._log.path, enabled=not readonly)
         self._ops.info("open", seq=self._views.seq, origin=self.opened_from)
 
@@ -97,7 +98,8 @@ class Engine(Reader):
 
     @property
     def embedder(self) -> Embedder:
-        return self._embedder
+        """The store's embedder, as given to (or created by) open()."""
+        return self._given_embedder
 
     # -- lifecycle ----------------------------------------------------------------------------
 

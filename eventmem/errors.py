@@ -7,6 +7,7 @@ The tree::
     ├── NotFoundError (also KeyError)           no memory with that id in this store or view
     ├── ReadOnlyError                           a write on an as_of view or a read-only store
     ├── ClosedError                             the store was closed
+    ├── EmbedderError (also ValueError)         the embedder returned unusable vectors
     └── StoreError                              the store on disk
         ├── StoreLockedError                    another process holds the writer lock
         ├── IncompatibleStoreError              format version or embedder does not match
@@ -41,6 +42,11 @@ class ReadOnlyError(EventmemError):
 
 class ClosedError(EventmemError):
     """The store was used after close()."""
+
+
+class EmbedderError(EventmemError, ValueError):
+    """The embedder returned vectors the store cannot hold (wrong shape, not finite, not unit
+    length): nothing was written."""
 
 
 class StoreError(EventmemError):

@@ -2,9 +2,10 @@
 
 :func:`open_store` is the first half of :class:`eventmem.engine.Engine`'s construction: it opens the
 log, binds the embedder (:func:`bind_embedder`: the store's own, recorded on a new store, another
-refused), loads the projections from the latest snapshot plus the log's tail (or rebuilds them),
-and notes where that snapshot stood and the time of the latest event. If any step fails the log is
-closed again.
+refused), records the config a writer decides with (:func:`eventmem.config.record_config`),
+loads the projections from the latest snapshot plus the log's tail (or rebuilds them), and notes
+where that snapshot stood and the time of the latest event. If any step fails the log is closed
+again.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import os
 from typing import NamedTuple
 
 from eventmem.clock import Clock, to_micros
-from eventmem.config import Config
-from eventmem.embedders import EMBEDDERS, Embedder, default_embedder
+from eventmem.config import Config, record_config
+from eventmem.embedders import EMBEDDERS, CheckedEmbedder, Embedder, default_embedder
 from eventmem.errors import EmbedderMismatchError
 from eventmem.events import EmbedderRegistered
 from eventmem.log import EventLog
@@ -26,7 +27,7 @@ class Opened(NamedTuple):
     """An open store, as the engine starts from it."""
 
     log: EventLog
-    embedder: Embedder
+    embedder: CheckedEmbedder  # the store's embedder, its output checked (.inner: as given)
     views: Projections
     opened_from: str  # "snapshot@SEQ+TAIL" or "rebuild+TAIL" (load_or_rebuild)
     snapshot_seq: int  # the seq of the snapshot it opened from (0: none)
@@ -39,6 +40,8 @@ def open_store(path: str | os.PathLike[str], *, config: Config, clock: Clock,
     log = EventLog.open(path, readonly=readonly, sync=config.sync, map_size=config.map_size)
     try:
         bound = bind_embedder(log, embedder, clock=clock, readonly=readonly)
+        if not readonly:  # the parameters this writer decides with (replay/audit.py)
+            record_config(log, config)
         views, opened_from = load_or_rebuild(log)
         # The seq of the snapshot it opened from ("snapshot@SEQ+TAIL"), not the head: after
         # a crash the replayed tail must still be snapshotted on close.
@@ -54,8 +57,9 @@ def open_store(path: str | os.PathLike[str], *, config: Config, clock: Clock,
 
 
 def bind_embedder(log: EventLog, given: Embedder | None, *, clock: Clock,
-                  readonly: bool) -> Embedder:
-    """Use the store's embedder; record one on a new store; refuse to mix another in."""
+                  readonly: bool) -> CheckedEmbedder:
+    """Use the store's embedder; record one on a new store; refuse to mix another in (another
+    id, or the same id with vectors of another length)."""
     stored = log.embedder_id()
     if stored is None:
         embedder = given or default_embedder()
@@ -63,21 +67,38 @@ def bind_embedder(log: EventLog, given: Embedder | None, *, clock: Clock,
             event = EmbedderRegistered(at=to_micros(clock.now()), namespace="",
                                        embedder_id=embedder.embedder_id, dim=embedder.dim)
             log.append([event], meta={b"embedder": embedder.embedder_id.encode()})
-        return embedder
+        return CheckedEmbedder(embedder, embedder.dim)
     if given is not None:
         if given.embedder_id != stored:
             raise EmbedderMismatchError(
                 f"store {log.path} holds vectors of embedder {stored!r}, not "
                 f"{given.embedder_id!r}; open it with that embedder (or none, to use it)"
             )
-        return given
-    factory = EMBEDDERS.get(stored)
-    if factory is None:
+        embedder = given
+    else:
+        factory = EMBEDDERS.get(stored)
+        if factory is None:
+            raise EmbedderMismatchError(
+                f"store {log.path} was embedded with {stored!r}, which this eventmem "
+                "cannot create; pass that embedder to open()"
+            )
+        embedder = factory()
+    dim = recorded_dim(log)
+    if dim is not None and embedder.dim != dim:
         raise EmbedderMismatchError(
-            f"store {log.path} was embedded with {stored!r}, which this eventmem "
-            "cannot create; pass that embedder to open()"
+            f"store {log.path} holds {dim}-dimensional vectors of embedder {stored!r}; the "
+            f"embedder given under that id makes {embedder.dim}-dimensional ones"
         )
-    return factory()
+    return CheckedEmbedder(embedder, embedder.dim if dim is None else dim)
+
+
+def recorded_dim(log: EventLog) -> int | None:
+    """The vector length the store's embedder registration recorded (its first event), or
+    None when the first event is not one (an erased or foreign log)."""
+    if log.head().seq == 0:
+        return None
+    first = next(log.read(1, 1))[1]
+    return first.dim if isinstance(first, EmbedderRegistered) else None
 
 
 def head_time(log: EventLog) -> int:

@@ -10,15 +10,21 @@ log once, folding it into fresh projections, and before each decision group
 * a consolidation: :func:`eventmem.dream.plan` at the recorded ``now`` (sweep and dream cycle);
 * recalls and touches: the stabilities the decay policy gives; feedback: the utility.
 
+Each decision is re-made with the config it was made with (the store records each config its
+writers decided with: :func:`eventmem.config.recorded_configs`), whatever config the auditing
+engine has; decisions older than that record are re-made with the given one.
+
 The action must come out the same; scores may differ within ``tolerance``; ids made up by the
 re-run are mapped to the recorded ones (:mod:`replay.compare`). What the audit cannot re-derive is
 counted as unverifiable, with the reason, not reported as a failure: a policy version this code
-does not implement, a rejected input (its text is never stored), or a decision that read content
-since purged (the rebuilt state before the purge lacks it).
+does not implement, a recorded config it cannot decode, a rejected input (its text is never
+stored), or a decision that read content since purged (the rebuilt state before the purge lacks
+it).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -26,7 +32,7 @@ from typing import Any
 import msgspec
 
 from eventmem import conflicts, dream, ingest
-from eventmem.config import Config
+from eventmem.config import Config, recorded_configs
 from eventmem.embedders import Embedder
 from eventmem.envelope import Envelope
 from eventmem.events import (
@@ -73,7 +79,9 @@ def audit(log: EventLog, *, config: Config, embedder: Embedder, until: int | Non
     """Re-derive every decision recorded up to ``until`` (a seq; None: the head) and report
     those whose action differs, or whose scores differ by more than ``tolerance``. Reads only.
 
-    A decision whose events straddle ``until`` is audited whole."""
+    ``config`` re-makes the decisions made before the store recorded its writers' configs; the
+    later ones are re-made with the config recorded for them. A decision whose events straddle
+    ``until`` is audited whole."""
     head = log.head().seq
     stop = head if until is None else max(0, min(until, head))
     auditor = _Auditor(log, config, embedder, tolerance)
@@ -88,6 +96,10 @@ class _Auditor:
     def __init__(self, log: EventLog, config: Config, embedder: Embedder,
                  tolerance: float) -> None:
         self.log, self.config, self.embedder, self.tolerance = log, config, embedder, tolerance
+        # The configs the writers decided with, from their first seq on (see check()).
+        self.given = config
+        self.configs = recorded_configs(log)
+        self.config_starts = [start for start, _ in self.configs]
         self.views = Projections()
         self.findings: list[AuditFinding] = []
         self.checked: Counter[str] = Counter()
@@ -101,6 +113,12 @@ class _Auditor:
     def check(self, group: Group) -> None:
         """Re-derive one group's decisions on the state before it, then fold it."""
         events = [env.event for env in group.envelopes]
+        config = self._config_at(group.first_seq)
+        if config is None and group.kind not in ("other", "orphan"):
+            self.unverifiable["config this code cannot read"] += len(events)
+            self.fold(group.envelopes)
+            return
+        self.config = config or self.given
         policy = unknown_policy(events)
         if policy is not None and group.kind not in ("other", "orphan"):
             self.unverifiable[f"unknown policy {policy}"] += len(events)
@@ -120,6 +138,12 @@ class _Auditor:
                 self._finding(env.seq, env.event, "action", event_tag(env.event), None,
                               "no recorded decision accounts for this event")
         self.fold(group.envelopes)
+
+    def _config_at(self, seq: int) -> Config | None:
+        """The config the decision at ``seq`` was made with: the given one before the first
+        recorded, None where the recorded one does not decode."""
+        at = bisect_right(self.config_starts, seq)
+        return self.configs[at - 1][1] if at else self.given
 
     def fold(self, envelopes: Sequence[Envelope]) -> None:
         if not envelopes or envelopes[0].seq <= self.views.seq:
