@@ -17,6 +17,7 @@ from eventmem.embedders import Embedder, HashingEmbedder
 from eventmem.errors import (
     ClosedError,
     CorruptRecordError,
+    EmbedderError,
     EmbedderMismatchError,
     EventmemError,
     IncompatibleStoreError,
@@ -42,6 +43,7 @@ __all__ = [
     "Config",
     "CorruptRecordError",
     "Embedder",
+    "EmbedderError",
     "EmbedderMismatchError",
     "Engine",
     "EventmemError",
