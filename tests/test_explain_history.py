@@ -143,12 +143,26 @@ def test_audit_command_summary_and_json(story: dict[str, Any],
     assert main(["--store", str(story["path"]), "audit", "--until", "soon"]) == 2
 
 
-def test_audit_command_lists_each_finding_and_fails(story: dict[str, Any],
+def test_audit_command_lists_each_finding_and_fails(story: dict[str, Any], tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]):
-    """The store was written with the default dream cycle; audited with no clusters, the
-    consolidation it recorded re-derives otherwise -- and the finding says where and how."""
-    with eventmem.open(story["path"], readonly=True,
-                       config=Config(dream=DreamParams(cluster=False))) as mem:
+    """The store was written with the default dream cycle; when its record of the config says
+    there were no clusters (the record altered), the consolidation it recorded re-derives
+    otherwise -- and the finding says where and how."""
+    import shutil
+
+    import msgspec
+
+    from eventmem.config import CONFIGS_KEY
+    from eventmem.log import EventLog
+
+    copy = tmp_path / "copy"
+    shutil.copytree(story["path"], copy)
+    log = EventLog.open(copy)
+    altered = Config(dream=DreamParams(cluster=False))
+    log.set_meta(CONFIGS_KEY, msgspec.msgpack.encode(
+        [(1, msgspec.msgpack.encode(altered, order="deterministic"))]))
+    log.close()
+    with eventmem.open(copy, readonly=True) as mem:
         report = mem.audit()
     assert not report.ok
     found = report.findings[0]
