@@ -29,42 +29,76 @@ from eventmem.errors import (
     StoreLockedError,
 )
 from eventmem.policies.summaries import Summarizer
-from eventmem.results import HistoryEntry, Hit, Memory, RememberResult
+from eventmem.results import Conflict, HistoryEntry, Hit, Memory, RememberResult, Version
 
 if TYPE_CHECKING:
     from eventmem.engine import Engine
+    from eventmem.erasure import Erasure
+    from eventmem.graph import Entity, GraphReader, Link, Neighbor, Relation
+    from eventmem.log import Head
+    from eventmem.maintenance import ConsolidationReport
     from eventmem.reader import View
+    from replay.audit import AuditReport
+    from replay.verify import VerifyReport
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AuditReport",
     "Clock",
     "ClosedError",
     "Config",
+    "Conflict",
+    "ConsolidationReport",
     "CorruptRecordError",
     "Embedder",
     "EmbedderError",
     "EmbedderMismatchError",
     "Engine",
+    "Entity",
+    "Erasure",
     "EventmemError",
+    "GraphReader",
     "HashingEmbedder",
+    "Head",
     "HistoryEntry",
     "Hit",
     "IncompatibleStoreError",
     "InvalidInputError",
+    "Link",
     "ManualClock",
     "Memory",
+    "Neighbor",
     "NotFoundError",
     "ReadOnlyError",
+    "Relation",
     "RememberResult",
     "StorageFullError",
     "StoreError",
     "StoreLockedError",
     "Summarizer",
     "SystemClock",
+    "VerifyReport",
+    "Version",
     "View",
     "open",
 ]
+
+# What the engine layer returns, loaded on first use (see __getattr__): name -> module.
+_LAZY = {
+    "AuditReport": "replay.audit",
+    "ConsolidationReport": "eventmem.maintenance",
+    "Engine": "eventmem.engine",
+    "Entity": "eventmem.graph",
+    "Erasure": "eventmem.erasure",
+    "GraphReader": "eventmem.graph",
+    "Head": "eventmem.log",
+    "Link": "eventmem.graph",
+    "Neighbor": "eventmem.graph",
+    "Relation": "eventmem.graph",
+    "VerifyReport": "replay.verify",
+    "View": "eventmem.reader",
+}
 
 
 def open(  # the documented name, as in ``eventmem.open(path)``; shadows the builtin here only
@@ -95,12 +129,9 @@ def __getattr__(name: str) -> Any:
     # The engine layer loads on first use, so that importing a kernel module (eventmem.codec,
     # eventmem.events...) from projections/ or replay/ never drags the engine in, and the import
     # order cannot cycle.
-    if name == "Engine":
-        from eventmem.engine import Engine
+    module = _LAZY.get(name)
+    if module is not None:
+        import importlib
 
-        return Engine
-    if name == "View":
-        from eventmem.reader import View
-
-        return View
+        return getattr(importlib.import_module(module), name)
     raise AttributeError(f"module 'eventmem' has no attribute {name!r}")

@@ -239,7 +239,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_consolidate(args: argparse.Namespace) -> int:
     with _open(args) as mem:
         report = mem.consolidate(now=_parse_time(args.now) if args.now else None)
-    lines = [f"consolidated at {from_micros(report.now).isoformat()}: "
+    lines = [f"consolidated at {report.now.isoformat()}: "
              f"{len(report.status_changes)} status changes, {len(report.tier_changes)} tier "
              f"changes, {len(report.invalidated)} expired"]
     lines += [f"  {c.memory_id} {c.from_status} -> {c.to_status} ({c.reason})"

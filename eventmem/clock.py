@@ -45,6 +45,7 @@ class SystemClock:
     """The wall clock, in UTC. The default outside tests."""
 
     def now(self) -> datetime:
+        """The current UTC time."""
         return datetime.now(UTC)  # allow-nondeterminism: this is the injected wall clock
 
     def __repr__(self) -> str:
@@ -59,6 +60,7 @@ class ManualClock:
         self._now = start
 
     def now(self) -> datetime:
+        """The time it was last set or advanced to."""
         return self._now
 
     def advance(self, delta: timedelta) -> datetime:

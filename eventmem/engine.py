@@ -89,6 +89,7 @@ class Engine(Reader):
 
     @property
     def path(self) -> str:
+        """The store's directory."""
         return str(self._log.path)
 
     @property
@@ -414,6 +415,7 @@ class Engine(Reader):
         return self._set_pin(memory_id, True)
 
     def unpin(self, memory_id: str) -> int:
+        """Unpin a memory: it can be forgotten again. Returns the seq (no event if unpinned)."""
         return self._set_pin(memory_id, False)
 
     def _set_pin(self, memory_id: str, pinned: bool) -> int:
@@ -500,6 +502,7 @@ class Engine(Reader):
         return report
 
     def head(self) -> Head:
+        """The log's head: its last seq and the hash that chains every event up to it."""
         self._ensure_current()
         return self._log.head()
 

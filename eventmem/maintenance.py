@@ -11,9 +11,11 @@ was and compare. Sweeping twice at the same ``now`` returns nothing the second t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 import msgspec
 
+from eventmem.clock import from_micros
 from eventmem.config import Config
 from eventmem.events import (
     CONTENT_GONE,
@@ -42,7 +44,7 @@ from projections.state import HIDDEN_STATUSES, MemoryRecord
 class ConsolidationReport(msgspec.Struct, frozen=True, kw_only=True):
     """What a consolidation changed, step by step (empty tuples when nothing was due)."""
 
-    now: int
+    now: datetime  # the time it consolidated at (aware, UTC)
     # the lifecycle sweep
     status_changes: tuple[StatusChange, ...] = ()
     tier_changes: tuple[TierChange, ...] = ()
@@ -136,7 +138,8 @@ def purged_contents(views: Projections, events: list[Event]) -> list[str]:
 
 
 def report(now: int, events: list[Event], seqs: list[int]) -> ConsolidationReport:
-    """The report of a consolidation that appended ``events`` at ``seqs``."""
+    """The report of a consolidation at ``now`` (epoch microseconds) that appended ``events`` at
+    ``seqs``."""
     status_changes: list[StatusChange] = []
     tier_changes: list[TierChange] = []
     invalidated: list[str] = []
@@ -163,7 +166,8 @@ def report(now: int, events: list[Event], seqs: list[int]) -> ConsolidationRepor
         elif isinstance(event, RelationsPruned):
             pruned += len(event.edges)
     return ConsolidationReport(
-        now=now, status_changes=tuple(status_changes), tier_changes=tuple(tier_changes),
+        now=from_micros(now), status_changes=tuple(status_changes),
+        tier_changes=tuple(tier_changes),
         invalidated=tuple(invalidated), seqs=tuple(seqs), rehearsed=tuple(rehearsed),
         dormant=tuple(dormant), consolidated=tuple(consolidated),
         summarized=tuple(summarized), pruned_relations=pruned)

@@ -70,6 +70,8 @@ class Reader:
         return self._views.seq
 
     def now(self) -> datetime:
+        """The time this reader answers at (aware, UTC): the engine's clock (never before its
+        latest event), or the view's time."""
         return from_micros(self._now())
 
     def get(self, memory_id: str, *, valid_at: datetime | None = None) -> Memory:
@@ -270,6 +272,8 @@ class Reader:
         return self._log.read(start, end)
 
     def stats(self) -> dict[str, Any]:
+        """Counts of memories by status, tier, kind, priority and namespace, and the means of
+        retention, importance, utility and stability over active and stale ones at ``now``."""
         self._ensure_current()
         counts: dict[str, dict[str, int]] = {"status": {}, "tier": {}, "kind": {},
                                               "priority": {}, "namespace": {}}
@@ -374,6 +378,7 @@ class View(Reader):
             self._recall_cache.clear()
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        """Refused: a view is read-only (raises ReadOnlyError); write through the engine."""
         raise ReadOnlyError(
             f"this is a read-only view of the store as of seq {self._views.seq}; "
             "write through the engine itself"
