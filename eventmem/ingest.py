@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any, NamedTuple
 
 import msgspec
@@ -119,7 +120,8 @@ class Batch:
         self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
         self.retired: set[str] = set()  # superseded earlier in the batch
         # Hashes and dedup keys by text: an item's are read by several steps of its decision.
-        self.hash_of, self.key_of = _per_text(content_hash), _per_text(dedup_key)
+        # (functools.cache: computed once per text, for this batch only)
+        self.hash_of, self.key_of = cache(content_hash), cache(dedup_key)
         self.queries = []
         for item in items:
             content = contents[self.hash_of(item["text"])]
@@ -414,15 +416,3 @@ class Batch:
 
 _EXTRACTION = msgspec.msgpack.Decoder(Extraction)
 _NOTHING = Extraction()
-
-
-def _per_text(function: Callable[[str], str]) -> Callable[[str], str]:
-    """``function``, computed once per text (for one batch: the cache goes with it)."""
-    cache: dict[str, str] = {}
-
-    def once(text: str) -> str:
-        found = cache.get(text)
-        if found is None:
-            found = cache[text] = function(text)
-        return found
-    return once

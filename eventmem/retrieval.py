@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -250,7 +251,8 @@ def search(
     """
     if plan.chitchat:
         return []
-    allowed = _memo(eligibility(views, namespace, valid_at=valid_at,
+    # (functools.cache: channels ask about the same ids; the answers last for this query)
+    allowed = cache(eligibility(views, namespace, valid_at=valid_at,
                                 include_hidden=include_hidden))
     memories = views.state.memories
     n = max(math.ceil(config.candidates_per_channel * plan.route.depth), k)
@@ -281,19 +283,6 @@ def search(
     if plan.route.cue is not None:
         pool = _apply_cue(pool, plan.route.cue, memories, access, config.cue_boost)
     return _diversify(pool, k, memories, access, config, query_vectors[0])
-
-
-def _memo(allowed: ch.Allowed) -> ch.Allowed:
-    """``allowed`` remembering its answers for one query (channels ask about the same ids)."""
-    seen: dict[str, bool] = {}
-
-    def check(memory_id: str) -> bool:
-        answer = seen.get(memory_id)
-        if answer is None:
-            answer = seen[memory_id] = allowed(memory_id)
-        return answer
-
-    return check
 
 
 def _unknown_share(views: Projections, namespace: str, text: str) -> float:

@@ -7,7 +7,6 @@ not, and keep taking writes."""
 from __future__ import annotations
 
 import contextlib
-import gc
 import json
 import os
 import select
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from disk import fill_disk, small_tmpfs
 
 import eventmem
 from eventmem.events import MemoryForgotten, MemoryIngested, MemoryRecalled
@@ -514,35 +514,9 @@ def test_readers_killed_mid_read_leave_no_stale_reader_slots(
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 4 MB tmpfs, unmounted at the end (lazily if something still holds a file open)."""
-    mount_point = tmp_path / "disk"
-    mount_point.mkdir()
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root")
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs",
-                              str(mount_point)], capture_output=True, text=True, timeout=WAIT)
-    if mounted.returncode != 0:
-        reason = f"cannot mount a tmpfs here: {mounted.stderr.strip() or mounted.returncode}"
-        print(reason)
-        pytest.skip(reason)
-    try:
+    """A 4 MB tmpfs."""
+    with small_tmpfs(tmp_path, 4) as mount_point:
         yield mount_point
-    finally:
-        gc.collect()  # engines kept by a failed test's traceback hold ops.log open
-        if subprocess.run(["umount", str(mount_point)], capture_output=True).returncode != 0:
-            subprocess.run(["umount", "-l", str(mount_point)], check=True, timeout=WAIT)
-
-
-def _fill(path: Path) -> None:
-    """Write zeros to ``path`` until the disk is full."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    try:
-        while True:
-            os.write(fd, bytes(64 * 1024))
-    except OSError as exc:
-        assert exc.errno == 28, exc  # ENOSPC
-    finally:
-        os.close(fd)
 
 
 def _filler(path: Path, size: int) -> None:
@@ -635,7 +609,7 @@ def test_full_disk_error_is_storage_full_error(small_disk: Path) -> None:
         for i in range(10):
             mem.remember_many(_batch_texts(i, 5, 40), namespace="disk")
         head = mem.head()
-        _fill(filler)
+        fill_disk(filler)
         errors = []
         for attempt in range(8):
             if attempt:  # a little room, less than the batch needs
@@ -664,7 +638,7 @@ def test_full_disk_write_either_returns_or_raises_storage_full(small_disk: Path)
         mem.snapshot()
         mem.remember("one more", namespace="disk")
         mem.snapshot()  # frees the first snapshot's pages: small commits reuse them
-        _fill(small_disk / "filler")
+        fill_disk(small_disk / "filler")
         outcomes = []
         for i in range(120):
             before = mem.head().seq
@@ -702,7 +676,7 @@ def test_close_on_a_full_disk_releases_the_store(small_disk: Path) -> None:
     try:
         for i in range(10):
             mem.remember_many(_batch_texts(i, 5, 40), namespace="disk")
-        _fill(small_disk / "filler")
+        fill_disk(small_disk / "filler")
         with contextlib.suppress(eventmem.StoreError):
             mem.close()  # a clear error is fine, as long as the store ends up closed
         assert _run_child(_OPEN_WRITER, store).strip() == "opened"

@@ -14,7 +14,6 @@ stores, real processes, a real full tmpfs; nothing mocked):
 
 from __future__ import annotations
 
-import gc
 import os
 import signal
 import subprocess
@@ -23,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from disk import small_tmpfs
 
 import eventmem
 from eventmem.lmdbstore import COMPACT_TMP
@@ -106,32 +106,9 @@ def test_a_reader_iterating_while_another_process_grows_the_map_catches_up(
 
 @pytest.fixture
 def full_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 2 MB tmpfs; the test fills it. Unmounted at the end."""
-    mount_point = tmp_path / "disk"
-    mount_point.mkdir()
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root")
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs",
-                              str(mount_point)], capture_output=True, text=True, timeout=WAIT)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
-    try:
+    """A 2 MB tmpfs; the test fills it."""
+    with small_tmpfs(tmp_path, 2) as mount_point:
         yield mount_point
-    finally:
-        gc.collect()
-        if subprocess.run(["umount", str(mount_point)], capture_output=True).returncode != 0:
-            subprocess.run(["umount", "-l", str(mount_point)], check=True, timeout=WAIT)
-
-
-def _fill(path: Path) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    try:
-        while True:
-            os.write(fd, bytes(4096))
-    except OSError as exc:
-        assert exc.errno == 28, exc  # ENOSPC
-    finally:
-        os.close(fd)
 
 
 # Opens (creating) the store and, with "compact", fills the disk and compacts; prints the error.
