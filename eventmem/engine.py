@@ -43,7 +43,7 @@ from eventmem.items import check_items
 from eventmem.log import EventLog, Head
 from eventmem.maintenance import ConsolidationReport, purged_contents
 from eventmem.maintenance import report as consolidation_report
-from eventmem.opening import open_store
+from eventmem.opening import head_time, open_store
 from eventmem.opslog import ops_logger
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.summaries import Summarizer
@@ -147,6 +147,9 @@ class Engine(Reader):
         head = self._log.head().seq
         if head > self._views.seq:
             self._views.apply_all(self._log.envelopes(self._views.seq + 1, head))
+            # Its now is never before the latest event it folded, as a fresh open's is: the
+            # writer's clock may run ahead of this reader's.
+            self._last_at = max(self._last_at, head_time(self._log, self._views.seq))
         return self._views.seq
 
     def _now(self) -> int:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from itertools import islice
 from typing import NamedTuple, cast
 
@@ -45,6 +46,7 @@ __all__ = [
     "HASH_SIZE",
     "EventLog",
     "Head",
+    "Pinned",
     "RawRecord",
     "record_hash",
     "seq_key",
@@ -69,6 +71,15 @@ def record_hash(seq: int, value: bytes | memoryview) -> bytes:
 class Head(NamedTuple):
     seq: int  # 0 for an empty log
     hash: bytes  # GENESIS for an empty log
+
+
+class Pinned(NamedTuple):
+    """The log's ends, its record of erasures and its blobs as one read transaction sees them."""
+
+    head: Head
+    last_seq: int  # the log's last key (0: empty); the head's seq unless damaged
+    erasures: tuple[int, ...]
+    blobs: Iterator[tuple[str, bytes]]  # (content hash, text bytes), valid inside pinned()
 
 
 class RawRecord(NamedTuple):
@@ -214,6 +225,18 @@ class EventLog(LmdbStore):
         """The seq and hash of the last record (``Head(0, GENESIS)`` when empty)."""
         with self._read_txn() as txn:
             return self._head(txn)
+
+    @contextmanager
+    def pinned(self) -> Iterator[Pinned]:
+        """The head, the log's last seq, the erasures and the blobs, all read in one
+        transaction: a consistent prefix to check while another process appends (``verify``).
+        Its ``blobs`` are read only inside the ``with`` block."""
+        with self._read_txn() as txn:
+            cursor = txn.cursor(db=self._log)
+            last = int.from_bytes(cursor.key(), "big") if cursor.last() else 0
+            raw = txn.get(b"erasures", db=self._meta) or b""
+            erasures = tuple(int.from_bytes(raw[i:i + 8], "big") for i in range(0, len(raw), 8))
+            yield Pinned(self._head(txn), last, erasures, self.content.iter_blobs(txn))
 
     def get_meta(self, key: bytes) -> bytes | None:
         with self._read_txn() as txn:

@@ -101,7 +101,7 @@ def recorded_dim(log: EventLog) -> int | None:
     return first.dim if isinstance(first, EmbedderRegistered) else None
 
 
-def head_time(log: EventLog) -> int:
-    """The time of the log's latest event (0 for an empty log)."""
-    head = log.head().seq
+def head_time(log: EventLog, head: int | None = None) -> int:
+    """The time of the log's latest event, or of the event at seq ``head`` (0 for none)."""
+    head = log.head().seq if head is None else head
     return next(log.read(head, head))[1].at if head else 0
