@@ -189,8 +189,7 @@ class EventLog(LmdbStore):
 
     def erasure_seqs(self) -> list[int]:
         """The seqs of every erasure event, in order."""
-        raw = self.get_meta(b"erasures") or b""
-        return [int.from_bytes(raw[i:i + 8], "big") for i in range(0, len(raw), 8)]
+        return list(_seqs(self.get_meta(b"erasures")))
 
     def memory_events(self, memory_ids: Iterable[str]) -> list[tuple[int, Event]]:
         """Every event that touched any of ``memory_ids`` (by the by-memory index), in seq order,
@@ -234,8 +233,7 @@ class EventLog(LmdbStore):
         with self._read_txn() as txn:
             cursor = txn.cursor(db=self._log)
             last = int.from_bytes(cursor.key(), "big") if cursor.last() else 0
-            raw = txn.get(b"erasures", db=self._meta) or b""
-            erasures = tuple(int.from_bytes(raw[i:i + 8], "big") for i in range(0, len(raw), 8))
+            erasures = tuple(_seqs(txn.get(b"erasures", db=self._meta)))
             yield Pinned(self._head(txn), last, erasures, self.content.iter_blobs(txn))
 
     def get_meta(self, key: bytes) -> bytes | None:
@@ -429,6 +427,12 @@ class EventLog(LmdbStore):
 
 
 _event_decode = msgspec.msgpack.Decoder(AnyEvent).decode  # codec's typed decoder, without its frame
+
+
+def _seqs(raw: bytes | None) -> Iterator[int]:
+    """The seqs packed in a meta value (8 bytes each, big-endian)."""
+    raw = raw or b""
+    return (int.from_bytes(raw[i:i + 8], "big") for i in range(0, len(raw), 8))
 
 
 def _decode_chunk(records: list[tuple[bytes, bytes]]) -> list[tuple[int, Event]]:
