@@ -429,9 +429,9 @@ class EventLog(LmdbStore):
 _event_decode = msgspec.msgpack.Decoder(AnyEvent).decode  # codec's typed decoder, without its frame
 
 
-def _seqs(raw: bytes | None) -> Iterator[int]:
+def _seqs(raw: bytes | memoryview | None) -> Iterator[int]:
     """The seqs packed in a meta value (8 bytes each, big-endian)."""
-    raw = raw or b""
+    raw = bytes(raw or b"")
     return (int.from_bytes(raw[i:i + 8], "big") for i in range(0, len(raw), 8))
 
 
