@@ -259,9 +259,12 @@ class Engine(Reader):
         if self._views.seq - self._snapshot_seq >= due:
             self.snapshot()
 
-    def _append_one(self, event: Event) -> int:
+    def _append_one(self, event: Event, op: str, **logged: object) -> int:
+        """Append and fold one event, and say so in the ops log as ``op`` with its seq and
+        ``logged`` (ids and numbers: the ops log never holds text)."""
         seq = self._log.append([event])[0]
         self._fold([event], [seq])
+        self._ops.info(op, seq=seq, **logged)
         return seq
 
     def forget(self, memory_id: str, *, reason: str = "explicit") -> int:
@@ -270,10 +273,9 @@ class Engine(Reader):
         record = self._record(memory_id)
         if record.status == "deleted":
             return record.updated_seq
-        seq = self._append_one(MemoryForgotten(at=self._now(), namespace=record.namespace,
-                                               actor="user", memory_id=memory_id, reason=reason))
-        self._ops.info("forget", memory_id=memory_id, seq=seq)
-        return seq
+        return self._append_one(MemoryForgotten(at=self._now(), namespace=record.namespace,
+                                                actor="user", memory_id=memory_id, reason=reason),
+                                "forget", memory_id=memory_id)
 
     def touch(self, memory_id: str) -> int:
         """Record that the agent used a memory: an access, like being recalled. It restores
@@ -283,10 +285,9 @@ class Engine(Reader):
         record = self._record(memory_id)
         now = self._now()
         stability = stability_after_access(record, now, self.config.decay)
-        seq = self._append_one(MemoryTouched(at=now, namespace=record.namespace, actor="agent",
-                                             memory_id=memory_id, stability=stability))
-        self._ops.info("touch", memory_id=memory_id, seq=seq)
-        return seq
+        return self._append_one(MemoryTouched(at=now, namespace=record.namespace, actor="agent",
+                                              memory_id=memory_id, stability=stability),
+                                "touch", memory_id=memory_id)
 
     def feedback(self, memory_id: str, *, useful: bool | float = True) -> float:
         """Say whether a memory helped: utility moves 10% of the way to 1 (useful) or 0 (not),
@@ -300,9 +301,9 @@ class Engine(Reader):
         now = self._now()
         utility = after_feedback(record.utility, target, record.utility_at or record.created_at,
                                  now, self.config.utility)
-        seq = self._append_one(FeedbackGiven(at=now, namespace=record.namespace, actor="agent",
-                                             memory_id=memory_id, target=target, utility=utility))
-        self._ops.info("feedback", memory_id=memory_id, target=target, seq=seq)
+        self._append_one(FeedbackGiven(at=now, namespace=record.namespace, actor="agent",
+                                       memory_id=memory_id, target=target, utility=utility),
+                         "feedback", memory_id=memory_id, target=target)
         return utility
 
     def consolidate(self, *, now: datetime | None = None) -> ConsolidationReport:
@@ -427,10 +428,9 @@ class Engine(Reader):
         if record.pinned == pinned:
             return record.updated_seq
         cls = MemoryPinned if pinned else MemoryUnpinned
-        seq = self._append_one(cls(at=self._now(), namespace=record.namespace, actor="user",
-                                   memory_id=memory_id))
-        self._ops.info("pin" if pinned else "unpin", memory_id=memory_id, seq=seq)
-        return seq
+        return self._append_one(cls(at=self._now(), namespace=record.namespace, actor="user",
+                                    memory_id=memory_id),
+                                "pin" if pinned else "unpin", memory_id=memory_id)
 
     def _record(self, memory_id: str) -> MemoryRecord:
         record = self._known(memory_id)
@@ -466,15 +466,15 @@ class Engine(Reader):
         if self.config.record_recalls and not self.readonly and not plan.chitchat:
             now = self._now()
             memories = self._views.state.memories
-            seq = self._append_one(MemoryRecalled(
+            self._append_one(MemoryRecalled(
                 at=now, namespace=namespace, actor="agent",
                 query=validation.query(query, self.config), k=k,
                 memory_ids=tuple(h.memory_id for h in hits),
                 scores=tuple(h.score for h in hits),
                 valid_at=None if valid_at is None else to_micros(valid_at),
                 stabilities=tuple(stability_after_access(memories[h.memory_id], now,
-                                                         self.config.decay) for h in hits)))
-            self._ops.info("recall", seq=seq, hits=len(hits))  # never the query: it is text
+                                                         self.config.decay) for h in hits)),
+                "recall", hits=len(hits))  # never the query: it is text
         return hits
 
     # -- the past, and checks -----------------------------------------------------------------
