@@ -118,7 +118,8 @@ def test_rehearsal_boosts_the_most_important_endangered_memory(store, clock, t0)
 def flag(mem: eventmem.Engine, conflict_id: str, existing: str, new: str) -> None:
     mem._append_one(ConflictFlagged(
         at=mem._now(), namespace="default", conflict_id=conflict_id, memory_id=existing,
-        other_id=new, content_hash="0" * 32, rule="test", similarity=0.5, strategy="ask"))
+        other_id=new, content_hash="0" * 32, rule="test", similarity=0.5, strategy="ask"),
+        "test-flag")
 
 
 def test_open_contradiction_sends_the_older_side_dormant(store, clock, t0):
@@ -129,7 +130,8 @@ def test_open_contradiction_sends_the_older_side_dormant(store, clock, t0):
     flag(mem, "c2", kept, new)
     flag(mem, "c3", pinned, new)
     mem._append_one(ConflictResolved(at=mem._now(), namespace="default", conflict_id="c2",
-                                     strategy="keep_existing", winner=kept, loser=new))
+                                     strategy="keep_existing", winner=kept, loser=new),
+                    "test-resolve")
     clock.advance(DAY)
     report = mem.consolidate()
     assert [(c.memory_id, c.reason, c.other, c.conflict_id) for c in report.dormant] == [
@@ -472,7 +474,7 @@ class DreamMachine(RuleBasedStateMachine):
         if resolve:
             self.mem._append_one(ConflictResolved(
                 at=self.mem._now(), namespace="default", conflict_id=cid, strategy="use_new",
-                winner=second, loser=first))
+                winner=second, loser=first), "test-resolve")
 
     @rule(days=st.sampled_from([1, 3, 10, 35, 70]))
     def advance(self, days: int) -> None:
