@@ -11,9 +11,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from eventmem.clock import Clock, ManualClock, SystemClock
-from eventmem.config import Config
-from eventmem.embedders import Embedder, HashingEmbedder
 from eventmem.errors import (
     ClosedError,
     CorruptRecordError,
@@ -28,77 +25,91 @@ from eventmem.errors import (
     StoreError,
     StoreLockedError,
 )
-from eventmem.policies.summaries import Summarizer
-from eventmem.results import Conflict, HistoryEntry, Hit, Memory, RememberResult, Version
 
 if TYPE_CHECKING:
+    from eventmem.clock import Clock, ManualClock, SystemClock
+    from eventmem.config import Config
     from eventmem.engine import Engine
-    from eventmem.erasure import Erasure
     from eventmem.graph import Entity, GraphReader, Link, Neighbor, Relation
-    from eventmem.log import Head
-    from eventmem.maintenance import ConsolidationReport
+    from eventmem.maintain.sweep import ConsolidationReport
+    from eventmem.policies.decay import DecayParams
+    from eventmem.policies.dream.params import DreamParams
+    from eventmem.policies.dream.summaries import Summarizer
+    from eventmem.policies.gate import GateParams
+    from eventmem.policies.importance import ImportanceParams
+    from eventmem.policies.lifecycle import LifecycleParams
+    from eventmem.policies.observer.rules import ObserverParams
+    from eventmem.policies.tiers import TierParams
+    from eventmem.policies.utility import UtilityParams
     from eventmem.reader import View
+    from eventmem.recall.channels import Channel
+    from eventmem.results import Conflict, HistoryEntry, Hit, Memory, RememberResult, Version
+    from eventmem.storage.log import Head
+    from eventmem.text.embedders import Embedder, HashingEmbedder
+    from eventmem.text.neural import MiniLMEmbedder
+    from eventmem.write.erase import Erasure
     from replay.audit import AuditReport
     from replay.verify import VerifyReport
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "AuditReport",
-    "Clock",
-    "ClosedError",
-    "Config",
-    "Conflict",
-    "ConsolidationReport",
-    "CorruptRecordError",
-    "Embedder",
-    "EmbedderError",
-    "EmbedderMismatchError",
-    "Engine",
-    "Entity",
-    "Erasure",
-    "EventmemError",
-    "GraphReader",
-    "HashingEmbedder",
-    "Head",
-    "HistoryEntry",
-    "Hit",
-    "IncompatibleStoreError",
-    "InvalidInputError",
-    "Link",
-    "ManualClock",
-    "Memory",
-    "Neighbor",
-    "NotFoundError",
-    "ReadOnlyError",
-    "Relation",
-    "RememberResult",
-    "StorageFullError",
-    "StoreError",
-    "StoreLockedError",
-    "Summarizer",
-    "SystemClock",
-    "VerifyReport",
-    "Version",
-    "View",
-    "open",
-]
-
-# What the engine layer returns, loaded on first use (see __getattr__): name -> module.
+# Everything but the errors loads on first use (see __getattr__): ``import eventmem`` stays cheap
+# (no projection, policy or numpy until a store is opened or a name is asked for), so the CLI
+# answers --help at once. Public name -> the module that defines it.
 _LAZY = {
     "AuditReport": "replay.audit",
-    "ConsolidationReport": "eventmem.maintenance",
+    "Channel": "eventmem.recall.channels",
+    "Clock": "eventmem.clock",
+    "Config": "eventmem.config",
+    "Conflict": "eventmem.results",
+    "ConsolidationReport": "eventmem.maintain.sweep",
+    "DecayParams": "eventmem.policies.decay",
+    "DreamParams": "eventmem.policies.dream.params",
+    "Embedder": "eventmem.text.embedders",
     "Engine": "eventmem.engine",
     "Entity": "eventmem.graph",
-    "Erasure": "eventmem.erasure",
+    "Erasure": "eventmem.write.erase",
+    "GateParams": "eventmem.policies.gate",
     "GraphReader": "eventmem.graph",
-    "Head": "eventmem.log",
+    "HashingEmbedder": "eventmem.text.embedders",
+    "Head": "eventmem.storage.log",
+    "HistoryEntry": "eventmem.results",
+    "Hit": "eventmem.results",
+    "ImportanceParams": "eventmem.policies.importance",
+    "LifecycleParams": "eventmem.policies.lifecycle",
     "Link": "eventmem.graph",
+    "ManualClock": "eventmem.clock",
+    "Memory": "eventmem.results",
+    "MiniLMEmbedder": "eventmem.text.neural",
     "Neighbor": "eventmem.graph",
+    "ObserverParams": "eventmem.policies.observer.rules",
     "Relation": "eventmem.graph",
+    "RememberResult": "eventmem.results",
+    "Summarizer": "eventmem.policies.dream.summaries",
+    "SystemClock": "eventmem.clock",
+    "TierParams": "eventmem.policies.tiers",
+    "UtilityParams": "eventmem.policies.utility",
+    "Version": "eventmem.results",
     "VerifyReport": "replay.verify",
     "View": "eventmem.reader",
 }
+
+__all__ = sorted([
+    *_LAZY,
+    "ClosedError",
+    "CorruptRecordError",
+    "EmbedderError",
+    "EmbedderMismatchError",
+    "EventmemError",
+    "IncompatibleStoreError",
+    "InvalidInputError",
+    "NotFoundError",
+    "ReadOnlyError",
+    "StorageFullError",
+    "StoreError",
+    "StoreLockedError",
+    "open",
+])
 
 
 def open(  # the documented name, as in ``eventmem.open(path)``; shadows the builtin here only
@@ -125,13 +136,18 @@ def open(  # the documented name, as in ``eventmem.open(path)``; shadows the bui
                   summarizer=summarizer)
 
 
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
 def __getattr__(name: str) -> Any:
-    # The engine layer loads on first use, so that importing a kernel module (eventmem.codec,
-    # eventmem.events...) from projections/ or replay/ never drags the engine in, and the import
-    # order cannot cycle.
+    # Importing a kernel module (eventmem.codec, eventmem.events...) from projections/ or replay/
+    # never drags the engine in this way, and the import order cannot cycle.
     module = _LAZY.get(name)
     if module is not None:
         import importlib
 
-        return getattr(importlib.import_module(module), name)
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value  # later lookups are plain attribute reads
+        return value
     raise AttributeError(f"module 'eventmem' has no attribute {name!r}")

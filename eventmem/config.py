@@ -14,15 +14,16 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 from eventmem.events import MEMORY_KINDS
-from eventmem.log import DEFAULT_MAP_SIZE, EventLog
-from eventmem.policies.consolidation import DreamParams
 from eventmem.policies.decay import DecayParams
+from eventmem.policies.dream.params import DreamParams
 from eventmem.policies.gate import GateParams
 from eventmem.policies.importance import ImportanceParams
 from eventmem.policies.lifecycle import LifecycleParams
-from eventmem.policies.observer import ObserverParams
+from eventmem.policies.observer.rules import ObserverParams
 from eventmem.policies.tiers import TierParams
 from eventmem.policies.utility import UtilityParams
+from eventmem.storage.environment import DEFAULT_MAP_SIZE
+from eventmem.storage.log import EventLog
 
 BASE_STABILITY_DAYS: dict[str, float] = {
     "identity": 365.0,
@@ -100,7 +101,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     context_decay: float = 0.5
     context_gap_s: float = 1_800.0
     expansion_weight: float = 0.5  # BM25 weight of the words only the declarative form adds
-    # The composite (eventmem.scoring): how far the profile's priors may move a score (+-, at
+    # The composite (eventmem.recall.score): how far the profile's priors may move a score (+-, at
     # the default profile), the recency half-life, and ACT-R activation's most added share.
     prior_lift: float = 0.05
     recency_half_life_days: float = 30.0

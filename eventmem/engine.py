@@ -10,27 +10,23 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from eventmem import conflicts, dream, erasure, ingest, validation
-from eventmem.analysis import contents_for
-from eventmem.cache import RecallCache
+from eventmem import checks
 from eventmem.clock import Clock, SystemClock, to_micros
-from eventmem.config import Config
-from eventmem.content import Content
-from eventmem.embedders import Embedder
-from eventmem.envelope import appended
-from eventmem.erasure import Erasure
+from eventmem.config import Config, record_config
 from eventmem.errors import (
     ClosedError,
+    EmbedderMismatchError,
     InvalidInputError,
     NotFoundError,
     ReadOnlyError,
     StoreError,
 )
 from eventmem.events import (
+    EmbedderRegistered,
     Event,
     FeedbackGiven,
     MemoryForgotten,
@@ -39,21 +35,123 @@ from eventmem.events import (
     MemoryTouched,
     MemoryUnpinned,
 )
-from eventmem.items import check_items
-from eventmem.log import EventLog, Head
-from eventmem.maintenance import ConsolidationReport, purged_contents
-from eventmem.maintenance import report as consolidation_report
-from eventmem.opening import head_time, open_store
-from eventmem.opslog import ops_logger
+from eventmem.maintain import cycle as dream
+from eventmem.maintain.sweep import ConsolidationReport, purged_contents
+from eventmem.maintain.sweep import report as consolidation_report
 from eventmem.policies.decay import stability_after_access
-from eventmem.policies.summaries import Summarizer
+from eventmem.policies.dream.summaries import Summarizer
 from eventmem.policies.utility import after_feedback
 from eventmem.reader import Reader, View, view_at
+from eventmem.recall.cache import RecallCache
 from eventmem.results import Action, Hit, RememberResult
-from eventmem.text import content_hash
+from eventmem.storage.envelope import Content, appended
+from eventmem.storage.log import EventLog, Head
+from eventmem.storage.opslog import ops_logger
+from eventmem.text.embedders import EMBEDDERS, CheckedEmbedder, Embedder, default_embedder
+from eventmem.text.normalize import content_hash
+from eventmem.write import batch as ingest
+from eventmem.write import erase as erasure
+from eventmem.write import resolve as conflicts
+from eventmem.write.analysis import contents_for
+from eventmem.write.erase import Erasure
+from eventmem.write.items import check_items
+from projections import Projections
 from projections.state import MemoryRecord
 from replay.audit import AuditReport, audit
+from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
+
+# Opening a store: its event log, the embedder bound to it, and the projections folded to its head.
+#
+# :func:`open_store` is the first half of :class:`eventmem.engine.Engine`'s construction: it opens the
+# log, binds the embedder (:func:`bind_embedder`: the store's own, recorded on a new store, another
+# refused), records the config a writer decides with (:func:`eventmem.config.record_config`),
+# loads the projections from the latest snapshot plus the log's tail (or rebuilds them), and notes
+# where that snapshot stood and the time of the latest event. If any step fails the log is closed
+# again.
+
+class Opened(NamedTuple):
+    """An open store, as the engine starts from it."""
+
+    log: EventLog
+    embedder: CheckedEmbedder  # the store's embedder, its output checked (.inner: as given)
+    views: Projections
+    opened_from: str  # "snapshot@SEQ+TAIL" or "rebuild+TAIL" (load_or_rebuild)
+    snapshot_seq: int  # the seq of the snapshot it opened from (0: none)
+    last_at: int  # the time of the latest event (0: an empty log)
+
+
+def open_store(path: str | os.PathLike[str], *, config: Config, clock: Clock,
+               embedder: Embedder | None, readonly: bool) -> Opened:
+    """Open the store at ``path`` (see the module docstring)."""
+    log = EventLog.open(path, readonly=readonly, sync=config.sync, map_size=config.map_size)
+    try:
+        bound = bind_embedder(log, embedder, clock=clock, readonly=readonly)
+        if not readonly:  # the parameters this writer decides with (replay/audit.py)
+            record_config(log, config)
+        views, opened_from = load_or_rebuild(log)
+        # The seq of the snapshot it opened from ("snapshot@SEQ+TAIL"), not the head: after
+        # a crash the replayed tail must still be snapshotted on close.
+        snapshot_seq = (
+            views.seq - int(opened_from.rsplit("+", 1)[1])
+            if opened_from.startswith("snapshot") else 0
+        )
+        last_at = head_time(log)
+    except BaseException:
+        log.close()
+        raise
+    return Opened(log, bound, views, opened_from, snapshot_seq, last_at)
+
+
+def bind_embedder(log: EventLog, given: Embedder | None, *, clock: Clock,
+                  readonly: bool) -> CheckedEmbedder:
+    """Use the store's embedder; record one on a new store; refuse to mix another in (another
+    id, or the same id with vectors of another length)."""
+    stored = log.embedder_id()
+    if stored is None:
+        embedder = given or default_embedder()
+        if not readonly:
+            event = EmbedderRegistered(at=to_micros(clock.now()), namespace="",
+                                       embedder_id=embedder.embedder_id, dim=embedder.dim)
+            log.append([event], meta={b"embedder": embedder.embedder_id.encode()})
+        return CheckedEmbedder(embedder, embedder.dim)
+    if given is not None:
+        if given.embedder_id != stored:
+            raise EmbedderMismatchError(
+                f"store {log.path} holds vectors of embedder {stored!r}, not "
+                f"{given.embedder_id!r}; open it with that embedder (or none, to use it)"
+            )
+        embedder = given
+    else:
+        factory = EMBEDDERS.get(stored)
+        if factory is None:
+            raise EmbedderMismatchError(
+                f"store {log.path} was embedded with {stored!r}, which this eventmem "
+                "cannot create; pass that embedder to open()"
+            )
+        embedder = factory()
+    dim = recorded_dim(log)
+    if dim is not None and embedder.dim != dim:
+        raise EmbedderMismatchError(
+            f"store {log.path} holds {dim}-dimensional vectors of embedder {stored!r}; the "
+            f"embedder given under that id makes {embedder.dim}-dimensional ones"
+        )
+    return CheckedEmbedder(embedder, embedder.dim if dim is None else dim)
+
+
+def recorded_dim(log: EventLog) -> int | None:
+    """The vector length the store's embedder registration recorded (its first event), or
+    None when the first event is not one (an erased or foreign log)."""
+    if log.head().seq == 0:
+        return None
+    first = next(log.read(1, 1))[1]
+    return first.dim if isinstance(first, EmbedderRegistered) else None
+
+
+def head_time(log: EventLog, head: int | None = None) -> int:
+    """The time of the log's latest event, or of the event at seq ``head`` (0 for none)."""
+    head = log.head().seq if head is None else head
+    return next(log.read(head, head))[1].at if head else 0
 
 
 class Engine(Reader):
@@ -75,7 +173,7 @@ class Engine(Reader):
         self.config = config or Config()
         self.clock: Clock = clock or SystemClock()
         self._recall_cache: RecallCache[Any] = RecallCache(max(1, self.config.recall_cache_size))
-        self.summarizer = summarizer  # None: extractive (eventmem.policies.summaries)
+        self.summarizer = summarizer  # None: extractive (eventmem.policies.dream.summaries)
         self.readonly = readonly
         self._closed = False
         opened = open_store(path, config=self.config, clock=self.clock, embedder=embedder,
@@ -297,7 +395,7 @@ class Engine(Reader):
         if isinstance(useful, bool):
             target = 1.0 if useful else 0.0
         else:
-            target = validation.unit_float(useful, "useful")
+            target = checks.unit_float(useful, "useful")
         now = self._now()
         utility = after_feedback(record.utility, target, record.utility_at or record.created_at,
                                  now, self.config.utility)
@@ -352,7 +450,7 @@ class Engine(Reader):
         memories stay as skeletons with status ``erased`` and no text, in every view, past ones
         included; their events stay, so the chain verifies. Erasing what is already erased
         writes nothing; an unknown id or an empty namespace raises NotFoundError. The freed
-        bytes stay in the file until :meth:`compact`. See :mod:`eventmem.erasure`.
+        bytes stay in the file until :meth:`compact`. See :mod:`eventmem.write.erase`.
         """
         self._check_writable()
         if (memory_id is None) == (namespace is None):
@@ -362,7 +460,7 @@ class Engine(Reader):
         if memory_id is not None:
             roots = [self._known(memory_id).memory_id]
         else:
-            namespace = validation.namespace(namespace, self.config)
+            namespace = checks.namespace(namespace, self.config)
             roots = erasure.namespace_roots(memories, namespace)
             if not roots:
                 raise NotFoundError(f"no memory in namespace {namespace!r}")
@@ -468,7 +566,7 @@ class Engine(Reader):
             memories = self._views.state.memories
             self._append_one(MemoryRecalled(
                 at=now, namespace=namespace, actor="agent",
-                query=validation.query(query, self.config), k=k,
+                query=checks.query(query, self.config), k=k,
                 memory_ids=tuple(h.memory_id for h in hits),
                 scores=tuple(h.score for h in hits),
                 valid_at=None if valid_at is None else to_micros(valid_at),
@@ -508,4 +606,3 @@ class Engine(Reader):
         """The log's head: its last seq and the hash that chains every event up to it."""
         self._ensure_current()
         return self._log.head()
-

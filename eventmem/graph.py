@@ -13,11 +13,11 @@ from typing import Literal
 
 import msgspec
 
-from eventmem import validation
+from eventmem import checks
 from eventmem.clock import from_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError, NotFoundError
-from eventmem.policies.extract import entity_key
+from eventmem.policies.extract.relations import entity_key
 from projections import graph as graph_view
 from projections.graph import EdgeView, Graph
 
@@ -85,7 +85,7 @@ class GraphReader:
 
     def _namespace(self, namespace: object) -> str:
         # Refused as recall refuses it: a namespace of None or 5 is a mistake, not an empty one.
-        return validation.namespace(namespace, self._config)
+        return checks.namespace(namespace, self._config)
 
     def entity(self, name: str, *, namespace: str = "default") -> Entity:
         """The entity named ``name``: type, mentions, relations and the memories mentioning it.

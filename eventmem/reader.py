@@ -14,33 +14,60 @@ from typing import Any, NoReturn
 
 import msgspec
 
-from eventmem import conflicts as conflict_listing
-from eventmem import validation
-from eventmem.cache import RecallCache, recall_key
-from eventmem.channels import Channel
+from eventmem import checks
 from eventmem.clock import from_micros, to_micros
 from eventmem.config import Config
-from eventmem.context import build_context
-from eventmem.embedders import Embedder, HashingEmbedder
-from eventmem.erasure import with_later_erasures
 from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError
 from eventmem.events import CONTENT_GONE, Event
 from eventmem.graph import GraphReader
-from eventmem.log import EventLog
 from eventmem.policies.decay import effective_stability, retention
 from eventmem.policies.tiers import hot_set
-from eventmem.query import QueryPlan
-from eventmem.query import plan as query_plan
+from eventmem.recall.cache import RecallCache, recall_key
+from eventmem.recall.channels import Channel
+from eventmem.recall.context import build_context
+from eventmem.recall.fuse import Access, Candidate, search
+from eventmem.recall.plan import QueryPlan
+from eventmem.recall.plan import plan as query_plan
+from eventmem.recall.score import PROFILES
 from eventmem.results import Conflict, HistoryEntry, Hit, Memory, Version
-from eventmem.retrieval import Access, Candidate, search
-from eventmem.scoring import PROFILES
-from eventmem.timeline import versions
+from eventmem.storage.log import EventLog
+from eventmem.text.embedders import Embedder, HashingEmbedder
+from eventmem.write import resolve as conflict_listing
+from eventmem.write.erase import with_later_erasures
 from projections import Projections
 from projections.graph import Graph
 from projections.state import MemoryRecord, working_key
 from projections.temporal import valid_at as interval_valid_at
 from replay.history import history as replay_history
 from replay.rebuild import load_or_rebuild
+
+# A memory's versions through time, from the temporal projection (no replay).
+#
+# A fact changes by supersession: a merge, an update or a settled conflict makes a new memory and
+# ends the old one's known time (and, when the fact itself changed, its valid time). Following the
+# links backwards (``derived_from``, and the memories superseded by each) and forwards
+# (``superseded_by``) gives every version with its two intervals.
+
+def versions(views: Projections, memory_id: str) -> list[str]:
+    """Every memory in ``memory_id``'s chain of versions, in the order they were recorded."""
+    memories = views.state.memories
+    superseded: dict[str, list[str]] = {}
+    for record in memories.values():
+        if record.superseded_by is not None:
+            superseded.setdefault(record.superseded_by, []).append(record.memory_id)
+    seen: set[str] = set()
+    stack = [memory_id]
+    while stack:
+        mid = stack.pop()
+        if mid in seen or mid not in memories:
+            continue
+        seen.add(mid)
+        record = memories[mid]
+        stack.extend(record.derived_from)
+        stack.extend(superseded.get(mid, ()))
+        if record.superseded_by is not None:
+            stack.append(record.superseded_by)
+    return sorted(seen, key=lambda mid: (memories[mid].created_seq, mid))
 
 
 class Reader:
@@ -124,7 +151,7 @@ class Reader:
     ) -> str:
         """What to put in an agent's prompt for ``query``: the recall's hits, strong ones in full
         with their metadata, middling ones as one line, weak ones left out, within
-        ``budget_tokens`` (see :func:`eventmem.context.build_context`). On the engine this is a
+        ``budget_tokens`` (see :func:`eventmem.recall.context.build_context`). On the engine this is a
         recall like any other, recorded as an access."""
         if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) \
                 or budget_tokens < 1:
@@ -136,11 +163,11 @@ class Reader:
         self, query: str, *, namespace: str, k: int, valid_at: datetime | None,
         include_hidden: bool, profile: str = "default",
     ) -> tuple[list[Hit], list[Candidate], QueryPlan]:
-        query = validation.query(query, self.config)
-        namespace = validation.namespace(namespace, self.config)
-        k = validation.k(k, self.config)
-        at = validation.optional_time(valid_at, "valid_at")
-        include_hidden = validation.flag(include_hidden, "include_hidden")
+        query = checks.query(query, self.config)
+        namespace = checks.namespace(namespace, self.config)
+        k = checks.k(k, self.config)
+        at = checks.optional_time(valid_at, "valid_at")
+        include_hidden = checks.flag(include_hidden, "include_hidden")
         if profile not in PROFILES:
             raise InvalidInputError(f"unknown profile {profile!r}; use one of "
                                     f"{', '.join(PROFILES)}")
@@ -225,7 +252,7 @@ class Reader:
         """The contradictions the write gate found in ``namespace``: open ones by default
         (``status="resolved"`` or ``None`` for the others), oldest first."""
         self._ensure_current()
-        namespace = validation.namespace(namespace, self.config)
+        namespace = checks.namespace(namespace, self.config)
         if status not in ("open", "resolved", None):
             raise InvalidInputError("status must be 'open', 'resolved' or None")
         return [conflict_listing.as_result(c)
@@ -249,8 +276,8 @@ class Reader:
         """The always-relevant memories of ``namespace`` (high utility, often used, still well
         retained), best first: what an agent can put in its context on every turn."""
         self._ensure_current()
-        namespace = validation.namespace(namespace, self.config)
-        k = validation.k(k, self.config)
+        namespace = checks.namespace(namespace, self.config)
+        k = checks.k(k, self.config)
         memories = self._views.state.memories
         ids = hot_set((r for r in memories.values() if r.namespace == namespace), self._now(), k,
                       self.config.decay, self.config.utility, self.config.tiers)
@@ -260,8 +287,8 @@ class Reader:
         """The working memory of ``session`` (at most ``Config.tiers.working_capacity``), in the
         order the memories entered it."""
         self._ensure_current()
-        namespace = validation.namespace(namespace, self.config)
-        session = validation.label(session, "session")
+        namespace = checks.namespace(namespace, self.config)
+        session = checks.label(session, "session")
         ids = self._views.state.working.get(working_key(namespace, session), ())
         return [self._memory(self._views.state.memories[mid]) for mid in ids]
 

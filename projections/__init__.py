@@ -16,7 +16,7 @@ from itertools import islice
 import msgspec
 
 from eventmem import codec
-from eventmem.envelope import Envelope
+from eventmem.storage.envelope import Envelope
 from projections import graph as graph_view
 from projections import state as state_view
 from projections import temporal as temporal_view

@@ -11,7 +11,6 @@ from typing import Literal
 
 import msgspec
 
-from eventmem.envelope import Envelope
 from eventmem.events import (
     CategorySummarized,
     ConflictEvidence,
@@ -35,6 +34,7 @@ from eventmem.events import (
     MemoryUnpinned,
     TierChanged,
 )
+from eventmem.storage.envelope import Envelope
 
 Status = Literal[
     "active", "stale", "archived", "dormant", "superseded", "deleted", "purged", "erased"
@@ -131,7 +131,7 @@ class State(msgspec.Struct, kw_only=True):
     conflicts: dict[str, ConflictRecord] = msgspec.field(default_factory=dict)
     embedder_id: str | None = None
     seq: int = 0  # the last seq folded in
-    # The dream cycle's own indexes (eventmem.dream).
+    # The dream cycle's own indexes (eventmem.maintain.cycle).
     rehearsed_at: dict[str, int] = msgspec.field(default_factory=dict)  # id -> the cycle's now
     consolidations: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)  # -> members
     summaries: dict[str, SummaryRef] = msgspec.field(default_factory=dict)  # category_key -> ref
@@ -283,7 +283,7 @@ def apply(state: State, env: Envelope) -> State:
 def _erase(state: State, erased: tuple[str, ...], at: int, seq: int) -> None:
     """Erased memories stay as skeletons (no text is held here), and the values a conflict
     copied out of their text are blanked. Ids the state does not hold are skipped: a view of the
-    past folds later erasures too (erasure reaches into the past; see eventmem.erasure)."""
+    past folds later erasures too (erasure reaches into the past; see eventmem.write.erase)."""
     gone = set(erased)
     for mid in erased:
         record = state.memories.get(mid)

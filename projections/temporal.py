@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import msgspec
 
-from eventmem.envelope import Envelope
 from eventmem.events import (
     LifecycleTransitioned,
     MemoryErased,
@@ -19,6 +18,7 @@ from eventmem.events import (
     MemoryInvalidated,
     MemorySuperseded,
 )
+from eventmem.storage.envelope import Envelope
 
 
 class Interval(msgspec.Struct, array_like=True, gc=False):
@@ -58,7 +58,7 @@ def apply(state: Temporal, env: Envelope) -> Temporal:
                     interval.retracted_at = event.at
         case MemoryErased(memory_ids=erased):
             for mid in erased:  # the interval stays, a skeleton; the store no longer holds it
-                held = state.intervals.get(mid)  # None: a view of the past (eventmem.erasure)
+                held = state.intervals.get(mid)  # None: a view of the past (eventmem.write.erase)
                 if held is not None and held.retracted_at is None:
                     held.retracted_at = event.at
         case _:

@@ -1,6 +1,6 @@
 """The text projection: BM25 over hashed terms, per namespace.
 
-Terms are stable 32-bit hashes of stems (:func:`eventmem.text.packed_terms`), so there is no fitted
+Terms are stable 32-bit hashes of stems (:func:`eventmem.text.normalize.packed_terms`), so there is no fitted
 vocabulary and the index is a pure function of the texts folded in. Postings are ``array`` columns:
 appends are O(1) and a query reads them through zero-copy numpy views.
 """
@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable
 import msgspec
 import numpy as np
 
-from eventmem.envelope import Envelope
 from eventmem.events import LifecycleTransitioned, MemoryErased, MemoryIngested, purged_ids
-from eventmem.text import packed_parts, packed_terms, query_terms
+from eventmem.storage.envelope import Envelope
+from eventmem.text.normalize import packed_parts, packed_terms, query_terms
 from projections.topk import SubsetIds, top_allowed
 
 K1 = 1.2
@@ -49,7 +49,7 @@ class Index:
 
     def add(self, memory_ids: list[str], packed: list[bytes]) -> None:
         """Index documents, in order, given their packed terms
-        (:func:`eventmem.text.packed_terms`)."""
+        (:func:`eventmem.text.normalize.packed_terms`)."""
         first = len(self.ids)
         self.ids.extend(memory_ids)
         sizes = np.fromiter(map(len, packed), dtype=np.int64, count=len(packed))

@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable
 import msgspec
 import numpy as np
 
-from eventmem.envelope import Envelope
 from eventmem.events import (
     EmbedderRegistered,
     LifecycleTransitioned,
@@ -25,6 +24,7 @@ from eventmem.events import (
     MemoryIngested,
     purged_ids,
 )
+from eventmem.storage.envelope import Envelope
 from projections import ann
 from projections.ann import Segment
 from projections.topk import SubsetIds, top_allowed

@@ -4,10 +4,10 @@ Replay applies decisions; audit re-makes them (ARCHITECTURE.md section 7). :func
 log once, folding it into fresh projections, and before each decision group
 (:mod:`replay.groups`) re-runs the policy that decided it on the state as it was then:
 
-* a write batch: :func:`eventmem.ingest.decide` on the batch's items, rebuilt from the recorded
+* a write batch: :func:`eventmem.write.batch.decide` on the batch's items, rebuilt from the recorded
   events (the input text from its blob, the caller's options from the event);
-* a later conflict resolution: :func:`eventmem.conflicts.resolution_events`;
-* a consolidation: :func:`eventmem.dream.plan` at the recorded ``now`` (sweep and dream cycle);
+* a later conflict resolution: :func:`eventmem.write.resolve.resolution_events`;
+* a consolidation: :func:`eventmem.maintain.cycle.plan` at the recorded ``now`` (sweep and dream cycle);
 * recalls and touches: the stabilities the decay policy gives; feedback: the utility.
 
 Each decision is re-made with the config it was made with (the store records each config its
@@ -31,20 +31,22 @@ from typing import Any
 
 import msgspec
 
-from eventmem import conflicts, dream, ingest
 from eventmem.config import Config, recorded_configs
-from eventmem.embedders import Embedder
-from eventmem.envelope import Envelope
 from eventmem.events import (
     MemoryIngested,
     MemoryRejected,
     event_tag,
     purged_ids,
 )
-from eventmem.log import EventLog, Head
+from eventmem.maintain import cycle as dream
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.utility import after_feedback
-from eventmem.text import content_hash
+from eventmem.storage.envelope import Envelope
+from eventmem.storage.log import EventLog, Head
+from eventmem.text.embedders import Embedder
+from eventmem.text.normalize import content_hash
+from eventmem.write import batch as ingest
+from eventmem.write import resolve as conflicts
 from projections import Projections
 from replay.compare import Ids, compare_events, differences, render_value, summary, tags
 from replay.groups import Group, groups, split_items

@@ -18,7 +18,6 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Literal, NamedTuple
 
-from eventmem.envelope import Envelope
 from eventmem.events import (
     CategorySummarized,
     ConflictFlagged,
@@ -40,6 +39,7 @@ from eventmem.events import (
     RelationsPruned,
     TierChanged,
 )
+from eventmem.storage.envelope import Envelope
 
 GroupKind = Literal["write", "resolve", "maintenance", "recall", "touch", "feedback", "orphan",
                     "other"]

@@ -8,8 +8,8 @@ import msgspec
 
 from eventmem.clock import from_micros
 from eventmem.events import ConflictEvidence, ConflictFlagged, Event, event_tag
-from eventmem.log import EventLog
 from eventmem.results import HistoryEntry
+from eventmem.storage.log import EventLog
 
 _COMMON = ("at", "namespace", "actor")
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from eventmem.analysis import contents_for
-from eventmem.content import Content
-from eventmem.embedders import Embedder
 from eventmem.events import MemoryIngested, MemoryReinforced, MemorySkipped
-from eventmem.log import EventLog
-from eventmem.text import content_hash
+from eventmem.storage.envelope import Content
+from eventmem.storage.log import EventLog
+from eventmem.text.embedders import Embedder
+from eventmem.text.normalize import content_hash
+from eventmem.write.analysis import contents_for
 from projections import Projections
 
 
@@ -51,7 +51,7 @@ class Lookups:
 
 
 def item_input(item: list[Any], tracker: Lookups) -> dict[str, Any] | None:
-    """The checked item (as :func:`eventmem.items.check_items` makes it) that the write path
+    """The checked item (as :func:`eventmem.write.items.check_items` makes it) that the write path
     decided ``item`` from; None when its text is gone."""
     head = item[0]
     if isinstance(head, MemoryIngested):

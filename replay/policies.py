@@ -17,12 +17,12 @@ from eventmem.events import (
     MemoryIngested,
     event_tag,
 )
-from eventmem.log import EventLog
-from eventmem.policies.extract import EXTRACTOR_VERSION
+from eventmem.policies.dream.summaries import EXTRACTIVE
+from eventmem.policies.extract.relations import EXTRACTOR_VERSION
 from eventmem.policies.gate import GATE_2, GATE_VERSION
 from eventmem.policies.lifecycle import SWEEP_1, SWEEP_POLICY
-from eventmem.policies.observer import OBSERVER_VERSION
-from eventmem.policies.summaries import EXTRACTIVE
+from eventmem.policies.observer.rules import OBSERVER_VERSION
+from eventmem.storage.log import EventLog
 from projections import Projections
 
 # dream-1 decided everything as dream-2 does but the pruning of relations; dream-2 as dream-3

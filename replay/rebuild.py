@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from eventmem.clock import to_micros
-from eventmem.erasure import with_later_erasures
-from eventmem.log import EventLog
+from eventmem.storage.log import EventLog
+from eventmem.write.erase import with_later_erasures
 from projections import Projections, paused_gc
 
 
 def rebuild(log: EventLog, *, until: int | datetime | None = None) -> Projections:
     """Projections folded from the first event to ``until``, ignoring snapshots, with the
-    erasures recorded after it (erasure reaches into the past: see :mod:`eventmem.erasure`).
+    erasures recorded after it (erasure reaches into the past: see :mod:`eventmem.write.erase`).
 
     ``until``: a seq, an aware datetime (the last event at or before it), or None (the head).
     """

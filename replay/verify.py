@@ -7,11 +7,11 @@ from __future__ import annotations
 import msgspec
 
 from eventmem import codec
-from eventmem.erasure import with_later_erasures
 from eventmem.errors import CorruptRecordError
 from eventmem.events import CONTENT_EVENTS, MemoryErased, MemoryIngested, purged_ids
-from eventmem.log import GENESIS, EventLog, Head
-from eventmem.text import content_hash
+from eventmem.storage.log import GENESIS, EventLog, Head
+from eventmem.text.normalize import content_hash
+from eventmem.write.erase import with_later_erasures
 from projections import Projections, paused_gc
 
 

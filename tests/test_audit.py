@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import eventmem
 from eventmem import codec
-from eventmem.cli import main
+from eventmem.cli.commands import main
 from eventmem.config import Config
 from eventmem.events import (
     Event,
@@ -34,8 +34,8 @@ from eventmem.events import (
     MemoryReinforced,
     event_tag,
 )
-from eventmem.log import HASH_SIZE, record_hash, seq_key
-from eventmem.policies.consolidation import DreamParams
+from eventmem.policies.dream.params import DreamParams
+from eventmem.storage.log import HASH_SIZE, record_hash, seq_key
 from replay.compare import Ids, compare_events, differences
 from replay.groups import split_items
 

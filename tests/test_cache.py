@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from eventmem.cache import RecallCache, recall_key
+from eventmem.recall.cache import RecallCache, recall_key
 
 
 def test_an_append_changes_the_key_and_hides_the_old_answer(mem, clock):

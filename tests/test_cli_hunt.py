@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import eventmem
-from eventmem.cli import main
+from eventmem.cli.commands import main
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2025, 3, 1, 9, tzinfo=UTC)
@@ -232,11 +232,11 @@ def test_a_damaged_page_is_a_one_line_store_error(capsys, erased_store, monkeypa
     bytes of a real store; simulated here, as where a flip lands depends on the file layout)."""
     import lmdb
 
-    import eventmem.cli
+    import eventmem.cli.commands
 
     def damaged(*args, **kwargs):
         raise lmdb.BadTxnError("mdb_cursor_get: MDB_BAD_TXN: Transaction must abort")
 
-    monkeypatch.setattr(eventmem.cli, "rebuild", damaged)
+    monkeypatch.setattr(eventmem.cli.commands, "rebuild", damaged)
     code, _, err = cli(capsys, Path(erased_store["store"]), "replay")
     assert code == 3 and "damaged" in err and one_line_error(err)

@@ -24,7 +24,7 @@ from disk import fill_disk, small_tmpfs
 
 import eventmem
 from eventmem.events import MemoryForgotten, MemoryIngested, MemoryRecalled
-from eventmem.log import EventLog
+from eventmem.storage.log import EventLog
 from projections import Projections
 from replay import rebuild
 
@@ -57,7 +57,8 @@ def _run_child(code: str, *args: object) -> str:
 _WRITER = r"""
 import hashlib, sys, time
 import eventmem
-from eventmem.log import EventLog
+from eventmem.storage.environment import Environment
+from eventmem.storage.log import EventLog
 
 store, tag, mode, arm_after, batch, snapshot_every = sys.argv[1:7]
 arm_after, batch, snapshot_every = int(arm_after), int(batch), int(snapshot_every)
@@ -75,7 +76,7 @@ def words(*key):
     return " ".join("q" + digest[i:i + 6] for i in range(0, 60, 6))
 
 
-real_write = EventLog._write
+real_write = Environment.write
 
 
 def write(self, body):
@@ -105,7 +106,7 @@ def put_snapshot(self, seq, data, **kw):
     return real_put_snapshot(self, seq, data, **kw)
 
 
-real_read_txn = EventLog._read_txn
+real_read_txn = Environment.read_txn
 hold_read = []
 
 
@@ -118,9 +119,9 @@ def read_txn(self):
     return txn
 
 
-EventLog._write = write
+Environment.write = write
 EventLog.put_snapshot = put_snapshot
-EventLog._read_txn = read_txn
+Environment.read_txn = read_txn
 
 mem = eventmem.open(store, config=eventmem.Config(snapshot_every=snapshot_every))
 say("open", mem.seq, mem.opened_from)
@@ -462,7 +463,7 @@ import json, sys
 import eventmem
 with eventmem.open(sys.argv[1]) as mem:
     mem.remember("written after the killed readers", namespace="after")
-    table = mem.store._env.readers().splitlines()[1:]  # LMDB's reader table: pid thread txnid
+    table = mem.store.environment.env.readers().splitlines()[1:]  # LMDB's reader table: pid thread txnid
     print(json.dumps(sorted({int(row.split()[0]) for row in table if row.strip()})))
 """
 

@@ -37,7 +37,7 @@ import replay
 from eventmem.clock import to_micros
 from eventmem.config import Config
 from eventmem.events import DREAM_POLICY, ConflictFlagged, ConflictResolved, MemoryIngested
-from eventmem.policies.consolidation import DreamParams
+from eventmem.policies.dream.params import DreamParams
 
 DAY = timedelta(days=1)
 T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)
@@ -357,7 +357,7 @@ from datetime import timedelta
 sys.path.insert(0, {tests!r})
 import eventmem
 from eventmem.config import Config
-from eventmem.policies.consolidation import DreamParams
+from eventmem.policies.dream.params import DreamParams
 from test_dream import HIKES, OTHERS, T0
 clock = eventmem.ManualClock(start=T0)
 config = Config(sync=False, dream=DreamParams(summary_min_members=4, capacity=9))

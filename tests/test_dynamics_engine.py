@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 import eventmem
 import replay
-from eventmem.policies.consolidation import DreamParams
+from eventmem.policies.dream.params import DreamParams
 
 DAY = timedelta(days=1)
 T0 = datetime(2025, 1, 1, tzinfo=UTC)  # the property's start (fixtures do not mix with @given)

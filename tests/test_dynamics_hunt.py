@@ -27,10 +27,10 @@ from hypothesis import strategies as st
 
 import eventmem
 import replay
-from eventmem import dream
 from eventmem.config import Config
 from eventmem.events import DREAM_POLICY, ConflictFlagged, LifecycleTransitioned, TierChanged
-from eventmem.policies.consolidation import DreamParams
+from eventmem.maintain import cycle as dream
+from eventmem.policies.dream.params import DreamParams
 from eventmem.policies.lifecycle import SWEEP_1, SWEEP_POLICY
 
 DAY = timedelta(days=1)

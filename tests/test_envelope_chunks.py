@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import eventmem.log as log_module
+import eventmem.storage.log as log_module
 from eventmem import codec
-from eventmem.content import Content
 from eventmem.errors import CorruptRecordError
 from eventmem.events import CONTENT_EVENTS, Event, MemoryIngested, MemoryPinned, MemoryReinforced
-from eventmem.log import EventLog, seq_key
+from eventmem.storage.envelope import Content
+from eventmem.storage.log import EventLog, seq_key
 from projections import Projections
 
 N = 80
@@ -99,7 +99,7 @@ def test_folding_chunks_equals_folding_one_at_a_time(store: EventLog) -> None:
 def _damage(path: Path, seq: int, payload: bytes) -> None:
     log = EventLog.open(path)
     try:
-        with log._env.begin(write=True) as txn:  # bypass the chain: only the decode is tested
+        with log.environment.env.begin(write=True) as txn:  # bypass the chain: only the decode is tested
             value = txn.get(seq_key(seq), db=log._log)
             assert value is not None
             txn.put(seq_key(seq), value[:log_module.HASH_SIZE] + payload, db=log._log)

@@ -18,12 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eventmem
-from eventmem.cli import main as cli_main
-from eventmem.erasure import contents_to_drop, referenced_contents, targets
+from eventmem.cli.commands import main as cli_main
 from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError, StoreLockedError
 from eventmem.events import MemoryErased, MemoryIngested, MemoryReinforced, MemorySkipped
-from eventmem.log import COMPACT_TMP
-from eventmem.text import content_hash
+from eventmem.storage.environment import COMPACT_TMP
+from eventmem.text.normalize import content_hash
+from eventmem.write.erase import contents_to_drop, referenced_contents, targets
 from projections.state import MemoryRecord, Status
 from replay import rebuild
 
@@ -303,7 +303,7 @@ def test_verify_reports_a_missing_blob_and_a_tampered_erasure_record(
     mem.erase(memory_id=a)
     assert mem.verify().ok
     log = mem.store
-    log._write(lambda txn: log.content.drop(txn, content_hash("the kettle whistles a flat note")))
+    log.environment.write(lambda txn: log.content.drop(txn, content_hash("the kettle whistles a flat note")))
     findings = mem.verify().findings
     assert [f.message for f in findings if f.check == "blob"] == [
         f"blob {content_hash('the kettle whistles a flat note')} is missing "
@@ -353,8 +353,9 @@ def _child_env() -> dict[str, str]:
 _CHILD = r"""
 import sys, time
 import eventmem
-from eventmem import engine, lmdbstore as log_module
-from eventmem.log import EventLog
+from eventmem import engine
+from eventmem.storage import environment as log_module
+from eventmem.storage.log import EventLog
 
 store, mode, target = sys.argv[1:4]
 
@@ -367,8 +368,8 @@ def hang(marker):
 if mode == "inside":
     real = EventLog.erase
     def erase(self, events, *, drop_contents):
-        write = self._write
-        self._write = lambda body: write(lambda txn: (body(txn), hang("holding"))[0])
+        write = self.environment.write
+        self.environment.write = lambda body: write(lambda txn: (body(txn), hang("holding"))[0])
         return real(self, events, drop_contents=drop_contents)
     EventLog.erase = erase
 elif mode == "before_snapshot":

@@ -21,7 +21,7 @@ import pytest
 import eventmem
 from eventmem.config import Config
 from eventmem.errors import StoreLockedError
-from eventmem.policies.consolidation import DreamParams
+from eventmem.policies.dream.params import DreamParams
 from replay import rebuild
 
 REPO = Path(__file__).resolve().parent.parent

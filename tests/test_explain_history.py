@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 import eventmem
-from eventmem.cli import main
+from eventmem.cli.commands import main
+from eventmem.cli.render import describe_event, explain_history, render_audit
 from eventmem.config import Config
-from eventmem.policies.consolidation import DreamParams
-from eventmem.render import describe_event, explain_history, render_audit
+from eventmem.policies.dream.params import DreamParams
 from eventmem.results import HistoryEntry
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
@@ -153,7 +153,7 @@ def test_audit_command_lists_each_finding_and_fails(story: dict[str, Any], tmp_p
     import msgspec
 
     from eventmem.config import CONFIGS_KEY
-    from eventmem.log import EventLog
+    from eventmem.storage.log import EventLog
 
     copy = tmp_path / "copy"
     shutil.copytree(story["path"], copy)

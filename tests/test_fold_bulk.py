@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eventmem.text import packed_terms
+from eventmem.text.normalize import packed_terms
 from projections.text import Index
 
 WORDS = st.sampled_from(["rosa", "porto", "nurse", "moved", "sister", "job", "the", "a", "kofi",

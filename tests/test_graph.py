@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eventmem import codec
-from eventmem.envelope import Envelope
 from eventmem.errors import InvalidInputError, NotFoundError
 from eventmem.events import (
     ConflictFlagged,
@@ -30,7 +29,8 @@ from eventmem.events import (
     StatusChange,
 )
 from eventmem.graph import GraphReader, _key
-from eventmem.policies.extract import entity_key
+from eventmem.policies.extract.relations import entity_key
+from eventmem.storage.envelope import Envelope
 from projections import graph as gv
 from projections.graph import Graph, GraphDump, GraphParams
 

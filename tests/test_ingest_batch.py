@@ -1,6 +1,6 @@
 """The batch write path's shortcuts decide exactly as the plain computation did:
 
-* the window's top candidates (eventmem.neighbours._top) are the set np.argpartition picks,
+* the window's top candidates (eventmem.write.neighbours._top) are the set np.argpartition picks,
   ties at the edge included;
 * cutting each item's ranking to the few candidates a decision reads leaves the log
   byte-identical to ranking them all;
@@ -23,9 +23,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import eventmem
-from eventmem import ingest, neighbours
 from eventmem.config import Config
 from eventmem.policies.gate import GateParams
+from eventmem.write import batch as ingest
+from eventmem.write import neighbours
 from ops.bench.log import generate_texts
 
 T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)

@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eventmem import codec
-from eventmem.envelope import Envelope
 from eventmem.events import (
     ConflictFlagged,
     Event,
@@ -25,6 +24,7 @@ from eventmem.events import (
     MemorySuperseded,
     StatusChange,
 )
+from eventmem.storage.envelope import Envelope
 from projections import graph as gv
 from projections.graph import Graph, GraphDump, GraphParams
 from projections.links import Links, LinksDump, flip, link_key, split_link

@@ -19,17 +19,18 @@ import lmdb
 import pytest
 
 import eventmem
-import eventmem.log as log_module
+import eventmem.storage.log as log_module
 import projections
 from eventmem.clock import to_micros
-from eventmem.content import Content, content_key
 from eventmem.events import (
     MemoryIngested,
     MemoryPinned,
     MemoryRecalled,
     memory_ids_of,
 )
-from eventmem.log import EventLog, Head, seq_key
+from eventmem.storage.content import content_key
+from eventmem.storage.envelope import Content
+from eventmem.storage.log import EventLog, Head, seq_key
 from replay import VerifyReport, rebuild, verify
 
 REPO = Path(__file__).resolve().parent.parent
@@ -173,7 +174,7 @@ def test_engine_batch_failing_during_append_leaves_store_and_state_unchanged(
         count = {"n": 0}  # records put into the log db
 
         # lmdb.Transaction is a C type: wrap the environment's begin instead.
-        env = mem.store._env
+        env = mem.store.environment.env
         real_begin = env.begin
 
         class FailingTxn:
@@ -205,7 +206,7 @@ def test_engine_batch_failing_during_append_leaves_store_and_state_unchanged(
                 txn = real_begin(*args, **kw)
                 return FailingTxn(txn) if kw.get("write") else txn
 
-        monkeypatch.setattr(mem.store, "_env", EnvProxy())
+        monkeypatch.setattr(mem.store.environment, "env", EnvProxy())
         with pytest.raises(eventmem.StoreError):
             mem.remember_many(["second", "third", "fourth"], namespace="a")
         monkeypatch.undo()

@@ -1,4 +1,4 @@
-"""The optional MiniLM embedder (eventmem.neural): skipped unless the ``neural`` extra is installed.
+"""The optional MiniLM embedder (eventmem.text.neural): skipped unless the ``neural`` extra is installed.
 
 Without the extra only the tests of the missing-extra error run (they fake the absence, so they
 run everywhere).
@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 import eventmem
-from eventmem import neural
-from eventmem.embedders import EMBEDDERS
 from eventmem.errors import EmbedderMismatchError, InvalidInputError
-from eventmem.neural import MINILM_ID, MiniLMEmbedder
+from eventmem.text import neural
+from eventmem.text.embedders import EMBEDDERS
+from eventmem.text.neural import MINILM_ID, MiniLMEmbedder
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 TEXTS = [
@@ -108,7 +108,7 @@ def test_same_bytes_in_any_call_order_or_batch(embedder: MiniLMEmbedder) -> None
 def test_same_bytes_in_another_process(embedder: MiniLMEmbedder, tmp_path: Path) -> None:
     script = textwrap.dedent(f"""
         import sys
-        from eventmem.neural import MiniLMEmbedder
+        from eventmem.text.neural import MiniLMEmbedder
         sys.stdout.buffer.write(MiniLMEmbedder().embed({TEXTS[:4]!r}).tobytes())
     """)
     root = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.cluster import AgglomerativeClustering
 
-from eventmem.policies import cluster, summaries
+from eventmem.policies.dream import cluster, summaries
 
 
 def unit_rows(seed: int, n: int, dim: int = 8, families: int = 3, noise: float = 0.35

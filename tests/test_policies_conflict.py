@@ -1,4 +1,4 @@
-"""Contradiction detection between two memory texts (eventmem.policies.conflict).
+"""Contradiction detection between two memory texts (eventmem.policies.conflict.detect).
 
 Tables pin what must and must not be flagged, with the exact attribute, values and rule; hypothesis
 checks purity, that a text never contradicts itself, that nothing raises on arbitrary unicode, and
@@ -26,8 +26,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eventmem.policies import conflict
-from eventmem.policies.conflict import (
+from eventmem.policies.conflict import detect as conflict
+from eventmem.policies.conflict.detect import (
     CONFLICT_VERSION,
     Claims,
     Contradiction,
@@ -445,7 +445,7 @@ def test_symmetry_over_a_grid_of_sentences() -> None:
 
 def test_independent_of_hash_seed() -> None:
     code = (
-        "from eventmem.policies.conflict import claims, detect\n"
+        "from eventmem.policies.conflict.detect import claims, detect\n"
         "texts = ['Alice lives in Berlin and works at Acme. Alice likes tea.', "
         "'Alice moved to Paris. Alice works at Globex. Alice hates tea.']\n"
         "c = [claims(t) for t in texts]\n"

@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eventmem.clock import MICROS_PER_DAY
-from eventmem.envelope import Envelope
 from eventmem.errors import InvalidInputError
 from eventmem.events import MemoriesDormant, MemoriesRehearsed
-from eventmem.policies import forgetting, rehearsal
-from eventmem.policies.consolidation import DreamParams
 from eventmem.policies.decay import DecayParams, retention
+from eventmem.policies.dream import forgetting, rehearsal
+from eventmem.policies.dream.params import DreamParams
 from eventmem.policies.utility import UtilityParams
+from eventmem.storage.envelope import Envelope
 from projections import state as state_view
 from projections.state import ConflictRecord, MemoryRecord, State
 

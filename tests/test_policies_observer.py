@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eventmem.errors import InvalidInputError
-from eventmem.policies.observer import (
+from eventmem.policies.observer.rules import (
     OBSERVER_VERSION,
     RULES,
     ObserverParams,

@@ -9,9 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eventmem.clock import MICROS_PER_DAY, from_micros, to_micros
-from eventmem.expansion import declarative, past_tense, third_person
-from eventmem.query import classify, is_chitchat, plan, split_compound
-from eventmem.timeexpr import Anchored, TimeRange, find_time, mentions_time, strip_phrase
+from eventmem.recall.plan import (
+    classify,
+    declarative,
+    is_chitchat,
+    past_tense,
+    plan,
+    split_compound,
+    third_person,
+)
+from eventmem.text.timeexpr import Anchored, TimeRange, find_time, mentions_time, strip_phrase
 
 # Thursday 15 June 2023, 15:30 UTC
 NOW = to_micros(datetime(2023, 6, 15, 15, 30, tzinfo=UTC))

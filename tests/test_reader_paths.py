@@ -13,9 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import eventmem.log as log_module
-from eventmem.content import Content, ContentTables
-from eventmem.envelope import Envelope
+import eventmem.storage.log as log_module
 from eventmem.events import (
     CONTENT_EVENTS,
     ConflictFlagged,
@@ -24,7 +22,9 @@ from eventmem.events import (
     MemoryIngested,
     MemoryPinned,
 )
-from eventmem.log import EventLog
+from eventmem.storage.content import ContentTables
+from eventmem.storage.envelope import Content, Envelope
+from eventmem.storage.log import EventLog
 
 N = 150
 

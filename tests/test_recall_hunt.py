@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 import eventmem
 from eventmem.clock import from_micros, to_micros
-from eventmem.context import build_context, estimate_tokens
 from eventmem.errors import InvalidInputError
+from eventmem.recall.context import build_context, estimate_tokens
 from eventmem.results import Hit
-from eventmem.timeexpr import TimeRange, find_time
+from eventmem.text.timeexpr import TimeRange, find_time
 
 DAY = timedelta(days=1)
 

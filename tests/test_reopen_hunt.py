@@ -13,12 +13,12 @@ import pytest
 
 import eventmem
 from eventmem.config import CONFIGS_KEY, Config, recorded_configs
-from eventmem.embedders import HashingEmbedder
 from eventmem.errors import EmbedderError, EmbedderMismatchError
-from eventmem.log import EventLog
-from eventmem.policies.consolidation import DreamParams
+from eventmem.policies.dream.params import DreamParams
 from eventmem.policies.gate import GateParams
 from eventmem.policies.lifecycle import LifecycleParams
+from eventmem.storage.log import EventLog
+from eventmem.text.embedders import HashingEmbedder
 
 
 class Faulty:

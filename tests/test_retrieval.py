@@ -15,14 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import eventmem
-from eventmem.channels import Lexical, context_scores, same_session, smoothed
 from eventmem.clock import to_micros
-from eventmem.context import build_context, estimate_tokens, summary_line
 from eventmem.errors import InvalidInputError
 from eventmem.events import MemoryRecalled
+from eventmem.recall.channels import Lexical, context_scores, same_session, smoothed
+from eventmem.recall.context import build_context, estimate_tokens, summary_line
+from eventmem.recall.fuse import rrf
+from eventmem.recall.score import PROFILES, Params, activation, composite, lift, mmr
 from eventmem.results import Hit
-from eventmem.retrieval import rrf
-from eventmem.scoring import PROFILES, Params, activation, composite, lift, mmr
 from projections.state import MemoryRecord
 
 HOUR = timedelta(hours=1)

@@ -62,9 +62,9 @@ from eventmem.config import Config
 from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError
 from eventmem.policies.classify import classify
 from eventmem.policies.gate import GateParams
-from eventmem.policies.observer import ObserverParams
-from eventmem.query import is_chitchat
-from eventmem.text import STOPWORDS, dedup_key
+from eventmem.policies.observer.rules import ObserverParams
+from eventmem.recall.plan import is_chitchat
+from eventmem.text.normalize import STOPWORDS, dedup_key
 
 T0 = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)
 BASE_STABILITY = Config().base_stability_days
@@ -80,7 +80,7 @@ def stored_form(text: str) -> str:
 
 def same_text_key(text: str) -> str:
     """Texts with equal keys are one memory: equal up to case, spacing and compatibility forms
-    (NFKC: fullwidth letters, ligatures...), as ``eventmem.text.dedup_key`` documents."""
+    (NFKC: fullwidth letters, ligatures...), as ``eventmem.text.normalize.dedup_key`` documents."""
     return " ".join(unicodedata.normalize("NFKC", stored_form(text)).casefold().split())
 
 

@@ -25,7 +25,7 @@ import pytest
 from disk import small_tmpfs
 
 import eventmem
-from eventmem.lmdbstore import COMPACT_TMP
+from eventmem.storage.environment import COMPACT_TMP
 
 REPO = Path(__file__).resolve().parent.parent
 WAIT = 60.0
@@ -172,9 +172,9 @@ def test_a_full_disk_is_a_clear_error_not_a_dead_process(full_disk: Path, step: 
 _COMPACT_HELD = r"""
 import sys, time
 import eventmem
-from eventmem import lmdbstore
+from eventmem.storage import environment
 
-real = lmdbstore.os.replace
+real = environment.os.replace
 
 
 def replace(src, dst):  # the copy is written; the kill lands before it is moved into place
@@ -182,7 +182,7 @@ def replace(src, dst):  # the copy is written; the kill lands before it is moved
     time.sleep(600)
 
 
-lmdbstore.os.replace = replace
+environment.os.replace = replace
 with eventmem.open(sys.argv[1]) as mem:
     mem.compact()
 """

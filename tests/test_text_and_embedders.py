@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import eventmem
-from eventmem import text as tx
-from eventmem.embedders import EMBEDDERS, Embedder, HashingEmbedder, default_embedder
 from eventmem.errors import EmbedderMismatchError, InvalidInputError
+from eventmem.text import normalize as tx
+from eventmem.text.embedders import EMBEDDERS, Embedder, HashingEmbedder, default_embedder
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
@@ -237,7 +237,7 @@ def test_stem_leaves_short_and_odd_tokens() -> None:
 
 @given(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=80))
 def test_packed_terms_are_term_counts_and_token_count(text: str) -> None:
-    from eventmem.text import packed_parts, packed_terms
+    from eventmem.text.normalize import packed_parts, packed_terms
 
     ids, counts = tx.term_counts(text)
     length, packed_ids, packed_counts = packed_parts(packed_terms(text))

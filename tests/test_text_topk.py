@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eventmem.text import packed_terms, query_terms
+from eventmem.text.normalize import packed_terms, query_terms
 from projections import text as text_view
 from projections.text import Index, Text
 from projections.topk import top_allowed

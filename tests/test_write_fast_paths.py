@@ -10,8 +10,8 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eventmem import text
 from eventmem.policies import causal, classify
+from eventmem.text import normalize as text
 
 # Text that hits the interesting cases: causal words in any case, apostrophes of every kind,
 # contractions, runs of odd whitespace, and letters that fold or case-map specially.

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eventmem
-from eventmem import items as items_module
 from eventmem.events import MemoryReinforced
 from eventmem.policies import gate
+from eventmem.write import items as items_module
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 BERLIN, PARIS, ROME = "Alice lives in Berlin", "Alice moved to Paris", "Alice moved to Rome"

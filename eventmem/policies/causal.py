@@ -1,5 +1,5 @@
 """Whether a text states a cause or an effect: the write path links such a text to its nearest
-memory as ``causes`` rather than ``related_to`` (:mod:`eventmem.ingest`).
+memory as ``causes`` rather than ``related_to`` (:mod:`eventmem.write.batch`).
 
 The rule is one case-insensitive search for the causal words (:data:`CAUSAL`). It runs for every
 created memory, so :func:`gives_reason` answers it the cheap way where that is exact: ASCII text

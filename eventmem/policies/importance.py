@@ -31,7 +31,7 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 from eventmem.policies.literals import Prefilter
-from eventmem.text import folded as text_folded
+from eventmem.text.normalize import folded as text_folded
 
 __all__ = [
     "FLASHBULB_MIN_IMPORTANCE",

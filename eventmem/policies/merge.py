@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from eventmem.text import STOPWORDS, stem, tokenize
+from eventmem.text.normalize import STOPWORDS, stem, tokenize
 
 MERGE_VERSION: Final = "merge-1"
 

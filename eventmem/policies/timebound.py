@@ -30,7 +30,7 @@ from typing import Final
 
 from eventmem.clock import from_micros, to_micros
 from eventmem.policies.literals import Prefilter
-from eventmem.text import folded as text_folded
+from eventmem.text.normalize import folded as text_folded
 
 __all__ = ["POLICY_VERSION", "RULES", "infer_valid_until"]
 

@@ -48,8 +48,8 @@ from typing import Any
 import msgspec
 
 import eventmem
-from eventmem.log import FORMAT_VERSION
-from eventmem.policies.consolidation import DreamParams
+from eventmem.policies.dream.params import DreamParams
+from eventmem.storage.log import FORMAT_VERSION
 from ops.bench.common import (
     RESULTS_DIR,
     dir_size,

@@ -46,7 +46,7 @@ from typing import Any
 import msgspec
 
 import eventmem
-from eventmem.policies.consolidation import DreamParams
+from eventmem.policies.dream.params import DreamParams
 from ops.bench.common import (
     RESULTS_DIR,
     dir_size,

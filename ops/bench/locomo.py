@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import eventmem
-from eventmem.neural import MiniLMEmbedder
+from eventmem.text.neural import MiniLMEmbedder
 from ops.bench.common import (
     REPO_ROOT,
     RESULTS_DIR,

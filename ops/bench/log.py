@@ -360,7 +360,7 @@ def reader_floor(engine: eventmem.Engine) -> dict[str, Any]:
 # loaded, as an open without a usable snapshot (after a PROJECTION_VERSION bump, say) runs it.
 _FRESH_REBUILD = """
 import json, sys, time
-from eventmem.log import EventLog
+from eventmem.storage.log import EventLog
 from replay import rebuild
 log = EventLog.open(sys.argv[1], readonly=True)
 start = time.perf_counter()

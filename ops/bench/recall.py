@@ -43,8 +43,8 @@ from typing import Any
 import numpy as np
 
 import eventmem
-from eventmem.blas import single_thread
-from eventmem.policies.consolidation import DreamParams
+from eventmem.policies.dream.params import DreamParams
+from eventmem.text.blas import single_thread
 from ops.bench.common import (
     REPO_ROOT,
     RESULTS_DIR,

@@ -1,0 +1,149 @@
+"""Input checks for the public API. Each failure raises InvalidInputError before anything is
+written, with a message that names the field and says what would be accepted."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from eventmem.clock import from_micros, to_micros
+from eventmem.config import Config
+from eventmem.errors import InvalidInputError
+from eventmem.events import ACTORS, MEMORY_KINDS
+from eventmem.text.normalize import normalize
+
+
+def _utf8_clean(value: str, field: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInputError(
+            f"{field} is not valid Unicode text (lone surrogate at position {exc.start}); "
+            "decode your input with errors='replace' or fix its source"
+        ) from None
+    if "\x00" in value:
+        raise InvalidInputError(f"{field} contains a NUL character")
+
+
+def text(value: Any, config: Config, field: str = "text") -> str:
+    """The normalized text, or an error for non-strings, empty, oversize or invalid Unicode."""
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{field} must be a str, got {type(value).__name__}")
+    _utf8_clean(value, field)
+    normalized = normalize(value)
+    if not normalized:
+        raise InvalidInputError(f"{field} is empty or only whitespace")
+    if len(normalized) > config.max_text_chars:
+        raise InvalidInputError(
+            f"{field} has {len(normalized)} characters, over the limit of {config.max_text_chars}; "
+            "split it or raise Config.max_text_chars"
+        )
+    return normalized
+
+
+def query(value: Any, config: Config) -> str:
+    if not isinstance(value, str):
+        raise InvalidInputError(f"query must be a str, got {type(value).__name__}")
+    _utf8_clean(value, "query")
+    normalized = normalize(value)
+    if not normalized:
+        raise InvalidInputError("query is empty or only whitespace")
+    return normalized[: config.max_query_chars]
+
+
+def namespace(value: Any, config: Config) -> str:
+    if not isinstance(value, str) or not value:
+        raise InvalidInputError(f"namespace must be a non-empty str, got {value!r}")
+    _utf8_clean(value, "namespace")
+    if len(value) > config.max_namespace_chars:
+        raise InvalidInputError(f"namespace is longer than {config.max_namespace_chars} characters")
+    if any(ord(c) < 32 for c in value):
+        raise InvalidInputError("namespace contains control characters")
+    return value
+
+
+def kind(value: Any) -> str | None:
+    if value is None:
+        return None
+    if value not in MEMORY_KINDS:
+        raise InvalidInputError(f"unknown kind {value!r}; use one of {', '.join(MEMORY_KINDS)}")
+    return str(value)
+
+
+def actor(value: Any, field: str = "source") -> str:
+    if value not in ACTORS:
+        raise InvalidInputError(f"unknown {field} {value!r}; use one of {', '.join(ACTORS)}")
+    return str(value)
+
+
+def unit_float(value: Any, field: str) -> float:
+    """A finite number in [0, 1] (booleans are refused: they are almost always a mistake)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInputError(f"{field} must be a number in [0, 1], got {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or not 0.0 <= number <= 1.0:
+        raise InvalidInputError(f"{field} must be a finite number in [0, 1], got {value!r}")
+    return number
+
+
+def optional_time(value: Any, field: str) -> int | None:
+    """Microseconds since the epoch, for a time that reads back as a datetime: an offset can
+    put datetime.min or max outside the years 1..9999 in UTC, and a stored time that cannot be
+    shown again would break every read of its memory."""
+    if value is None:
+        return None
+    micros = to_micros(value, name=field)
+    try:
+        from_micros(micros)
+    except OverflowError:
+        raise InvalidInputError(f"{field} is outside the years 1 to 9999 in UTC") from None
+    return micros
+
+
+def interval(
+    valid_from: datetime | None, valid_until: datetime | None
+) -> tuple[int | None, int | None]:
+    start = optional_time(valid_from, "valid_from")
+    end = optional_time(valid_until, "valid_until")
+    if start is not None and end is not None and end <= start:
+        raise InvalidInputError("valid_until must be after valid_from")
+    return start, end
+
+
+MAX_LABELS = 256  # tags or refs per memory: each event carries them all, and so every replay
+
+
+def labels(value: Any, field: str) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise InvalidInputError(f"{field} must be a sequence of str")
+    if len(value) > MAX_LABELS:
+        raise InvalidInputError(f"{field} takes at most {MAX_LABELS} items, got {len(value)}")
+    out = []
+    for item in value:
+        if not isinstance(item, str) or not item or len(item) > 256:
+            raise InvalidInputError(f"each of {field} must be a non-empty str of at most 256 chars")
+        _utf8_clean(item, field)
+        out.append(item)
+    return tuple(out)
+
+
+def k(value: Any, config: Config) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= config.max_k:
+        raise InvalidInputError(f"k must be an int from 1 to {config.max_k}, got {value!r}")
+    return value
+
+
+def flag(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"{field} must be True or False, got {value!r}")
+    return value
+
+
+def label(value: Any, field: str) -> str:
+    """A short identifier such as a session id: a non-empty str of at most 256 characters."""
+    if not isinstance(value, str) or not value or len(value) > 256:
+        raise InvalidInputError(f"{field} must be a non-empty str of at most 256 chars")
+    _utf8_clean(value, field)
+    return value

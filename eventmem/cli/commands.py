@@ -1,0 +1,436 @@
+"""The ``eventmem`` command: operate and debug a store from the shell.
+
+The store is ``--store``, else ``$EVENTMEM_STORE``, else ``./eventmem-store``. Every command takes
+``--json`` for machine-readable output. Exit codes: 0 ok, 1 a check failed (verify, audit), 2 bad
+usage or input, 3 a store error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import lmdb
+import msgspec
+
+import eventmem
+from eventmem.cli.render import (
+    describe_event,
+    explain_history,
+    render_audit,
+    render_hits,
+    render_memory,
+    render_plan,
+)
+from eventmem.clock import from_micros, to_micros
+from eventmem.errors import EventmemError, InvalidInputError, StoreError
+
+# What only some commands need (the log, replay, the query planner, numpy under them) is imported
+# inside those commands: ``eventmem --help`` and a mistyped command answer without loading it.
+
+
+def _parse_time(value: str) -> datetime:
+    """ISO 8601; a time without a zone is taken as UTC (the CLI's one convenience)."""
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidInputError(f"not an ISO 8601 time: {value!r}") from None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
+    if args.json:
+        print(json.dumps(msgspec.to_builtins(data), ensure_ascii=False, sort_keys=True))
+    else:
+        print(text)
+
+
+def _store(args: argparse.Namespace) -> str:
+    return args.store or os.environ.get("EVENTMEM_STORE") or "eventmem-store"
+
+
+def _open(args: argparse.Namespace, *, readonly: bool = False,
+          create: bool = False) -> eventmem.Engine:
+    """Open the store; only ``create`` (remember, demo) may make a new one: any other command
+    on a mistyped path would answer from (and leave behind) an empty store."""
+    path = _check_path(_store(args))
+    if not create and not os.path.exists(os.path.join(path, "data.mdb")):
+        raise StoreError(f"no store at {path}; create one with `eventmem remember` or `demo`")
+    return eventmem.open(path, readonly=readonly)
+
+
+def _check_path(path: str) -> str:
+    """Refuse a store path that is, or lies under, something other than a directory."""
+    for place in (Path(path), *Path(path).parents):
+        if place.exists():
+            if not place.is_dir():
+                where = "" if place == Path(path) else f" ({place} is a file)"
+                raise StoreError(f"the store path {path} is not a directory{where}")
+            break
+    return path
+
+
+# -- commands ------------------------------------------------------------------------------------
+
+
+def cmd_remember(args: argparse.Namespace) -> int:
+    text = sys.stdin.read() if args.text == "-" else args.text  # `-`: the text comes piped in
+    with _open(args, create=True) as mem:
+        result = mem.remember(
+            text, namespace=args.namespace, kind=args.kind, source=args.source,
+            importance=args.importance,
+            valid_from=_parse_time(args.valid_from) if args.valid_from else None,
+            valid_until=_parse_time(args.valid_until) if args.valid_until else None,
+            pinned=args.pin,
+        )
+    if result.memory_id is None:  # rejected: no memory, say why instead
+        line = f"{result.action} (rule={result.rule}, seq {result.seq}): {result.reason}"
+    else:
+        line = f"{result.action} {result.memory_id} (seq {result.seq})"
+    _emit(args, result, line)
+    return 0
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    from eventmem.recall.plan import plan as query_plan
+    with _open(args) as mem:
+        valid_at = _parse_time(args.valid_at) if args.valid_at else None
+        plan = query_plan(args.query, to_micros(mem.now()))
+        hits = mem.recall(args.query, namespace=args.namespace, k=args.k, valid_at=valid_at,
+                          profile=args.profile)
+    text = render_hits(hits, explain=args.explain)
+    _emit(args, hits, f"{render_plan(plan)}\n{text}" if args.explain else text)
+    return 0
+
+
+def cmd_get(args: argparse.Namespace) -> int:
+    with _open(args, readonly=True) as mem:
+        memory = mem.get(args.memory_id)
+    _emit(args, memory, render_memory(memory))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """A memory's whole life in plain language (``--json``: the events with their evidence)."""
+    with _open(args, readonly=True) as mem:
+        entries = mem.history(args.memory_id)
+        memory = mem.get(args.memory_id)
+    text = memory.text if memory.text is not None else "(text erased)"
+    header = (f"{memory.memory_id} [{memory.namespace}] {memory.kind}, {memory.status}, "
+              f"tier {memory.tier}: {text}")
+    _emit(args, entries, "\n".join([header, *explain_history(memory.memory_id, entries)]))
+    return 0
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    from eventmem.events import event_tag
+    with _open(args, readonly=True) as mem:
+        stop = None if args.limit is None else args.start + args.limit - 1
+        rows = [(seq, event) for seq, event in mem.events(args.start, stop)]
+        text = "\n".join(_trace_line(mem.store, seq, ev) for seq, ev in rows) or "(empty log)"
+    data = [{"seq": seq, "type": event_tag(ev), **msgspec.to_builtins(ev)} for seq, ev in rows]
+    _emit(args, data, text)
+    return 0
+
+
+def _trace_line(log: Any, seq: int, event: Any) -> str:
+    from eventmem.events import event_tag
+    from replay.history import event_details
+    details = event_details(log, event)
+    ns = f" [{event.namespace}]" if event.namespace else ""
+    return (f"{seq:>8}  {from_micros(event.at).isoformat()}{ns}  "
+            f"{describe_event(event_tag(event), details)}")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Rebuild the projections from the log up to a seq or a time, printing each event with
+    ``--trace``; reports what the store held at that point."""
+    from eventmem.events import event_tag
+    from replay.rebuild import rebuild
+
+    with _open(args, readonly=True) as mem:
+        log = mem.store
+        until = _until_seq(log, args.until)
+        traced = []
+        for seq, event in log.read(1, until):
+            if args.trace:
+                traced.append(_trace_line(log, seq, event) if not args.json
+                              else {"seq": seq, "type": event_tag(event),
+                                    **msgspec.to_builtins(event)})
+        views = rebuild(log, until=until)
+    summary = {"until_seq": views.seq, "memories": len(views.state.memories),
+               "active": sum(r.status == "active" for r in views.state.memories.values()),
+               "digests": views.digests()}
+    if args.json:
+        _emit(args, {"summary": summary, "trace": traced}, "")
+    else:
+        for line in traced:
+            print(line)
+        print(f"replayed to seq {views.seq}: {summary['memories']} memories "
+              f"({summary['active']} active)")
+    return 0
+
+
+def _until_seq(log: Any, value: str | None) -> int:
+    head = log.head().seq
+    if value is None:
+        return head
+    if value.lstrip("-").isdigit():
+        return _seq_upto(value, head)
+    return log.seq_at_time(to_micros(_parse_time(value)))
+
+
+def _seq_upto(value: str, head: int) -> int:
+    """A seq given with --until: 0 to the head (past it is a typo or another store, as for
+    ``as-of``; silently stopping at the head would report the head as what was asked for)."""
+    seq = int(value)
+    if not 0 <= seq <= head:
+        raise InvalidInputError(f"--until takes a seq from 0 to the head ({head}) or an ISO 8601 "
+                                f"time, got {value!r}")
+    return seq
+
+
+def cmd_as_of(args: argparse.Namespace) -> int:
+    with _open(args, readonly=True) as mem:
+        if args.at.lstrip("-").isdigit():  # a seq (a negative one is refused as such)
+            view = mem.as_of(seq=int(args.at))
+        else:
+            view = mem.as_of(at=_parse_time(args.at))
+        if args.query:
+            hits = view.recall(args.query, namespace=args.namespace, k=args.k)
+            _emit(args, hits, render_hits(hits, explain=False))
+        else:
+            stats = view.stats()
+            _emit(args, stats, json.dumps(stats, indent=2))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    with _open(args, readonly=True) as mem:
+        report = mem.verify()
+    lines = [f"{'OK' if report.ok else 'FAILED'}: {report.events_checked} events, "
+             f"{report.blobs_checked} blobs, head {report.head_seq} {report.head_hash[:16]}"]
+    lines += [f"  seq {f.seq}: [{f.check}] {f.message}" for f in report.findings]
+    _emit(args, report, "\n".join(lines))
+    return 0 if report.ok else 1
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """Re-derive every recorded decision and list those that come out differently."""
+    if args.until is not None and not args.until.lstrip("-").isdigit():
+        raise InvalidInputError(f"--until takes a seq, got {args.until!r}")
+    with _open(args, readonly=True) as mem:
+        until = None if args.until is None else _seq_upto(args.until, mem.head().seq)
+        report = mem.audit(until=until)
+    _emit(args, report, render_audit(report))
+    return 0 if report.ok else 1
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    with _open(args, readonly=True) as mem:
+        stats = {**mem.stats(), "store": mem.path, "log": mem.store.stats(),
+                 "head_hash": mem.head().hash.hex()}
+    _emit(args, stats, "\n".join(f"{k}: {v}" for k, v in stats.items()))
+    return 0
+
+
+def cmd_consolidate(args: argparse.Namespace) -> int:
+    with _open(args) as mem:
+        report = mem.consolidate(now=_parse_time(args.now) if args.now else None)
+    lines = [f"consolidated at {report.now.isoformat()}: "
+             f"{len(report.status_changes)} status changes, {len(report.tier_changes)} tier "
+             f"changes, {len(report.invalidated)} expired"]
+    lines += [f"  {c.memory_id} {c.from_status} -> {c.to_status} ({c.reason})"
+              for c in report.status_changes]
+    lines += [f"  {c.memory_id} tier {c.from_tier} -> {c.to_tier} ({c.reason})"
+              for c in report.tier_changes]
+    _emit(args, report, "\n".join(lines))
+    return 0
+
+
+def cmd_erase(args: argparse.Namespace) -> int:
+    """Erase one memory's content (and what was derived from it) or a whole namespace's."""
+    if args.namespace is not None and not args.yes:
+        raise InvalidInputError(f"erasing namespace {args.namespace!r} removes every memory in "
+                                "it for good; add --yes to confirm")
+    with _open(args) as mem:
+        done = mem.erase(memory_id=args.memory, namespace=args.namespace, reason=args.reason)
+    if not done.memory_ids:
+        text = "nothing to erase (already erased)"
+    else:
+        text = (f"erased {len(done.memory_ids)} memories ({len(done.cascaded)} derived) and "
+                f"{done.contents_removed} texts (seqs {', '.join(map(str, done.seqs))}); run "
+                "`eventmem compact` to remove the freed bytes from the file")
+    _emit(args, done, text)
+    return 0
+
+
+def cmd_compact(args: argparse.Namespace) -> int:
+    with _open(args) as mem:
+        before, after = mem.compact()
+    _emit(args, {"before": before, "after": after},
+          f"compacted {_store(args)}: {before} -> {after} bytes")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from eventmem.cli.demo import NAMESPACE, run_demo
+
+    path = _check_path(_store(args))
+    if os.path.exists(os.path.join(path, "data.mdb")):
+        # The log is immutable: a demo run into a store that holds real memories ($EVENTMEM_STORE
+        # set for an agent) would leave its sample conversation there for good.
+        with eventmem.open(path, readonly=True) as mem:
+            others = sorted(set(mem.stats()["by_namespace"]) - {NAMESPACE})
+        if others:
+            raise InvalidInputError(
+                f"{path} holds memories of other namespaces ({', '.join(others[:3])}); the demo "
+                "writes a sample conversation into its store: give it a new one with --store")
+    return run_demo(path, as_json=args.json)
+
+
+# -- the parser ----------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="eventmem",
+                                     description="Long-term memory for AI agents, event-sourced.")
+    parser.add_argument("--store", help="store directory ($EVENTMEM_STORE, else ./eventmem-store)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    # The same options after the command; SUPPRESS keeps a subcommand from resetting a value given
+    # before it.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--store", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="machine-readable output")
+    parser.add_argument("--version", action="version", version=eventmem.__version__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def add(name: str, func: Any, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        p.set_defaults(func=func)
+        return p
+
+    add("demo", cmd_demo, "write a sample conversation, then recall, history, as-of and verify")
+    p = add("remember", cmd_remember, "remember a text")
+    p.add_argument("text", help="the text; - reads it from stdin")
+    p.add_argument("--namespace", "-n", default="default")
+    p.add_argument("--kind")
+    p.add_argument("--source", default="user")
+    p.add_argument("--importance", type=float)
+    p.add_argument("--valid-from")
+    p.add_argument("--valid-until")
+    p.add_argument("--pin", action="store_true")
+    p = add("recall", cmd_recall, "recall memories for a query (recorded as an access)")
+    p.add_argument("query")
+    p.add_argument("--namespace", "-n", default="default")
+    p.add_argument("-k", type=int, default=5)
+    p.add_argument("--valid-at", help="only memories true at this time")
+    p.add_argument("--explain", action="store_true",
+                   help="print how the query was understood, per-channel ranks and every signal")
+    p.add_argument("--profile", default="default",
+                   choices=["default", "recent", "important", "deep", "broad"],
+                   help="how relevance is weighed against recency, retention and importance")
+    p = add("get", cmd_get, "show one memory")
+    p.add_argument("memory_id")
+    p = add("history", cmd_history,
+            "a memory's whole life: every event that touched it, and why, in plain language")
+    p.add_argument("memory_id")
+    p = add("log", cmd_log, "print the event log")
+    p.add_argument("--start", type=_positive, default=1, help="the first seq (default 1)")
+    p.add_argument("--limit", type=_positive, help="at most this many events")
+    p = add("replay", cmd_replay, "rebuild the projections up to a seq or time")
+    p.add_argument("--until", help="a seq or an ISO 8601 time (default: the head)")
+    p.add_argument("--trace", action="store_true", help="print each replayed event")
+    p = add("as-of", cmd_as_of, "the store as it stood at a seq or time")
+    p.add_argument("at", help="a seq or an ISO 8601 time")
+    p.add_argument("query", nargs="?")
+    p.add_argument("--namespace", "-n", default="default")
+    p.add_argument("-k", type=int, default=5)
+    p = add("consolidate", cmd_consolidate,
+            "maintenance: lifecycle sweep, tier promotion/demotion, expiry (recorded as events)")
+    p.add_argument("--now", help="the time to consolidate at (ISO 8601; default: the clock)")
+    p = add("erase", cmd_erase, "erase a memory's content, or a namespace's (recorded as an "
+            "event; the text, vectors and terms are removed)")
+    target = p.add_mutually_exclusive_group(required=True)
+    target.add_argument("--memory", metavar="ID", help="the memory (and those derived from it)")
+    target.add_argument("--namespace", "-n", metavar="NS", help="every memory of a namespace")
+    p.add_argument("--yes", action="store_true", help="confirm a namespace erase")
+    p.add_argument("--reason", default="request", help="a short code recorded with the erase")
+    add("compact", cmd_compact, "rewrite the store file without free pages (after an erase: "
+        "no byte of the erased text is left); no other process may have the store open")
+    add("verify", cmd_verify, "check the hash chain, blobs and projections")
+    p = add("audit", cmd_audit, "re-derive every recorded decision and report those that "
+            "come out differently")
+    p.add_argument("--until", help="audit the decisions up to this seq (default: the head)")
+    add("stats", cmd_stats, "counts and sizes")
+    return parser
+
+
+def _positive(value: str) -> int:
+    """An argparse type: an int of at least 1."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"takes a whole number of at least 1, got {value!r}")
+    return number
+
+
+def _log_failure(args: argparse.Namespace, error: BaseException, code: int) -> None:
+    """A line in the ops log of an existing store for a command that failed: the command and
+    the error's class, never its message (that may quote the input, and erased text must not
+    survive in the ops log). Best effort: a reader may not be allowed to write there."""
+    from eventmem.storage.opslog import ops_logger
+    store = Path(_store(args))
+    if not (store / "data.mdb").is_file():
+        return
+    try:
+        ops = ops_logger(store)
+    except OSError:
+        return
+    try:
+        ops.info("failed", command=args.command, error=type(error).__name__, exit=code)
+    finally:
+        ops.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:
+        # The reader went away (`eventmem log | head`): not an error. Point stdout at devnull so
+        # the interpreter's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except (EventmemError, OSError, lmdb.Error) as exc:
+        code = _report(args, exc)
+        _log_failure(args, exc, code)
+        return code
+
+
+def _report(args: argparse.Namespace, exc: BaseException) -> int:
+    """Print a failed command's one-line message; its exit code: 2 bad input, 3 the store."""
+    if isinstance(exc, InvalidInputError):
+        print(f"eventmem: {exc}", file=sys.stderr)
+        return 2
+    if isinstance(exc, EventmemError):
+        print(f"eventmem: {type(exc).__name__}: {exc}", file=sys.stderr)
+    elif isinstance(exc, lmdb.Error):  # a damaged page met while reading
+        print(f"eventmem: the store file {_store(args)}/data.mdb is damaged ({exc}); restore it "
+              "from a backup", file=sys.stderr)
+    else:  # OSError on the store's directory: permissions, a file in the way, no space
+        print(f"eventmem: cannot use the store at {_store(args)}: {exc}", file=sys.stderr)
+    return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

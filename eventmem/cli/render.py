@@ -1,0 +1,409 @@
+"""Readable one-line renderings of events, hits and memories for the CLI and the demo."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from eventmem.clock import from_micros
+from eventmem.results import HistoryEntry, Hit, Memory
+
+
+def describe_event(tag: str, details: Mapping[str, Any]) -> str:
+    """One line saying what an event did and, for decisions, why: the rule, the neighbour and
+    similarity, the conflict's attribute and values, a transition's reason and evidence. It
+    names memories by id and never quotes their text (a trace is safe to share)."""
+    d: dict[str, Any] = msgspec.to_builtins(dict(details))
+    mid = d.get("memory_id", "")
+    match tag:
+        case "memory.ingested":
+            extra = " flashbulb (pinned)" if d.get("flashbulb") else ""
+            evidence = _evidence(d)
+            if d.get("derived_from"):
+                evidence += f" from {', '.join(d['derived_from'])}"
+            if d.get("valid_until_rule"):
+                evidence += f" valid_until inferred ({d['valid_until_rule']})"
+            return (f"created {mid} kind={d['kind']} ({d.get('kind_rule', 'caller')}) "
+                    f"source={d.get('source', 'user')} importance={d.get('importance', 0.5):.2f} "
+                    f"priority={d.get('priority', 'normal')} tier={d.get('tier', 'episodic')}"
+                    f"{extra} rule={d.get('rule', 'new')} policy={d.get('policy')}{evidence}")
+        case "memory.reinforced":
+            stability = "" if d.get("stability") is None \
+                else f", stability now {d['stability']:.1f} days"
+            return (f"reinforced {mid}: duplicate input, rule={d['rule']} "
+                    f"similarity={d['similarity']:.3f}{stability}")
+        case "memory.skipped":
+            return (f"skipped input into {mid}: adds nothing, rule={d['rule']} "
+                    f"similarity={d['similarity']:.3f}")
+        case "memory.rejected":
+            return f"rejected input ({d['length']} chars): {d['reason']} (rule={d['rule']})"
+        case "memory.superseded":
+            until = "" if d.get("until") is None else f", valid until {_when(d['until'])}"
+            conflict = f" conflict {d['conflict_id']}" if d.get("conflict_id") else ""
+            return (f"superseded {mid} by {d['by']}: rule={d['rule']} "
+                    f"similarity={d.get('similarity', 0.0):.3f}{conflict}{until}")
+        case "conflict.flagged":
+            return (f"conflict {d['conflict_id']}: {d['other_id']} contradicts {mid} on "
+                    f"{_claim(d)} (rule={d['rule']} similarity={d['similarity']:.3f} "
+                    f"strategy={d['strategy']})")
+        case "conflict.resolved":
+            return (f"conflict {d['conflict_id']} resolved by {d['strategy']}: {d['winner']} "
+                    f"wins over {d['loser']}")
+        case "memory.recalled":
+            ids = ", ".join(f"{m} ({s:.3f})" for m, s in zip(
+                d["memory_ids"], d.get("scores") or [0.0] * len(d["memory_ids"]), strict=True))
+            return f"recalled {ids or 'nothing'} for {d['query']!r} (k={d['k']})"
+        case "memory.forgotten":
+            return f"forgot {mid} ({d.get('reason', 'explicit')})"
+        case "memory.pinned":
+            return f"pinned {mid}"
+        case "memory.unpinned":
+            return f"unpinned {mid}"
+        case "memory.touched":
+            return f"touched {mid} (stability now {d['stability']:.1f} days)"
+        case "memory.feedback":
+            return (f"feedback on {mid}: target {d['target']:.2f}, "
+                    f"utility now {d['utility']:.3f}")
+        case "memory.lifecycle":
+            return "; ".join(
+                f"{c['memory_id']} {c['from_status']} -> {c['to_status']} ({c['reason']}, "
+                f"retention {c['retention']:.3f})" for c in d["changes"])
+        case "memory.tier_changed":
+            return "; ".join(f"{c['memory_id']} tier {c['from_tier']} -> {c['to_tier']} "
+                             f"({c['reason']})" for c in d["changes"])
+        case "memory.invalidated":
+            return (f"invalidated {mid}: valid time ended at {_when(d['until'])} "
+                    f"({d['reason']})")
+        case "memory.rehearsed":
+            return "; ".join(
+                f"rehearsed {c['memory_id']}: retention {c['retention']:.3f}, stability "
+                f"{c['from_stability']:.1f} -> {c['stability']:.1f} days" for c in d["changes"])
+        case "memory.dormant":
+            return "; ".join(f"{c['memory_id']} dormant ({c['reason']}{_dormant_evidence(c)})"
+                             for c in d["changes"])
+        case "memory.consolidated":
+            return (f"consolidated {len(d['members'])} memories into {mid} ({d['method']}; "
+                    f"{d['algorithm']}, cohesion {d['cohesion']:.3f})")
+        case "memory.category_summarized":
+            replaces = f", replacing {d['replaces']}" if d.get("replaces") else ""
+            return (f"summary {mid} of {d['members']} {d['kind']} memories "
+                    f"({d['method']}){replaces}")
+        case "graph.relations_pruned":
+            return f"pruned {len(d['edges'])} weak relations (strength < threshold at now)"
+        case "store.embedder_registered":
+            return f"embedder {d['embedder_id']} (dim {d['dim']})"
+        case "memory.erased":
+            # A namespace erase requests no memory; a cascade erases copies of the one asked for.
+            cause = ("the namespace" if d.get("requested") is None
+                     else "" if list(d["memory_ids"]) == [d["requested"]]
+                     else f"{d['requested']} and what was derived from it")
+            return (f"erased {', '.join(d['memory_ids'])} (reason {d['reason']}"
+                    f"{', ' + cause if cause else ''}): text, vectors and terms removed")
+        case _:
+            return f"{tag} {d}"
+
+
+def _evidence(d: Mapping[str, Any]) -> str:
+    if d.get("neighbour") is None:
+        return ""
+    return f" neighbour={d['neighbour']} similarity={d.get('similarity') or 0.0:.3f}"
+
+
+def _claim(d: Mapping[str, Any]) -> str:
+    if not (d.get("subject") or d.get("attribute")):
+        # The evidence is content: erasing either side of the conflict removed it.
+        return "(evidence erased)"
+    return f"{d['subject']} {d['attribute']}: {d['old_value']!r} -> {d['new_value']!r}"
+
+
+def _dormant_evidence(c: Mapping[str, Any]) -> str:
+    parts = []
+    if c.get("other"):
+        parts.append(f"other {c['other']}")
+    if c.get("similarity") is not None:
+        parts.append(f"similarity {c['similarity']:.3f}")
+    if c.get("conflict_id"):
+        parts.append(f"conflict {c['conflict_id']}")
+    if c["reason"] == "utility_floor":
+        parts.append(f"utility {c['utility']:.3f}, idle {c.get('idle_days', 0.0):.0f} days")
+    if c["reason"] == "capacity":
+        parts.append(f"{c.get('count', 0)} live memories")
+    return "".join(f", {p}" for p in parts)
+
+
+def _when(micros: int) -> str:
+    return from_micros(micros).strftime("%Y-%m-%d %H:%M")
+
+
+_CHANNEL_ORDER = ("vector", "bm25", "context", "time")
+
+
+def _channels(signals: Mapping[str, float]) -> list[str]:
+    """The channels that ranked a hit: the built-in ones first, then the rest by name."""
+    ranked = [name.removesuffix("_rank") for name in signals if name.endswith("_rank")]
+    return sorted(ranked, key=lambda c: (_CHANNEL_ORDER.index(c) if c in _CHANNEL_ORDER
+                                         else len(_CHANNEL_ORDER), c))
+
+
+def explain_lines(signals: Mapping[str, float]) -> list[str]:
+    """Why a hit scored what it did: each channel's rank, raw score and RRF weight, then the
+    composite's factors."""
+    channels = ", ".join(
+        f"{c} #{int(signals[c + '_rank'])} ({signals.get(c, 0.0):.3f}, "
+        f"w {signals.get(c + '_weight', 0.0):.2f})" for c in _channels(signals))
+    g = signals.get
+    # The vector search runs only when it counts (see retrieval.gather); a hit it did not rank
+    # still shows its cosine to the query.
+    cosine = f"; cosine {g('vector', 0.0):.3f}" if "vector_rank" not in signals else ""
+    return [
+        f"via {channels or 'no channel'}; rrf {g('rrf', 0.0):.4f}{cosine}",
+        f"relevance {g('relevance', 0.0):.3f} x prior {g('prior_weight', 1.0):.3f} (recency "
+        f"{g('recency', 0.0):.2f}, retention {g('retention', 0.0):.3f}, importance "
+        f"{g('importance', 0.0):.2f}, confidence {g('confidence', 0.0):.2f}) x status "
+        f"{g('status_weight', 1.0):.2f} x utility {g('utility_weight', 1.0):.3f} x activation "
+        f"{g('activation_weight', 1.0):.3f} x cue {g('cue_weight', 1.0):.2f}"
+        f" = {g('composite', g('score', 0.0)):.4f}; redundancy {g('redundancy', 0.0):.3f}",
+    ]
+
+
+def render_plan(plan: Any) -> str:
+    """One line saying how a query was understood (an ``eventmem.recall.plan.QueryPlan``)."""
+    if plan.chitchat:
+        return "query: small talk, nothing to recall"
+    parts = [f"intent {plan.intent}"]
+    if plan.time is not None:
+        parts.append(f"time {plan.time.phrase!r}")
+    if plan.expansion:
+        parts.append(f"expanded {plan.expansion!r}")
+    if plan.parts:
+        parts.append("parts " + " | ".join(plan.parts))
+    return "query: " + "; ".join(parts)
+
+
+def render_hits(hits: Sequence[Hit], *, explain: bool) -> str:
+    if not hits:
+        return "(no memories matched)"
+    lines = []
+    for rank, hit in enumerate(hits, start=1):
+        lines.append(f"{rank:>2}. {hit.score:.4f}  {hit.memory_id}  {hit.text}")
+        if explain:
+            lines.extend(f"      {line}" for line in explain_lines(hit.signals))
+    return "\n".join(lines)
+
+
+def render_memory(memory: Memory) -> str:
+    fields = ("memory_id", "namespace", "text", "kind", "status", "tier", "importance", "utility",
+              "stability", "retention", "access_count", "pinned", "immutable", "source",
+              "confidence", "valid_from", "valid_until", "created_at", "last_access_at")
+    out = []
+    for name in fields:
+        value = getattr(memory, name)
+        if name == "text" and value is None:  # erased or purged: say so, not "None"
+            value = f"(no text: {memory.status})"
+        elif isinstance(value, float):
+            value = f"{value:.3f}"
+        elif hasattr(value, "isoformat"):
+            value = value.isoformat()
+        out.append(f"{name:>15}: {value}")
+    return "\n".join(out)
+
+
+# -- a memory's life in plain language ------------------------------------------------------------
+
+_CREATED = {
+    "near_duplicate_merge": "by merging new input into {neighbour}, a near duplicate "
+                            "(similarity {similarity}) that it added to",
+    "pe_update": "as the new version of {neighbour} (similarity {similarity}: close, but "
+                 "differing)",
+    "dream:cluster": "by the dream cycle, consolidating {count} similar memories",
+    "dream:summary": "by the dream cycle, as the summary of {count} of the namespace's {kind} "
+                     "memories",
+}
+_STATUS_REASONS = {
+    "retention_below_active": "its retention fell below the active threshold",
+    "retention_below_archive": "its retention fell below the archive threshold",
+    "stale_too_long": "it stayed stale too long",
+    "retention_below_delete": "its retention fell below the deletion threshold",
+    "purge_due": "the grace period after deletion ran out: its text was removed",
+    "retention_restored": "its retention recovered",
+    "retention_ok": "its retention is fine",
+}
+_TIER_REASONS = {
+    "promote_accesses": "it was used often",
+    "promote_utility": "it proved useful and old enough",
+    "demote_idle": "it sat idle with low utility",
+    "working_capacity": "its session's working memory was full",
+}
+_DORMANT_REASONS = {
+    "contradiction": "it is the older side of conflict {conflict_id}, left open, with {other}",
+    "utility_floor": "its utility ({utility:.2f}) stayed under the floor, unused for "
+                     "{idle_days:.0f} days",
+    "redundant": "it nearly repeats {other} (similarity {similarity:.3f}), which was kept",
+    "capacity": "the namespace held too many live memories ({count}); the least useful went",
+    "consolidated": "it was consolidated into {other} (similarity to the cluster {similarity:.3f})",
+}
+
+
+def explain_history(memory_id: str, entries: Sequence[HistoryEntry]) -> list[str]:
+    """A memory's whole life, one plain sentence per event: how it was created and from what,
+    when it was reinforced, merged or superseded and why, how it faded, and how it ended."""
+    conflicts = {e.details["conflict_id"]: msgspec.to_builtins(dict(e.details))
+                 for e in entries if e.type == "conflict.flagged"}
+    lines = []
+    for entry in entries:
+        d: dict[str, Any] = msgspec.to_builtins(dict(entry.details))
+        sentence = _life_event(memory_id, entry.type, d, conflicts)
+        lines.append(f"{entry.at:%Y-%m-%d %H:%M} (seq {entry.seq}): {sentence}")
+    return lines
+
+
+def _life_event(me: str, tag: str, d: dict[str, Any], conflicts: dict[str, Any]) -> str:
+    mine = d.get("memory_id") == me
+    sim = f"{d.get('similarity') or 0.0:.3f}"
+    match tag:
+        case "memory.ingested":
+            return _created(d, conflicts)
+        case "memory.reinforced":
+            why = "the same text" if d["rule"] == "exact_hash" else f"a semantic duplicate " \
+                f"(similarity {sim})"
+            return f"Reinforced: new input was {why}, so it strengthened this memory instead " \
+                "of being stored twice."
+        case "memory.skipped":
+            why = "this memory is immutable" if d["rule"] == "immutable_neighbour" \
+                else "it added nothing"
+            return f"Similar input (similarity {sim}) was skipped: {why}."
+        case "memory.superseded" if mine:
+            return _superseded(d, conflicts)
+        case "memory.superseded":
+            return f"It replaced {d['memory_id']} ({d['rule']})."
+        case "conflict.flagged":
+            claim = _claim(d)
+            if mine:
+                return (f"New input {d['other_id']} contradicted it on {claim} (similarity "
+                        f"{sim}); strategy {d['strategy']}.")
+            return f"It contradicted {d['memory_id']} on {claim}; strategy {d['strategy']}."
+        case "conflict.resolved":
+            outcome = "it won" if d["winner"] == me else f"{d['winner']} won"
+            return f"Conflict {d['conflict_id']} was settled by {d['strategy']}: {outcome}."
+        case "memory.recalled":
+            rank = d["memory_ids"].index(me)
+            score = d["scores"][rank] if d.get("scores") else 0.0
+            return f"Recalled for {d['query']!r} (rank {rank + 1}, score {score:.3f})."
+        case "memory.touched":
+            return f"Used by the agent; stability now {d['stability']:.1f} days."
+        case "memory.feedback":
+            verdict = {1.0: "useful", 0.0: "not useful"}.get(d["target"], f"{d['target']:.2f}")
+            return f"Feedback: {verdict}; utility now {d['utility']:.3f}."
+        case "memory.pinned":
+            return "Pinned: exempt from forgetting."
+        case "memory.unpinned":
+            return "Unpinned."
+        case "memory.forgotten":
+            return f"Forgotten ({d.get('reason', 'explicit')}): deleted, its history kept."
+        case "memory.invalidated":
+            return f"Its valid time ended at {_when(d['until'])} ({d['reason']}); it stays in " \
+                "history."
+        case "memory.lifecycle" | "memory.tier_changed" | "memory.rehearsed" \
+                | "memory.dormant":
+            return _change(me, tag, d)
+        case "memory.consolidated" if mine:
+            return (f"Consolidated from {len(d['members'])} members ({d['method']}, cohesion "
+                    f"{d['cohesion']:.3f}).")
+        case "memory.consolidated":
+            return f"Became a member of consolidated memory {d['memory_id']}."
+        case "memory.category_summarized" if mine:
+            return f"Summarizes {d['members']} {d['kind']} memories ({d['method']})."
+        case "memory.category_summarized":
+            return f"Replaced by the newer summary {d['memory_id']}."
+        case "memory.erased" if me == d.get("requested"):
+            return (f"Erased (reason {d['reason']}): its text, vectors and terms are gone; its "
+                    "events stay, so the log still verifies.")
+        case "memory.erased":
+            return (f"Erased (reason {d['reason']}) with {d.get('requested') or 'its namespace'}"
+                    ": its text, vectors and terms are gone; its events stay.")
+        case _:
+            return describe_event(tag, d)
+
+
+def _created(d: dict[str, Any], conflicts: dict[str, Any]) -> str:
+    rule = d.get("rule", "new")
+    values = {"neighbour": d.get("neighbour"), "similarity": f"{d.get('similarity') or 0:.3f}",
+              "count": len(d.get("derived_from", ())), "kind": d["kind"]}
+    if rule in _CREATED:
+        how = _CREATED[rule].format(**values)
+    elif rule.startswith("conflict_") and d.get("neighbour") is None:
+        how = (f"when a conflict was settled by {rule.removeprefix('conflict_')}: it carries "
+               f"both {' and '.join(d.get('derived_from', ()))}")
+    elif rule == "conflict_ask":
+        how = (f"from input that contradicted {d['neighbour']} (similarity "
+               f"{values['similarity']}); both kept, the conflict left open for the caller")
+    elif rule.startswith("conflict_"):
+        how = (f"from input that contradicted {d['neighbour']} (similarity "
+               f"{values['similarity']}), settled by {rule.removeprefix('conflict_')}")
+    elif d.get("neighbour"):
+        how = (f"from {d.get('source', 'user')} input; the nearest memory, {d['neighbour']}, "
+               f"was not similar enough to merge (similarity {values['similarity']})")
+    else:
+        how = f"from {d.get('source', 'user')} input, unlike anything stored"
+    given = " (given)" if d.get("given_importance") is not None else ""
+    return (f"Created {how}: {_a(d['kind'])} memory ({d.get('kind_rule', 'caller')}), importance "
+            f"{d.get('importance', 0.5):.2f}{given}, tier {d.get('tier', 'episodic')}"
+            f"{', flashbulb (pinned)' if d.get('flashbulb') else ''}.")
+
+
+def _a(word: str) -> str:
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
+def _superseded(d: dict[str, Any], conflicts: dict[str, Any]) -> str:
+    until = "" if d.get("until") is None else f"; its valid time ended at {_when(d['until'])}"
+    rule, by, sim = d["rule"], d["by"], f"{d.get('similarity') or 0.0:.3f}"
+    if rule == "merged":
+        return f"Merged into {by} (near duplicate, similarity {sim}): that memory carries " \
+            f"its facts{until}."
+    if rule == "pe_update":
+        return f"Updated by {by} (similarity {sim}){until}."
+    conflict = conflicts.get(d.get("conflict_id") or "")
+    why = f" on {_claim(conflict)}" if conflict else ""
+    return f"Superseded by {by}: a conflict{why}, settled by {rule.removeprefix('conflict_')}" \
+        f"{until}."
+
+
+def _change(me: str, tag: str, d: dict[str, Any]) -> str:
+    change = next(c for c in d["changes"] if c["memory_id"] == me)
+    if tag == "memory.lifecycle":
+        why = _STATUS_REASONS.get(change["reason"], change["reason"])
+        return (f"Went {change['from_status']} -> {change['to_status']} ({change['reason']}, "
+                f"retention {change['retention']:.3f}): {why}.")
+    if tag == "memory.tier_changed":
+        why = _TIER_REASONS.get(change["reason"], change["reason"])
+        return (f"Moved tier {change['from_tier']} -> {change['to_tier']} ({change['reason']}): "
+                f"{why}.")
+    if tag == "memory.rehearsed":
+        return (f"Rehearsed by the dream cycle: its retention was down to "
+                f"{change['retention']:.3f}; stability {change['from_stability']:.1f} -> "
+                f"{change['stability']:.1f} days.")
+    reason = change["reason"]
+    template = _DORMANT_REASONS.get(reason, reason)
+    why = template.format(**{"other": None, "similarity": 0.0, "conflict_id": None,
+                             "count": 0, "idle_days": 0.0, **change})
+    return f"Made dormant (hidden, decay frozen, revived by use): {why}."
+
+
+def render_audit(report: Any) -> str:
+    """An audit report (``replay.audit.AuditReport``): a summary line, then each finding with
+    its seq, event type, and the recorded and re-derived values."""
+    kinds = ", ".join(f"{kind} {count}" for kind, count in report.by_kind.items()) or "none"
+    lines = [f"{'OK' if report.ok else 'FAILED'}: {report.decisions_checked} decisions "
+             f"re-derived up to seq {report.until_seq} ({kinds}); {len(report.findings)} "
+             f"differ (tolerance {report.tolerance:g})"]
+    if report.unverifiable:
+        reasons = ", ".join(f"{why}: {n}" for why, n in report.unverifiable_by_reason.items())
+        lines.append(f"  {report.unverifiable} not verifiable ({reasons})")
+    lines += [f"  seq {f.seq} {f.type}: {f.message}" for f in report.findings]
+    if report.findings:
+        lines.append("  (audit re-runs the policies with this process's Config: a store written "
+                     "with other parameters re-derives differently)")
+    return "\n".join(lines)

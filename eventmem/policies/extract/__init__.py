@@ -1,0 +1,1 @@
+"""eventmem/policies/extract"""

@@ -1,0 +1,272 @@
+"""Candidate channels of the read path: BM25, neighbouring context, vectors, time and the
+knowledge graph.
+
+Each channel ranks the memories a recall may return (``allowed``) and hands back ``(id, score)``
+pairs, best first, ties by position (insertion order). A channel only proposes; fusion
+(:mod:`eventmem.recall.fuse`) decides. Another channel (the knowledge graph's, say) plugs in as any
+callable of the :class:`Channel` protocol.
+
+Per-query work is numpy over a namespace's arrays (as BM25 itself is) plus Python over the
+candidates only: nothing here loops over a namespace's memories in Python.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, Protocol
+
+import numpy as np
+
+from eventmem.clock import MICROS_PER_SECOND
+from eventmem.policies.extract.relations import SELF_KEY, extract
+from eventmem.text.normalize import STOPWORDS, term_id, tokenize
+from projections import Projections
+from projections import graph as graph_view
+from projections.state import MemoryRecord
+from projections.topk import bar, top_allowed
+
+Ranked = list[tuple[str, float]]
+Allowed = Callable[[str], bool]
+
+
+class Channel(Protocol):
+    """A pluggable candidate channel: ``(views, namespace, query, n, allowed) -> ranked``."""
+
+    def __call__(self, views: Projections, namespace: str, query: str, n: int,
+                 allowed: Allowed) -> Ranked: ...
+
+
+class Lexical(NamedTuple):
+    """One query's BM25 over a namespace: every row's score, and the rows' memory ids (in
+    creation order, which the context and time channels rely on)."""
+
+    scores: np.ndarray
+    ids: Sequence[str]
+
+
+def query_terms(text: str) -> list[int]:
+    """The term ids BM25 matches for a query: its content words (stopwords carry no meaning in a
+    question: "what did", "when was"), or every word when it has no content word."""
+    words = tokenize(text)
+    content = [w for w in words if w not in STOPWORDS]
+    return [term_id(w) for w in (content or words)]
+
+
+def lexical(views: Projections, namespace: str, groups: Sequence[tuple[str, float]]) -> Lexical:
+    """BM25 scores of every memory of ``namespace`` for weighted texts: the query (weight 1) and
+    its expansions (words the query lacks, at their weight)."""
+    index = views.text.indexes.get(namespace)
+    if index is None:
+        return Lexical(np.zeros(0), ())
+    total: np.ndarray | None = None
+    seen: set[int] = set()
+    for text, weight in groups:
+        terms = [t for t in query_terms(text) if t not in seen]
+        seen.update(terms)
+        if not terms or weight <= 0:
+            continue
+        part = index.scores(terms)
+        total = part * weight if total is None else total + part * weight
+    return Lexical(np.zeros(len(index.ids)) if total is None else total, index.ids)
+
+
+def bm25(found: Lexical, n: int, allowed: Allowed) -> Ranked:
+    """The plain BM25 channel: each memory on its own words."""
+    return top_allowed(found.scores, found.ids, n, allowed)
+
+
+# -- neighbouring context -----------------------------------------------------------------------
+
+
+def kernel(radius: int, decay: float) -> list[float]:
+    """Weights of the neighbours at distance 1..radius: ``decay ** d``."""
+    return [decay**d for d in range(1, radius + 1)]
+
+
+def smoothed(scores: np.ndarray, weights: Sequence[float]) -> np.ndarray:
+    """Each row's score plus its neighbours' scores weighted by distance, session breaks
+    ignored: an upper bound of :func:`context_score`, cheap enough to rank a whole namespace."""
+    kernel = np.array([*weights[::-1], 1.0, *weights])
+    if len(scores) >= len(kernel):
+        # One pass in C (the kernel is symmetric, so convolving is correlating).
+        return np.convolve(scores, kernel, mode="same")
+    out = scores.copy()
+    for d, w in enumerate(weights, start=1):
+        if d >= len(scores):
+            break
+        out[d:] += w * scores[:-d]
+        out[:-d] += w * scores[d:]
+    return out
+
+
+def same_session(a: MemoryRecord, b: MemoryRecord, gap_s: float) -> bool:
+    """Whether two memories of a namespace belong to one conversation: the same session when
+    both name one, else created within ``gap_s`` seconds of each other (interleaved sessions
+    stay apart; a long pause starts a new conversation)."""
+    if a.session is not None and b.session is not None:
+        return a.session == b.session
+    return abs(a.created_at - b.created_at) <= gap_s * MICROS_PER_SECOND
+
+
+def context_scores(found: Lexical, rows: Sequence[int], memories: dict[str, MemoryRecord],
+                   weights: Sequence[float], gap_s: float, allowed: Allowed) -> list[float]:
+    """The scores of memories (by row) with the text around them: each one's own BM25 plus its
+    session neighbours' (the memories created up to ``len(weights)`` rows before and after it),
+    weighted by distance. Only a neighbour of the same session that the recall may return
+    lends its words. Numpy finds the neighbours with a score; Python checks only those."""
+    if not len(rows):
+        return []
+    scores, ids = found.scores, found.ids
+    radius = len(weights)
+    offsets = np.array([d * side for d in range(1, radius + 1) for side in (-1, 1)])
+    kernel = np.repeat(np.asarray(weights, dtype=np.float64), 2)
+    base = np.asarray(rows, dtype=np.int64)
+    near = base[:, None] + offsets[None, :]
+    inside = (near >= 0) & (near < len(ids))
+    near_scores = np.where(inside, scores[np.clip(near, 0, len(ids) - 1)], 0.0)
+    out = scores[base].astype(np.float64)
+    hit_i, hit_j = np.nonzero(near_scores > 0)
+    lent = (kernel[hit_j] * near_scores[hit_i, hit_j]).tolist()
+    record = memories.get
+    for i, row, other, value in zip(hit_i.tolist(), base[hit_i].tolist(),
+                                    near[hit_i, hit_j].tolist(), lent, strict=True):
+        there = record(ids[other])
+        if there is not None and same_session(memories[ids[row]], there, gap_s) \
+                and allowed(ids[other]):
+            out[i] += value
+    return out.tolist()
+
+
+def context(found: Lexical, n: int, allowed: Allowed, memories: dict[str, MemoryRecord],
+            weights: Sequence[float], gap_s: float, *,
+            own: dict[str, float] | None = None) -> Ranked:
+    """The context channel: memories ranked by :func:`context_scores`. The smoothed upper bound
+    picks ``2n`` rows (numpy), the exact window scores rank them (Python over those only).
+    ``own``, when given, receives each returned memory's own BM25 score."""
+    if not len(found.ids):
+        return []
+    rough = smoothed(found.scores, weights)
+    rows = [row for row in _top_rows(rough, 2 * n) if allowed(found.ids[row])]
+    exact = context_scores(found, rows, memories, weights, gap_s, allowed)
+    ranked = sorted((-score, row) for score, row in zip(exact, rows, strict=True) if score > 0)
+    if own is not None:
+        for _, row in ranked[:n]:
+            own.setdefault(found.ids[row], float(found.scores[row]))
+    return [(found.ids[row], -neg) for neg, row in ranked[:n]]
+
+
+def _top_rows(scores: np.ndarray, n: int) -> list[int]:
+    """Rows of the ``n`` highest positive scores, best first, ties by row."""
+    if not len(scores) or n <= 0:
+        return []
+    least = bar(scores, n) if n < len(scores) else 0.0  # every candidate reaches it
+    part = np.flatnonzero(scores >= least if least > 0 else scores > 0)
+    order = part[np.lexsort((part, -scores[part]))][:n]
+    return order.tolist()
+
+
+# -- time ----------------------------------------------------------------------------------------
+
+
+def created_between(found: Lexical, memories: dict[str, MemoryRecord], start: int,
+                    end: int) -> tuple[int, int]:
+    """Rows ``[lo, hi)`` of the memories created in ``[start, end)``: rows are in creation order
+    and the log's time never goes back, so two binary searches find them."""
+    ids = found.ids
+
+    def created(mid: str) -> int:
+        return memories[mid].created_at
+
+    return bisect_left(ids, start, key=created), bisect_left(ids, end, key=created)
+
+
+def time_channel(found: Lexical, n: int, allowed: Allowed, memories: dict[str, MemoryRecord],
+                 start: int, end: int, weights: Sequence[float], gap_s: float, *,
+                 match: bool) -> Ranked:
+    """Memories created in ``[start, end)`` ranked by context score. With ``match`` only those
+    that match the query's words (the query has words besides its time); without, all of them,
+    newest first. Memories whose *valid* time overlaps the span are found among the other
+    channels' candidates (see :func:`overlaps`)."""
+    lo, hi = created_between(found, memories, start, end)
+    if lo >= hi:
+        return []
+    rank = smoothed(found.scores[lo:hi], weights)
+    if not match:  # every row qualifies; a larger row is newer
+        rank = rank + 1e-9 * np.arange(1, hi - lo + 1) / (hi - lo)
+    rows = [lo + row for row in _top_rows(rank, 2 * n) if allowed(found.ids[lo + row])]
+    exact = context_scores(found, rows, memories, weights, gap_s, allowed)
+    # Stable: equal scores keep the order above (newest first when nothing matches).
+    order = sorted(range(len(rows)), key=lambda i: -exact[i])
+    return [(found.ids[rows[i]], exact[i]) for i in order[:n] if exact[i] > 0 or not match]
+
+
+def overlaps(record: MemoryRecord, start: int, end: int) -> bool:
+    """Whether a memory's valid time ``[valid_from, valid_until)``, else its creation time,
+    meets ``[start, end)``."""
+    if record.valid_from is None and record.valid_until is None:
+        return start <= record.created_at < end
+    lo = record.valid_from if record.valid_from is not None else record.created_at
+    hi = record.valid_until
+    return lo < end and (hi is None or hi > start)
+
+
+# The graph channel reads at most this many of an entity's latest memories, and none of a hub's:
+# an entity named by more than HUB_SHARE of a namespace's memories (the speaker of a
+# conversation, the user) says as little about what is asked as a stopword does.
+GRAPH_MEMORIES_PER_ENTITY = 200
+HUB_SHARE = 0.05
+HUB_MIN = 20  # in a small namespace, naming a handful of memories does not make a hub
+
+
+def graph_channel(views: Projections, namespace: str, query: str, n: int, allowed: Allowed,
+                  now: int, found: Lexical, *, hops: int = 1) -> Ranked:
+    """Memories naming the neighbours, in the knowledge graph, of the entities the query names:
+    "where does Alice's husband work" reaches Sam's memories through Alice's married_to edge.
+    (The memories naming Alice herself are the lexical channels' to find: ranking them all
+    alike here would only add noise.)
+
+    A neighbour weighs like a rare word, ``ln(1 + N / memories naming it)`` (a hub not at all),
+    times the path's strength and half again per hop. Equal
+    scores are ordered by the query's BM25 score (an entity's memories all score alike there),
+    then the more recent first.
+    """
+    entities, _ = extract(query)
+    keys = [e.key for e in entities if e.key != SELF_KEY]
+    index = views.text.indexes.get(namespace)
+    if not keys or index is None:
+        return []
+    total = len(index.ids)
+    graph, memories = views.graph, views.state.memories
+    scores: dict[str, float] = {}
+
+    def credit(key: str, weight: float) -> None:
+        count, named = graph_view.latest_memories(graph, namespace, key,
+                                                  GRAPH_MEMORIES_PER_ENTITY)
+        if not count or count > max(HUB_SHARE * total, HUB_MIN):
+            return
+        gain = weight * math.log(1.0 + total / count)
+        for memory_id in named:
+            scores[memory_id] = scores.get(memory_id, 0.0) + gain
+
+    for key in dict.fromkeys(keys):
+        if graph_view.entity(graph, namespace, key) is None:
+            continue
+        # Only relations a memory the recall may return states: one known only from a
+        # forgotten or superseded memory, or one not true at valid_at, must not lead here.
+        for neighbour in graph_view.neighbors(graph, namespace, key, now, hops=hops, limit=20,
+                                              stated_by=allowed):
+            credit(neighbour.key, neighbour.score * 0.5 ** neighbour.hops)
+    def created(mid: str) -> int:
+        return memories[mid].created_seq
+
+    def lexical_score(mid: str) -> float:  # rows are in creation order: a binary search
+        row = bisect_left(found.ids, created(mid), key=created)
+        return float(found.scores[row]) if row < len(found.ids) and found.ids[row] == mid \
+            else 0.0
+
+    ranked = [(mid, score) for mid, score in scores.items() if score > 0 and allowed(mid)]
+    ranked.sort(key=lambda item: (-item[1], -lexical_score(item[0]), -created(item[0]),
+                                  item[0]))
+    return ranked[:n]

@@ -1,0 +1,381 @@
+"""The read path: candidates from every channel, fused by weighted reciprocal rank fusion, scored
+by profile, diversified by MMR.
+
+1. the query plan (:mod:`eventmem.recall.plan`) names the intent, the time, the expansion and the parts
+   of a compound question;
+2. each channel (:mod:`eventmem.recall.channels`: BM25, neighbouring context, vectors, time, and any
+   plugged-in channel such as the graph's) ranks the memories a recall may return, for the
+   query and for each part;
+3. RRF (k = 60) fuses the ranked lists, each with its weight (the intent's route times the
+   configured one); relevance is the fused score over the best a memory could get;
+4. the composite (:mod:`eventmem.recall.score`) scales relevance by the profile's priors, lifecycle,
+   utility, ACT-R activation and the intent's cue;
+5. MMR (lambda 0.7) over the candidates' vectors picks the ``k`` hits.
+
+Every hit keeps its per-channel raw scores, ranks and weights and every per-signal score in its
+signals, so a caller can see why it is there.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+
+from eventmem.config import Config
+from eventmem.recall import channels as ch
+from eventmem.recall.plan import QueryPlan
+from eventmem.recall.score import PROFILES, Params, composite, mmr
+from eventmem.text.blas import single_thread
+from eventmem.text.timeexpr import Anchored, mentions_time
+from projections import Projections
+from projections.state import HIDDEN_STATUSES, MemoryRecord
+from projections.temporal import valid_at as interval_valid_at
+
+Candidate = tuple[str, float, dict[str, float]]  # memory id, score, signals
+
+
+class Access(NamedTuple):
+    """What the search needs from the store besides the projections."""
+
+    embed: Callable[[list[str]], np.ndarray]  # the store's embedder
+    texts: Callable[[Sequence[str]], list[str | None]]  # content hashes -> texts
+    vectors: Callable[[Sequence[str]], list[bytes | None]]  # content hashes -> float32 rows
+    lexical_embedder: bool  # its vectors see words, as BM25 does (the hashing embedder)
+
+
+def eligibility(
+    views: Projections, namespace: str, *, valid_at: int | None, include_hidden: bool
+) -> Callable[[str], bool]:
+    """Which memories a recall may return: this namespace; not hidden (deleted, archived...)
+    unless asked; true at ``valid_at`` when given (superseded facts included: they were true
+    until replaced), else not invalidated.
+
+    Like the lifecycle, expiry counts once a sweep has recorded it (``consolidate`` invalidates
+    memories whose valid time has ended): what a recall leaves out changes when maintenance
+    runs and says so in the log, not silently as the clock moves.
+    """
+    memories = views.state.memories
+    intervals = views.temporal.intervals
+
+    def carried_on(record: MemoryRecord, at: int) -> bool:
+        """Whether a later version of a superseded memory holds at ``valid_at`` too: a merge
+        leaves the merged-away memory's valid time open (its facts carry on in the merge), and
+        the version that answers then is the later one, not both."""
+        seen = {record.memory_id}
+        later = record.superseded_by
+        while later is not None and later not in seen:
+            seen.add(later)
+            successor = memories.get(later)
+            if successor is None or (successor.status != "superseded"
+                                     and successor.status in HIDDEN_STATUSES):
+                return False
+            if interval_valid_at(intervals[later], at):
+                return True
+            later = successor.superseded_by
+        return False
+
+    def allowed(memory_id: str) -> bool:
+        record = memories.get(memory_id)
+        if record is None or record.namespace != namespace:
+            return False
+        if include_hidden:
+            return valid_at is None or interval_valid_at(intervals[memory_id], valid_at)
+        if valid_at is not None:
+            # "What was true at T": a superseded fact was, until its successor began.
+            hidden = record.status != "superseded" and record.status in HIDDEN_STATUSES
+            if hidden or not interval_valid_at(intervals[memory_id], valid_at):
+                return False
+            return record.status != "superseded" or not carried_on(record, valid_at)
+        if record.status in HIDDEN_STATUSES:
+            return False
+        return record.invalidated_at is None
+
+    return allowed
+
+
+def rrf(lists: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float],
+        k_rrf: int) -> dict[str, dict[str, float]]:
+    """Weighted reciprocal rank fusion: ``rrf`` = sum over lists of ``w / (k + rank)``, rank from
+    1, equal scores sharing the better rank. Each memory's signals get, per list, its raw score,
+    rank and the list's weight.
+
+    ``support`` is the same sum with each term scaled by the memory's score over the list's
+    best: rank alone says the second of two is nearly as good as the first (1/62 against 1/61)
+    even when it matched half as well, and the composite's bounded factors must not be able to
+    swap such a pair. A list weighted 0 adds no memory; it only annotates the ones others found
+    (its rank still explains them).
+    """
+    fused: dict[str, dict[str, float]] = {}
+    for name in sorted(lists, key=lambda name: weights[name] == 0):  # weighted lists first
+        ranked, weight = lists[name], weights[name]
+        top = ranked[0][1] if ranked else 0.0
+        rank, previous = 0, math.nan
+        for position, (memory_id, score) in enumerate(ranked, start=1):
+            if score != previous:  # equal scores share a rank: the evidence is the same
+                rank, previous = position, score
+            signals = fused.get(memory_id)
+            if signals is None:
+                if weight == 0:
+                    continue
+                signals = fused[memory_id] = {"rrf": 0.0, "support": 0.0}
+            signals["rrf"] += weight / (k_rrf + rank)
+            strength = score / top if top > 0 else 1.0
+            signals["support"] += weight / (k_rrf + rank) * min(1.0, max(0.0, strength))
+            signals[name] = score
+            signals[f"{name}_rank"] = float(rank)
+            signals[f"{name}_weight"] = weight
+    return fused
+
+
+CUES: dict[str, re.Pattern[str]] = {
+    "preference": re.compile(r"\b(favou?rite|prefer\w*|love[sd]?|like[sd]?|enjoy\w*|hate[sd]?|"
+                             r"can't stand|into)\b", re.I),
+    "cause": re.compile(r"\b(because|since|so that|reason|due to|thanks to|inspired|motivat\w*|"
+                        r"made me|led (me|us|to))\b", re.I),
+}
+
+
+def _cue(name: str | None, text: str | None, kind: str) -> bool:
+    if name is None or text is None:
+        return False
+    if name == "time":
+        return mentions_time(text)
+    if name == "preference" and kind == "preference":
+        return True
+    return bool(CUES[name].search(text))
+
+
+class Gathered(NamedTuple):
+    """The channels' ranked lists for one query, their RRF weights, and each candidate's own
+    BM25 score (for the explain, when plain BM25 is not fused)."""
+
+    lists: dict[str, list[tuple[str, float]]]
+    weights: dict[str, float]
+    own_bm25: dict[str, float]
+
+
+def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: np.ndarray, *,
+           namespace: str, n: int, allowed: ch.Allowed, config: Config, now: int,
+           extra_channels: Mapping[str, ch.Channel]) -> Gathered:
+    """Run every channel for the query and each of its parts (a part's lists are named
+    ``channel@i``). A lexical channel weighted 0 still runs (its scores are computed anyway, and
+    its ranks explain the hits others found); the vector search runs only when it counts."""
+    memories = views.state.memories
+    route = plan.route
+    kernel = ch.kernel(config.context_radius, config.context_decay)
+    gap = config.context_gap_s
+    configured = {"bm25": config.bm25_weight, "context": config.context_weight,
+                  "vector": config.vector_weight, "time": config.time_weight,
+                  "graph": config.graph_weight}
+
+    def weight(channel: str) -> float:
+        return configured.get(channel, 1.0) * route.weights.get(channel, 1.0)
+
+    lists: dict[str, list[tuple[str, float]]] = {}
+    weights: dict[str, float] = {}
+    own: dict[str, float] = {}
+    main: ch.Lexical | None = None
+    for i, text in enumerate([plan.content, *plan.parts]):
+        suffix = "" if i == 0 else f"@{i}"
+        groups = [(text, 1.0)]
+        if i == 0 and plan.expansion:
+            groups.append((plan.expansion, config.expansion_weight))
+        found = ch.lexical(views, namespace, groups)
+        if main is None:
+            main = found
+        lists["bm25" + suffix] = ch.bm25(found, n, allowed)
+        lists["context" + suffix] = ch.context(found, n, allowed, memories, kernel, gap, own=own)
+        vector_weight = weight("vector")
+        if access.lexical_embedder:
+            # A lexical embedder's vectors repeat what BM25 sees, only blurrier: they count for
+            # what BM25 cannot see, the query's words no memory holds (typos, other forms).
+            vector_weight *= config.lexical_vector_share * _unknown_share(views, namespace, text)
+        else:
+            vector_weight *= config.semantic_vector_share
+        lists["vector" + suffix] = []
+        if vector_weight > 0:
+            # The vector search is the costliest channel, and a list weighted 0 would only
+            # annotate hits the others found: every hit gets its cosine to the query anyway
+            # (see _diversify). Approximate where a namespace has ANN indexes (recall is not a
+            # decision an audit re-derives; the write gate keeps exact search).
+            with single_thread():
+                lists["vector" + suffix] = views.vectors.search(namespace, query_vectors[i], n,
+                                                                allowed, exact=False)
+        weights["bm25" + suffix] = weight("bm25")
+        weights["context" + suffix] = weight("context")
+        weights["vector" + suffix] = vector_weight
+    assert main is not None
+    span = _span(views, namespace, plan, allowed, kernel, gap)
+    if span is not None:
+        # A query of nothing but its time ("what happened yesterday") takes every memory then;
+        # one with other words, the memories then that match them.
+        timed = ch.time_channel(main, n, allowed, memories, *span, kernel, gap,
+                                match=plan.content != plan.text)
+        lists["time"] = _with_valid_time(timed, lists, memories, span, n)
+        weights["time"] = weight("time")
+    # The graph reads names, so it takes the query as written (capitals and all).
+    lists["graph"] = ch.graph_channel(views, namespace, plan.text, n, allowed, now, main)
+    weights["graph"] = weight("graph")
+    for name, channel in sorted(extra_channels.items()):
+        lists[name] = channel(views, namespace, plan.content, n, allowed)
+        weights[name] = weight(name)
+    # Weights are never negative: a misconfigured weight must not push memories down.
+    weights = {name: max(0.0, w) for name, w in weights.items()}
+    return Gathered(lists, weights, own)
+
+
+def search(
+    views: Projections,
+    plan: QueryPlan,
+    access: Access,
+    *,
+    namespace: str,
+    k: int,
+    now: int,
+    config: Config,
+    valid_at: int | None = None,
+    include_hidden: bool = False,
+    profile: str = "default",
+    extra_channels: Mapping[str, ch.Channel] | None = None,
+) -> list[Candidate]:
+    """The top ``k`` memories for ``plan`` in ``namespace``, best first, with their signals.
+
+    The composite and MMR look at a pool of the ``pool_factor * k`` most relevant fused
+    candidates: the composite's factors are bounded, so it reorders the top of the fusion rather
+    than reaching deep into it, and the per-query Python work stays proportional to ``k``.
+    """
+    if plan.chitchat:
+        return []
+    # (functools.cache: channels ask about the same ids; the answers last for this query)
+    allowed = cache(eligibility(views, namespace, valid_at=valid_at,
+                                include_hidden=include_hidden))
+    memories = views.state.memories
+    n = max(math.ceil(config.candidates_per_channel * plan.route.depth), k)
+    query_vectors = access.embed([plan.content, *plan.parts])
+    got = gather(views, plan, access, query_vectors, namespace=namespace, n=n, allowed=allowed,
+                 config=config, now=now, extra_channels=extra_channels or {})
+    fused = rrf(got.lists, got.weights, config.rrf_k)
+    if not fused:
+        return []
+    best_possible = sum(got.weights[name] for name, ranked in got.lists.items() if ranked) / (
+        config.rrf_k + 1)
+    by_relevance = sorted(fused.items(), key=lambda item: (-item[1]["support"], item[0]))
+    params = Params(config.prior_lift, config.recency_half_life_days,
+                    config.activation_weight, config.decay)
+    chosen = PROFILES[profile]
+    pool: list[tuple[float, str, dict[str, float]]] = []
+    for memory_id, signals in by_relevance[: max(k * config.pool_factor, k + 10)]:
+        relevance = min(1.0, signals["support"] / best_possible)
+        record = memories[memory_id]
+        # "What was true at T": a fact superseded since was the answer then, not a hidden
+        # memory (eligibility admits it only when valid at T and not carried on by a successor).
+        status = "active" if valid_at is not None and record.status == "superseded" else None
+        signals.update(composite(relevance, record, now, chosen, params, status=status))
+        if "bm25" not in signals:
+            signals["bm25"] = got.own_bm25.get(memory_id, 0.0)
+        pool.append((-signals["score"], memory_id, signals))
+    pool.sort(key=lambda item: (item[0], item[1]))  # ties break by id
+    if plan.route.cue is not None:
+        pool = _apply_cue(pool, plan.route.cue, memories, access, config.cue_boost)
+    return _diversify(pool, k, memories, access, config, query_vectors[0])
+
+
+def _unknown_share(views: Projections, namespace: str, text: str) -> float:
+    """The share of the query's content words that no memory of the namespace contains."""
+    index = views.text.indexes.get(namespace)
+    terms = ch.query_terms(text)
+    if index is None or not terms:
+        return 1.0
+    index.seal()
+    return sum(1 for t in terms if t not in index.postings) / len(terms)
+
+
+def _span(views: Projections, namespace: str, plan: QueryPlan, allowed: ch.Allowed,
+          weights: Sequence[float], gap: float) -> tuple[int, int] | None:
+    """The query's time span ``[start, end)``; an anchored one ("two weeks before the trip")
+    around the time of the memory that best matches its anchor (valid time, else creation)."""
+    time = plan.time
+    if time is None:
+        return None
+    if not isinstance(time, Anchored):
+        return time.start, time.end
+    memories = views.state.memories
+    found = ch.lexical(views, namespace, [(time.anchor, 1.0)])
+    top = ch.context(found, 1, allowed, memories, weights, gap)
+    if not top:
+        return None
+    record = memories[top[0][0]]
+    at = (record.valid_from if record.valid_from is not None else record.created_at) + time.offset
+    return at - time.width, at + time.width
+
+
+def _with_valid_time(timed: list[tuple[str, float]],
+                     lists: Mapping[str, Sequence[tuple[str, float]]],
+                     memories: Mapping[str, MemoryRecord], span: tuple[int, int],
+                     n: int) -> list[tuple[str, float]]:
+    """The time channel: memories created in the span, plus the other channels' candidates whose
+    valid time meets it (there is no valid-time index to search, so those come from the
+    candidates), best context score first."""
+    out = dict(timed)
+    for name in sorted(lists):
+        for memory_id, score in lists[name]:
+            if memory_id not in out and ch.overlaps(memories[memory_id], *span):
+                out[memory_id] = score if name.startswith("context") else 0.0
+    order = {mid: i for i, mid in enumerate(out)}
+    return sorted(out.items(), key=lambda item: (-item[1], order[item[0]]))[:n]
+
+
+def _apply_cue(pool: list[tuple[float, str, dict[str, float]]], cue: str,
+               memories: Mapping[str, MemoryRecord], access: Access,
+               boost: float) -> list[tuple[float, str, dict[str, float]]]:
+    """Favour the pool's memories that carry the intent's cue (a time for "when", a reason for
+    "why", a liking for a preference) by ``boost``, and re-sort."""
+    records = [memories[mid] for _, mid, _ in pool]
+    texts = access.texts([r.content_hash for r in records])
+    out = []
+    for (neg, mid, signals), record, text in zip(pool, records, texts, strict=True):
+        if _cue(cue, text, record.kind):
+            signals["cue_weight"] = boost
+            signals["score"] *= boost
+            neg = -signals["score"]
+        out.append((neg, mid, signals))
+    out.sort(key=lambda item: (item[0], item[1]))
+    return out
+
+
+def _diversify(pool: list[tuple[float, str, dict[str, float]]], k: int,
+               memories: Mapping[str, MemoryRecord], access: Access, config: Config,
+               query_vector: np.ndarray) -> list[Candidate]:
+    """MMR over the pool's vectors; each hit's score becomes its MMR value (never rising down
+    the list), its composite score stays in ``signals["composite"]``, and its cosine to the
+    query in ``signals["vector"]`` when the vector channel did not rank it."""
+    ids = [mid for _, mid, _ in pool]
+    signals_of = {mid: signals for _, mid, signals in pool}
+    scores = [signals_of[mid]["score"] for mid in ids]
+    rows = access.vectors([memories[mid].content_hash for mid in ids])
+    dim = next((len(r) // 4 for r in rows if r is not None), 0)
+    matrix = None
+    if dim:
+        matrix = np.zeros((len(ids), dim), dtype=np.float32)
+        for i, row in enumerate(rows):
+            if row is not None:
+                matrix[i] = np.frombuffer(row, dtype=np.float32)
+    with single_thread():
+        picked = mmr(ids, scores, matrix, k, config.mmr_lambda, config.mmr_floor)
+        cosines = (matrix @ query_vector.astype(np.float32, copy=False)).tolist() \
+            if matrix is not None else [0.0] * len(ids)
+    cosine_of = dict(zip(ids, cosines, strict=True))
+    out = []
+    for memory_id, score, redundancy in picked:
+        signals = signals_of[memory_id]
+        signals.setdefault("vector", cosine_of[memory_id])
+        signals["composite"] = signals["score"]
+        signals["redundancy"] = redundancy
+        signals["score"] = score
+        out.append((memory_id, score, signals))
+    return out

@@ -1,0 +1,297 @@
+"""Query understanding without a model: gate, intent, time, expansion and compound splitting.
+
+:func:`plan` turns a query into a :class:`QueryPlan` the retrieval follows:
+
+* **gate**: greetings and acknowledgements ("hi", "thanks!", "ok cool") ask for nothing; a recall
+  of one returns no hits and records nothing;
+* **intent**: factual, temporal, causal, entity, preference or general, from the question's form;
+  each intent has a :class:`Route` (channel weights, candidate depth, a cue to favour);
+* **time**: a time expression resolved against the reader's now (:mod:`eventmem.text.timeexpr`);
+* **expansion**: the declarative opening of the answer (:mod:`eventmem.recall.plan`);
+* **parts**: a compound question ("A and where B?", "A; also B") split into sub-queries, which
+  the retrieval fuses by RRF with the whole.
+
+Everything is a pure function of the text and ``now``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, NamedTuple
+
+from eventmem.text.normalize import STOPWORDS, tokenize
+from eventmem.text.timeexpr import Anchored, TimeRange, find_time, strip_phrase
+
+# Template query expansion: the statement a memory answering a question would make.
+#
+# A memory says "Caroline went to a support group", not "When did Caroline go to the support
+# group?". HyDE asks a model to write the hypothetical answer; without a model, templates turn a
+# question into the declarative opening of its answer ("Caroline went to the support group"), so
+# lexical and vector matching see the words an answer uses (here "went", which no stemmer
+# derives from "go"). Pure functions of the text.
+
+# Common irregular verbs: base -> (past, past participle). Not exhaustive: the ones people talk
+# about themselves with.
+IRREGULAR: dict[str, tuple[str, str]] = {
+    "be": ("was", "been"), "become": ("became", "become"), "begin": ("began", "begun"),
+    "break": ("broke", "broken"), "bring": ("brought", "brought"), "build": ("built", "built"),
+    "buy": ("bought", "bought"), "catch": ("caught", "caught"), "choose": ("chose", "chosen"),
+    "come": ("came", "come"), "cost": ("cost", "cost"), "cut": ("cut", "cut"),
+    "do": ("did", "done"), "draw": ("drew", "drawn"), "drink": ("drank", "drunk"),
+    "drive": ("drove", "driven"), "eat": ("ate", "eaten"), "fall": ("fell", "fallen"),
+    "feel": ("felt", "felt"), "fight": ("fought", "fought"), "find": ("found", "found"),
+    "fly": ("flew", "flown"), "forget": ("forgot", "forgotten"), "get": ("got", "gotten"),
+    "give": ("gave", "given"), "go": ("went", "gone"), "grow": ("grew", "grown"),
+    "have": ("had", "had"), "hear": ("heard", "heard"), "hide": ("hid", "hidden"),
+    "hit": ("hit", "hit"), "hold": ("held", "held"), "hurt": ("hurt", "hurt"),
+    "keep": ("kept", "kept"), "know": ("knew", "known"), "lead": ("led", "led"),
+    "learn": ("learned", "learned"), "leave": ("left", "left"), "lend": ("lent", "lent"),
+    "let": ("let", "let"), "lose": ("lost", "lost"), "make": ("made", "made"),
+    "mean": ("meant", "meant"), "meet": ("met", "met"), "pay": ("paid", "paid"),
+    "put": ("put", "put"), "quit": ("quit", "quit"), "read": ("read", "read"),
+    "ride": ("rode", "ridden"), "ring": ("rang", "rung"), "rise": ("rose", "risen"),
+    "run": ("ran", "run"), "say": ("said", "said"), "see": ("saw", "seen"),
+    "sell": ("sold", "sold"), "send": ("sent", "sent"), "set": ("set", "set"),
+    "shoot": ("shot", "shot"), "show": ("showed", "shown"), "sing": ("sang", "sung"),
+    "sit": ("sat", "sat"), "sleep": ("slept", "slept"), "speak": ("spoke", "spoken"),
+    "spend": ("spent", "spent"), "stand": ("stood", "stood"), "steal": ("stole", "stolen"),
+    "swim": ("swam", "swum"), "take": ("took", "taken"), "teach": ("taught", "taught"),
+    "tell": ("told", "told"), "think": ("thought", "thought"), "throw": ("threw", "thrown"),
+    "understand": ("understood", "understood"), "wake": ("woke", "woken"),
+    "wear": ("wore", "worn"), "win": ("won", "won"), "write": ("wrote", "written"),
+}
+_AUX = {"did", "does", "do", "has", "have", "had", "is", "was", "were", "are", "will", "can",
+        "could", "would", "should"}
+_PRONOUNS = {"i", "you", "he", "she", "we", "they", "it"}
+_DETERMINERS = {"the", "a", "an", "my", "your", "his", "her", "our", "their", "its"}
+_QUESTION_WORDS = r"(?:when|where|what|which|who|whom|why|how(?:\s+(?:long|many|much|often))?)"
+_QUESTION = re.compile(rf"^\s*(?:{_QUESTION_WORDS}\s+)?(\w+)\s+(.+?)[\s?.!]*$", re.IGNORECASE)
+_CONSONANT_Y = re.compile(r"[^aeiou]y$")
+_CVC = re.compile(r"^[^aeiou]*[aeiou][^aeiouwxy]$")  # "stop" -> "stopped", one syllable
+
+
+def past_tense(verb: str) -> str:
+    """The simple past of an English verb: irregulars from a table, else the -ed rules."""
+    v = verb.lower()
+    if v in IRREGULAR:
+        return IRREGULAR[v][0]
+    if v.endswith("e"):
+        return v + "d"
+    if _CONSONANT_Y.search(v):
+        return v[:-1] + "ied"
+    if _CVC.match(v):
+        return v + v[-1] + "ed"
+    return v + "ed"
+
+
+def third_person(verb: str) -> str:
+    """The third person singular present ("go" -> "goes", "study" -> "studies")."""
+    v = verb.lower()
+    if v in ("be", "have"):
+        return {"be": "is", "have": "has"}[v]
+    if v.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return v + "es"
+    if _CONSONANT_Y.search(v):
+        return v[:-1] + "ies"
+    return v + "s"
+
+
+def _split_subject(words: list[str]) -> tuple[list[str], list[str]] | None:
+    """The subject at the start of ``words`` (a pronoun, a run of capitalized names, or a noun
+    phrase of a determiner or possessive and one noun) and the rest."""
+    if not words:
+        return None
+    first = words[0]
+    if first.lower() in _PRONOUNS:
+        return words[:1], words[1:]
+    end = 0
+    while end < len(words) and words[end][:1].isupper():
+        end += 1
+    if end:
+        # "Melanie's friend adopt ...": a possessive name takes the noun after it.
+        if words[end - 1].endswith(("'s", "’s")) and end < len(words):
+            end += 1
+        return words[:end], words[end:]
+    if first.lower() in _DETERMINERS and len(words) > 2:
+        return words[:2], words[2:]
+    return None
+
+
+def declarative(question: str) -> str | None:
+    """The opening of an answer to ``question``, or None when no template fits.
+
+    "When did Caroline go to the LGBTQ support group?" -> "Caroline went to the LGBTQ support
+    group"; "Does Bob like tea?" -> "Bob likes tea"; "Where is Alice's office?" ->
+    "Alice's office is".
+    """
+    m = _QUESTION.match(question)
+    if m is None or m[1].lower() not in _AUX:
+        return None
+    aux = m[1].lower()
+    parsed = _split_subject(m[2].split())
+    if parsed is None:
+        return None
+    subject, rest = parsed
+    head = " ".join(subject)
+    if aux in ("is", "was", "were", "are"):
+        return " ".join([head, aux, *rest]) if rest else f"{head} {aux}"
+    if not rest:
+        return None
+    verb, tail = rest[0], rest[1:]
+    if not verb.isalpha():
+        return None
+    if aux == "did":
+        verb = past_tense(verb)
+    elif aux == "does":
+        verb = third_person(verb)
+    elif aux in ("has", "have", "had") or aux in ("will", "can", "could", "would", "should"):
+        verb = f"{aux} {verb}"
+    return " ".join([head, verb, *tail])
+
+
+__all__ = ["INTENTS", "ROUTES", "Intent", "QueryPlan", "Route", "classify", "declarative",
+           "is_chitchat", "past_tense", "plan", "split_compound", "third_person"]
+
+Intent = Literal["factual", "temporal", "causal", "entity", "preference", "general"]
+INTENTS: tuple[Intent, ...] = ("factual", "temporal", "causal", "entity", "preference", "general")
+
+
+class Route(NamedTuple):
+    """How an intent searches: RRF weight per channel (missing: 1.0), how deep each channel
+    looks (x ``Config.candidates_per_channel``), and the cue whose memories it favours."""
+
+    weights: dict[str, float]
+    depth: float = 1.0
+    cue: Literal["time", "preference", "cause"] | None = None
+
+
+ROUTES: dict[Intent, Route] = {
+    "factual": Route({}),
+    # The time channel carries "when" questions; memories that mention a time are favoured.
+    "temporal": Route({"time": 1.5}, cue="time"),
+    # A reason is often told in the turn after the event: context matters more.
+    "causal": Route({"context": 1.25}, cue="cause"),
+    # Everything about someone: look deeper, lean on the graph when there is one.
+    "entity": Route({"graph": 1.5}, depth=2.0),
+    "preference": Route({}, cue="preference"),
+    "general": Route({}),
+}
+
+
+class QueryPlan(NamedTuple):
+    """What the retrieval does for one query."""
+
+    text: str  # the query as given (validated)
+    chitchat: bool  # nothing to retrieve
+    intent: Intent
+    content: str  # the query without its time expression: what the text channels match
+    parts: tuple[str, ...]  # sub-queries of a compound question (empty when it is one question)
+    expansion: str | None  # the declarative form of the question, if a template fits
+    time: TimeRange | Anchored | None
+
+    @property
+    def route(self) -> Route:
+        return ROUTES[self.intent]
+
+
+# -- the gate ------------------------------------------------------------------------------------
+
+_CHITCHAT = frozenset(
+    """
+    hi hello hey hiya howdy yo greetings morning evening afternoon night good bye goodbye cya
+    later see ya thanks thank you thx ty cheers ok okay k kk cool great nice awesome perfect sure
+    alright fine yes yeah yep yup no nope nah lol haha hahaha lmao wow got it sounds np welcome
+    much so very a lot gotcha noted understood appreciate appreciated sweet neat indeed
+    absolutely totally exactly hmm mm
+    """.split()  # noqa: SIM905 - a word list reads better as prose than as quoted strings
+)
+
+
+def is_chitchat(text: str) -> bool:
+    """Whether ``text`` is only a greeting or an acknowledgement (at most eight words, all from
+    the small-talk vocabulary): nothing a memory could answer."""
+    words = tokenize(text)
+    return 0 < len(words) <= 8 and all(w in _CHITCHAT for w in words)
+
+
+# -- intent --------------------------------------------------------------------------------------
+
+_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
+    ("temporal", re.compile(
+        r"^\s*(when|since when|how long ago|what (time|date|day|year|month))\b|"
+        r"\b(what|which) (year|month|day|date)\b|\bhow long (has|have|had|did|was|were)\b",
+        re.I)),
+    ("causal", re.compile(r"^\s*(why|how come)\b|\b(reason|because|cause[ds]?|motivat\w*)\b",
+                          re.I)),
+    ("entity", re.compile(
+        r"^\s*(who (is|was|are)|tell me (about|everything)|what do (you|we) know about|"
+        r"(describe|profile( of)?)\b)", re.I)),
+    ("preference", re.compile(
+        r"\b(favou?rite|prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|dislike[sd]?|"
+        r"fond of|into)\b", re.I)),
+    ("factual", re.compile(
+        r"^\s*(what|which|where|who|whom|whose|how (many|much|often|old|far)|is|are|was|were|"
+        r"do|does|did|has|have|can)\b", re.I)),
+)
+
+
+def classify(text: str, time: TimeRange | Anchored | None = None) -> Intent:
+    """The intent of a query, by the first rule its form matches. A query naming a time is
+    temporal when the time is all it asks about ("what did I do last May") or no rule fits."""
+    if time is not None and not _has_content(strip_phrase(text, time.phrase)):
+        return "temporal"
+    for intent, pattern in _RULES:
+        if pattern.search(text):
+            return intent
+    return "temporal" if time is not None else "general"
+
+
+# -- compound questions --------------------------------------------------------------------------
+
+_NEXT_CLAUSE = (r"(?:what|when|where|who|whom|why|which|how|did|does|do|is|are|was|were|has|"
+                r"have|can)\b")
+_SPLIT = re.compile(
+    rf";\s*(?:and\s+|also\s+|and also\s+)?|\?\s+(?=\S)|,?\s+and\s+(?:also\s+)?(?={_NEXT_CLAUSE})|"
+    rf",?\s+also\s+(?={_NEXT_CLAUSE})", re.I)
+
+
+def split_compound(text: str) -> list[str]:
+    """The separate questions of a compound one: at ";", between questions ("A? B?"), and at
+    "and"/"also" followed by a new clause ("where does Alice live and what is her job").
+    A single question, or one whose parts do not all have a content word, gives ``[]``."""
+    parts = [p.strip(" ,.?!") for p in _SPLIT.split(text)]
+    parts = [p for p in parts if p]
+    # A part with no content word ("... and what does she do") cannot be searched on its own:
+    # then the question stays whole.
+    if len(parts) < 2 or not all(_has_content(p) for p in parts):
+        return []
+    return parts
+
+
+# Words a question uses to ask, not to name what it asks about: "what happened in May", "what
+# did we talk about yesterday" have no content besides their time.
+_FILLER = frozenset("""
+    happen happened happening thing things anything something everything stuff talk talked
+    discuss discussed say said mention mentioned remember recall know tell go went going do done
+    new up""".split())  # noqa: SIM905 - a word list reads better as prose
+
+
+def _has_content(text: str) -> bool:
+    return any(w not in STOPWORDS and w not in _FILLER for w in tokenize(text))
+
+
+# -- the plan ------------------------------------------------------------------------------------
+
+
+def plan(text: str, now: int) -> QueryPlan:
+    """Everything the retrieval needs to know about ``text``, asked at ``now`` (microseconds)."""
+    if is_chitchat(text):
+        return QueryPlan(text, True, "general", text, (), None, None)
+    time = find_time(text, now)
+    content = strip_phrase(text, time.phrase) if time is not None else text
+    if not _has_content(content):
+        content = text  # "what happened yesterday": keep the words, the time does the work
+    intent = classify(text, time)
+    parts = tuple(split_compound(content))
+    expansion = declarative(content) if not parts else None
+    return QueryPlan(text, False, intent, content, parts, expansion, time)

@@ -1,0 +1,190 @@
+"""The content tables of a store: texts, their vectors and their BM25 terms, addressed by hash.
+
+::
+
+    content    content hash (16 bytes)  -> slot (8-byte big-endian) + the text's BM25 terms
+    blobs      slot                     -> UTF-8 text
+    vectors    slot                     -> float32 bytes, made by the store's embedder
+    extractions slot                    -> the entities and relations extracted from the text
+                                           (msgpack; only for texts that name something)
+
+Events reference content by the hash of its text, but it is stored under slots numbered in
+arrival order: LMDB appends sequential keys several times faster than it inserts random ones. The
+terms ride in the content record itself, so a fold reads one record for the slot and the terms and
+one for the vector. The store has one embedder (recorded in meta; a mismatch is refused), so the
+vector table keyed by content is the (embedder, content hash) cache of the design. Every method
+takes the caller's transaction: content is written and removed with the events that refer to it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import lmdb
+
+from eventmem.errors import CorruptRecordError
+from eventmem.events import CONTENT_EVENTS, Event
+from eventmem.storage.envelope import Content, Envelope
+
+
+def content_key(content_hash: str) -> bytes:
+    return bytes.fromhex(content_hash)
+
+
+def slot_key(slot: int) -> bytes:
+    return slot.to_bytes(8, "big")
+
+
+# ``txn: Any`` below: our transactions are plain (non-buffer) ones, which return bytes, while
+# py-lmdb's stubs also allow memoryviews.
+class ContentTables:
+    def __init__(self, env: lmdb.Environment, *, readonly: bool) -> None:
+        self._content = env.open_db(b"content", create=not readonly)
+        self._blobs = env.open_db(b"blobs", create=not readonly)
+        self._vectors = env.open_db(b"vectors", create=not readonly)
+        try:
+            self._extractions: Any = env.open_db(b"extractions", create=not readonly)
+        except lmdb.NotFoundError:  # a store no writer has opened since the table was added
+            self._extractions = None
+
+    def put(self, txn: Any, contents: Mapping[str, Content], meta: Any) -> None:
+        """Store contents the store does not hold yet, under the next slots (counter in meta)."""
+        raw = txn.get(b"slots", db=meta)
+        slot = 1 if raw is None else int.from_bytes(raw, "big")
+        for content_hash, content in contents.items():
+            key = content_key(content_hash)
+            if txn.get(key, db=self._content) is not None:
+                continue
+            skey = slot_key(slot)
+            txn.put(key, skey + (content.terms or b""), db=self._content)
+            txn.put(skey, content.text.encode(), db=self._blobs, append=True)
+            if content.vector is not None:
+                txn.put(skey, content.vector, db=self._vectors, append=True)
+            if content.extraction:
+                txn.put(skey, content.extraction, db=self._extractions, append=True)
+            slot += 1
+        txn.put(b"slots", slot_key(slot), db=meta)
+
+    def drop(self, txn: Any, content_hash: str) -> None:
+        """Remove a content's text, vector, terms and extraction (a purge or an erasure),
+        leaving no byte of them in the pages that stay."""
+        key = content_key(content_hash)
+        record = txn.get(key, db=self._content)
+        if record is None:
+            return
+        slot = bytes(record[:8])
+        _wipe(txn, key, self._content)
+        for db in (self._blobs, self._vectors, self._extractions):
+            if db is not None:
+                _wipe(txn, slot, db)
+
+    def get(self, txn: Any, content_hash: str) -> Content | None:
+        record = txn.get(content_key(content_hash), db=self._content)
+        text = None if record is None else txn.get(record[:8], db=self._blobs)
+        if record is None or text is None:
+            return None
+        vector = txn.get(record[:8], db=self._vectors)
+        extraction = None if self._extractions is None else txn.get(record[:8],
+                                                                     db=self._extractions)
+        return Content(decode_text(text, None), vector, bytes(record[8:]) or None, extraction)
+
+    def blob(self, txn: Any, content_hash: str) -> str | None:
+        record = txn.get(content_key(content_hash), db=self._content)
+        raw = None if record is None else txn.get(record[:8], db=self._blobs)
+        return None if raw is None else decode_text(raw, None)
+
+    def iter_blobs(self, txn: Any) -> Iterator[tuple[str, bytes]]:
+        for key, record in txn.cursor(db=self._content):
+            raw = txn.get(record[:8], db=self._blobs)
+            yield bytes(key).hex(), b"" if raw is None else bytes(raw)
+
+    def stats(self, txn: Any) -> dict[str, int]:
+        return {"blobs": txn.stat(self._blobs)["entries"],
+                "vectors": txn.stat(self._vectors)["entries"]}
+
+    def join(self, txn: Any, chunk: list[tuple[int, Event]], with_text: bool,
+             records: Mapping[bytes, bytes] | None = None) -> list[Envelope]:
+        """Envelopes for a chunk of decoded events: content events with their vector and terms
+        (and their text when ``with_text``, or when no terms are cached), each None where gone.
+        One multi-key read per table for the whole chunk: this is the rebuild's hot loop.
+
+        ``records``: the whole content table (:meth:`records`), when the caller read it at once
+        for many chunks; otherwise the chunk's records are looked up here."""
+        fromhex = bytes.fromhex
+        keys = [fromhex(event.content_hash)  # type: ignore[attr-defined]
+                if isinstance(event, CONTENT_EVENTS) else None for _, event in chunk]
+        if records is None:
+            wanted = sorted({key for key in keys if key is not None})  # sorted: B-tree locality
+            records = dict(txn.cursor(db=self._content).getmulti(wanted)) if wanted else {}
+        get = records.get
+        # Each event's record, looked up once (the table is large: each lookup misses the cache).
+        found = [None if key is None else get(key) for key in keys]
+        slots = [record[:8] for record in found if record is not None]
+        vectors = self._rows_at(txn, self._vectors, slots)
+        extractions = {} if self._extractions is None else self._rows_at(
+            txn, self._extractions, slots)
+        blobs = self._blobs
+        out: list[Envelope] = []
+        add, new, next_slot = out.append, tuple.__new__, iter(slots).__next__
+        for (seq, event), record in zip(chunk, found, strict=True):
+            # (tuple.__new__ makes the named tuple without a Python frame)
+            if record is None:
+                add(new(Envelope, (seq, event, None, None, None, None)))
+                continue
+            slot, terms = next_slot(), record[8:] or None  # (the slot's bytes hash once)
+            text = txn.get(slot, db=blobs) if with_text or terms is None else None
+            add(new(Envelope, (seq, event, None if text is None else decode_text(text, seq),
+                               vectors.get(slot), terms, extractions.get(slot))))
+        return out
+
+    def records(self, txn: Any) -> dict[bytes, bytes]:
+        """The whole content table (hash -> slot and terms) in one sequential scan: for a read
+        of most of the log, far cheaper than looking each chunk's hashes up in the B-tree."""
+        return dict(txn.cursor(db=self._content).iternext())
+
+    def count(self, txn: Any) -> int:
+        """How many contents the store holds."""
+        return int(txn.stat(self._content)["entries"])
+
+    def _rows_at(self, txn: Any, db: Any, slots: list[bytes]) -> dict[bytes, bytes]:
+        """The rows of a slot-keyed table (vectors, extractions) under these slots. Slots are
+        numbered in arrival order, so most slots of a run of log records are nearly contiguous:
+        one forward cursor scan over their range costs far less than a B-tree descent per key.
+        The few far older ones (content reinforced or merged into again) are read per key."""
+        if not slots:
+            return {}
+        wanted = sorted(set(slots))
+        # The scan covers the newest slots, over a range at most twice as long as their number.
+        floor = max(0, int.from_bytes(wanted[-1], "big") - 2 * len(wanted))
+        cut = bisect_left(wanted, floor.to_bytes(8, "big"))
+        cursor = txn.cursor(db=db)
+        found: dict[bytes, bytes] = dict(cursor.getmulti(wanted[:cut])) if cut else {}
+        high = wanted[-1]
+        dense = set(wanted[cut:])
+        if cursor.set_range(wanted[cut]):
+            for key, value in cursor:
+                if key > high:
+                    break
+                if key in dense:
+                    found[key] = value
+        return found
+
+
+def _wipe(txn: Any, key: bytes, db: Any) -> None:
+    """Delete a row after overwriting its value with zeros. LMDB deletes a row by moving its
+    neighbours over it, which leaves the old bytes in the page's free space, and a compacted copy
+    keeps pages as they are: zeroed in place first (a same-size put), the bytes are gone."""
+    value = txn.get(key, db=db)
+    if value is None:
+        return
+    txn.put(key, bytes(len(value)), db=db)
+    txn.delete(key, db=db)
+
+
+def decode_text(raw: bytes | memoryview, seq: int | None) -> str:
+    try:
+        return bytes(raw).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CorruptRecordError(f"blob is not valid UTF-8: {exc}", seq=seq) from None

@@ -1,0 +1,669 @@
+"""The write path's decisions for a batch of checked items, as events.
+
+``decide`` is a pure function of the projections, the items, their content (text, vector, terms),
+the time and the config, plus three deterministic helpers the engine passes in: ``text_of`` and
+``vector_of`` (a stored memory's text and vector) and ``analyse`` (content for a text the gate
+synthesized). Items are decided in order, each against the store as it will stand when the
+earlier items' events are folded (:mod:`eventmem.write.neighbours`). For each item:
+
+1. the observer filter may reject it (recorded without its content);
+2. the gate (:mod:`eventmem.policies.gate`) decides, with its evidence: reinforce, skip, merge,
+   update, a conflict settled by its strategy (found and recorded by
+   :mod:`eventmem.write.batch`), or create;
+3. a created memory gets its links to related memories here, and its kind, valid-until,
+   importance and flashbulb status from :mod:`eventmem.write.batch`;
+4. sessions over their working-memory capacity evict their weakest members (same module).
+
+Nothing here reads the clock or writes; the engine appends the events in one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
+
+import msgspec
+import numpy as np
+
+from eventmem.config import Config
+from eventmem.events import (
+    ConflictEvidence,
+    ConflictFlagged,
+    ConflictResolved,
+    EntityRef,
+    Event,
+    Extraction,
+    LinkType,
+    MemoryIngested,
+    MemoryKind,
+    MemoryLink,
+    MemoryReinforced,
+    MemoryRejected,
+    MemorySkipped,
+    MemorySuperseded,
+    RelationRef,
+    TierChange,
+    TierChanged,
+)
+from eventmem.policies import causal, classify, gate, importance, merge, tiers, timebound
+from eventmem.policies.conflict import detect as conflict
+from eventmem.policies.decay import progress, stability_after_access
+from eventmem.policies.extract import relations as extract
+from eventmem.policies.observer import rules as observer
+from eventmem.results import Action
+from eventmem.storage.envelope import Content
+from eventmem.storage.log import Head
+from eventmem.text.blas import single_thread
+from eventmem.text.normalize import content_hash, dedup_key
+from eventmem.write.neighbours import Near, Neighbourhood, Query, eligible
+from projections import Projections
+from projections import graph as graph_view
+from projections.state import MemoryRecord, dedup_slot, working_key
+
+# The events that create a memory: what a new memory's ``memory.ingested`` records, and the
+# working-memory evictions its arrival causes.
+#
+# :func:`ingested` settles everything a created memory gets beyond the gate's decision: its kind
+# (given, or classified), valid-until for plans, importance from its four channels, flashbulb
+# status, and what a merged or updated memory inherits from the one it replaces. The write path
+# (:mod:`eventmem.write.batch`) and a conflict settled later by ``merge`` (:mod:`eventmem.write.resolve`)
+# build their memories with it. Pure: nothing here reads the clock or the store.
+
+IMPORTANCE_CHANNELS = ("novelty", "arousal", "reward", "attention")  # the event's tuple order
+
+
+def ingested_event(item: dict[str, Any], text: str, memory_id: str, *, at: int, config: Config,
+                   derived_from: tuple[str, ...], rule: str) -> MemoryIngested:
+    """A memory the engine synthesizes outside the gate (a conflict settled by ``merge``)."""
+    return ingested(item, text, memory_id, content_hash(text), dedup_key(text),
+                     gate.GateDecision("merge", rule), Near([], None, None), (),
+                     derived_from=derived_from, input_hash=None, rule=rule, inherited=None,
+                     reward=None, at=at, config=config)
+
+
+def ingested(item: dict[str, Any], text: str, memory_id: str, chash: str, key: str,
+              decision: gate.GateDecision, near: Near, links: tuple[MemoryLink, ...], *,
+              derived_from: tuple[str, ...], input_hash: str | None, rule: str | None,
+              inherited: dict[str, Any] | None, reward: float | None, at: int,
+              config: Config) -> MemoryIngested:
+    kind, kind_rule = (item["kind"], "caller") if item["kind"] else classify.classify(text)
+    if kind_rule == classify.DEFAULT_RULE:
+        kind = config.default_kind
+    if inherited is not None and not item["kind"]:
+        kind, kind_rule = inherited["kind"], "inherited"
+    valid_from = item["valid_from"]
+    valid_until, until_rule = item["valid_until"], ""
+    if valid_until is None and kind == "plan":  # only plans: "went to the gym today" stays true
+        inferred = timebound.infer_valid_until(text, at)
+        if inferred is not None:
+            valid_until, until_rule = inferred
+    best = near.window_best
+    scored = importance.score(text, neighbour_similarity=None if best is None else best[1],
+                              neighbour_utilities=[] if reward is None else [reward],
+                              session_similarity=near.session_similarity,
+                              params=config.importance)
+    weight = scored.effective if item["importance"] is None else item["importance"]
+    stability = config.base_stability_days[kind]
+    pinned, tags, refs = item["pinned"], item["tags"], item["refs"]
+    if inherited is not None:  # a new version keeps what its predecessor had earned
+        weight = max(weight, inherited["importance"])
+        stability = max(stability, inherited["stability"])
+        pinned = pinned or inherited["pinned"]
+        tags = union(inherited["tags"], tags)
+        refs = union(inherited["refs"], refs)
+        if valid_from is None and decision.action == "merge":
+            valid_from = inherited["valid_from"]
+    if scored.flashbulb:  # a high-arousal memory: kept, important, slow to fade
+        pinned = True
+        weight = max(weight, importance.FLASHBULB_MIN_IMPORTANCE)
+        stability *= config.importance.flashbulb_stability_boost
+    return MemoryIngested(
+        at=at, namespace=item["namespace"], actor=item["source"], memory_id=memory_id,
+        content_hash=chash, dedup_key=key, kind=cast(MemoryKind, kind), kind_rule=kind_rule,
+        source=item["source"], stability=stability, importance=weight,
+        confidence=item["confidence"], valid_from=valid_from, valid_until=valid_until,
+        pinned=pinned, immutable=item["immutable"], tags=tags, refs=refs,
+        rule=rule or decision.rule, policy=decision.policy,
+        tier="working" if item["session"] else "episodic", session=item["session"],
+        priority=scored.priority, flashbulb=scored.flashbulb,
+        importance_channels=tuple(scored.channels[c] for c in IMPORTANCE_CHANNELS),
+        valid_until_rule=until_rule, neighbour=decision.neighbour,
+        similarity=None if decision.neighbour is None else round(decision.similarity, 6),
+        derived_from=derived_from, input_hash=input_hash, links=links,
+        extractor=extract.EXTRACTOR_VERSION)
+
+
+def union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
+    return first + tuple(x for x in second if x not in first)
+
+
+def provisional_record(event: MemoryIngested, seq: int) -> MemoryRecord:
+    """The record the state fold will create for ``event`` (for working-memory decisions)."""
+    record = MemoryRecord(
+        event.memory_id, event.namespace, event.content_hash, event.dedup_key, event.kind,
+        event.kind_rule, event.source, event.stability, event.importance, event.confidence,
+        event.pinned, event.immutable, event.valid_from, event.valid_until, event.tags,
+        event.refs, event.at, seq, event.at, seq)
+    record.tier, record.session = event.tier, event.session
+    return record
+
+
+def working_evictions(views: Projections, new: list[MemoryRecord], retired: set[str], at: int,
+                       config: Config) -> list[TierChanged]:
+    """Sessions over capacity lose their lowest-scoring working memories to episodic (one
+    event per namespace). Memories the batch superseded have left their session already."""
+    new = [r for r in new if r.memory_id not in retired]
+    sessions = sorted({(r.namespace, r.session or "") for r in new if r.tier == "working"})
+    changes: dict[str, list[TierChange]] = {}
+    records = {r.memory_id: r for r in new}
+    for ns, session in sessions:
+        members = [views.state.memories[mid]
+                   for mid in views.state.working.get(working_key(ns, session), ())
+                   if mid not in retired]
+        members += [r for r in new if r.namespace == ns and r.session == session
+                    and r.tier == "working"]
+        for mid in tiers.working_evictions(members, config.tiers.working_capacity, at,
+                                           config.tiers):
+            record = records.get(mid) or views.state.memories[mid]
+            changes.setdefault(ns, []).append(TierChange(
+                memory_id=mid, from_tier="working", to_tier="episodic", reason="working_capacity",
+                decay_done=progress(record, at, config.decay)))
+    return [TierChanged(at=at, namespace=ns, now=at, changes=tuple(found))
+            for ns, found in sorted(changes.items())]
+
+
+class Outcome(NamedTuple):
+    """What happened to one item, for the caller."""
+
+    memory_id: str | None  # None only when rejected
+    action: Action
+    event: int  # index (in Decided.events) of the event that records the decision
+    rule: str
+    reason: str = ""
+    neighbour: str | None = None
+    similarity: float | None = None
+    conflict_id: str | None = None
+
+
+class Decided(NamedTuple):
+    events: list[Event]
+    outcomes: list[Outcome]  # one per item, in item order
+    contents: dict[str, Content]  # content hash -> content to store with the events
+
+
+TextOf = Callable[[str], str]
+VectorOf = Callable[[str], np.ndarray]
+Analyse = Callable[[str], Content]
+
+
+def decide(views: Projections, items: list[dict[str, Any]], contents: Mapping[str, Content],
+           *, at: int, head: Head, config: Config, text_of: TextOf, vector_of: VectorOf,
+           analyse: Analyse) -> Decided:
+    """The events that record what each item means (see the module docstring). An item may
+    carry ``gate_policy`` (the audit re-deciding a recorded item): ``gate-2`` re-decides its
+    exact-text match as that version did."""
+    with single_thread():  # similarities feed decisions: one thread, one summation order
+        batch = Batch(views, items, contents, at=at, head=head, config=config,
+                      text_of=text_of, vector_of=vector_of, analyse=analyse)
+        for i, item in enumerate(items):
+            batch.decide(i, item)
+    batch.events += working_evictions(views, batch.new_records, batch.retired, at,
+                                               config)
+    return Decided(batch.events, batch.outcomes, batch.stored)
+
+
+class Batch:
+    """The decisions of one batch so far, and what later items must see of them."""
+
+    def __init__(self, views: Projections, items: list[dict[str, Any]],
+                 contents: Mapping[str, Content], *, at: int, head: Head, config: Config,
+                 text_of: TextOf, vector_of: VectorOf, analyse: Analyse) -> None:
+        self.views, self.contents, self.at, self.head = views, contents, at, head
+        self.config, self.params = config, config.gate
+        self._text_of, self._vector_of, self.analyse = text_of, vector_of, analyse
+        self.events: list[Event] = []
+        self.outcomes: list[Outcome] = []
+        self.stored: dict[str, Content] = {}
+        self.new_records: list[MemoryRecord] = []  # as the fold will make them
+        self.created: dict[str, MemoryIngested] = {}  # this batch's memories by id
+        self.texts: dict[str, str] = {}  # this batch's memories' texts by id
+        self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
+        self.retired: set[str] = set()  # superseded earlier in the batch
+        # Hashes and dedup keys by text: an item's are read by several steps of its decision.
+        # (functools.cache: computed once per text, for this batch only)
+        self.hash_of, self.key_of = cache(content_hash), cache(dedup_key)
+        self.queries = []
+        for item in items:
+            content = contents[self.hash_of(item["text"])]
+            self.queries.append(Query(item["namespace"], self._vector(content),
+                                      content.terms or b"", item["session"]))
+        self.hood = Neighbourhood(views, self.queries, window=self.params.window,
+                                  rare_terms=self.params.rare_terms,
+                                  max_term_df=self.params.max_term_df,
+                                  keep=max(1, self.params.max_links,
+                                           self.params.conflict_neighbours))
+        # Claims compared for contradictions (eventmem.write.batch), read once per batch:
+        self.claims: dict[str, conflict.Claims] = {}  # by text: an item's, then its memory's
+        self.claims_by_id: dict[str, conflict.Claims] = {}
+        self._extracted: dict[str, tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]] = {}
+        self.entity_memories: dict[tuple[str, str], list[str]] = {}  # the batch's, by entity
+        self.queries_by_text = {item["text"]: q for item, q in zip(items, self.queries,
+                                                                    strict=True)}
+        self._vectors: dict[str, np.ndarray] = {}  # the batch's memories' vectors by id
+
+    # -- one item -----------------------------------------------------------------------------
+
+    def decide(self, i: int, item: dict[str, Any]) -> None:
+        first = len(self.events)
+        self._decide(i, item)
+        self._note_input(first, i, item)
+
+    def _note_input(self, first: int, i: int, item: dict[str, Any]) -> None:
+        """Record on the item's first event (the one that states its decision) what an audit
+        needs to re-run the decision and that the event does not show otherwise."""
+        event = self.events[first]
+        noted: dict[str, Any] = {"item": i} if i else {}
+        if isinstance(event, MemoryIngested):
+            if item["importance"] is not None:
+                noted["given_importance"] = item["importance"]
+            if item["valid_from"] is None and event.valid_from is not None:
+                noted["valid_from_rule"] = ("inherited" if event.rule == "near_duplicate_merge"
+                                            else "transaction_time")
+        elif isinstance(event, MemoryReinforced | MemorySkipped):
+            if item["valid_from"] is not None:
+                noted["input_valid_from"] = item["valid_from"]
+            if item["valid_until"] is not None:
+                noted["input_valid_until"] = item["valid_until"]
+        if noted:
+            self.events[first] = msgspec.structs.replace(event, **noted)
+
+    def _decide(self, i: int, item: dict[str, Any]) -> None:
+        text, ns = item["text"], item["namespace"]
+        rejection = observer.screen(text, self.config.observer)
+        if rejection is not None:
+            self.events.append(MemoryRejected(
+                at=self.at, namespace=ns, actor=item["source"], reason=rejection.reason,
+                rule=rejection.rule, length=len(text), policy=observer.OBSERVER_VERSION))
+            self.outcome(None, "rejected", rejection.rule, reason=rejection.reason)
+            return
+        chash = self.hash_of(text)
+        slot = dedup_slot(ns, self.key_of(text))
+        exact = self.pending_slots.get(slot) or self.views.state.by_dedup.get(slot)
+        if exact in self.retired or (item.get("gate_policy") != gate.GATE_2 and exact is not None
+                                     and not eligible(self.views.state.memories.get(exact))):
+            exact = None  # superseded in this batch, or expired: the text is news again
+        near = self.hood.near(i, self.queries[i])
+        nearest = self.neighbour(near.ranked[0]) if near.ranked and exact is None else None
+        contradicted, found = (None, None) if exact is not None or self.params.mode == "exact" \
+            else contradiction(self, item, near)
+        adds = nearest is not None and self._adds_information(nearest, text)
+        decision = gate.decide(exact, nearest, adds_information=adds, contradicted=contradicted,
+                               params=self.params)
+        match decision.action:
+            case "reinforce" | "skip":
+                self._absorbed(item, chash, decision)
+            case "merge":
+                self._merge(i, item, chash, decision, near)
+            case "update":
+                self._update(i, item, chash, decision, near)
+            case "conflict":
+                assert found is not None
+                settle(self, i, item, chash, decision, near, found)
+            case _:
+                memory_id = self.create(i, item, text, chash, decision, near)
+                self.outcome(memory_id, "created", decision.rule, neighbour=decision.neighbour,
+                             similarity=decision.similarity if decision.neighbour else None)
+
+    def _absorbed(self, item: dict[str, Any], chash: str, decision: gate.GateDecision) -> None:
+        """Reinforce or skip: the input is kept as its blob (the evidence), no memory is made."""
+        target = decision.neighbour
+        assert target is not None
+        ns, source = item["namespace"], item["source"]
+        self.stored.setdefault(chash, self.contents[chash])
+        if decision.action == "reinforce":
+            record = self.views.state.memories.get(target)
+            self.events.append(MemoryReinforced(
+                at=self.at, namespace=ns, actor=source, memory_id=target, content_hash=chash,
+                similarity=decision.similarity, rule=decision.rule, policy=decision.policy,
+                stability=None if record is None else stability_after_access(
+                    record, self.at, self.config.decay)))
+            self.outcome(target, "reinforced", decision.rule, neighbour=target,
+                         similarity=decision.similarity)
+        else:
+            self.events.append(MemorySkipped(
+                at=self.at, namespace=ns, actor=source, memory_id=target, content_hash=chash,
+                similarity=decision.similarity, rule=decision.rule, policy=decision.policy))
+            self.outcome(target, "skipped", decision.rule, neighbour=target,
+                         similarity=decision.similarity)
+
+    def _merge(self, i: int, item: dict[str, Any], chash: str, decision: gate.GateDecision,
+               near: Near) -> None:
+        old = decision.neighbour
+        assert old is not None
+        text = merge.merged_text(self.text_of(old), item["text"])
+        memory_id = self.create(i, item, text, chash, decision, near, derived_from=old)
+        self.outcome(memory_id, "merged", decision.rule, neighbour=old,
+                     similarity=decision.similarity)
+        # The facts carry on in the merged memory: the old one's valid time does not end.
+        self.supersede(old, memory_id, None, "merged", decision.similarity, item)
+
+    def _update(self, i: int, item: dict[str, Any], chash: str, decision: gate.GateDecision,
+                near: Near) -> None:
+        old = decision.neighbour
+        assert old is not None
+        starts = item["valid_from"] or self.at
+        memory_id = self.create(i, item, item["text"], chash, decision, near, derived_from=old,
+                                valid_from=starts)
+        self.outcome(memory_id, "updated", decision.rule, neighbour=old,
+                     similarity=decision.similarity)
+        self.supersede(old, memory_id, starts, "pe_update", decision.similarity, item)
+
+    # -- creating -----------------------------------------------------------------------------
+
+    def create(self, i: int, item: dict[str, Any], text: str, input_hash: str,
+               decision: gate.GateDecision, near: Near, *, derived_from: str | None = None,
+               rule: str | None = None, valid_from: int | None = None) -> str:
+        """A new memory holding ``text`` (the input, or a synthesis of it and ``derived_from``)."""
+        ns = item["namespace"]
+        memory_id = self.new_id("mem", i)
+        content = self.contents[input_hash] if text == item["text"] else self.analyse(text)
+        chash = self.hash_of(text)
+        extracted = self.extract(text, content)
+        self.stored.setdefault(chash, content)
+        if chash != input_hash:
+            self.stored.setdefault(input_hash, self.contents[input_hash])
+        inherited = self._inherited(derived_from)
+        if valid_from is not None:
+            item = {**item, "valid_from": valid_from}
+        event = ingested(
+            item, text, memory_id, chash, self.key_of(text), decision, near,
+            self._links(near, text, extracted[0], ns),
+            derived_from=(derived_from,) if derived_from else (),
+            input_hash=input_hash if chash != input_hash else None, rule=rule,
+            inherited=inherited, reward=self._utility(near), at=self.at, config=self.config)
+        self.events.append(event)
+        self.created[memory_id] = event
+        self.texts[memory_id] = text
+        for entity in extracted[0]:
+            self.entity_memories.setdefault((ns, entity.key), []).append(memory_id)
+        self.pending_slots[dedup_slot(ns, event.dedup_key)] = memory_id
+        self._vectors[memory_id] = self._vector(content)
+        self.hood.add(ns, memory_id, self._vectors[memory_id], content.terms or b"",
+                      item["session"])
+        self.new_records.append(
+            provisional_record(event, self.head.seq + len(self.events)))
+        return memory_id
+
+    def supersede(self, old: str, by: str, until: int | None, rule: str, similarity: float,
+                  item: dict[str, Any], conflict_id: str | None = None) -> None:
+        self.retired.add(old)
+        self.hood.retire(old)
+        self.events.append(MemorySuperseded(
+            at=self.at, namespace=item["namespace"], actor=item["source"], memory_id=old, by=by,
+            until=until, rule=rule, similarity=similarity, conflict_id=conflict_id,
+            policy=gate.GATE_VERSION))
+
+    def _inherited(self, old: str | None) -> dict[str, Any] | None:
+        """What a merged or updated memory keeps of the one it replaces."""
+        if old is None:
+            return None
+        record = self.views.state.memories.get(old)
+        source: Any = record if record is not None else self.created[old]
+        return {"kind": source.kind, "pinned": source.pinned, "importance": source.importance,
+                "stability": source.stability, "tags": source.tags, "refs": source.refs,
+                "valid_from": source.valid_from}
+
+    def _links(self, near: Near, text: str, entities: tuple[EntityRef, ...], ns: str
+               ) -> tuple[MemoryLink, ...]:
+        """Links to other memories, decided now and recorded (the graph folds them):
+
+        * ``elaborates`` the nearest memory when it is at least ``elaborates_similarity`` alike
+          and the new text holds all its content words and more, ``causes`` it when the new
+          text gives a reason ("because", "so"...), else
+          ``related_to`` it and the next nearest above ``link_similarity`` (weight: cosine);
+        * ``same_entity`` the latest memories naming one of its entities (weight 0.5).
+        """
+        links: dict[str, MemoryLink] = {}
+        floor = self.params.link_similarity
+        for rank, (mid, sim) in enumerate(near.ranked[: self.params.max_links]):
+            if sim < floor:
+                break
+            relation: LinkType = "related_to"
+            if rank == 0 and causal.gives_reason(text):
+                relation = "causes"
+            elif rank == 0 and sim >= self.params.elaborates_similarity and \
+                    merge.content_terms(self.text_of(mid)) < merge.content_terms(text):
+                relation = "elaborates"
+            links[mid] = MemoryLink(target=mid, relation=relation, weight=round(sim, 6))
+        for entity in entities:
+            if entity.key == extract.SELF_KEY:  # the speaker: in nearly every memory
+                continue
+            for mid in self.memories_naming(ns, entity.key, self.params.max_links):
+                if mid not in links and mid not in self.retired \
+                        and eligible(self.views.state.memories.get(mid)):
+                    links[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)
+        return tuple(links.values())
+
+    def memories_naming(self, ns: str, key: str, last: int) -> list[str]:
+        """The latest ``last`` memories naming entity ``key``, oldest first, the batch's own
+        included (a slice: an entity may be named by thousands)."""
+        batch = self.entity_memories.get((ns, key), [])
+        _, stored = graph_view.latest_memories(self.views.graph, ns, key, last)
+        return [*stored, *batch][-last:]
+
+    def extract(self, text: str, content: Content | None = None
+                ) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
+        """The entities and relations of a text, as analysed with its content (the engine
+        extracts once, when it analyses a text for storage)."""
+        found = self._extracted.get(text)
+        if found is None:
+            content = content or self.contents[self.hash_of(text)]
+            extraction = _EXTRACTION.decode(content.extraction) if content.extraction \
+                else _NOTHING
+            found = self._extracted[text] = (extraction.entities, extraction.relations)
+        return found
+
+    # -- evidence -----------------------------------------------------------------------------
+
+    def _adds_information(self, nearest: gate.Neighbour, text: str) -> bool:
+        # Only a near duplicate needs the answer; reading the neighbour's text costs a lookup.
+        sim = nearest.similarity
+        if self.params.mode != "tiered" or not (
+                self.params.near_duplicate <= sim < self.params.duplicate):
+            return False
+        return merge.adds_information(self.text_of(nearest.memory_id), text)
+
+    def neighbour(self, ranked: tuple[str, float]) -> gate.Neighbour:
+        mid, sim = ranked
+        return gate.Neighbour(mid, sim, self.valid_from_and_immutable(mid)[1])
+
+    def valid_from_and_immutable(self, memory_id: str) -> tuple[int, bool]:
+        record = self.views.state.memories.get(memory_id)
+        source: Any = record if record is not None else self.created[memory_id]
+        created = record.created_at if record is not None else self.at
+        return (source.valid_from if source.valid_from is not None else created,
+                source.immutable)
+
+    def _utility(self, near: Near) -> float | None:
+        if near.window_best is None:
+            return None
+        record = self.views.state.memories.get(near.window_best[0])
+        return record.utility if record is not None else 0.5
+
+    def text_of(self, memory_id: str) -> str:
+        return self.texts.get(memory_id) or self._text_of(memory_id)
+
+    def vector_of(self, memory_id: str) -> np.ndarray:
+        vector = self._vectors.get(memory_id)
+        return vector if vector is not None else self._vector_of(memory_id)
+
+    def outcome(self, memory_id: str | None, action: Action, rule: str, *, reason: str = "",
+                neighbour: str | None = None, similarity: float | None = None,
+                conflict_id: str | None = None, event: int | None = None) -> None:
+        # Called right after the event that records the decision was appended.
+        index = len(self.events) - 1 if event is None else event
+        self.outcomes.append(Outcome(memory_id, action, index, rule, reason, neighbour,
+                                     None if similarity is None else round(similarity, 6),
+                                     conflict_id))
+
+    def new_id(self, prefix: str, index: int) -> str:
+        """An id derived from the chain head and the item's position: unique (the head changes
+        with every append) and reproducible, so tests and replays see the same ids."""
+        memories, salt = self.views.state.memories, 0
+        while True:
+            digest = hashlib.blake2b(self.head.hash + f"{prefix}:{index}:{salt}".encode(),
+                                     digest_size=8).hexdigest()
+            new_id = f"{prefix}_{digest}"
+            if new_id not in memories and new_id not in self.created \
+                    and new_id not in self.views.state.conflicts:
+                return new_id
+            salt += 1
+
+    @staticmethod
+    def _vector(content: Content) -> np.ndarray:
+        return np.frombuffer(content.vector or b"", dtype=np.float32)
+
+
+_EXTRACTION = msgspec.msgpack.Decoder(Extraction)
+_NOTHING = Extraction()
+
+
+# A write batch's contradictions: the neighbour a new text contradicts, and the conflict recorded.
+#
+# :func:`contradiction` finds, for an item, the first of its nearest memories (or the latest naming
+# the same entities) whose claims it contradicts over an overlapping valid time
+# (:mod:`eventmem.policies.conflict.detect` compares the claims); the gate (:mod:`eventmem.policies.gate`)
+# then decides it is a conflict. :func:`settle` records one: the new memory, ``conflict.flagged``
+# with its evidence, and the settlement by the item's strategy (``conflict.resolved`` and the
+# loser's supersession), or the conflict left open. Both work on a :class:`eventmem.write.batch.Batch`,
+# whose later items see what they record.
+
+if TYPE_CHECKING:
+    from eventmem.write.batch import Batch
+
+
+def contradiction(batch: Batch, item: dict[str, Any], near: Near
+                  ) -> tuple[gate.Neighbour | None, conflict.Contradiction | None]:
+    """The first of the nearest memories (similar enough to be about the same thing) that
+    the new text contradicts, and the contradiction's evidence. Facts whose valid times do
+    not overlap never conflict: "lived in London until March" and "lives in Berlin since
+    March" are history, not a contradiction."""
+    new_claims = _claims_in(batch, item["text"])
+    if not new_claims.items:  # most texts state nothing comparable: no lookups
+        return None, None
+    interval = (item["valid_from"], item["valid_until"])
+    for mid, sim in _candidates(batch, item, near):
+        if mid in batch.retired or not _overlap(interval, _interval(batch, mid)):
+            continue
+        found = conflict.detect(new_claims, _claims_of(batch, mid))
+        if found is not None:
+            return batch.neighbour((mid, sim)), found
+    return None, None
+
+
+def _candidates(batch: Batch, item: dict[str, Any], near: Near) -> list[tuple[str, float]]:
+    """The memories a contradiction is looked for in: the nearest few similar enough to be
+    about the same thing, then the latest few naming one of the same entities (a
+    contradiction is about a subject, and "Bob lives in Oslo" / "Bob moved to Paris"
+    share little else), most similar first."""
+    found = {mid: sim for mid, sim in near.ranked[: batch.params.conflict_neighbours]
+             if sim >= batch.params.conflict_similarity}
+    vector = batch.queries_by_text[item["text"]].vector
+    for entity in batch.extract(item["text"])[0]:
+        for mid in batch.memories_naming(item["namespace"], entity.key,
+                                        batch.params.conflict_neighbours):
+            if mid not in found and mid not in batch.retired \
+                    and eligible(batch.views.state.memories.get(mid)):
+                found[mid] = float(batch.vector_of(mid) @ vector)
+    return sorted(found.items(), key=lambda pair: (-pair[1], pair[0]))
+
+
+def _interval(batch: Batch, memory_id: str) -> tuple[int | None, int | None]:
+    record = batch.views.state.memories.get(memory_id)
+    source: Any = record if record is not None else batch.created[memory_id]
+    return source.valid_from, source.valid_until
+
+
+def _claims_of(batch: Batch, memory_id: str) -> conflict.Claims:
+    claims = batch.claims_by_id.get(memory_id)
+    if claims is None:  # a stored text costs a read: once per batch
+        claims = batch.claims_by_id[memory_id] = _claims_in(batch, batch.text_of(memory_id))
+    return claims
+
+
+def _claims_in(batch: Batch, text: str) -> conflict.Claims:
+    claims = batch.claims.get(text)
+    if claims is None:
+        claims = batch.claims[text] = conflict.claims(text)
+    return claims
+
+
+def settle(batch: Batch, i: int, item: dict[str, Any], chash: str,
+           decision: gate.GateDecision, near: Near, found: conflict.Contradiction) -> None:
+    """Record a contradiction the gate found: the new memory, the conflict flagged with its
+    evidence, and its settlement by the item's strategy (the loser superseded), or left open."""
+    old = decision.neighbour
+    assert old is not None
+    strategy = item["on_conflict"] or batch.params.strategy
+    old_from, old_immutable = batch.valid_from_and_immutable(old)
+    new_from = item["valid_from"] or batch.at
+    resolution = gate.resolve(strategy, existing_valid_from=old_from,
+                              new_valid_from=new_from, existing_immutable=old_immutable)
+    conflict_id = batch.new_id("cf", i)
+    # The new claim is dated: a winner is true from where the old fact ends, not since
+    # forever; a loser's interval is closed below (empty when it was refused outright).
+    starts = new_from
+    if resolution.winner == "merged":
+        text = merge.conflict_text(batch.text_of(old), item["text"])
+        new = batch.create(i, item, text, chash, decision, near, derived_from=old,
+                           rule=resolution.rule, valid_from=starts)
+    else:
+        new = batch.create(i, item, item["text"], chash, decision, near,
+                           rule=resolution.rule, valid_from=starts)
+    ns, source = item["namespace"], item["source"]
+    first = len(batch.events) - 1  # the new memory's ingest records the decision
+    # The evidence is words of the two texts: content, stored beside them, not in the event.
+    evidence = evidence_text(found.subject, found.attribute, found.old_value, found.new_value)
+    evidence_hash = content_hash(evidence)
+    batch.stored.setdefault(evidence_hash, Content(evidence))
+    batch.events.append(ConflictFlagged(
+        at=batch.at, namespace=ns, actor=source, conflict_id=conflict_id, memory_id=old,
+        other_id=new, content_hash=evidence_hash, rule=found.rule,
+        similarity=decision.similarity, strategy=strategy, policy=gate.GATE_VERSION))
+    if resolution.winner == "none":
+        batch.outcome(new, "created", resolution.rule, neighbour=old,
+                      similarity=decision.similarity, conflict_id=conflict_id, event=first)
+        return
+    winner, loser = (old, new) if resolution.winner == "existing" else (new, old)
+    batch.events.append(ConflictResolved(
+        at=batch.at, namespace=ns, actor=source, conflict_id=conflict_id, strategy=strategy,
+        winner=winner, loser=loser, policy=gate.GATE_VERSION))
+    if resolution.winner == "existing":
+        # A late report of an older fact was true until the existing one began; a refused
+        # claim gets an empty valid interval: it was never the store's belief.
+        until = old_from if new_from < old_from else new_from
+        batch.supersede(new, old, until, resolution.rule, decision.similarity, item,
+                        conflict_id)
+        batch.outcome(old, "skipped", resolution.rule, neighbour=old,
+                      similarity=decision.similarity, conflict_id=conflict_id, event=first)
+    else:
+        batch.supersede(old, new, new_from, resolution.rule, decision.similarity, item,
+                        conflict_id)
+        action: Action = "merged" if resolution.winner == "merged" else "superseded"
+        batch.outcome(new, action, resolution.rule, neighbour=old,
+                      similarity=decision.similarity, conflict_id=conflict_id, event=first)
+
+
+def evidence_text(subject: str, attribute: str, old_value: str, new_value: str) -> str:
+    """A conflict's evidence as stored (by its content hash) beside ``conflict.flagged``."""
+    return msgspec.json.encode(ConflictEvidence(subject=subject, attribute=attribute,
+                                                old_value=old_value, new_value=new_value)).decode()
+
+
+def _overlap(a: tuple[int | None, int | None], b: tuple[int | None, int | None]) -> bool:
+    """Whether two valid intervals [from, until) share a moment (None: unbounded)."""
+    (a_from, a_until), (b_from, b_until) = a, b
+    return ((a_from is None or b_until is None or a_from < b_until)
+            and (b_from is None or a_until is None or b_from < a_until))
