@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from eventmem.clock import from_micros, to_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError
-from eventmem.events import ACTORS, MEMORY_KINDS
+from eventmem.events import ACTORS, MEMORY_KINDS, Actor, MemoryKind
 from eventmem.text.normalize import normalize
 
 
@@ -64,18 +64,20 @@ def namespace(value: Any, config: Config) -> str:
     return value
 
 
-def kind(value: Any) -> str | None:
+def kind(value: Any) -> MemoryKind | None:
+    """A memory kind, or None (classify it from the text)."""
     if value is None:
         return None
     if value not in MEMORY_KINDS:
         raise InvalidInputError(f"unknown kind {value!r}; use one of {', '.join(MEMORY_KINDS)}")
-    return str(value)
+    return cast(MemoryKind, str(value))
 
 
-def actor(value: Any, field: str = "source") -> str:
+def actor(value: Any, field: str = "source") -> Actor:
+    """Who a memory comes from: one of the actors of the events."""
     if value not in ACTORS:
         raise InvalidInputError(f"unknown {field} {value!r}; use one of {', '.join(ACTORS)}")
-    return str(value)
+    return cast(Actor, str(value))
 
 
 def unit_float(value: Any, field: str) -> float:

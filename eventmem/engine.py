@@ -63,7 +63,8 @@ from replay.verify import VerifyReport, verify
 
 # Opening a store: its event log, the embedder bound to it, and the projections folded to its head.
 #
-# :func:`open_store` is the first half of :class:`eventmem.engine.Engine`'s construction: it opens the
+# :func:`open_store` is the first half of :class:`eventmem.engine.Engine`'s construction: it opens
+# the
 # log, binds the embedder (:func:`bind_embedder`: the store's own, recorded on a new store, another
 # refused), records the config a writer decides with (:func:`eventmem.config.record_config`),
 # loads the projections from the latest snapshot plus the log's tail (or rebuilds them), and notes
@@ -317,7 +318,7 @@ class Engine(Reader):
         if not checked:
             return []
         at = self._now()
-        contents = self._contents_for({content_hash(item["text"]): item["text"]
+        contents = self._contents_for({content_hash(item.text): item.text
                                        for item in checked})
         decided = ingest.decide(self._views, checked, contents, at=at, head=self._log.head(),
                                 config=self.config, text_of=self._text_of,

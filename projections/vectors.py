@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 import msgspec
 import numpy as np
 
+from eventmem.errors import InvalidInputError
 from eventmem.events import (
     EmbedderRegistered,
     LifecycleTransitioned,
@@ -178,7 +179,7 @@ class Vectors:
         segment_rows = ann.SEGMENT_ROWS if segment_rows is None else segment_rows
         tail_rows = ann.TAIL_ROWS if tail_rows is None else tail_rows
         if segment_rows < 2 or tail_rows < 1:
-            raise ValueError("segment_rows must be at least 2 and tail_rows at least 1")
+            raise InvalidInputError("segment_rows must be at least 2 and tail_rows at least 1")
         built = 0
         names = sorted(self.spaces) if namespace is None else [namespace]
         for ns in names:

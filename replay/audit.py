@@ -7,7 +7,8 @@ log once, folding it into fresh projections, and before each decision group
 * a write batch: :func:`eventmem.write.batch.decide` on the batch's items, rebuilt from the recorded
   events (the input text from its blob, the caller's options from the event);
 * a later conflict resolution: :func:`eventmem.write.resolve.resolution_events`;
-* a consolidation: :func:`eventmem.maintain.cycle.plan` at the recorded ``now`` (sweep and dream cycle);
+* a consolidation: :func:`eventmem.maintain.cycle.plan` at the recorded ``now`` (sweep and dream
+cycle);
 * recalls and touches: the stabilities the decay policy gives; feedback: the utility.
 
 Each decision is re-made with the config it was made with (the store records each config its
@@ -242,9 +243,9 @@ class _Auditor:
         if any(i is None for i in inputs):
             self.unverifiable["input text removed"] += count
             return
-        checked_items: list[dict[str, Any]] = [i for i in inputs if i is not None]
+        checked_items = [i for i in inputs if i is not None]
         first = envelopes[0]
-        texts = {content_hash(i["text"]): i["text"] for i in checked_items}
+        texts = {content_hash(i.text): i.text for i in checked_items}
         decided = ingest.decide(
             self.views, checked_items, tracker.contents_for(texts), at=first.event.at,
             head=self._head_before(first.seq), config=self.config, text_of=tracker.text_of,

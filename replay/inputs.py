@@ -14,6 +14,7 @@ from eventmem.storage.log import EventLog
 from eventmem.text.embedders import Embedder
 from eventmem.text.normalize import content_hash
 from eventmem.write.analysis import contents_for
+from eventmem.write.items import Item
 from projections import Projections
 
 
@@ -50,7 +51,7 @@ class Lookups:
         return self.contents_for({chash: text})[chash]
 
 
-def item_input(item: list[Any], tracker: Lookups) -> dict[str, Any] | None:
+def item_input(item: list[Any], tracker: Lookups) -> Item | None:
     """The checked item (as :func:`eventmem.write.items.check_items` makes it) that the write path
     decided ``item`` from; None when its text is gone."""
     head = item[0]
@@ -58,21 +59,20 @@ def item_input(item: list[Any], tracker: Lookups) -> dict[str, Any] | None:
         text = tracker.blob(head.input_hash or head.content_hash)
         strategy = next((getattr(e, "strategy", None) for e in item[1:]
                          if hasattr(e, "strategy")), None)
-        return None if text is None else {
-            "text": text, "namespace": head.namespace,
-            "kind": head.kind if head.kind_rule == "caller" else None, "source": head.source,
-            "importance": head.given_importance, "confidence": head.confidence,
-            "valid_from": None if head.valid_from_rule else head.valid_from,
-            "valid_until": None if head.valid_until_rule else head.valid_until,
-            "pinned": head.pinned and not head.flashbulb, "immutable": head.immutable,
-            "tags": head.tags, "refs": head.refs, "session": head.session,
-            "on_conflict": strategy, "gate_policy": head.policy,  # re-decided as it was
-        }
+        return None if text is None else Item(
+            text=text, namespace=head.namespace,
+            kind=head.kind if head.kind_rule == "caller" else None, source=head.source,
+            importance=head.given_importance, confidence=head.confidence,
+            valid_from=None if head.valid_from_rule else head.valid_from,
+            valid_until=None if head.valid_until_rule else head.valid_until,
+            pinned=head.pinned and not head.flashbulb, immutable=head.immutable,
+            tags=head.tags, refs=head.refs, session=head.session,
+            on_conflict=strategy, gate_policy=head.policy,  # re-decided as it was
+        )
     assert isinstance(head, MemoryReinforced | MemorySkipped)
     text = tracker.blob(head.content_hash)
-    return None if text is None else {
-        "text": text, "namespace": head.namespace, "kind": None, "source": head.actor,
-        "importance": None, "confidence": 1.0, "valid_from": head.input_valid_from,
-        "valid_until": head.input_valid_until, "pinned": False, "immutable": False, "tags": (),
-        "refs": (), "session": None, "on_conflict": None, "gate_policy": head.policy,
-    }
+    return None if text is None else Item(
+        text=text, namespace=head.namespace, source=head.actor,
+        valid_from=head.input_valid_from, valid_until=head.input_valid_until,
+        gate_policy=head.policy,
+    )

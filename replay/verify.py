@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from eventmem import codec
-from eventmem.errors import CorruptRecordError
+from eventmem.errors import CorruptRecordError, StoreError
 from eventmem.events import CONTENT_EVENTS, MemoryErased, MemoryIngested, purged_ids
 from eventmem.storage.log import GENESIS, EventLog, Head
 from eventmem.text.normalize import content_hash
@@ -149,7 +149,8 @@ def _rebuilt_alike(log: EventLog, live: Projections) -> tuple[dict[str, str], di
     events = [event for seq in later for _, event in log.read(seq, seq)]
     overtaken = Projections.from_bytes(live.to_bytes())
     if overtaken is None:  # cannot happen for projections of this version
-        raise RuntimeError("live projections do not round-trip through their snapshot form")
+        raise StoreError("live projections do not round-trip through their snapshot form: "
+                         "a bug in eventmem; reopen the store to rebuild them")
     return (with_later_erasures(rebuilt, events).digests(),
             with_later_erasures(overtaken, events).digests())
 

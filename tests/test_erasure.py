@@ -303,7 +303,8 @@ def test_verify_reports_a_missing_blob_and_a_tampered_erasure_record(
     mem.erase(memory_id=a)
     assert mem.verify().ok
     log = mem.store
-    log.environment.write(lambda txn: log.content.drop(txn, content_hash("the kettle whistles a flat note")))
+    kettle = content_hash("the kettle whistles a flat note")
+    log.environment.write(lambda txn: log.content.drop(txn, kettle))
     findings = mem.verify().findings
     assert [f.message for f in findings if f.check == "blob"] == [
         f"blob {content_hash('the kettle whistles a flat note')} is missing "

@@ -1,4 +1,5 @@
-"""The optional MiniLM embedder (eventmem.text.neural): skipped unless the ``neural`` extra is installed.
+"""The optional MiniLM embedder (eventmem.text.neural): skipped unless the ``neural`` extra is
+installed.
 
 Without the extra only the tests of the missing-extra error run (they fake the absence, so they
 run everywhere).

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+import re
+from pathlib import Path
 
 import eventmem
 
@@ -70,3 +72,23 @@ def test_installed_distribution_ships_every_module():
         for module in (root / package).rglob("*.py"):
             assert module.relative_to(root).as_posix() in shipped, module
     assert "eventmem/py.typed" in shipped
+
+
+def test_all_is_exactly_the_list_the_readme_documents():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Public API", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"`([A-Za-z_]\w*)`", section)) - {"eventmem"}
+    assert sorted(documented) == eventmem.__all__
+
+
+def test_every_public_name_but_the_errors_loads_lazily():
+    import subprocess
+    import sys
+
+    code = ("import sys, eventmem; "
+            "print(sorted(m for m in sys.modules if m.startswith(('projections', 'replay', "
+            "'eventmem.policies', 'eventmem.storage', 'eventmem.write', 'eventmem.recall', "
+            "'eventmem.maintain', 'numpy'))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert loaded == "[]"

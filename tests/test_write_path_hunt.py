@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ import eventmem
 from eventmem.events import MemoryReinforced
 from eventmem.policies import gate
 from eventmem.write import items as items_module
+from eventmem.write.items import Item
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 BERLIN, PARIS, ROME = "Alice lives in Berlin", "Alice moved to Paris", "Alice moved to Rome"
@@ -151,8 +153,9 @@ def test_a_gate_2_log_still_passes_the_audit(mem, clock, monkeypatch):
     mem.consolidate()
     original = items_module.check_items
 
-    def as_gate_2(*args: Any) -> list[dict[str, Any]]:
-        return [{**item, "gate_policy": gate.GATE_2} for item in original(*args)]
+    def as_gate_2(*args: Any) -> list[Item]:
+        return [msgspec.structs.replace(item, gate_policy=gate.GATE_2)
+                for item in original(*args)]
 
     with monkeypatch.context() as patch:  # write as gate-2 did
         patch.setattr(eventmem.engine, "check_items", as_gate_2)

@@ -17,6 +17,8 @@ from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from typing import Generic, NamedTuple, TypeVar
 
+from eventmem.errors import InvalidInputError
+
 V = TypeVar("V")
 
 __all__ = ["CacheKey", "RecallCache", "recall_key"]
@@ -39,7 +41,7 @@ def recall_key(query: str, namespace: str, head: int,
     be hashable (datetimes, numbers, strings, tuples).
     """
     if isinstance(head, bool) or not isinstance(head, int) or head < 0:
-        raise ValueError(f"head must be a seq (an int >= 0), not {head!r}")
+        raise InvalidInputError(f"head must be a seq (an int >= 0), not {head!r}")
     return CacheKey(head, namespace, query, tuple(sorted((options or {}).items())))
 
 
@@ -51,7 +53,7 @@ class RecallCache(Generic[V]):
 
     def __init__(self, max_entries: int = 256) -> None:
         if isinstance(max_entries, bool) or not isinstance(max_entries, int) or max_entries < 1:
-            raise ValueError("max_entries must be a positive int")
+            raise InvalidInputError("max_entries must be a positive int")
         self.max_entries = max_entries
         self._entries: OrderedDict[CacheKey, V] = OrderedDict()
         self._head = -1  # the newest head seen

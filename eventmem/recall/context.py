@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from eventmem.errors import InvalidInputError
 from eventmem.results import Hit
 
 __all__ = ["build_context", "estimate_tokens", "summary_line"]
@@ -62,9 +63,9 @@ def build_context(
     what is left goes in as its summary instead, and a summary line already given is not given
     again. Empty when nothing qualifies."""
     if budget_tokens < 1:
-        raise ValueError("budget_tokens must be positive")
+        raise InvalidInputError("budget_tokens must be positive")
     if weak > strong:
-        raise ValueError("weak must not exceed strong")
+        raise InvalidInputError("weak must not exceed strong")
     lines: list[str] = []
     given: set[str] = set()
     # The estimate of the text so far, kept as its parts: characters and line breaks.

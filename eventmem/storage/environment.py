@@ -18,7 +18,8 @@ import errno
 import fcntl
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -267,15 +268,25 @@ class Environment:
         if self._closed:
             raise ClosedError(f"the store at {self.path} is closed; open it again")
 
-    def read_txn(self) -> lmdb.Transaction:
-        """A read transaction, adopting the map size another process grew the map to."""
+    @contextmanager
+    def read_txn(self) -> Iterator[lmdb.Transaction]:
+        """A read transaction for a ``with`` block, adopting the map size another process grew
+        the map to. An LMDB failure inside the block (a damaged file, an I/O error) reaches the
+        caller as StoreError, the one error tree of the public API."""
         self.check_open()
         try:
-            return self.env.begin()
-        except lmdb.MapResizedError:
-            # Another process grew the map; adopt its size and try again.
-            self.env.set_mapsize(0)
-            return self.env.begin()
+            try:
+                txn = self.env.begin()
+            except lmdb.MapResizedError:
+                # Another process grew the map; adopt its size and try again.
+                self.env.set_mapsize(0)
+                txn = self.env.begin()
+            with txn:
+                yield txn
+        except lmdb.Error as exc:
+            raise StoreError(
+                f"reading the store at {self.path} failed ({exc}); run `eventmem verify` on it, "
+                "and restore it from a copy if the file is damaged") from exc
 
 
 def _reserve_lock_page(root: Path) -> None:

@@ -8,11 +8,10 @@ earlier items' events are folded (:mod:`eventmem.write.neighbours`). For each it
 
 1. the observer filter may reject it (recorded without its content);
 2. the gate (:mod:`eventmem.policies.gate`) decides, with its evidence: reinforce, skip, merge,
-   update, a conflict settled by its strategy (found and recorded by
-   :mod:`eventmem.write.batch`), or create;
-3. a created memory gets its links to related memories here, and its kind, valid-until,
-   importance and flashbulb status from :mod:`eventmem.write.batch`;
-4. sessions over their working-memory capacity evict their weakest members (same module).
+   update, a conflict settled by its strategy (found and recorded by :func:`settle`), or create;
+3. a created memory gets its links to related memories, and its kind, valid-until, importance
+   and flashbulb status (:func:`ingested`, from a :class:`Creation`);
+4. sessions over their working-memory capacity evict their weakest members.
 
 Nothing here reads the clock or writes; the engine appends the events in one transaction.
 """
@@ -20,9 +19,9 @@ Nothing here reads the clock or writes; the engine appends the events in one tra
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 import msgspec
 import numpy as np
@@ -57,6 +56,7 @@ from eventmem.storage.envelope import Content
 from eventmem.storage.log import Head
 from eventmem.text.blas import single_thread
 from eventmem.text.normalize import content_hash, dedup_key
+from eventmem.write.items import Item
 from eventmem.write.neighbours import Near, Neighbourhood, Query, eligible
 from projections import Projections
 from projections import graph as graph_view
@@ -67,34 +67,66 @@ from projections.state import MemoryRecord, dedup_slot, working_key
 #
 # :func:`ingested` settles everything a created memory gets beyond the gate's decision: its kind
 # (given, or classified), valid-until for plans, importance from its four channels, flashbulb
-# status, and what a merged or updated memory inherits from the one it replaces. The write path
-# (:mod:`eventmem.write.batch`) and a conflict settled later by ``merge`` (:mod:`eventmem.write.resolve`)
-# build their memories with it. Pure: nothing here reads the clock or the store.
+# status, and what a merged or updated memory inherits from the one it replaces. The batch below
+# and a conflict settled later by ``merge`` (:mod:`eventmem.write.resolve`) build their memories
+# with it. Pure: nothing here reads the clock or the store.
 
 IMPORTANCE_CHANNELS = ("novelty", "arousal", "reward", "attention")  # the event's tuple order
 
 
-def ingested_event(item: dict[str, Any], text: str, memory_id: str, *, at: int, config: Config,
+class Inherited(msgspec.Struct, frozen=True, kw_only=True):
+    """What a merged or updated memory keeps of the one it replaces."""
+
+    kind: str
+    pinned: bool
+    importance: float
+    stability: float
+    tags: tuple[str, ...]
+    refs: tuple[str, ...]
+    valid_from: int | None
+
+
+class Creation(NamedTuple):
+    """How a memory comes to be created, beyond the item it was asked for: its text and id, what
+    the gate decided against which neighbours, and what the batch settled (links, what it is
+    derived from and inherits)."""
+
+    text: str  # the input's, or a synthesis of it and what it merges with
+    memory_id: str
+    content_hash: str
+    dedup_key: str
+    decision: gate.GateDecision
+    near: Near
+    links: tuple[MemoryLink, ...] = ()
+    derived_from: tuple[str, ...] = ()
+    input_hash: str | None = None  # the input's content, when ``text`` is a synthesis
+    rule: str | None = None  # overrides the decision's rule
+    inherited: Inherited | None = None
+    reward: float | None = None  # the utility of the nearest neighbour, for importance
+
+
+def ingested_event(item: Item, text: str, memory_id: str, *, at: int, config: Config,
                    derived_from: tuple[str, ...], rule: str) -> MemoryIngested:
     """A memory the engine synthesizes outside the gate (a conflict settled by ``merge``)."""
-    return ingested(item, text, memory_id, content_hash(text), dedup_key(text),
-                     gate.GateDecision("merge", rule), Near([], None, None), (),
-                     derived_from=derived_from, input_hash=None, rule=rule, inherited=None,
-                     reward=None, at=at, config=config)
+    creation = Creation(text, memory_id, content_hash(text), dedup_key(text),
+                        gate.GateDecision("merge", rule), Near([], None, None),
+                        derived_from=derived_from, rule=rule)
+    return ingested(item, creation, at=at, config=config)
 
 
-def ingested(item: dict[str, Any], text: str, memory_id: str, chash: str, key: str,
-              decision: gate.GateDecision, near: Near, links: tuple[MemoryLink, ...], *,
-              derived_from: tuple[str, ...], input_hash: str | None, rule: str | None,
-              inherited: dict[str, Any] | None, reward: float | None, at: int,
-              config: Config) -> MemoryIngested:
-    kind, kind_rule = (item["kind"], "caller") if item["kind"] else classify.classify(text)
+def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> MemoryIngested:
+    """The ``memory.ingested`` event of a created memory: its kind (given or classified),
+    valid-until for plans, importance from its channels, flashbulb status, and what it inherits."""
+    text, decision, near, inherited = (creation.text, creation.decision, creation.near,
+                                       creation.inherited)
+    reward, rule = creation.reward, creation.rule
+    kind, kind_rule = (item.kind, "caller") if item.kind else classify.classify(text)
     if kind_rule == classify.DEFAULT_RULE:
         kind = config.default_kind
-    if inherited is not None and not item["kind"]:
-        kind, kind_rule = inherited["kind"], "inherited"
-    valid_from = item["valid_from"]
-    valid_until, until_rule = item["valid_until"], ""
+    if inherited is not None and not item.kind:
+        kind, kind_rule = inherited.kind, "inherited"
+    valid_from = item.valid_from
+    valid_until, until_rule = item.valid_until, ""
     if valid_until is None and kind == "plan":  # only plans: "went to the gym today" stays true
         inferred = timebound.infer_valid_until(text, at)
         if inferred is not None:
@@ -104,34 +136,35 @@ def ingested(item: dict[str, Any], text: str, memory_id: str, chash: str, key: s
                               neighbour_utilities=[] if reward is None else [reward],
                               session_similarity=near.session_similarity,
                               params=config.importance)
-    weight = scored.effective if item["importance"] is None else item["importance"]
+    weight = scored.effective if item.importance is None else item.importance
     stability = config.base_stability_days[kind]
-    pinned, tags, refs = item["pinned"], item["tags"], item["refs"]
+    pinned, tags, refs = item.pinned, item.tags, item.refs
     if inherited is not None:  # a new version keeps what its predecessor had earned
-        weight = max(weight, inherited["importance"])
-        stability = max(stability, inherited["stability"])
-        pinned = pinned or inherited["pinned"]
-        tags = union(inherited["tags"], tags)
-        refs = union(inherited["refs"], refs)
+        weight = max(weight, inherited.importance)
+        stability = max(stability, inherited.stability)
+        pinned = pinned or inherited.pinned
+        tags = union(inherited.tags, tags)
+        refs = union(inherited.refs, refs)
         if valid_from is None and decision.action == "merge":
-            valid_from = inherited["valid_from"]
+            valid_from = inherited.valid_from
     if scored.flashbulb:  # a high-arousal memory: kept, important, slow to fade
         pinned = True
         weight = max(weight, importance.FLASHBULB_MIN_IMPORTANCE)
         stability *= config.importance.flashbulb_stability_boost
     return MemoryIngested(
-        at=at, namespace=item["namespace"], actor=item["source"], memory_id=memory_id,
-        content_hash=chash, dedup_key=key, kind=cast(MemoryKind, kind), kind_rule=kind_rule,
-        source=item["source"], stability=stability, importance=weight,
-        confidence=item["confidence"], valid_from=valid_from, valid_until=valid_until,
-        pinned=pinned, immutable=item["immutable"], tags=tags, refs=refs,
+        at=at, namespace=item.namespace, actor=item.source, memory_id=creation.memory_id,
+        content_hash=creation.content_hash, dedup_key=creation.dedup_key,
+        kind=cast(MemoryKind, kind), kind_rule=kind_rule,
+        source=item.source, stability=stability, importance=weight,
+        confidence=item.confidence, valid_from=valid_from, valid_until=valid_until,
+        pinned=pinned, immutable=item.immutable, tags=tags, refs=refs,
         rule=rule or decision.rule, policy=decision.policy,
-        tier="working" if item["session"] else "episodic", session=item["session"],
+        tier="working" if item.session else "episodic", session=item.session,
         priority=scored.priority, flashbulb=scored.flashbulb,
         importance_channels=tuple(scored.channels[c] for c in IMPORTANCE_CHANNELS),
         valid_until_rule=until_rule, neighbour=decision.neighbour,
         similarity=None if decision.neighbour is None else round(decision.similarity, 6),
-        derived_from=derived_from, input_hash=input_hash, links=links,
+        derived_from=creation.derived_from, input_hash=creation.input_hash, links=creation.links,
         extractor=extract.EXTRACTOR_VERSION)
 
 
@@ -198,7 +231,7 @@ VectorOf = Callable[[str], np.ndarray]
 Analyse = Callable[[str], Content]
 
 
-def decide(views: Projections, items: list[dict[str, Any]], contents: Mapping[str, Content],
+def decide(views: Projections, items: Sequence[Item], contents: Mapping[str, Content],
            *, at: int, head: Head, config: Config, text_of: TextOf, vector_of: VectorOf,
            analyse: Analyse) -> Decided:
     """The events that record what each item means (see the module docstring). An item may
@@ -217,7 +250,7 @@ def decide(views: Projections, items: list[dict[str, Any]], contents: Mapping[st
 class Batch:
     """The decisions of one batch so far, and what later items must see of them."""
 
-    def __init__(self, views: Projections, items: list[dict[str, Any]],
+    def __init__(self, views: Projections, items: Sequence[Item],
                  contents: Mapping[str, Content], *, at: int, head: Head, config: Config,
                  text_of: TextOf, vector_of: VectorOf, analyse: Analyse) -> None:
         self.views, self.contents, self.at, self.head = views, contents, at, head
@@ -236,9 +269,9 @@ class Batch:
         self.hash_of, self.key_of = cache(content_hash), cache(dedup_key)
         self.queries = []
         for item in items:
-            content = contents[self.hash_of(item["text"])]
-            self.queries.append(Query(item["namespace"], self._vector(content),
-                                      content.terms or b"", item["session"]))
+            content = contents[self.hash_of(item.text)]
+            self.queries.append(Query(item.namespace, self._vector(content),
+                                      content.terms or b"", item.session))
         self.hood = Neighbourhood(views, self.queries, window=self.params.window,
                                   rare_terms=self.params.rare_terms,
                                   max_term_df=self.params.max_term_df,
@@ -249,49 +282,49 @@ class Batch:
         self.claims_by_id: dict[str, conflict.Claims] = {}
         self._extracted: dict[str, tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]] = {}
         self.entity_memories: dict[tuple[str, str], list[str]] = {}  # the batch's, by entity
-        self.queries_by_text = {item["text"]: q for item, q in zip(items, self.queries,
+        self.queries_by_text = {item.text: q for item, q in zip(items, self.queries,
                                                                     strict=True)}
         self._vectors: dict[str, np.ndarray] = {}  # the batch's memories' vectors by id
 
     # -- one item -----------------------------------------------------------------------------
 
-    def decide(self, i: int, item: dict[str, Any]) -> None:
+    def decide(self, i: int, item: Item) -> None:
         first = len(self.events)
         self._decide(i, item)
         self._note_input(first, i, item)
 
-    def _note_input(self, first: int, i: int, item: dict[str, Any]) -> None:
+    def _note_input(self, first: int, i: int, item: Item) -> None:
         """Record on the item's first event (the one that states its decision) what an audit
         needs to re-run the decision and that the event does not show otherwise."""
         event = self.events[first]
         noted: dict[str, Any] = {"item": i} if i else {}
         if isinstance(event, MemoryIngested):
-            if item["importance"] is not None:
-                noted["given_importance"] = item["importance"]
-            if item["valid_from"] is None and event.valid_from is not None:
+            if item.importance is not None:
+                noted["given_importance"] = item.importance
+            if item.valid_from is None and event.valid_from is not None:
                 noted["valid_from_rule"] = ("inherited" if event.rule == "near_duplicate_merge"
                                             else "transaction_time")
         elif isinstance(event, MemoryReinforced | MemorySkipped):
-            if item["valid_from"] is not None:
-                noted["input_valid_from"] = item["valid_from"]
-            if item["valid_until"] is not None:
-                noted["input_valid_until"] = item["valid_until"]
+            if item.valid_from is not None:
+                noted["input_valid_from"] = item.valid_from
+            if item.valid_until is not None:
+                noted["input_valid_until"] = item.valid_until
         if noted:
             self.events[first] = msgspec.structs.replace(event, **noted)
 
-    def _decide(self, i: int, item: dict[str, Any]) -> None:
-        text, ns = item["text"], item["namespace"]
+    def _decide(self, i: int, item: Item) -> None:
+        text, ns = item.text, item.namespace
         rejection = observer.screen(text, self.config.observer)
         if rejection is not None:
             self.events.append(MemoryRejected(
-                at=self.at, namespace=ns, actor=item["source"], reason=rejection.reason,
+                at=self.at, namespace=ns, actor=item.source, reason=rejection.reason,
                 rule=rejection.rule, length=len(text), policy=observer.OBSERVER_VERSION))
             self.outcome(None, "rejected", rejection.rule, reason=rejection.reason)
             return
         chash = self.hash_of(text)
         slot = dedup_slot(ns, self.key_of(text))
         exact = self.pending_slots.get(slot) or self.views.state.by_dedup.get(slot)
-        if exact in self.retired or (item.get("gate_policy") != gate.GATE_2 and exact is not None
+        if exact in self.retired or (item.gate_policy != gate.GATE_2 and exact is not None
                                      and not eligible(self.views.state.memories.get(exact))):
             exact = None  # superseded in this batch, or expired: the text is news again
         near = self.hood.near(i, self.queries[i])
@@ -316,11 +349,11 @@ class Batch:
                 self.outcome(memory_id, "created", decision.rule, neighbour=decision.neighbour,
                              similarity=decision.similarity if decision.neighbour else None)
 
-    def _absorbed(self, item: dict[str, Any], chash: str, decision: gate.GateDecision) -> None:
+    def _absorbed(self, item: Item, chash: str, decision: gate.GateDecision) -> None:
         """Reinforce or skip: the input is kept as its blob (the evidence), no memory is made."""
         target = decision.neighbour
         assert target is not None
-        ns, source = item["namespace"], item["source"]
+        ns, source = item.namespace, item.source
         self.stored.setdefault(chash, self.contents[chash])
         if decision.action == "reinforce":
             record = self.views.state.memories.get(target)
@@ -338,23 +371,23 @@ class Batch:
             self.outcome(target, "skipped", decision.rule, neighbour=target,
                          similarity=decision.similarity)
 
-    def _merge(self, i: int, item: dict[str, Any], chash: str, decision: gate.GateDecision,
+    def _merge(self, i: int, item: Item, chash: str, decision: gate.GateDecision,
                near: Near) -> None:
         old = decision.neighbour
         assert old is not None
-        text = merge.merged_text(self.text_of(old), item["text"])
+        text = merge.merged_text(self.text_of(old), item.text)
         memory_id = self.create(i, item, text, chash, decision, near, derived_from=old)
         self.outcome(memory_id, "merged", decision.rule, neighbour=old,
                      similarity=decision.similarity)
         # The facts carry on in the merged memory: the old one's valid time does not end.
         self.supersede(old, memory_id, None, "merged", decision.similarity, item)
 
-    def _update(self, i: int, item: dict[str, Any], chash: str, decision: gate.GateDecision,
+    def _update(self, i: int, item: Item, chash: str, decision: gate.GateDecision,
                 near: Near) -> None:
         old = decision.neighbour
         assert old is not None
-        starts = item["valid_from"] or self.at
-        memory_id = self.create(i, item, item["text"], chash, decision, near, derived_from=old,
+        starts = item.valid_from or self.at
+        memory_id = self.create(i, item, item.text, chash, decision, near, derived_from=old,
                                 valid_from=starts)
         self.outcome(memory_id, "updated", decision.rule, neighbour=old,
                      similarity=decision.similarity)
@@ -362,13 +395,13 @@ class Batch:
 
     # -- creating -----------------------------------------------------------------------------
 
-    def create(self, i: int, item: dict[str, Any], text: str, input_hash: str,
+    def create(self, i: int, item: Item, text: str, input_hash: str,
                decision: gate.GateDecision, near: Near, *, derived_from: str | None = None,
                rule: str | None = None, valid_from: int | None = None) -> str:
         """A new memory holding ``text`` (the input, or a synthesis of it and ``derived_from``)."""
-        ns = item["namespace"]
+        ns = item.namespace
         memory_id = self.new_id("mem", i)
-        content = self.contents[input_hash] if text == item["text"] else self.analyse(text)
+        content = self.contents[input_hash] if text == item.text else self.analyse(text)
         chash = self.hash_of(text)
         extracted = self.extract(text, content)
         self.stored.setdefault(chash, content)
@@ -376,13 +409,14 @@ class Batch:
             self.stored.setdefault(input_hash, self.contents[input_hash])
         inherited = self._inherited(derived_from)
         if valid_from is not None:
-            item = {**item, "valid_from": valid_from}
-        event = ingested(
-            item, text, memory_id, chash, self.key_of(text), decision, near,
+            item = msgspec.structs.replace(item, valid_from=valid_from)
+        creation = Creation(
+            text, memory_id, chash, self.key_of(text), decision, near,
             self._links(near, text, extracted[0], ns),
             derived_from=(derived_from,) if derived_from else (),
             input_hash=input_hash if chash != input_hash else None, rule=rule,
-            inherited=inherited, reward=self._utility(near), at=self.at, config=self.config)
+            inherited=inherited, reward=self._utility(near))
+        event = ingested(item, creation, at=self.at, config=self.config)
         self.events.append(event)
         self.created[memory_id] = event
         self.texts[memory_id] = text
@@ -391,29 +425,29 @@ class Batch:
         self.pending_slots[dedup_slot(ns, event.dedup_key)] = memory_id
         self._vectors[memory_id] = self._vector(content)
         self.hood.add(ns, memory_id, self._vectors[memory_id], content.terms or b"",
-                      item["session"])
+                      item.session)
         self.new_records.append(
             provisional_record(event, self.head.seq + len(self.events)))
         return memory_id
 
     def supersede(self, old: str, by: str, until: int | None, rule: str, similarity: float,
-                  item: dict[str, Any], conflict_id: str | None = None) -> None:
+                  item: Item, conflict_id: str | None = None) -> None:
         self.retired.add(old)
         self.hood.retire(old)
         self.events.append(MemorySuperseded(
-            at=self.at, namespace=item["namespace"], actor=item["source"], memory_id=old, by=by,
+            at=self.at, namespace=item.namespace, actor=item.source, memory_id=old, by=by,
             until=until, rule=rule, similarity=similarity, conflict_id=conflict_id,
             policy=gate.GATE_VERSION))
 
-    def _inherited(self, old: str | None) -> dict[str, Any] | None:
+    def _inherited(self, old: str | None) -> Inherited | None:
         """What a merged or updated memory keeps of the one it replaces."""
         if old is None:
             return None
         record = self.views.state.memories.get(old)
         source: Any = record if record is not None else self.created[old]
-        return {"kind": source.kind, "pinned": source.pinned, "importance": source.importance,
-                "stability": source.stability, "tags": source.tags, "refs": source.refs,
-                "valid_from": source.valid_from}
+        return Inherited(kind=source.kind, pinned=source.pinned, importance=source.importance,
+                         stability=source.stability, tags=source.tags, refs=source.refs,
+                         valid_from=source.valid_from)
 
     def _links(self, near: Near, text: str, entities: tuple[EntityRef, ...], ns: str
                ) -> tuple[MemoryLink, ...]:
@@ -534,26 +568,23 @@ _NOTHING = Extraction()
 #
 # :func:`contradiction` finds, for an item, the first of its nearest memories (or the latest naming
 # the same entities) whose claims it contradicts over an overlapping valid time
-# (:mod:`eventmem.policies.conflict.detect` compares the claims); the gate (:mod:`eventmem.policies.gate`)
-# then decides it is a conflict. :func:`settle` records one: the new memory, ``conflict.flagged``
-# with its evidence, and the settlement by the item's strategy (``conflict.resolved`` and the
-# loser's supersession), or the conflict left open. Both work on a :class:`eventmem.write.batch.Batch`,
-# whose later items see what they record.
-
-if TYPE_CHECKING:
-    from eventmem.write.batch import Batch
+# (:mod:`eventmem.policies.conflict.detect` compares the claims); the gate
+# (:mod:`eventmem.policies.gate`) then decides it is a conflict. :func:`settle` records one: the
+# new memory, ``conflict.flagged`` with its evidence, and the settlement by the item's strategy
+# (``conflict.resolved`` and the loser's supersession), or the conflict left open. Both work on
+# the :class:`Batch`, whose later items see what they record.
 
 
-def contradiction(batch: Batch, item: dict[str, Any], near: Near
+def contradiction(batch: Batch, item: Item, near: Near
                   ) -> tuple[gate.Neighbour | None, conflict.Contradiction | None]:
     """The first of the nearest memories (similar enough to be about the same thing) that
     the new text contradicts, and the contradiction's evidence. Facts whose valid times do
     not overlap never conflict: "lived in London until March" and "lives in Berlin since
     March" are history, not a contradiction."""
-    new_claims = _claims_in(batch, item["text"])
+    new_claims = _claims_in(batch, item.text)
     if not new_claims.items:  # most texts state nothing comparable: no lookups
         return None, None
-    interval = (item["valid_from"], item["valid_until"])
+    interval = (item.valid_from, item.valid_until)
     for mid, sim in _candidates(batch, item, near):
         if mid in batch.retired or not _overlap(interval, _interval(batch, mid)):
             continue
@@ -563,16 +594,16 @@ def contradiction(batch: Batch, item: dict[str, Any], near: Near
     return None, None
 
 
-def _candidates(batch: Batch, item: dict[str, Any], near: Near) -> list[tuple[str, float]]:
+def _candidates(batch: Batch, item: Item, near: Near) -> list[tuple[str, float]]:
     """The memories a contradiction is looked for in: the nearest few similar enough to be
     about the same thing, then the latest few naming one of the same entities (a
     contradiction is about a subject, and "Bob lives in Oslo" / "Bob moved to Paris"
     share little else), most similar first."""
     found = {mid: sim for mid, sim in near.ranked[: batch.params.conflict_neighbours]
              if sim >= batch.params.conflict_similarity}
-    vector = batch.queries_by_text[item["text"]].vector
-    for entity in batch.extract(item["text"])[0]:
-        for mid in batch.memories_naming(item["namespace"], entity.key,
+    vector = batch.queries_by_text[item.text].vector
+    for entity in batch.extract(item.text)[0]:
+        for mid in batch.memories_naming(item.namespace, entity.key,
                                         batch.params.conflict_neighbours):
             if mid not in found and mid not in batch.retired \
                     and eligible(batch.views.state.memories.get(mid)):
@@ -600,15 +631,15 @@ def _claims_in(batch: Batch, text: str) -> conflict.Claims:
     return claims
 
 
-def settle(batch: Batch, i: int, item: dict[str, Any], chash: str,
+def settle(batch: Batch, i: int, item: Item, chash: str,
            decision: gate.GateDecision, near: Near, found: conflict.Contradiction) -> None:
     """Record a contradiction the gate found: the new memory, the conflict flagged with its
     evidence, and its settlement by the item's strategy (the loser superseded), or left open."""
     old = decision.neighbour
     assert old is not None
-    strategy = item["on_conflict"] or batch.params.strategy
+    strategy = item.on_conflict or batch.params.strategy
     old_from, old_immutable = batch.valid_from_and_immutable(old)
-    new_from = item["valid_from"] or batch.at
+    new_from = item.valid_from or batch.at
     resolution = gate.resolve(strategy, existing_valid_from=old_from,
                               new_valid_from=new_from, existing_immutable=old_immutable)
     conflict_id = batch.new_id("cf", i)
@@ -616,13 +647,13 @@ def settle(batch: Batch, i: int, item: dict[str, Any], chash: str,
     # forever; a loser's interval is closed below (empty when it was refused outright).
     starts = new_from
     if resolution.winner == "merged":
-        text = merge.conflict_text(batch.text_of(old), item["text"])
+        text = merge.conflict_text(batch.text_of(old), item.text)
         new = batch.create(i, item, text, chash, decision, near, derived_from=old,
                            rule=resolution.rule, valid_from=starts)
     else:
-        new = batch.create(i, item, item["text"], chash, decision, near,
+        new = batch.create(i, item, item.text, chash, decision, near,
                            rule=resolution.rule, valid_from=starts)
-    ns, source = item["namespace"], item["source"]
+    ns, source = item.namespace, item.source
     first = len(batch.events) - 1  # the new memory's ingest records the decision
     # The evidence is words of the two texts: content, stored beside them, not in the event.
     evidence = evidence_text(found.subject, found.attribute, found.old_value, found.new_value)

@@ -9,18 +9,19 @@ events that settle it -- a ``conflict.resolved`` and the supersession it implies
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import cast
 
 from eventmem.clock import from_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError, NotFoundError
-from eventmem.events import ConflictResolved, Event, MemorySuperseded
+from eventmem.events import ConflictResolved, Event, MemoryKind, MemorySuperseded
 from eventmem.policies import gate, merge
 from eventmem.results import Conflict
 from eventmem.storage.envelope import Content
 from eventmem.storage.log import Head
 from eventmem.text.normalize import content_hash
 from eventmem.write.batch import Analyse, TextOf, evidence_text, ingested_event
+from eventmem.write.items import Item
 from projections import Projections
 from projections.state import ConflictRecord
 
@@ -65,15 +66,14 @@ def resolution_events(views: Projections, conflict: ConflictRecord, strategy: st
     content = analyse(text)
     memory_id = "mem_" + hashlib.blake2b(head.hash + f"resolve:{cid}".encode(),
                                          digest_size=8).hexdigest()
-    item: dict[str, Any] = {
-        "text": text, "namespace": ns, "kind": new.kind, "source": "user",
-        "importance": max(existing.importance, new.importance),
-        "confidence": max(existing.confidence, new.confidence), "valid_from": new.valid_from,
-        "valid_until": None, "pinned": existing.pinned or new.pinned, "immutable": False,
-        "tags": existing.tags + tuple(t for t in new.tags if t not in existing.tags),
-        "refs": existing.refs + tuple(r for r in new.refs if r not in existing.refs),
-        "session": None, "on_conflict": None,
-    }
+    item = Item(
+        text=text, namespace=ns, kind=cast(MemoryKind, new.kind), source="user",
+        importance=max(existing.importance, new.importance),
+        confidence=max(existing.confidence, new.confidence), valid_from=new.valid_from,
+        valid_until=None, pinned=existing.pinned or new.pinned, immutable=False,
+        tags=existing.tags + tuple(t for t in new.tags if t not in existing.tags),
+        refs=existing.refs + tuple(r for r in new.refs if r not in existing.refs),
+    )
     event = ingested_event(item, text, memory_id, at=at, config=config,
                            derived_from=(existing.memory_id, new.memory_id),
                            rule=resolution.rule)

@@ -23,8 +23,8 @@ from eventmem.policies.extract.lexicon import (
     PREFIX_HEADS,
     STOP,
     TITLES,
-    word_list,
     entity_key,
+    word_list,
 )
 from eventmem.policies.extract.patterns import ROLES
 
