@@ -232,11 +232,12 @@ def test_a_damaged_page_is_a_one_line_store_error(capsys, erased_store, monkeypa
     bytes of a real store; simulated here, as where a flip lands depends on the file layout)."""
     import lmdb
 
-    import eventmem.cli.commands
+    import importlib
 
     def damaged(*args, **kwargs):
         raise lmdb.BadTxnError("mdb_cursor_get: MDB_BAD_TXN: Transaction must abort")
 
-    monkeypatch.setattr(eventmem.cli.commands, "rebuild", damaged)
+    # The command imports rebuild when it runs, from its module.
+    monkeypatch.setattr(importlib.import_module("replay.rebuild"), "rebuild", damaged)
     code, _, err = cli(capsys, Path(erased_store["store"]), "replay")
     assert code == 3 and "damaged" in err and one_line_error(err)
