@@ -38,7 +38,9 @@ def from_micros(micros: int) -> datetime:
 class Clock(Protocol):
     """Anything with ``now() -> aware datetime``."""
 
-    def now(self) -> datetime: ...
+    def now(self) -> datetime:
+        """The current time, timezone-aware."""
+        ...
 
 
 class SystemClock:

@@ -38,6 +38,9 @@ BASE_STABILITY_DAYS: dict[str, float] = {
 
 
 class Config(msgspec.Struct, frozen=True, kw_only=True):
+    """Every parameter of a store, with the seeds' defaults; an invalid value is refused on
+    construction (InvalidInputError)."""
+
     # Storage
     sync: bool = True  # fsync every call: a returned call is durable
     map_size: int = DEFAULT_MAP_SIZE  # initial LMDB map; it doubles when full

@@ -264,6 +264,9 @@ class FeedbackGiven(Event, tag="memory.feedback", frozen=True, kw_only=True):
 
 
 class StatusChange(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One memory's move between lifecycle statuses in a sweep, why, and its retention at the
+    sweep's ``now`` (the evidence)."""
+
     memory_id: str
     from_status: str
     to_status: str
@@ -280,6 +283,8 @@ class LifecycleTransitioned(Event, tag="memory.lifecycle", frozen=True, kw_only=
 
 
 class TierChange(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One memory's move between tiers, and why."""
+
     memory_id: str
     from_tier: str
     to_tier: str
@@ -313,10 +318,15 @@ class MemoryForgotten(Event, tag="memory.forgotten", frozen=True, kw_only=True):
 
 
 class MemoryPinned(Event, tag="memory.pinned", frozen=True, kw_only=True):
+    """The memory is pinned: exempt from forgetting (the sweep's and the dream cycle's) until
+    unpinned."""
+
     memory_id: str
 
 
 class MemoryUnpinned(Event, tag="memory.unpinned", frozen=True, kw_only=True):
+    """The memory is unpinned: it can be forgotten again."""
+
     memory_id: str
 
 

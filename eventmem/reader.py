@@ -71,6 +71,9 @@ def versions(views: Projections, memory_id: str) -> list[str]:
 
 
 class Reader:
+    """The query methods the live engine and read-only views share: answers from projections
+    folded to some seq, at some ``now``; never writes. A subclass provides ``_now``."""
+
     _log: EventLog
     _views: Projections
     _embedder: Embedder
@@ -151,8 +154,8 @@ class Reader:
     ) -> str:
         """What to put in an agent's prompt for ``query``: the recall's hits, strong ones in full
         with their metadata, middling ones as one line, weak ones left out, within
-        ``budget_tokens`` (see :func:`eventmem.recall.context.build_context`). On the engine this is a
-        recall like any other, recorded as an access."""
+        ``budget_tokens`` (see :func:`eventmem.recall.context.build_context`). On the engine this
+        is a recall like any other, recorded as an access."""
         if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) \
                 or budget_tokens < 1:
             raise InvalidInputError(f"budget_tokens must be a positive int, got {budget_tokens!r}")

@@ -11,6 +11,9 @@ Action = Literal["created", "reinforced", "merged", "updated", "superseded", "sk
 
 
 class RememberResult(msgspec.Struct, frozen=True, kw_only=True):
+    """What ``remember`` decided for one text: the action, the rule that chose it and the seq that
+    recorded it; a rejected text has no memory, only a ``reason``."""
+
     memory_id: str | None  # None only when rejected
     action: Action
     seq: int | None  # the seq of the event that recorded the decision
@@ -22,6 +25,9 @@ class RememberResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Memory(msgspec.Struct, frozen=True, kw_only=True):
+    """One memory as the store holds it now: its text and metadata, its lifecycle status and
+    tier, and its strengths at the engine's or view's now."""
+
     memory_id: str
     namespace: str
     text: str | None  # None once erased
@@ -52,6 +58,8 @@ class Memory(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Hit(msgspec.Struct, frozen=True, kw_only=True):
+    """One recall result: the memory, its final score, and the signals behind the score."""
+
     memory_id: str
     text: str | None
     score: float
@@ -61,6 +69,8 @@ class Hit(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One event in a memory's history: its seq, time, tag and actor, and what it recorded."""
+
     seq: int
     at: datetime
     type: str  # the event tag

@@ -36,6 +36,9 @@ __all__ = ["PROJECTION_VERSION", "Projections", "Snapshot", "paused_gc"]
 
 
 class Snapshot(msgspec.Struct, kw_only=True):
+    """Every view folded to ``seq`` in its serializable form, under the
+    :data:`PROJECTION_VERSION` that folded it (the vector rows travel beside it, as raw bytes)."""
+
     version: int
     seq: int
     state: State
@@ -60,9 +63,11 @@ class Projections:
 
     @property
     def seq(self) -> int:
+        """The seq of the last envelope folded in (0: none)."""
         return self.state.seq
 
     def apply(self, env: Envelope) -> None:
+        """Fold one envelope into every view."""
         self.apply_all((env,))
 
     def apply_all(self, envelopes: Iterable[Envelope]) -> Projections:

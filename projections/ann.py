@@ -127,6 +127,8 @@ class Segment:
 
     @property
     def dirty(self) -> bool:
+        """Whether any of its rows was purged since it was built: a dirty segment is not persisted,
+        and maintenance rebuilds it."""
         return self.removed is not None
 
     def mark_removed(self, offsets: np.ndarray) -> None:

@@ -14,8 +14,8 @@ Each entity and edge keeps its observations (memory, time, surface form or confi
 purge can recompute it as if the purged memories had never been ingested: their name, type, times
 and reinforced confidence leave no trace.
 
-This module holds the fold. The structures it folds into are in :mod:`projections.graph`,
-the read functions in :mod:`projections.graph`; both are importable from here too.
+This module holds, in order, the structures the graph folds into (and a snapshot holds), the
+fold, and the pure read functions that weigh and walk the graph.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ from projections.links import IN, OUT, SEP, Bucket, Key, Links, LinksDump, flip,
 # The knowledge graph's structures: its parameters, entities, edges, per-namespace graphs and
 # their snapshot form, and the keys of stored edges.
 #
-# The fold (:mod:`projections.graph`) builds them, the read functions (:mod:`projections.graph`)
-# weigh and walk them; a snapshot holds :class:`GraphDump`.
+# The fold (below) builds them, the read functions (after it) weigh and walk them; a snapshot
+# holds :class:`GraphDump`.
 
 EDGE_SEP = "\x00"  # entity keys are normalized words and spaces: they never contain it
 
@@ -80,6 +80,7 @@ class EntityNode(msgspec.Struct, array_like=True, gc=False):
 
     @property
     def memory_ids(self) -> list[str]:
+        """The memories that mention it, each once, in log order."""
         return self.mentions[0::4]  # type: ignore[return-value]
 
 
@@ -93,10 +94,12 @@ class Edge(msgspec.Struct, array_like=True, gc=False):
 
     @property
     def count(self) -> int:
+        """How many memories stated it."""
         return len(self.observations) // 3
 
     @property
     def memory_ids(self) -> list[str]:
+        """The memories that stated it, each once, in log order."""
         return self.observations[0::3]  # type: ignore[return-value]
 
 
@@ -184,7 +187,7 @@ def refold_edge(edge: Edge, purged: frozenset[str], reinforce: float) -> bool:
     return True
 
 
-# The structures and the read functions, importable from here as before the split.
+# The graph's public names: its structures, the fold and the read functions.
 __all__ = [
     "INVERSE",
     "SYMMETRIC",

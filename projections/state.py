@@ -138,14 +138,18 @@ class State(msgspec.Struct, kw_only=True):
 
 
 def category_key(namespace: str, kind: str) -> str:
+    """The key of a (namespace, kind) category in ``State.summaries``."""
     return f"{namespace}\x00{kind}"
 
 
 def dedup_slot(namespace: str, dedup_key: str) -> str:
+    """The key of a dedup key within its namespace in ``State.by_dedup``."""
     return f"{namespace}\x00{dedup_key}"
 
 
 def working_key(namespace: str, session: str | None) -> str:
+    """The key of a session's working memories in ``State.working``; memories without a session
+    share their namespace's."""
     return f"{namespace}\x00{session or ''}"
 
 
@@ -169,6 +173,7 @@ _GONE = frozenset({"deleted", "purged", "erased", "superseded"})
 
 
 def apply(state: State, env: Envelope) -> State:
+    """Fold one envelope into ``state`` (in place) and return it."""
     event = env.event
     at, seq = event.at, env.seq
     match event:

@@ -22,6 +22,9 @@ from eventmem.storage.envelope import Envelope
 
 
 class Interval(msgspec.Struct, array_like=True, gc=False):
+    """A memory's valid time [valid_from, valid_until) and known time [recorded_at,
+    retracted_at), in epoch microseconds; ``None`` ends are open."""
+
     valid_from: int | None
     valid_until: int | None
     recorded_at: int
@@ -29,10 +32,13 @@ class Interval(msgspec.Struct, array_like=True, gc=False):
 
 
 class Temporal(msgspec.Struct, kw_only=True):
+    """Every memory's :class:`Interval`, by memory id (an erased memory's stays, a skeleton)."""
+
     intervals: dict[str, Interval] = msgspec.field(default_factory=dict)
 
 
 def apply(state: Temporal, env: Envelope) -> Temporal:
+    """Fold one envelope into ``state`` (in place) and return it."""
     event = env.event
     match event:
         case MemoryIngested():

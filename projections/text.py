@@ -1,8 +1,8 @@
 """The text projection: BM25 over hashed terms, per namespace.
 
-Terms are stable 32-bit hashes of stems (:func:`eventmem.text.normalize.packed_terms`), so there is no fitted
-vocabulary and the index is a pure function of the texts folded in. Postings are ``array`` columns:
-appends are O(1) and a query reads them through zero-copy numpy views.
+Terms are stable 32-bit hashes of stems (:func:`eventmem.text.normalize.packed_terms`), so there
+is no fitted vocabulary and the index is a pure function of the texts folded in. Postings are
+``array`` columns: appends are O(1) and a query reads them through zero-copy numpy views.
 """
 
 from __future__ import annotations
@@ -88,6 +88,8 @@ class Index:
         self.tail_rows.frombytes(rows.tobytes())
 
     def seal(self) -> None:
+        """Move the tail into the per-term postings (one stable sort by term, so rows stay ascending
+        within a term), keeping the known score bounds current."""
         if not self.tail_terms:
             return
         terms = np.frombuffer(self.tail_terms, dtype=np.uint32)
@@ -290,18 +292,24 @@ def _saturation(tfs: np.ndarray, lengths: np.ndarray, avg_len: float) -> np.ndar
 
 
 class Text:
+    """The text projection: one BM25 :class:`Index` per namespace holding any text."""
+
     def __init__(self) -> None:
         self.indexes: dict[str, Index] = {}
 
     def search(
         self, namespace: str, query: str, n: int, allowed: Callable[[str], bool] | None = None
     ) -> list[tuple[str, float]]:
+        """The ``n`` best BM25 matches for ``query`` among the allowed memories of ``namespace``, as
+        (memory id, score), best first."""
         index = self.indexes.get(namespace)
         if index is None:
             return []
         return index.top(query_terms(query), n, allowed)
 
     def dump(self) -> TextDump:
+        """The canonical serializable form: every index sealed first (which changes no answer),
+        postings by ascending term id."""
         for index in self.indexes.values():
             index.seal()
         return TextDump(
@@ -322,6 +330,8 @@ class Text:
 
     @classmethod
     def load(cls, dump: TextDump) -> Text:
+        """Restore the indexes from :meth:`dump`'s form (score bounds are derived again when
+        needed)."""
         text = cls()
         for ns, d in dump.indexes.items():
             ix = Index()
@@ -348,6 +358,9 @@ _BOUND_MARGIN = 1.0 + 1e-9
 
 
 class IndexDump(msgspec.Struct, kw_only=True, array_like=True):
+    """One namespace's BM25 index as a snapshot holds it: ids, document lengths, and the postings
+    (rows and term frequencies, uint32 bytes) of each term."""
+
     ids: tuple[str, ...]
     doc_len: bytes
     total_len: int
@@ -356,10 +369,13 @@ class IndexDump(msgspec.Struct, kw_only=True, array_like=True):
 
 
 class TextDump(msgspec.Struct, kw_only=True):
+    """The text projection as a snapshot holds it: an :class:`IndexDump` per namespace."""
+
     indexes: dict[str, IndexDump]
 
 
 def apply(state: Text, env: Envelope) -> Text:
+    """Fold one envelope (:func:`apply_many` of one)."""
     return apply_many(state, (env,))
 
 

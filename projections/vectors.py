@@ -95,6 +95,9 @@ class Space:
 
 
 class Vectors:
+    """The vector projection: a :class:`Space` per namespace, every row of the store's embedder
+    dimension ``dim`` (None until ``embedder.registered``; no rows are added before it)."""
+
     def __init__(self, dim: int | None = None) -> None:
         self.dim = dim
         self.spaces: dict[str, Space] = {}
@@ -282,6 +285,8 @@ class Vectors:
 
     @classmethod
     def load(cls, dump: VectorsDump, rows: memoryview | bytes) -> Vectors:
+        """Restore from :meth:`dump`'s two parts; ValueError when the rows do not match the ids. The
+        ANN segments are attached apart (:meth:`attach_ann`)."""
         vectors = cls(dump.dim)
         dim = dump.dim or 0
         flat = np.frombuffer(rows, dtype=np.float32)
@@ -302,11 +307,17 @@ class Vectors:
 
 
 class VectorsDump(msgspec.Struct, kw_only=True):
+    """The vector projection as a snapshot holds it, rows aside: the dimension and each
+    namespace's ids in row order."""
+
     dim: int | None
     spaces: dict[str, tuple[str, ...]]
 
 
 class SegmentDump(msgspec.Struct, kw_only=True, array_like=True):
+    """One ANN segment as a snapshot holds it: its first row, its size, the fingerprint of the ids
+    it was built on, and the index (:func:`projections.ann.dump_index`)."""
+
     start: int
     size: int
     fingerprint: bytes
@@ -314,6 +325,9 @@ class SegmentDump(msgspec.Struct, kw_only=True, array_like=True):
 
 
 class AnnDump(msgspec.Struct, kw_only=True):
+    """The clean ANN segments of every namespace, with the index ``format`` they were built in
+    (segments of another format are ignored on load)."""
+
     format: int
     spaces: dict[str, tuple[SegmentDump, ...]]
 
@@ -354,6 +368,7 @@ _dump_encoder = msgspec.msgpack.Encoder(order="deterministic")
 
 
 def apply(state: Vectors, env: Envelope) -> Vectors:
+    """Fold one envelope (:func:`apply_many` of one)."""
     return apply_many(state, (env,))
 
 

@@ -8,7 +8,7 @@ log once, folding it into fresh projections, and before each decision group
   events (the input text from its blob, the caller's options from the event);
 * a later conflict resolution: :func:`eventmem.write.resolve.resolution_events`;
 * a consolidation: :func:`eventmem.maintain.cycle.plan` at the recorded ``now`` (sweep and dream
-cycle);
+  cycle);
 * recalls and touches: the stabilities the decay policy gives; feedback: the utility.
 
 Each decision is re-made with the config it was made with (the store records each config its
@@ -67,6 +67,9 @@ class AuditFinding(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
+    """What :func:`audit` found: the decisions re-derived differently (``ok``: none), how many it
+    checked by kind, and how many it could not re-derive, by reason."""
+
     ok: bool  # no finding
     findings: tuple[AuditFinding, ...]
     decisions_checked: int  # recorded decision events re-derived

@@ -110,6 +110,7 @@ def summary(event: Event) -> str:
 
 
 def tags(events: Iterable[Event]) -> str:
+    """The tags of ``events``, comma-separated ("nothing" for none), for a finding's message."""
     return ", ".join(event_tag(e) for e in events) or "nothing"
 
 

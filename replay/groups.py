@@ -51,11 +51,14 @@ EVICTION_REASON = "working_capacity"  # the write path's own tier changes
 
 
 class Group(NamedTuple):
+    """One decision group: its kind and its envelopes, in log order."""
+
     kind: GroupKind
     envelopes: list[Envelope]
 
     @property
     def first_seq(self) -> int:
+        """The seq of the group's first event."""
         return self.envelopes[0].seq
 
 
@@ -86,6 +89,8 @@ def is_eviction(event: Event) -> bool:
 
 
 def is_dream_ingest(event: Event) -> bool:
+    """Whether ``event`` creates a memory of the dream cycle (a consolidated memory or a
+    category summary)."""
     # Any dream version's (a log written before the current one still groups its cycles).
     return isinstance(event, MemoryIngested) and event.policy.startswith("dream-")
 

@@ -26,15 +26,18 @@ class Lookups:
         self.missing = False
 
     def blob(self, chash: str) -> str | None:
+        """The stored text of a content hash; None, noted as missing, when it is gone."""
         text = self.log.blob(chash)
         if text is None:
             self.missing = True
         return text
 
     def text_of(self, memory_id: str) -> str:
+        """A memory's text (``""``, noted as missing, when it is gone)."""
         return self.blob(self.views.state.memories[memory_id].content_hash) or ""
 
     def vector_of(self, memory_id: str) -> np.ndarray:
+        """A memory's stored vector; zeros, noted as missing, when its content is gone."""
         chash = self.views.state.memories[memory_id].content_hash
         content = self.log.contents([chash])[0]
         if content is None or content.vector is None:
@@ -47,6 +50,7 @@ class Lookups:
         return contents_for(self.log, self.embedder, texts)
 
     def analyse(self, text: str) -> Content:
+        """A text's content (vector, terms, extraction) as the write path analyses it."""
         chash = content_hash(text)
         return self.contents_for({chash: text})[chash]
 

@@ -30,6 +30,8 @@ def _erased_since(log: EventLog, views: Projections) -> Projections:
 
 
 def until_seq(log: EventLog, until: int | datetime | None) -> int | None:
+    """The seq ``until`` names: a seq as given, the last seq at or before an aware datetime, or
+    None (the head)."""
     if isinstance(until, datetime):
         return log.seq_at_time(to_micros(until, name="until"))
     return until

@@ -16,12 +16,18 @@ from projections import Projections, paused_gc
 
 
 class Finding(msgspec.Struct, frozen=True, kw_only=True):
+    """One problem :func:`verify` found: the check that failed, what is wrong, and the seq it
+    concerns (None when no one record is to blame)."""
+
     check: str  # chain | decode | head | blob | erasures | content | projection
     message: str
     seq: int | None = None
 
 
 class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
+    """What :func:`verify` checked and found (``ok``: nothing wrong), the head it verified, and the
+    live projections' digests (empty when none were compared)."""
+
     ok: bool
     findings: tuple[Finding, ...]
     events_checked: int

@@ -80,6 +80,8 @@ def _check_path(path: str) -> str:
 
 
 def cmd_remember(args: argparse.Namespace) -> int:
+    """Remember one text (``-`` reads it from stdin); prints the gate's decision, or why the
+    input was rejected."""
     text = sys.stdin.read() if args.text == "-" else args.text  # `-`: the text comes piped in
     with _open(args, create=True) as mem:
         result = mem.remember(
@@ -98,6 +100,8 @@ def cmd_remember(args: argparse.Namespace) -> int:
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
+    """Recall memories for a query (recorded as an access); ``--explain`` adds how the query was
+    understood and every hit's signals."""
     from eventmem.recall.plan import plan as query_plan
     with _open(args) as mem:
         valid_at = _parse_time(args.valid_at) if args.valid_at else None
@@ -110,6 +114,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
 
 def cmd_get(args: argparse.Namespace) -> int:
+    """Show one memory as the store holds it now."""
     with _open(args, readonly=True) as mem:
         memory = mem.get(args.memory_id)
     _emit(args, memory, render_memory(memory))
@@ -129,6 +134,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
+    """Print the event log from ``--start``, at most ``--limit`` events, one line each."""
     from eventmem.events import event_tag
     with _open(args, readonly=True) as mem:
         stop = None if args.limit is None else args.start + args.limit - 1
@@ -197,6 +203,8 @@ def _seq_upto(value: str, head: int) -> int:
 
 
 def cmd_as_of(args: argparse.Namespace) -> int:
+    """The store as it stood at a seq or a time: a recall there when a query is given, else its
+    stats."""
     with _open(args, readonly=True) as mem:
         if args.at.lstrip("-").isdigit():  # a seq (a negative one is refused as such)
             view = mem.as_of(seq=int(args.at))
@@ -212,6 +220,7 @@ def cmd_as_of(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    """Check the hash chain, the blobs and the projections; exit 1 when anything is wrong."""
     with _open(args, readonly=True) as mem:
         report = mem.verify()
     lines = [f"{'OK' if report.ok else 'FAILED'}: {report.events_checked} events, "
@@ -233,6 +242,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    """Counts and sizes of the store and its log, and the head hash."""
     with _open(args, readonly=True) as mem:
         stats = {**mem.stats(), "store": mem.path, "log": mem.store.stats(),
                  "head_hash": mem.head().hash.hex()}
@@ -241,6 +251,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_consolidate(args: argparse.Namespace) -> int:
+    """Run maintenance at ``--now`` (default: the clock) and list the status and tier changes it
+    recorded."""
     with _open(args) as mem:
         report = mem.consolidate(now=_parse_time(args.now) if args.now else None)
     lines = [f"consolidated at {report.now.isoformat()}: "
@@ -272,6 +284,7 @@ def cmd_erase(args: argparse.Namespace) -> int:
 
 
 def cmd_compact(args: argparse.Namespace) -> int:
+    """Rewrite the store file without its free pages; prints its size before and after."""
     with _open(args) as mem:
         before, after = mem.compact()
     _emit(args, {"before": before, "after": after},
@@ -280,6 +293,8 @@ def cmd_compact(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    """Run the demo into the store; refuses one that holds other namespaces' memories, since the
+    log is immutable and the sample conversation could never be taken out again."""
     from eventmem.cli.demo import NAMESPACE, run_demo
 
     path = _check_path(_store(args))
@@ -299,6 +314,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``eventmem`` argument parser: one subcommand per ``cmd_*`` function; ``--store`` and
+    ``--json`` are taken before or after the command."""
     parser = argparse.ArgumentParser(prog="eventmem",
                                      description="Long-term memory for AI agents, event-sourced.")
     parser.add_argument("--store", help="store directory ($EVENTMEM_STORE, else ./eventmem-store)")
@@ -403,6 +420,9 @@ def _log_failure(args: argparse.Namespace, error: BaseException, code: int) -> N
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command line (``argv``, default ``sys.argv[1:]``) and return its exit code. A store
+    or input error prints one line (and notes the failure in the store's ops log), not a
+    traceback."""
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))

@@ -29,6 +29,8 @@ CONVERSATION = [
 
 
 def run_demo(store: str, *, as_json: bool = False) -> int:
+    """Run the demo into ``store`` on a manual clock, printing each step (``as_json``: one JSON
+    document at the end instead). Returns the exit code: 1 when verification fails."""
     clock = eventmem.ManualClock(start=START)
     out: dict[str, object] = {"store": store}
     say = (lambda *a: None) if as_json else print

@@ -154,8 +154,8 @@ def explain_lines(signals: Mapping[str, float]) -> list[str]:
         f"{c} #{int(signals[c + '_rank'])} ({signals.get(c, 0.0):.3f}, "
         f"w {signals.get(c + '_weight', 0.0):.2f})" for c in _channels(signals))
     g = signals.get
-    # The vector search runs only when it counts (see retrieval.gather); a hit it did not rank
-    # still shows its cosine to the query.
+    # The vector search runs only when it counts (see eventmem.recall.fuse.gather); a hit it did
+    # not rank still shows its cosine to the query.
     cosine = f"; cosine {g('vector', 0.0):.3f}" if "vector_rank" not in signals else ""
     return [
         f"via {channels or 'no channel'}; rrf {g('rrf', 0.0):.4f}{cosine}",
@@ -183,6 +183,8 @@ def render_plan(plan: Any) -> str:
 
 
 def render_hits(hits: Sequence[Hit], *, explain: bool) -> str:
+    """Hits one line each (rank, score, id, text); ``explain`` adds the lines of each hit's
+    signals."""
     if not hits:
         return "(no memories matched)"
     lines = []
@@ -194,6 +196,7 @@ def render_hits(hits: Sequence[Hit], *, explain: bool) -> str:
 
 
 def render_memory(memory: Memory) -> str:
+    """A memory's fields as aligned ``name: value`` lines; a text that is gone says why."""
     fields = ("memory_id", "namespace", "text", "kind", "status", "tier", "importance", "utility",
               "stability", "retention", "access_count", "pinned", "immutable", "source",
               "confidence", "valid_from", "valid_until", "created_at", "last_access_at")

@@ -10,9 +10,9 @@ left it, ``now`` and the config:
 5. category summaries (:mod:`eventmem.policies.dream.summaries`);
 6. the graph's edge decay and pruning (a hook: :func:`graph_step`).
 
-Later steps see what earlier ones decided through the cycle's overlay (:mod:`eventmem.maintain.cycle`),
-while nothing is folded into the live projections before the engine's one atomic append: the
-state a step sees is exactly the state the log holds just before that step's events.
+Later steps see what earlier ones decided through the cycle's overlay (:class:`Overlay`), while
+nothing is folded into the live projections before the engine's one atomic append: the state a
+step sees is exactly the state the log holds just before that step's events.
 
 Memories the cycle creates are ``memory.ingested`` events (source and actor "consolidation") with
 their text, vector and terms stored like any ingest's, followed by the event that says why
@@ -68,8 +68,8 @@ from projections.state import MemoryRecord, State, category_key
 # The state of one dream cycle under way: what it was given, what it decided so far, and the
 # overlay that shows the state as those decisions leave it.
 #
-# The steps of :mod:`eventmem.maintain.cycle` must see what earlier steps decided, yet nothing may be folded
-# into the live projections before the cycle's one atomic append. :class:`Overlay` keeps copies of
+# The steps below must see what earlier steps decided, yet nothing may be folded into the live
+# projections before the cycle's one atomic append. :class:`Overlay` keeps copies of
 # the records the cycle's events touch (and records of the memories it creates), folded with the
 # very same ``projections.state.apply`` and the seqs the log will assign: the state a step sees is
 # exactly the state the log holds just before that step's events, which is also what an audit
@@ -120,6 +120,7 @@ class Overlay:
             yield copies[mid]
 
     def namespaces(self) -> list[str]:
+        """Every namespace holding a record, the cycle's new memories included, sorted."""
         return sorted(self._namespace_ids())
 
     def namespace_records(self, namespace: str) -> list[MemoryRecord]:
@@ -168,6 +169,8 @@ class Cycle:
         self._new_ids = 0
 
     def emit(self, events: Sequence[Event]) -> None:
+        """Decide ``events``: add them to the cycle's output and fold them into the overlay, so the
+        steps after this one see them."""
         self.events += events
         self.state.apply(events)
 
@@ -226,6 +229,9 @@ DREAMS_MERGING_CONFLICTS = frozenset({"dream-1", "dream-2"})
 
 
 class Plan(NamedTuple):
+    """What one consolidation decided: its events in log order, and the content (by hash) of the
+    memories it creates, to store with them."""
+
     events: list[Event]
     contents: dict[str, Content]  # the texts of the memories the cycle creates, to store
 

@@ -51,6 +51,9 @@ GateAction = Literal["create", "reinforce", "merge", "skip", "update", "conflict
 
 
 class GateParams(msgspec.Struct, frozen=True, kw_only=True):
+    """The gate's mode and thresholds, the default conflict strategy, and how candidate
+    neighbours and links are found; an unknown mode or strategy is refused."""
+
     mode: GateMode = "tiered"
     duplicate: float = 0.95  # tiered: at or above, a semantic duplicate
     near_duplicate: float = 0.85  # tiered: at or above (below duplicate), a near duplicate
@@ -82,12 +85,18 @@ class GateParams(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Neighbour(NamedTuple):
+    """A memory a new text is compared with: its cosine similarity to the text, and whether it is
+    immutable (never merged into or updated)."""
+
     memory_id: str
     similarity: float
     immutable: bool = False
 
 
 class GateDecision(NamedTuple):
+    """The gate's decision for one text: the action, the rule that chose it, the neighbour it
+    concerns (if any) with its similarity, and the gate version that decided."""
+
     action: GateAction
     rule: str
     neighbour: str | None = None
@@ -139,6 +148,9 @@ def decide(
 
 
 class Resolution(NamedTuple):
+    """The side of a conflict a strategy keeps (``none``: both, the conflict left open), and the
+    rule that decided."""
+
     winner: Literal["existing", "new", "merged", "none"]  # "none": both kept, left open
     rule: str
 

@@ -25,6 +25,8 @@ __all__ = ["CacheKey", "RecallCache", "recall_key"]
 
 
 class CacheKey(NamedTuple):
+    """What one recall answer is cached under (made by :func:`recall_key`)."""
+
     head: int  # the log head seq the answer reflects
     namespace: str
     query: str
@@ -86,6 +88,7 @@ class RecallCache(Generic[V]):
                 self._entries.popitem(last=False)
 
     def clear(self) -> None:
+        """Drop every entry; the hit and miss counts stay."""
         with self._lock:
             self._entries.clear()
 

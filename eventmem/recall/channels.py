@@ -87,7 +87,7 @@ def kernel(radius: int, decay: float) -> list[float]:
 
 def smoothed(scores: np.ndarray, weights: Sequence[float]) -> np.ndarray:
     """Each row's score plus its neighbours' scores weighted by distance, session breaks
-    ignored: an upper bound of :func:`context_score`, cheap enough to rank a whole namespace."""
+    ignored: an upper bound of :func:`context_scores`, cheap enough to rank a whole namespace."""
     kernel = np.array([*weights[::-1], 1.0, *weights])
     if len(scores) >= len(kernel):
         # One pass in C (the kernel is symmetric, so convolving is correlating).

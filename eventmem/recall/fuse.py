@@ -1,10 +1,10 @@
 """The read path: candidates from every channel, fused by weighted reciprocal rank fusion, scored
 by profile, diversified by MMR.
 
-1. the query plan (:mod:`eventmem.recall.plan`) names the intent, the time, the expansion and the parts
-   of a compound question;
-2. each channel (:mod:`eventmem.recall.channels`: BM25, neighbouring context, vectors, time, and any
-   plugged-in channel such as the graph's) ranks the memories a recall may return, for the
+1. the query plan (:mod:`eventmem.recall.plan`) names the intent, the time, the expansion and
+   the parts of a compound question;
+2. each channel (:mod:`eventmem.recall.channels`: BM25, neighbouring context, vectors, time, and
+   any plugged-in channel such as the graph's) ranks the memories a recall may return, for the
    query and for each part;
 3. RRF (k = 60) fuses the ranked lists, each with its weight (the intent's route times the
    configured one); relevance is the fused score over the best a memory could get;

@@ -7,7 +7,7 @@
 * **intent**: factual, temporal, causal, entity, preference or general, from the question's form;
   each intent has a :class:`Route` (channel weights, candidate depth, a cue to favour);
 * **time**: a time expression resolved against the reader's now (:mod:`eventmem.text.timeexpr`);
-* **expansion**: the declarative opening of the answer (:mod:`eventmem.recall.plan`);
+* **expansion**: the declarative opening of the answer (:func:`declarative`);
 * **parts**: a compound question ("A and where B?", "A; also B") split into sub-queries, which
   the retrieval fuses by RRF with the whole.
 
@@ -191,6 +191,7 @@ class QueryPlan(NamedTuple):
 
     @property
     def route(self) -> Route:
+        """The route of the plan's intent: channel weights, candidate depth and cue."""
         return ROUTES[self.intent]
 
 

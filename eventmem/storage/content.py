@@ -30,16 +30,22 @@ from eventmem.storage.envelope import Content, Envelope
 
 
 def content_key(content_hash: str) -> bytes:
+    """The ``content`` table's key for a content hash: the hash's 16 bytes."""
     return bytes.fromhex(content_hash)
 
 
 def slot_key(slot: int) -> bytes:
+    """A slot's key in the slot-keyed tables: 8 bytes big-endian, so keys sort in arrival order
+    and every put appends."""
     return slot.to_bytes(8, "big")
 
 
 # ``txn: Any`` below: our transactions are plain (non-buffer) ones, which return bytes, while
 # py-lmdb's stubs also allow memoryviews.
 class ContentTables:
+    """The content, blobs, vectors and extractions tables of one environment. Every method takes
+    the caller's transaction, so content is written and removed with the events that refer to it."""
+
     def __init__(self, env: lmdb.Environment, *, readonly: bool) -> None:
         self._content = env.open_db(b"content", create=not readonly)
         self._blobs = env.open_db(b"blobs", create=not readonly)
@@ -81,6 +87,8 @@ class ContentTables:
                 _wipe(txn, slot, db)
 
     def get(self, txn: Any, content_hash: str) -> Content | None:
+        """Everything stored for a content hash (text, vector, terms, extraction), or None when its
+        text is gone or was never stored."""
         record = txn.get(content_key(content_hash), db=self._content)
         text = None if record is None else txn.get(record[:8], db=self._blobs)
         if record is None or text is None:
@@ -91,16 +99,20 @@ class ContentTables:
         return Content(decode_text(text, None), vector, bytes(record[8:]) or None, extraction)
 
     def blob(self, txn: Any, content_hash: str) -> str | None:
+        """The stored text of a content hash, or None when it is gone or was never stored."""
         record = txn.get(content_key(content_hash), db=self._content)
         raw = None if record is None else txn.get(record[:8], db=self._blobs)
         return None if raw is None else decode_text(raw, None)
 
     def iter_blobs(self, txn: Any) -> Iterator[tuple[str, bytes]]:
+        """(content hash, stored text bytes) for every content, by hash; ``b""`` where the text is
+        missing. What ``verify`` checks against the hashes."""
         for key, record in txn.cursor(db=self._content):
             raw = txn.get(record[:8], db=self._blobs)
             yield bytes(key).hex(), b"" if raw is None else bytes(raw)
 
     def stats(self, txn: Any) -> dict[str, int]:
+        """How many texts and vectors the store holds."""
         return {"blobs": txn.stat(self._blobs)["entries"],
                 "vectors": txn.stat(self._vectors)["entries"]}
 
@@ -184,6 +196,8 @@ def _wipe(txn: Any, key: bytes, db: Any) -> None:
 
 
 def decode_text(raw: bytes | memoryview, seq: int | None) -> str:
+    """A stored text as a str; CorruptRecordError (naming ``seq``, the record that references
+    it, when known) if it is not UTF-8."""
     try:
         return bytes(raw).decode("utf-8")
     except UnicodeDecodeError as exc:

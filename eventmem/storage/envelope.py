@@ -25,6 +25,9 @@ class Content(NamedTuple):
 
 
 class Envelope(NamedTuple):
+    """One event as a fold receives it: its seq and, for an event that introduces content, that
+    content as the reader joined it."""
+
     seq: int
     event: Event
     # For events that introduce content: its text (None once erased, and None when the reader was

@@ -4,7 +4,7 @@ a full disk, and compaction.
 One process writes (an exclusive ``flock`` on ``writer.lock``); any number of processes read with
 plain LMDB read transactions and can catch up to the head at any time. A write transaction that
 finds the map full doubles it and runs again; one that finds the disk full raises
-StorageFullError and leaves the store as it was. :meth:`LmdbStore.compact` rewrites the
+StorageFullError and leaves the store as it was. :meth:`Environment.compact` rewrites the
 environment with only its live data.
 
 The sub-databases and what they mean belong to the log built on it
@@ -170,8 +170,9 @@ class Environment:
         Returns the file's size before and after.
 
         ``reopened`` runs once the environment is open again (its owner's tables were closed
-        with it). Needs the writer lock (this log is open writable) and no other process with the store
-        open: their map of the old file would go stale. Raises StoreLockedError then.
+        with it). Needs the writer lock (the environment is open writable) and no other process
+        with the store open: their map of the old file would go stale. Raises StoreLockedError
+        then.
         """
         self.check_open()
         if self.readonly:

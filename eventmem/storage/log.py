@@ -59,16 +59,21 @@ _READ_CHUNK = 1024  # records decoded and joined with their content at a time
 
 
 def seq_key(seq: int) -> bytes:
+    """A seq's key in the log and snapshot tables: 8 bytes big-endian, so keys sort by seq."""
     return seq.to_bytes(8, "big")
 
 
 def record_hash(seq: int, value: bytes | memoryview) -> bytes:
+    """A record's chain hash: blake2b-256 over its seq key and its stored value (the previous
+    record's hash, then the encoded event)."""
     h = hashlib.blake2b(seq_key(seq), digest_size=HASH_SIZE)
     h.update(value)
     return h.digest()
 
 
 class Head(NamedTuple):
+    """The seq and hash of the log's last record: what the next record chains from."""
+
     seq: int  # 0 for an empty log
     hash: bytes  # GENESIS for an empty log
 
@@ -83,12 +88,15 @@ class Pinned(NamedTuple):
 
 
 class RawRecord(NamedTuple):
+    """One log record as stored, undecoded: its seq, the hash it chains from, and the event."""
+
     seq: int
     prev_hash: bytes
     payload: bytes  # the encoded event
 
     @property
     def hash(self) -> bytes:
+        """This record's chain hash (:func:`record_hash`)."""
         return record_hash(self.seq, self.prev_hash + self.payload)
 
 
@@ -122,10 +130,12 @@ class EventLog:
 
     @property
     def path(self) -> Path:
+        """The store's directory."""
         return self.environment.path
 
     @property
     def readonly(self) -> bool:
+        """Whether the store was opened read-only."""
         return self.environment.readonly
 
     def close(self) -> None:
@@ -251,6 +261,7 @@ class EventLog:
             return out
 
     def set_meta(self, key: bytes, value: bytes) -> None:
+        """Write one meta value, in a write transaction of its own."""
         self.environment.write(lambda txn: txn.put(key, value, db=self._meta))
 
     # -- reading ------------------------------------------------------------------------------
@@ -278,6 +289,7 @@ class EventLog:
             yield Pinned(self._head(txn), last, erasures, self.content.iter_blobs(txn))
 
     def get_meta(self, key: bytes) -> bytes | None:
+        """One meta value, or None when it was never set."""
         with self.environment.read_txn() as txn:
             value = txn.get(key, db=self._meta)
             return None if value is None else bytes(value)
@@ -422,6 +434,7 @@ class EventLog:
             return [self.content.get(txn, h) for h in content_hashes]
 
     def embedder_id(self) -> str | None:
+        """The id of the store's embedder, recorded by its first writer (None before)."""
         raw = self.get_meta(b"embedder")
         return None if raw is None else raw.decode()
 
@@ -453,11 +466,13 @@ class EventLog:
             return int.from_bytes(cursor.key(), "big"), bytes(cursor.value())
 
     def snapshot_seqs(self) -> list[int]:
+        """The seqs the stored snapshots were taken at, oldest first."""
         with self.environment.read_txn() as txn:
             cursor = txn.cursor(db=self._snapshots)
             return [int.from_bytes(k, "big") for k in cursor.iternext(values=False)]
 
     def stats(self) -> dict[str, int]:
+        """Entry counts of the log, content and snapshot tables, and the map size in bytes."""
         with self.environment.read_txn() as txn:
             return {
                 "events": txn.stat(self._log)["entries"],

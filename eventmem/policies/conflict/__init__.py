@@ -1,1 +1,2 @@
-"""eventmem/policies/conflict"""
+"""Contradiction detection without a model: a text cut into clauses, each read as claims
+(subject, attribute, value), and the claims of two texts compared."""

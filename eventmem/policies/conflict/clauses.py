@@ -1,4 +1,5 @@
-"""How one clause reads as claims: its subject, its auxiliaries, then its predicate.
+"""How one clause reads as claims: its subject, its auxiliaries, then its predicate; and the
+words and value readers the clause grammar is written in.
 
 :func:`read_clause` reads a clause (a span of tokens between cuts) into :class:`Claim` tuples: the
 subject (a name, "I", a possessed noun), what the auxiliaries say (negation, copula, perfect,
@@ -17,11 +18,10 @@ from typing import Final, NamedTuple
 #
 # Vocabulary (clause cuts, auxiliaries, states, countable nouns, numbers, months, stop words of a
 # value) and the small readers built on it: a number ("twenty-five"), a day, a date ("3rd of May,
-# 2024"), a noun phrase. Kept apart from the clause grammar
-# (:mod:`eventmem.policies.conflict.clauses`) so that the grammar reads as rules, not word
-# lists. What the words mean for a claim is described in :mod:`eventmem.policies.conflict.detect`; a
-# change here changes its claims, so it goes with a new
-# :data:`~eventmem.policies.conflict.detect.CONFLICT_VERSION`.
+# 2024"), a noun phrase. Kept in this section, ahead of the clause grammar, so that the grammar
+# reads as rules, not word lists. What the words mean for a claim is described in
+# :mod:`eventmem.policies.conflict.detect`; a change here changes its claims, so it goes with a
+# new :data:`~eventmem.policies.conflict.detect.CONFLICT_VERSION`.
 
 def _words(s: str) -> frozenset[str]:
     return frozenset(s.split())
@@ -138,6 +138,8 @@ def _number(w: str) -> int | None:
 
 
 def read_day(w: str) -> int | None:
+    """The day number a token writes ("3", "03", "21st": one or two digits, an ordinal suffix
+    allowed), else None."""
     w = w[:-2] if w[-2:] in ("st", "nd", "rd", "th") else w
     return int(w) if w.isascii() and w.isdecimal() and len(w) <= 2 else None
 
@@ -193,6 +195,10 @@ def _value(lo: list[str], orig: list[str], i: int, end: int, place: bool) -> tup
 
 
 class Claim(NamedTuple):
+    """One thing a clause says about ``subject``: the value of a single-valued attribute
+    (``single``; "lives_in" "paris"), or whether a boolean attribute holds (``positive``;
+    "likes:coffee"), with the change marker the clause carried."""
+
     subject: str
     family: str  # the attribute, or for boolean claims its verb ("likes"), object in `value`
     value: str

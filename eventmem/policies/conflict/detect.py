@@ -36,8 +36,8 @@ Rules, in the order a pair is reported (same subject and attribute required):
 ``claims`` drops every claim that conflicts with another of the same text, so a text never
 contradicts itself. Pure and deterministic: no clock, no locale, no set iteration order.
 
-The words and value readers are in :mod:`eventmem.policies.conflict.clauses`, the clause grammar
-in :mod:`eventmem.policies.conflict.clauses`; this module cuts a text into clauses and compares
+The words, the value readers and the clause grammar are in
+:mod:`eventmem.policies.conflict.clauses`; this module cuts a text into clauses and compares
 claims.
 """
 

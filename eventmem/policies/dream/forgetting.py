@@ -45,6 +45,7 @@ def can_go_dormant(record: MemoryRecord) -> bool:
 
 
 def utility_now(record: MemoryRecord, now: int, params: UtilityParams) -> float:
+    """A memory's utility drifted to ``now`` from when it last changed."""
     return drifted(record.utility, record.utility_at or record.created_at, now, params)
 
 

@@ -3,9 +3,10 @@
 ``consolidate(now=...)`` runs, after the lifecycle sweep (statuses, tiers, expiry), the steps of
 :mod:`eventmem.maintain.cycle`, each a pure function of (state, now, :class:`DreamParams`):
 
-1. **rehearsal** (:mod:`~eventmem.policies.dream.rehearsal`): endangered memories get a stability boost;
-2. **strategic forgetting** (:mod:`~eventmem.policies.dream.forgetting`): contradictions, the utility
-   floor, redundancy and the capacity cap send memories to the dormant tier;
+1. **rehearsal** (:mod:`~eventmem.policies.dream.rehearsal`): endangered memories get a
+   stability boost;
+2. **strategic forgetting** (:mod:`~eventmem.policies.dream.forgetting`): contradictions, the
+   utility floor, redundancy and the capacity cap send memories to the dormant tier;
 3. **clusters** (:mod:`~eventmem.policies.dream.cluster`): similar episodic memories merge into a
    consolidated memory that links to them; they go dormant;
 4. **category summaries** (:mod:`~eventmem.policies.dream.summaries`): one summary memory per

@@ -39,7 +39,7 @@ class Summarizer(Protocol):
 
 class Extractive:
     """The default summarizer: the texts themselves, each ending its sentence, joined by a
-    space (the selection of which texts is :func:`select_sources`)."""
+    space (the selection of which texts is :func:`pick_sources`)."""
 
     summarizer_id = "extractive-1"
 
@@ -59,6 +59,9 @@ def summarizer_id(summarizer: Summarizer) -> str:
 
 
 class Source(NamedTuple):
+    """One text chosen for a summary: its position among the rows given, its cosine to their
+    centroid, and the text."""
+
     position: int  # into the rows given
     cosine: float  # to the centroid
     text: str

@@ -19,6 +19,7 @@ __all__ = ["entity_key"]
 
 
 def word_list(words: str) -> list[str]:
+    """The words of a space-separated string: each word list here is written as one string."""
     return words.split()
 
 

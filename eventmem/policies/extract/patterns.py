@@ -5,8 +5,8 @@ strength of the type hint it gives its ends and the trigger words that let it ru
 index of those triggers and the types each relation allows at its ends. Separate from the name
 scanning (:mod:`eventmem.policies.extract.names`) because it is the other half of the rules: what
 is said between names, not where the names are. Confidences and evidence levels live here since
-they are columns of the table. :mod:`eventmem.policies.extract.relations` runs the patterns; its docstring
-describes what they match. Any change here changes what it returns: bump its
+they are columns of the table. :mod:`eventmem.policies.extract.relations` runs the patterns; its
+docstring describes what they match. Any change here changes what it returns: bump its
 :data:`~eventmem.policies.extract.relations.EXTRACTOR_VERSION`.
 """
 

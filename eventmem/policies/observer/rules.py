@@ -123,6 +123,8 @@ class ObserverParams(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Rejection(NamedTuple):
+    """Why the observer filter turned an input away: the rule, and a sentence for the caller."""
+
     rule: str  # one of RULES
     reason: str  # one sentence for the caller; never quotes the input
 
