@@ -44,6 +44,7 @@ def text(value: Any, config: Config, field: str = "text") -> str:
 
 
 def query(value: Any, config: Config) -> str:
+    """The normalized query, read up to ``config.max_query_chars``."""
     if not isinstance(value, str):
         raise InvalidInputError(f"query must be a str, got {type(value).__name__}")
     _utf8_clean(value, "query")
@@ -54,6 +55,7 @@ def query(value: Any, config: Config) -> str:
 
 
 def namespace(value: Any, config: Config) -> str:
+    """A non-empty namespace of valid text within ``config.max_namespace_chars``."""
     if not isinstance(value, str) or not value:
         raise InvalidInputError(f"namespace must be a non-empty str, got {value!r}")
     _utf8_clean(value, "namespace")
@@ -107,6 +109,7 @@ def optional_time(value: Any, field: str) -> int | None:
 def interval(
     valid_from: datetime | None, valid_until: datetime | None
 ) -> tuple[int | None, int | None]:
+    """A valid-time interval in epoch microseconds; ``valid_until`` comes after ``valid_from``."""
     start = optional_time(valid_from, "valid_from")
     end = optional_time(valid_until, "valid_until")
     if start is not None and end is not None and end <= start:
@@ -118,6 +121,7 @@ MAX_LABELS = 256  # tags or refs per memory: each event carries them all, and so
 
 
 def labels(value: Any, field: str) -> tuple[str, ...]:
+    """Tags or refs: at most MAX_LABELS non-empty strings of at most 256 characters."""
     if isinstance(value, str) or not isinstance(value, Sequence):
         raise InvalidInputError(f"{field} must be a sequence of str")
     if len(value) > MAX_LABELS:
@@ -132,12 +136,14 @@ def labels(value: Any, field: str) -> tuple[str, ...]:
 
 
 def k(value: Any, config: Config) -> int:
+    """How many hits a recall returns: an int from 1 to ``config.max_k``."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= config.max_k:
         raise InvalidInputError(f"k must be an int from 1 to {config.max_k}, got {value!r}")
     return value
 
 
 def flag(value: Any, field: str) -> bool:
+    """A bool, and only a bool (1 or "yes" are refused)."""
     if not isinstance(value, bool):
         raise InvalidInputError(f"{field} must be True or False, got {value!r}")
     return value

@@ -230,9 +230,9 @@ def test_a_damaged_page_is_a_one_line_store_error(capsys, erased_store, monkeypa
     """A flipped byte in data.mdb made `verify`, `replay` and `audit` die with an lmdb
     BadTxnError traceback (MDB_BAD_TXN from a cursor over the damaged page; found by flipping
     bytes of a real store; simulated here, as where a flip lands depends on the file layout)."""
-    import lmdb
-
     import importlib
+
+    import lmdb
 
     def damaged(*args, **kwargs):
         raise lmdb.BadTxnError("mdb_cursor_get: MDB_BAD_TXN: Transaction must abort")

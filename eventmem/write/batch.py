@@ -169,6 +169,7 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
 
 
 def union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
+    """``first`` then what ``second`` adds to it, in order, without repeats."""
     return first + tuple(x for x in second if x not in first)
 
 
@@ -221,6 +222,8 @@ class Outcome(NamedTuple):
 
 
 class Decided(NamedTuple):
+    """What a batch decided: its events, one outcome per item, and the content to store."""
+
     events: list[Event]
     outcomes: list[Outcome]  # one per item, in item order
     contents: dict[str, Content]  # content hash -> content to store with the events
@@ -289,6 +292,7 @@ class Batch:
     # -- one item -----------------------------------------------------------------------------
 
     def decide(self, i: int, item: Item) -> None:
+        """Decide item ``i``, appending its events; later items see them."""
         first = len(self.events)
         self._decide(i, item)
         self._note_input(first, i, item)
@@ -432,6 +436,7 @@ class Batch:
 
     def supersede(self, old: str, by: str, until: int | None, rule: str, similarity: float,
                   item: Item, conflict_id: str | None = None) -> None:
+        """Record that ``by`` supersedes ``old`` (valid until ``until``) and retire ``old``."""
         self.retired.add(old)
         self.hood.retire(old)
         self.events.append(MemorySuperseded(
@@ -510,10 +515,13 @@ class Batch:
         return merge.adds_information(self.text_of(nearest.memory_id), text)
 
     def neighbour(self, ranked: tuple[str, float]) -> gate.Neighbour:
+        """A ranked candidate as the gate sees it: id, similarity, immutable."""
         mid, sim = ranked
         return gate.Neighbour(mid, sim, self.valid_from_and_immutable(mid)[1])
 
     def valid_from_and_immutable(self, memory_id: str) -> tuple[int, bool]:
+        """When a memory (stored or created in this batch) became valid, and whether it is
+        immutable."""
         record = self.views.state.memories.get(memory_id)
         source: Any = record if record is not None else self.created[memory_id]
         created = record.created_at if record is not None else self.at
@@ -527,16 +535,19 @@ class Batch:
         return record.utility if record is not None else 0.5
 
     def text_of(self, memory_id: str) -> str:
+        """The text of a memory, stored or created in this batch."""
         return self.texts.get(memory_id) or self._text_of(memory_id)
 
     def vector_of(self, memory_id: str) -> np.ndarray:
+        """The vector of a memory, stored or created in this batch."""
         vector = self._vectors.get(memory_id)
         return vector if vector is not None else self._vector_of(memory_id)
 
     def outcome(self, memory_id: str | None, action: Action, rule: str, *, reason: str = "",
                 neighbour: str | None = None, similarity: float | None = None,
                 conflict_id: str | None = None, event: int | None = None) -> None:
-        # Called right after the event that records the decision was appended.
+        """Record the outcome the caller is told for the current item."""
+        # Called        # Called right after the event that records the decision was appended.
         index = len(self.events) - 1 if event is None else event
         self.outcomes.append(Outcome(memory_id, action, index, rule, reason, neighbour,
                                      None if similarity is None else round(similarity, 6),

@@ -37,6 +37,8 @@ _NO_ORDERS = np.zeros(0, dtype=np.int64)
 
 
 class Query(NamedTuple):
+    """An item as the neighbourhood searches for it."""
+
     namespace: str
     vector: np.ndarray  # unit float32
     terms: bytes  # packed terms (eventmem.text.normalize.packed_terms)
@@ -76,6 +78,9 @@ class _Pending:
 
 
 class Neighbourhood:
+    """The nearest memories of each item of a batch, by vector and by rare shared terms, with
+    the memories the batch creates and retires as it goes."""
+
     def __init__(self, views: Projections, queries: list[Query], *, window: int,
                  rare_terms: int, max_term_df: int, keep: int | None = None) -> None:
         """``keep``: how many ranked candidates an item needs at most (None: all of them); the

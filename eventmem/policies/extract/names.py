@@ -148,7 +148,8 @@ def name_runs(text: str) -> list[tuple[int, int, bool]]:
 
 # Context cues, read around each masked name: a person addressed or speaking, a place travelled
 # to, a product bought.
-_GREET: Final = frozenset(word_list("hey hi hello hiya thanks congrats congratulations dear bye sorry "
+_GREET: Final = frozenset(word_list(
+    "hey hi hello hiya thanks congrats congratulations dear bye sorry "
                           "welcome"))
 _GREET2: Final = frozenset(("thank you", "miss you", "love you", "of you", "good job",
                             "take care"))
@@ -159,7 +160,8 @@ _SPEAKS: Final = (" said", " says", " told", " tells", " asked", " asks", " text
 _TELL: Final = frozenset(word_list("told tell tells telling asked ask asks texted text texting "
                             "thanked hugged kissed invited reminded"))
 _PREPS: Final = frozenset(word_list("to in from around through across near outside at"))
-_MOTION: Final = frozenset(word_list("""went go goes going gone travelled traveled travelling traveling
+_MOTION: Final = frozenset(word_list(
+    """went go goes going gone travelled traveled travelling traveling
     travel travels trip trips moved moving flew fly flying drove driving live lives lived living
     stay stayed staying born raised up based vacation vacationed vacationing holiday headed
     heading arrived arriving visiting touring honeymoon back"""))

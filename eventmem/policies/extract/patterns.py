@@ -57,7 +57,8 @@ _COP = (rf"(?:'ve|'d|'ll| has| have| had| will)?(?:'s|'re|'m| is| are| am| was| 
 _THE = "(?: the)? "
 _BE = "i'm is am are was were been be became become becomes got"  # co-trigger of a copula
 # Not a statement: a question ("does Ann work at X?") or a wish ("I wish I worked at X").
-_NOT_STATED = word_list("do does did is are was were has have had wish if unless whether imagine pretend")
+_NOT_STATED = word_list(
+    "do does did is are was were has have had wish if unless whether imagine pretend")
 _STATED_WHO = (  # the look-behinds sit after the first character: far faster to search for
     r"(?P<s>\x00" + "".join(rf"(?<!\b{w} \x00)" for w in _NOT_STATED) + r"[0-9]+\x01|\bi\b"
     + "".join(rf"(?<!\b{w} i)" for w in _NOT_STATED) + ")")
@@ -78,7 +79,8 @@ ROLES: Final[dict[str, tuple[str, bool]]] = {
     **dict.fromkeys(word_list("employee assistant"), ("manages", True)),
     **dict.fromkeys(word_list("mentor coach"), ("mentors", False)),
     **dict.fromkeys(word_list("mentee protege protégé apprentice"), ("mentors", True)),
-    **dict.fromkeys(word_list("father mother dad mom mum parent stepfather stepmother stepdad stepmom "
+    **dict.fromkeys(word_list(
+        "father mother dad mom mum parent stepfather stepmother stepdad stepmom "
                     "step-dad step-mom papa mama"), ("parent_of", False)),
     **dict.fromkeys(word_list("son daughter child children kid stepson stepdaughter"),
                     ("child_of", False)),
@@ -111,7 +113,8 @@ PAIRS: Final[dict[str, str]] = {  # "A and B are <word>"
 }  # fmt: skip
 _JOB_HEAD = (r"[a-z-]*(?:er|or|ist|ant|ent|ian|ee|yst|ive|nurse|chef|cook|intern|clerk|coach"
              r"|barista|ceo|cto|cfo|coo|vp|lead|head|staff|dj|rep|chair)")  # fmt: skip
-JOB_OF: Final = frozenset(word_list("ceo cto cfo coo president director head chair chairman chairwoman "
+JOB_OF: Final = frozenset(word_list(
+    "ceo cto cfo coo president director head chair chairman chairwoman "
                            "member members customer client"))  # "the CEO of X"
 JOB_REL: Final[dict[str, str]] = {
     **dict.fromkeys(word_list("student volunteer member members fellow resident"), "member_of"),
@@ -228,7 +231,8 @@ PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
         rf"{_MOD}(?P<r>{_ROLE_RE})s? (?:of|to|for){_THE}{_obj('o')}", "role", EXPLICIT, ROLE,
         f"ROLES|{_BE}"),
     ("role_appos", rf"{_kept_poss('o')} {_MOD}(?P<r>{_ROLE_RE})s?(?:,| is| was| named"
-        rf"| called)? (?P<s>{MASKED_NAME})(?:,? and (?P<s2>{MASKED_NAME}))?", "role", POSSESSIVE, ROLE, "ROLES"),
+        rf"| called)? (?P<s>{MASKED_NAME})(?:,? and (?P<s2>{MASKED_NAME}))?", "role", POSSESSIVE,
+        ROLE, "ROLES"),
     ("role_appos_rev", rf"{_ent('s')}, (?:who is |who's )?{_poss('o')} {_MOD}(?P<r>{_ROLE_RE})"
         r"(?=[,.!?;]|$)", "role", POSSESSIVE, ROLE, "ROLES"),
     ("has_role_named", rf"{_who('o')}{_AUX} (?:has|have|had|got) (?:a |an |one |two |three )?"
