@@ -152,14 +152,11 @@ REFERENCE_NOTE = "mc-dev README, eventmem 0.1.0 at 4c2ad20, k = 10"
 
 
 def _embedder(name: str) -> eventmem.Embedder | None:
-    """The embedder for ``--embedder``: None (the store's default hashing one) or MiniLM. The one
-    place that imports from outside ``eventmem.__all__`` (the neural module may move)."""
+    """The embedder for ``--embedder``: None (the store's default hashing one) or MiniLM."""
     if name == "hash":
         return None
     if name == "minilm":
-        from eventmem.neural import MiniLMEmbedder
-
-        return MiniLMEmbedder()
+        return eventmem.MiniLMEmbedder()
     raise ValueError(f"unknown embedder {name!r} (hash or minilm)")
 
 
