@@ -584,6 +584,15 @@ class Engine(Reader):
         return view_at(self._log, self._embedder, self.config, head=self._views.seq, at=at,
                        seq=seq)
 
+    def replay(self) -> View:
+        """A read-only view of the store at this engine's seq, folded from the log's first event
+        without any snapshot: what an open without a usable snapshot computes. It answers as
+        ``as_of(seq=self.seq)`` does (which may start from a snapshot). For operators: time a
+        full replay, or read the store past a snapshot they distrust. Appends nothing."""
+        self._ensure_current()
+        return view_at(self._log, self._embedder, self.config, head=self._views.seq, at=None,
+                       seq=self._views.seq, snapshots=False)
+
     def verify(self, *, expected_head: Head | None = None) -> VerifyReport:
         """Check the hash chain, the blobs, the head, and live projections against a rebuild."""
         self._ensure_current()

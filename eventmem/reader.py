@@ -30,16 +30,16 @@ from eventmem.recall.plan import QueryPlan
 from eventmem.recall.plan import plan as query_plan
 from eventmem.recall.score import PROFILES
 from eventmem.results import Conflict, HistoryEntry, Hit, Memory, Version
-from eventmem.storage.log import EventLog
+from eventmem.storage.log import FORMAT_VERSION, EventLog
 from eventmem.text.embedders import Embedder, HashingEmbedder
 from eventmem.write import resolve as conflict_listing
 from eventmem.write.erase import with_later_erasures
-from projections import Projections
+from projections import PROJECTION_VERSION, Projections
 from projections.graph import Graph
 from projections.state import MemoryRecord, working_key
 from projections.temporal import valid_at as interval_valid_at
 from replay.history import history as replay_history
-from replay.rebuild import load_or_rebuild
+from replay.rebuild import load_or_rebuild, rebuild
 
 # A memory's versions through time, from the temporal projection (no replay).
 #
@@ -303,7 +303,12 @@ class Reader:
 
     def stats(self) -> dict[str, Any]:
         """Counts of memories by status, tier, kind, priority and namespace, and the means of
-        retention, importance, utility and stability over active and stale ones at ``now``."""
+        retention, importance, utility and stability over active and stale ones at ``now``.
+
+        Also ``store_format`` (the on-disk format of the store: another is refused at open) and
+        ``projection_version`` (the version of the projections and of the snapshots this
+        eventmem reads and writes: a snapshot of another is ignored and the log folded again).
+        A cache of stores, or of figures measured on them, keys on these two."""
         self._ensure_current()
         counts: dict[str, dict[str, int]] = {"status": {}, "tier": {}, "kind": {},
                                               "priority": {}, "namespace": {}}
@@ -329,6 +334,8 @@ class Reader:
             **{f"mean_{name}": (total / live if live else None) for name, total in totals.items()},
             "embedder": self._embedder.embedder_id,
             "decay_model": decay.model,
+            "store_format": FORMAT_VERSION.decode(),
+            "projection_version": PROJECTION_VERSION,
         }
 
     def _text(self, record: MemoryRecord) -> str | None:
@@ -419,9 +426,10 @@ class View(Reader):
 
 
 def view_at(log: EventLog, embedder: Embedder, config: Config, *, head: int,
-            at: datetime | None, seq: int | None) -> View:
+            at: datetime | None, seq: int | None, snapshots: bool = True) -> View:
     """A read-only view of the store as it stood at time ``at`` or just after ``seq`` (exactly
-    one of them; ``seq`` at most ``head``), folded afresh from the log."""
+    one of them; ``seq`` at most ``head``), folded afresh from the log: from the newest usable
+    snapshot at or before that point, or with ``snapshots=False`` from the log's first event."""
     if (at is None) == (seq is None):
         raise InvalidInputError("as_of takes exactly one of at= or seq=")
     if seq is not None:
@@ -435,5 +443,5 @@ def view_at(log: EventLog, embedder: Embedder, config: Config, *, head: int,
     # Counted first: an erase landing during the fold is then applied again, which is harmless.
     erasures = len(log.erasure_seqs())
     # Always a fresh fold: a view must never share (or be changed with) the live state.
-    views, _ = load_or_rebuild(log, until=until)
+    views = load_or_rebuild(log, until=until)[0] if snapshots else rebuild(log, until=until)
     return View(log, views, embedder, config, now, erasures=erasures)

@@ -3,7 +3,7 @@ point-in-time views, history, deterministic ids, reopen and verify."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -456,3 +456,26 @@ def test_every_write_leaves_a_line_in_the_ops_log(mem: eventmem.Engine,
     assert all("seq" in r or "first_seq" in r for r in records
                if r["event"] in {"touch", "feedback", "pin", "unpin", "resolve", "forget"})
     assert "Oslo" not in (store_path / "ops.log").read_text()
+
+
+def test_replay_folds_the_whole_log_and_answers_as_the_live_store(tmp_path):
+    """Engine.replay(): a read-only view folded from the first event, never from a snapshot."""
+    clock = eventmem.ManualClock(start=datetime(2025, 3, 1, tzinfo=UTC))
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        r = mem.remember("Alice moved to Berlin in March", namespace="alice")
+        mem.snapshot()
+        mem.remember("Alice works at Acme as a data engineer", namespace="alice")
+        view = mem.replay()
+        assert view.seq == mem.seq
+        assert view.get(r.memory_id).text == mem.get(r.memory_id).text
+        assert [h.memory_id for h in view.recall("berlin", namespace="alice")] == \
+            [h.memory_id for h in mem.recall("berlin", namespace="alice")]
+        with pytest.raises(eventmem.ReadOnlyError):
+            view.remember("x")  # type: ignore[attr-defined]
+
+
+def test_stats_names_the_store_format_and_the_projection_version(tmp_path):
+    with eventmem.open(tmp_path / "s") as mem:
+        stats = mem.stats()
+    assert isinstance(stats["store_format"], str) and stats["store_format"]
+    assert isinstance(stats["projection_version"], int)

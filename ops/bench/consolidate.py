@@ -48,8 +48,6 @@ from typing import Any
 import msgspec
 
 import eventmem
-from eventmem.policies.dream.params import DreamParams
-from eventmem.storage.log import FORMAT_VERSION
 from ops.bench.common import (
     RESULTS_DIR,
     dir_size,
@@ -62,7 +60,6 @@ from ops.bench.common import (
 )
 from ops.bench.lifecycle import plan_items
 from ops.bench.log import generate_texts
-from projections import PROJECTION_VERSION
 
 DEFAULT_OUT = RESULTS_DIR / "consolidate.json"
 DEFAULT_CACHE = Path(tempfile.gettempdir()) / "eventmem-bench-consolidate"
@@ -85,7 +82,7 @@ def build_store(path: Path, n: int, days: int, seed: int, log: Callable[[str], N
     texts = generate_texts(n, seed)
     batches = plan_items(texts, days, seed)
     clock = eventmem.ManualClock(start=T0)
-    config = eventmem.Config(sync=False, dream=DreamParams(enabled=False))
+    config = eventmem.Config(sync=False, dream=eventmem.DreamParams(enabled=False))
     ids: list[str] = []
     early = 0  # memories created in the first two thirds of the days
     started = time.perf_counter()
@@ -117,11 +114,22 @@ def build_store(path: Path, n: int, days: int, seed: int, log: Callable[[str], N
             "build_version": BUILD_VERSION}
 
 
+def engine_versions() -> tuple[str, int]:
+    """This eventmem's store format and projection version (``Engine.stats()``), read on an
+    empty store made for the purpose: a cached store built by an eventmem that wrote another
+    format or another kind of snapshot is not reused (it would not open, or would open by
+    folding its whole log instead of from its snapshot)."""
+    with (tempfile.TemporaryDirectory(prefix="eventmem-bench-versions-") as tmp,
+          eventmem.open(Path(tmp) / "probe", config=eventmem.Config(sync=False)) as probe):
+        stats = probe.stats()
+    return stats["store_format"], stats["projection_version"]
+
+
 def cached_store(cache: Path, n: int, days: int, seed: int, rebuild: bool,
                  log: Callable[[str], None]) -> tuple[Path, dict[str, Any], bool]:
     """The cached store for these parameters (built when missing); whether it was built now."""
-    key = (f"n{n}-d{days}-s{seed}-b{BUILD_VERSION}-f{FORMAT_VERSION.decode()}"
-           f"-p{PROJECTION_VERSION}")
+    store_format, projection_version = engine_versions()
+    key = f"n{n}-d{days}-s{seed}-b{BUILD_VERSION}-f{store_format}-p{projection_version}"
     root = cache / key
     info_path = root / "build.json"
     if info_path.exists() and not rebuild:
@@ -142,7 +150,7 @@ def run(n: int = 100_000, *, days: int = 90, gap_days: float = 20.0, capacity: i
     if n < 1 or days < 1 or gap_days < 0:
         raise ValueError("n and days must be positive; gap_days >= 0")
     source, built, fresh = cached_store(cache, n, days, seed, rebuild, log)
-    config = eventmem.Config(dream=DreamParams(capacity=capacity))
+    config = eventmem.Config(dream=eventmem.DreamParams(capacity=capacity))
     result: dict[str, Any] = {
         "benchmark": "consolidate",
         "machine": machine_info(),

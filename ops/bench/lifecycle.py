@@ -46,7 +46,6 @@ from typing import Any
 import msgspec
 
 import eventmem
-from eventmem.policies.dream.params import DreamParams
 from ops.bench.common import (
     RESULTS_DIR,
     dir_size,
@@ -167,7 +166,7 @@ def run(n: int = 100_000, *, days: int = 90, gap_days: float = 60.0, sweep_every
     reports: dict[str, str] = {}
     # The sweep alone: the dream cycle that consolidate also runs has its own benchmark
     # (ops.bench.consolidate), and would add memories this one counts.
-    config = eventmem.Config(dream=DreamParams(enabled=False))
+    config = eventmem.Config(dream=eventmem.DreamParams(enabled=False))
     # A day's share of the activity (at least one of each, so a small run still exercises it).
     touches_per_day = max(1, n // (300 * len(batches)))
     feedbacks_per_day = max(1, n // (500 * len(batches)))

@@ -46,7 +46,6 @@ from pathlib import Path
 from typing import Any
 
 import eventmem
-from eventmem.text.neural import MiniLMEmbedder
 from ops.bench.common import (
     REPO_ROOT,
     RESULTS_DIR,
@@ -63,7 +62,7 @@ DEFAULT_OUT = RESULTS_DIR / "locomo.json"
 # when the extra is missing).
 EMBEDDER_CHOICES: dict[str, Callable[[], eventmem.Embedder | None]] = {
     "hash": lambda: None,
-    "minilm": MiniLMEmbedder,
+    "minilm": eventmem.MiniLMEmbedder,
 }
 ENV_VAR = "EVENTMEM_LOCOMO"
 

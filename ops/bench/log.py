@@ -4,22 +4,22 @@
 
 Phases, all in one process on the same machine, each store in a fresh temporary directory:
 
-1. bare append: the floor of the storage layer. msgspec-encode records shaped like the engine's
-   ``memory.ingested`` event and ``put`` them (append=True, sequential 8-byte keys) into a plain
-   LMDB environment, one write transaction per batch, ``sync`` on. Measured twice: log records
+1. bare append: the floor of the storage layer. msgspec-encode records of the engine's
+   ``memory.ingested`` event type and ``put`` them (append=True, sequential 8-byte keys) into a
+   plain LMDB environment, one write transaction per batch, ``sync`` on. Measured twice: log records
    only, and log records plus the text blob and the 1 KiB vector each memory also writes; the
    second also times single-record durable transactions (the floor under one ``remember``).
 2. ``remember_many`` of N generated chat-like texts in batches (default embedder, default Config:
    sync on, snapshots every 50k events).
 3. single ``remember`` latency: ``--calls`` durable calls, one new text each, on that store.
-4. ``replay.rebuild(engine.store)``: fold the whole log into fresh projections (median of 3),
+4. ``engine.replay()``: fold the whole log into fresh projections, no snapshot (median of 3),
    beside two floors that fold nothing: the bare read (a plain LMDB cursor over the store's log,
-   each record decoded by a plain msgspec decoder of the ``AnyEvent`` union) and the rebuild's own
-   reader (``store.envelope_chunks``: records decoded and joined to their cached vector, terms and
-   extraction). A rebuild cannot beat either. The rebuild is also timed in fresh processes that
-   hold nothing else (as an open without a usable snapshot runs it): the bench process's heap,
-   built by 100k ingests, makes the same fold slower there. The target is judged on the
-   in-process median.
+   each record decoded by a plain msgspec decoder of the union of the event types it holds) and
+   the rebuild's own reader (``engine.store.envelope_chunks``: records decoded and joined to
+   their cached vector, terms and extraction). A rebuild cannot beat either. The rebuild is also
+   timed in fresh processes that hold nothing but the store opened read-only (as an open without
+   a usable snapshot runs it): the bench process's heap, built by 100k ingests, makes the same
+   fold slower there. The target is judged on the in-process median.
 5. close (writes a snapshot), then ``eventmem.open`` again: it must start from that snapshot.
 
 Targets: remember_many >= 10k memories/s, remember p50 <= 3 ms, rebuild >= 100k events/s,
@@ -34,6 +34,7 @@ import gc
 import hashlib
 import io
 import json
+import operator
 import os
 import pstats
 import random
@@ -45,6 +46,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from functools import reduce
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +55,6 @@ import msgspec
 import numpy as np
 
 import eventmem
-from eventmem.events import AnyEvent, MemoryIngested
 from ops.bench.common import (
     RESULTS_DIR,
     dir_size,
@@ -66,7 +67,6 @@ from ops.bench.common import (
     publish,
     verdict,
 )
-from replay import rebuild
 
 REBUILD_RUNS = 3
 
@@ -233,20 +233,35 @@ def generate_texts(n: int, seed: int = 7) -> list[str]:
 # -- phase 1: the bare msgspec + LMDB loop ----------------------------------------------------
 
 
-# The engine's own event type, encoded by a plain msgspec encoder: the bare loop writes records
-# of exactly the engine's shape and size, without the engine around them.
-BareRecord = MemoryIngested
+def event_types(mem: eventmem.Engine) -> dict[str, type[Any]]:
+    """The classes of the events in ``mem``'s log, by their stored tag, as the public
+    ``events()`` hands them out. The bare loops encode and decode records with the engine's own
+    event types (msgspec Structs), so their records have exactly the engine's shape and size,
+    without the engine around them (and without importing its modules: ops/ uses only the
+    public API)."""
+    return {str(type(event).__struct_config__.tag): type(event) for _, event in mem.events()}
+
+
+def ingested_type(root: Path) -> type[Any]:
+    """The engine's ``memory.ingested`` event class, from one memory remembered in a store made
+    for the purpose at ``root`` (closed again, before anything is timed)."""
+    with eventmem.open(root, clock=eventmem.ManualClock(start=T0),
+                       config=eventmem.Config(sync=False)) as probe:
+        probe.remember("Quick update: the probe store holds one memory", namespace="probe")
+        return event_types(probe)["memory.ingested"]
 
 
 def bare_append(texts: list[str], batch: int, root: Path, *, with_content: bool,
-                dim: int = 256, single_calls: int = 0) -> dict[str, Any]:
+                dim: int = 256, single_calls: int = 0,
+                record: type[Any]) -> dict[str, Any]:
     """Append one record per text to a plain LMDB env: one write txn per batch, sync on.
 
     Keys: 8-byte big-endian seq (append=True); values: 32 bytes (where the engine keeps the
     previous record's hash; zeros here: no hashing) + the msgpack record. ``with_content`` also
     writes the text blob (key: hex BLAKE2b of the text) and a ``dim`` float32 vector per record.
     ``single_calls``: then time that many one-record durable transactions on the loaded env (the
-    floor under the engine's single ``remember`` latency).
+    floor under the engine's single ``remember`` latency). ``record``: the engine's
+    ``memory.ingested`` event class (:func:`ingested_type`), encoded by a plain msgspec encoder.
     """
     hashes = [hashlib.blake2b(t.encode(), digest_size=16).hexdigest() for t in texts]
     ids = [f"mem_{h[:16]}" for h in hashes]
@@ -267,7 +282,7 @@ def bare_append(texts: list[str], batch: int, root: Path, *, with_content: bool,
         with env.begin(write=True) as txn:
             for i in range(lo, min(lo + batch, len(texts))):
                 seq += 1
-                payload = encoder.encode(BareRecord(
+                payload = encoder.encode(record(
                     at=at, namespace=f"user-{(lo // batch) % NAMESPACES}", memory_id=ids[i],
                     content_hash=hashes[i], dedup_key=hashes[i][::-1], kind="context",
                     kind_rule="default"))
@@ -289,9 +304,9 @@ def bare_append(texts: list[str], batch: int, root: Path, *, with_content: bool,
         t = time.perf_counter()
         with env.begin(write=True) as txn:
             seq += 1
-            payload = encoder.encode(BareRecord(at=at, namespace="user-0", memory_id="mem_x",
-                                                content_hash=key.decode(), dedup_key="k" * 32,
-                                                kind="context", kind_rule="default"))
+            payload = encoder.encode(record(at=at, namespace="user-0", memory_id="mem_x",
+                                            content_hash=key.decode(), dedup_key="k" * 32,
+                                            kind="context", kind_rule="default"))
             txn.put(seq.to_bytes(8, "big"), prev + payload, db=log_db, append=True)
             if with_content:
                 txn.put(key, text.encode(), db=blob_db, overwrite=False)
@@ -315,11 +330,12 @@ def bare_append(texts: list[str], batch: int, root: Path, *, with_content: bool,
     } | single
 
 
-def bare_read(store: Path, events: int) -> dict[str, Any]:
+def bare_read(store: Path, events: int, types: dict[str, type[Any]]) -> dict[str, Any]:
     """The floor under a rebuild: one plain read transaction over the store's ``log`` table,
     each record's payload (after its 32-byte previous-record hash) decoded by a plain msgspec
-    decoder of the AnyEvent union. Best of three."""
-    decoder = msgspec.msgpack.Decoder(AnyEvent)
+    decoder of the union of the event types the log holds (``types``: :func:`event_types`).
+    Best of three."""
+    decoder = msgspec.msgpack.Decoder(reduce(operator.or_, types.values()))
     env = lmdb.open(str(store), readonly=True, lock=False, max_dbs=16, subdir=True)
     runs = []
     try:
@@ -356,23 +372,23 @@ def reader_floor(engine: eventmem.Engine) -> dict[str, Any]:
     return {"events": read, "seconds": min(runs), "events_per_s": read / min(runs)}
 
 
-# A rebuild in a process that holds nothing else: the log opened read-only, no projections
-# loaded, as an open without a usable snapshot (after a PROJECTION_VERSION bump, say) runs it.
+# A rebuild in a process that holds nothing else but the store, opened read-only (from its
+# snapshot): Engine.replay() folds the whole log afresh, as an open without a usable snapshot
+# (after a projection version bump, say) does.
 _FRESH_REBUILD = """
 import json, sys, time
-from eventmem.storage.log import EventLog
-from replay import rebuild
-log = EventLog.open(sys.argv[1], readonly=True)
-start = time.perf_counter()
-seq = rebuild(log).seq
-print(json.dumps({"seconds": time.perf_counter() - start, "seq": seq}))
-log.close()
+import eventmem
+with eventmem.open(sys.argv[1], readonly=True) as mem:
+    start = time.perf_counter()
+    view = mem.replay()
+    seconds = time.perf_counter() - start
+    print(json.dumps({"seconds": seconds, "seq": view.seq}))
 """
 
 
 def fresh_rebuild(store: Path, events: int) -> dict[str, Any]:
     """The rebuild timed in fresh processes (median of REBUILD_RUNS)."""
-    root = str(Path(eventmem.__file__).resolve().parents[1])  # where eventmem and replay live
+    root = str(Path(eventmem.__file__).resolve().parents[1])  # the checkout eventmem is from
     env = os.environ | {"PYTHONPATH": os.pathsep.join(
         filter(None, (root, os.environ.get("PYTHONPATH"))))}
     runs = []
@@ -451,13 +467,16 @@ def run(n: int = 100_000, *, batch: int = 1000, calls: int = 2000, seed: int = 7
     tmp = Path(tempfile.mkdtemp(prefix="eventmem-bench-", dir=workdir))
     try:
         result["machine"]["disk_fdatasync"] = fdatasync_probe(tmp)
+        record = ingested_type(tmp / "probe")
+        shutil.rmtree(tmp / "probe")
         for key, content in (("bare_append", False), ("bare_append_with_content", True)):
             log(f"[{key}] {n:,} records, batches of {batch} ...")
             root = tmp / key
             root.mkdir()
             with phases.phase(key):
                 result[key] = bare_append(bulk, batch, root, with_content=content,
-                                          single_calls=min(calls, 500) if content else 0)
+                                          single_calls=min(calls, 500) if content else 0,
+                                          record=record)
             shutil.rmtree(root)
 
         store = tmp / "store"
@@ -524,7 +543,7 @@ def run(n: int = 100_000, *, batch: int = 1000, calls: int = 2000, seed: int = 7
             with phases.phase("rebuild"):
                 for _ in range(REBUILD_RUNS):
                     start = time.perf_counter()
-                    rebuilt = rebuild(engine.store)
+                    rebuilt = engine.replay()  # the whole log folded afresh, no snapshot
                     runs.append(time.perf_counter() - start)
                     if rebuilt.seq != head:
                         raise RuntimeError(f"rebuild stopped at seq {rebuilt.seq}, head is {head}")
@@ -553,6 +572,7 @@ def run(n: int = 100_000, *, batch: int = 1000, calls: int = 2000, seed: int = 7
         try:
             opened_from = reopened.opened_from
             reopened_seq = reopened.seq
+            types = event_types(reopened)  # (for the bare read below)
         finally:
             reopened.close()
         result["open"] = {
@@ -567,7 +587,7 @@ def run(n: int = 100_000, *, batch: int = 1000, calls: int = 2000, seed: int = 7
             log(f"WARNING: the store opened from {opened_from!r}, not from a snapshot")
         # (after the engine closed: py-lmdb opens an environment once per process)
         log("[rebuild floor] the bare read of the log ...")
-        result["bare_read"] = bare_read(store, reopened_seq)
+        result["bare_read"] = bare_read(store, reopened_seq, types)
         log(f"[rebuild] {REBUILD_RUNS} runs in fresh processes ...")
         result["rebuild_fresh"] = fresh_rebuild(store, reopened_seq)
     finally:

@@ -1,7 +1,7 @@
 """Read speed at scale: ``recall(k=10)`` latency over 10k, 100k and 1M memories, ANN and exact.
 
     python -m ops.bench.recall [--sizes 10k,100k,1m] [--queries 300] [--cache DIR] [--out FILE]
-                               [--segment-rows 50000] [--epsilon 0.2] [--rebuild]
+                               [--epsilon E] [--rebuild]
 
 For each size:
 
@@ -11,8 +11,8 @@ For each size:
    ``remember_many`` in batches of 10,000 and ``Config(sync=False)``. Built stores are kept under
    ``--cache`` (default /tmp/eventmem-bench) and reused while the corpus version, size and seed
    match; ``--rebuild`` starts afresh. 1M takes several minutes to build.
-2. the ANN indexes: ``consolidate`` (maintenance) builds one per sealed segment of
-   ``--segment-rows`` rows and snapshots them; timed, when there was anything to build.
+2. the ANN indexes: ``consolidate`` (maintenance) builds one per sealed segment (50k rows, the
+   engine's own size) and snapshots them; timed, when there was anything to build.
 3. the measure: reopen (timed, like a fresh process), one cold recall (loads the indexes), then
    each query once per mode, ``k=10``, recording off (a recall that records appends one event;
    that cost is the log's, measured by ``ops.bench.log``). Modes: ``ann`` (the vector channel asks
@@ -41,10 +41,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 import eventmem
-from eventmem.policies.dream.params import DreamParams
-from eventmem.text.blas import single_thread
 from ops.bench.common import (
     REPO_ROOT,
     RESULTS_DIR,
@@ -57,7 +56,6 @@ from ops.bench.common import (
     publish,
 )
 from ops.bench.log import generate_texts
-from projections import ann as ann_index
 
 DEFAULT_OUT = RESULTS_DIR / "recall.json"
 DEFAULT_CACHE = Path("/tmp/eventmem-bench")
@@ -181,7 +179,7 @@ def build_indexes(path: Path, clock_end: str) -> dict[str, Any]:
     for similar pairs is exact (quadratic: most of an hour at 1M on 2 cores)."""
     clock = eventmem.ManualClock(start=datetime.fromisoformat(clock_end))
     start = time.perf_counter()
-    config = eventmem.Config(sync=False, dream=DreamParams(enabled=False))
+    config = eventmem.Config(sync=False, dream=eventmem.DreamParams(enabled=False))
     with eventmem.open(path, clock=clock, config=config) as engine:
         before = engine_vectors(engine).ann_status(NAMESPACE)
         engine.consolidate()
@@ -195,17 +193,24 @@ def engine_vectors(engine: eventmem.Engine) -> Any:
     return engine._views.vectors
 
 
+def ann_options(epsilon: float | None) -> dict[str, float]:
+    """The vector search's ANN breadth: ``--epsilon`` when given, else (empty) the one the read
+    path uses."""
+    return {} if epsilon is None else {"epsilon": epsilon}
+
+
 @contextmanager
 def vector_mode(engine: eventmem.Engine, *, exact: bool,
-                epsilon: float = ann_index.EPSILON) -> Iterator[None]:
+                epsilon: float | None = None) -> Iterator[None]:
     """Make the read path's vector channel search exactly or through the ANN indexes, whatever
-    retrieval asks for."""
+    retrieval asks for (``epsilon``: see :func:`ann_options`)."""
     vectors = engine_vectors(engine)
     search = vectors.search
+    options = ann_options(epsilon)
 
     def forced(namespace: str, query: np.ndarray, n: int, allowed: Any = None,
                **_: Any) -> list[tuple[str, float]]:
-        return search(namespace, query, n, allowed, exact=exact, epsilon=epsilon)
+        return search(namespace, query, n, allowed, exact=exact, **options)
 
     vectors.search = forced
     try:
@@ -227,7 +232,8 @@ def _overlap(a: list[str], b: list[str]) -> float:
     return len(set(a) & set(b)) / len(b) if b else 1.0
 
 
-def measure(path: Path, queries: list[str], *, ann: bool, epsilon: float) -> dict[str, Any]:
+def measure(path: Path, queries: list[str], *, ann: bool, epsilon: float | None
+            ) -> dict[str, Any]:
     """Open the store, then time recall(k=10) per mode and each channel alone."""
     gc.collect()
     start = time.perf_counter()
@@ -259,7 +265,7 @@ def measure(path: Path, queries: list[str], *, ann: bool, epsilon: float) -> dic
             hits[mode] = found
         channels: dict[str, list[float]] = {"bm25": [], "vector_exact": [], "vector_ann": []}
         top: dict[str, list[list[str]]] = {"exact10": [], "ann10": [], "exact50": [], "ann50": []}
-        with single_thread():  # as the read path runs the vector channel
+        with threadpool_limits(limits=1, user_api="blas"):  # as the read path runs the channel
             _channels(vectors, text, queries, embedded, modes, epsilon, channels, top)
         out["channels"] = {name: _timings(ts) for name, ts in channels.items() if ts}
         if ann:
@@ -280,24 +286,25 @@ def measure(path: Path, queries: list[str], *, ann: bool, epsilon: float) -> dic
 
 
 def _channels(vectors: Any, text: Any, queries: list[str], embedded: np.ndarray,
-              modes: tuple[str, ...], epsilon: float, channels: dict[str, list[float]],
+              modes: tuple[str, ...], epsilon: float | None, channels: dict[str, list[float]],
               top: dict[str, list[list[str]]]) -> None:
     """Time each channel alone (50 candidates, as recall asks) and keep the vector tops."""
+    options = ann_options(epsilon)
     for q, vec in zip(queries, embedded, strict=True):
         t = time.perf_counter()
         text.search(NAMESPACE, q, 50)
         channels["bm25"].append(time.perf_counter() - t)
         for mode in modes:
             t = time.perf_counter()
-            got = vectors.search(NAMESPACE, vec, 50, exact=mode == "exact", epsilon=epsilon)
+            got = vectors.search(NAMESPACE, vec, 50, exact=mode == "exact", **options)
             channels[f"vector_{mode}"].append(time.perf_counter() - t)
             top[f"{mode}50"].append([mid for mid, _ in got])
             top[f"{mode}10"].append([mid for mid, _ in vectors.search(
-                NAMESPACE, vec, 10, exact=mode == "exact", epsilon=epsilon)])
+                NAMESPACE, vec, 10, exact=mode == "exact", **options)])
 
 
 def run(sizes: list[int], *, queries: int = 300, seed: int = 7, cache: Path = DEFAULT_CACHE,
-        ann: bool = True, epsilon: float = ann_index.EPSILON, rebuild: bool = False,
+        ann: bool = True, epsilon: float | None = None, rebuild: bool = False,
         log: Callable[[str], None] = progress) -> dict[str, Any]:
     """Build (or reuse) each store, index it, measure it; returns every figure."""
     turns, questions = load_locomo()
@@ -306,7 +313,6 @@ def run(sizes: list[int], *, queries: int = 300, seed: int = 7, cache: Path = DE
         "benchmark": "recall",
         "machine": machine_info(),
         "params": {"sizes": sizes, "queries": len(query_texts), "seed": seed, "k": K,
-                   "segment_rows": ann_index.SEGMENT_ROWS,
                    "ann": ann, "epsilon": epsilon, "namespace": NAMESPACE, "batch": BATCH,
                    "corpus_version": CORPUS_VERSION, "cache": str(cache),
                    "locomo_turns": len(turns), "locomo_questions": len(questions)},
@@ -419,15 +425,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rebuild", action="store_true", help="rebuild cached stores")
     parser.add_argument("--no-ann", action="store_true",
                         help="exact search only (no index build, no numba)")
-    parser.add_argument("--segment-rows", type=int, default=None,
-                        help=f"rows per sealed ANN segment (default {ann_index.SEGMENT_ROWS:,})")
-    parser.add_argument("--epsilon", type=float, default=ann_index.EPSILON,
-                        help=f"ANN search breadth (default {ann_index.EPSILON})")
+    parser.add_argument("--epsilon", type=float, default=None,
+                        help="ANN search breadth (default: the one recall uses)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="JSON results file")
     args = parser.parse_args(argv)
-    if args.segment_rows is not None:
-        # Maintenance seals segments of this size (cached stores keep the segments they have).
-        ann_index.SEGMENT_ROWS = args.segment_rows
     result = run(args.sizes, queries=args.queries, seed=args.seed, cache=args.cache,
                  ann=not args.no_ann, epsilon=args.epsilon, rebuild=args.rebuild)
     publish(report(result), args.out, result)
