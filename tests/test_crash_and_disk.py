@@ -463,8 +463,8 @@ import json, sys
 import eventmem
 with eventmem.open(sys.argv[1]) as mem:
     mem.remember("written after the killed readers", namespace="after")
-    table = mem.store.environment.env.readers().splitlines()[1:]  # LMDB's reader table: pid thread
-    txnid
+    # LMDB's reader table, one row per slot: pid thread txnid
+    table = mem.store.environment.env.readers().splitlines()[1:]
     print(json.dumps(sorted({int(row.split()[0]) for row in table if row.strip()})))
 """
 
