@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 
 import eventmem
+from tests import ROOT
 
 DOCUMENTED_ENGINE_METHODS = {
     "remember", "remember_many", "recall", "get", "history", "pin", "unpin", "forget",
@@ -54,7 +55,6 @@ def test_installed_distribution_ships_every_module():
     """Tests import the checkout; this catches a wheel that leaves a module out (CI installs the
     project non-editable, so the distribution's file list is the wheel's)."""
     from importlib import metadata
-    from pathlib import Path
 
     import pytest
 
@@ -65,7 +65,7 @@ def test_installed_distribution_ships_every_module():
     shipped = {str(f).replace("\\", "/") for f in dist.files or ()}
     if not any(name.endswith(".py") for name in shipped):
         pytest.skip("an editable install lists no module files")
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     for package in ("eventmem", "projections", "replay"):
         for module in (root / package).rglob("*.py"):
             assert module.relative_to(root).as_posix() in shipped, module

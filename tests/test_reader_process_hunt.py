@@ -16,14 +16,14 @@ from typing import Any
 import msgspec
 
 import eventmem
+from tests import ROOT
 
-REPO = Path(__file__).resolve().parent.parent
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
 
 def _env() -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
 
 
@@ -70,7 +70,6 @@ _FRESH = r"""
 import json, sys
 from datetime import UTC, datetime
 import eventmem
-sys.path.insert(0, sys.argv[2])
 from tests.test_reader_process_hunt import answers
 mem = eventmem.open(sys.argv[1], readonly=True,
                     clock=eventmem.ManualClock(datetime(2025, 1, 1, tzinfo=UTC)))
@@ -100,7 +99,7 @@ def test_a_reader_answers_as_a_fresh_open_after_each_writer_step(tmp_path: Path)
     store = tmp_path / "store"
     writer = subprocess.Popen([sys.executable, "-c", _WRITER, str(store)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              env=_env(), cwd=REPO)
+                              env=_env(), cwd=ROOT)
     try:
         ids = json.loads(_line(writer))
         reader = eventmem.open(store, readonly=True, clock=eventmem.ManualClock(T0))
@@ -114,8 +113,8 @@ def test_a_reader_answers_as_a_fresh_open_after_each_writer_step(tmp_path: Path)
                 head = json.loads(_line(writer))
                 mine = answers(reader, ids)
                 fresh = subprocess.run(
-                    [sys.executable, "-c", _FRESH, str(store), str(REPO), json.dumps(ids)],
-                    capture_output=True, text=True, env=_env(), cwd=REPO, timeout=120)
+                    [sys.executable, "-c", _FRESH, str(store), str(ROOT), json.dumps(ids)],
+                    capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=120)
                 assert fresh.returncode == 0, fresh.stderr
                 theirs = json.loads(fresh.stdout)
                 assert mine["seq"] == theirs["seq"] == head, step
@@ -151,7 +150,7 @@ def test_verify_and_audit_while_another_process_appends_and_erases(tmp_path: Pat
     live projections had not caught up with were all false findings."""
     store = tmp_path / "store"
     busy = subprocess.Popen([sys.executable, "-c", _BUSY, str(store)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=_env(), cwd=REPO)
+                            stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)
     try:
         assert _line(busy).strip() == "ready"
         with eventmem.open(store, readonly=True) as reader:

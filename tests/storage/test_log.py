@@ -32,9 +32,7 @@ from eventmem.storage.content import content_key
 from eventmem.storage.envelope import Content
 from eventmem.storage.log import EventLog, Head, seq_key
 from replay import VerifyReport, rebuild, verify
-
-REPO = Path(__file__).resolve().parent.parent
-
+from tests import ROOT
 
 # -- helpers ----------------------------------------------------------------------------------
 
@@ -460,13 +458,13 @@ def test_second_writer_is_refused(store_path: Path, clock: eventmem.ManualClock)
 
 def _child_env() -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
 
 
 def _run_child(code: str, store: Path) -> str:
     done = subprocess.run([sys.executable, "-c", code, str(store)], capture_output=True,
-                          text=True, timeout=60, env=_child_env(), cwd=REPO)
+                          text=True, timeout=60, env=_child_env(), cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -524,7 +522,7 @@ def test_reader_process_follows_a_live_writer(
         mem.remember("the office in Berlin opened in 2019", namespace="a")
         proc = subprocess.Popen([sys.executable, "-c", _READER, str(store_path)],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=_child_env(), cwd=REPO)
+                                stderr=subprocess.PIPE, text=True, env=_child_env(), cwd=ROOT)
         try:
             first = _ask(proc)
             assert first["seq"] == mem.seq

@@ -38,6 +38,7 @@ from eventmem.clock import to_micros
 from eventmem.config import Config
 from eventmem.events import DREAM_POLICY, ConflictFlagged, ConflictResolved, MemoryIngested
 from eventmem.policies.dream.params import DreamParams
+from tests import ROOT
 
 DAY = timedelta(days=1)
 T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)
@@ -354,11 +355,10 @@ def test_a_cycle_at_a_later_now_is_settled_at_that_now(store, clock, t0):
 _PROGRAM = """
 import sys
 from datetime import timedelta
-sys.path.insert(0, {tests!r})
 import eventmem
 from eventmem.config import Config
 from eventmem.policies.dream.params import DreamParams
-from test_dream import HIKES, OTHERS, T0
+from tests.maintain.test_dream_cycle import HIKES, OTHERS, T0
 clock = eventmem.ManualClock(start=T0)
 config = Config(sync=False, dream=DreamParams(summary_min_members=4, capacity=9))
 with eventmem.open(sys.argv[1], clock=clock, config=config) as mem:
@@ -374,14 +374,13 @@ with eventmem.open(sys.argv[1], clock=clock, config=config) as mem:
 
 def test_a_cycle_writes_the_same_bytes_in_other_processes_and_hash_seeds(tmp_path):
     """Rule 2 of the design: nothing the cycle decides depends on hash order or the process."""
-    tests = Path(__file__).resolve().parent
     outputs = []
     for seed in ("0", "4242"):
         env = {**os.environ, "PYTHONHASHSEED": seed,
-               "PYTHONPATH": os.pathsep.join(filter(None, [str(tests.parent),
+               "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
                                                            os.environ.get("PYTHONPATH")]))}
-        done = subprocess.run([sys.executable, "-c", _PROGRAM.format(tests=str(tests)),
-                               str(tmp_path / f"seed{seed}")], env=env, cwd=tests.parent,
+        done = subprocess.run([sys.executable, "-c", _PROGRAM,
+                               str(tmp_path / f"seed{seed}")], env=env, cwd=ROOT,
                               capture_output=True, text=True, timeout=120, check=False)
         assert done.returncode == 0, done.stderr
         outputs.append(done.stdout)

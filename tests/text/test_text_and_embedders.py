@@ -20,6 +20,7 @@ import eventmem
 from eventmem.errors import EmbedderMismatchError, InvalidInputError
 from eventmem.text import normalize as tx
 from eventmem.text.embedders import EMBEDDERS, Embedder, HashingEmbedder, default_embedder
+from tests import ROOT
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
@@ -56,19 +57,18 @@ def _fingerprint_here() -> dict[str, object]:
 
 _CHILD = """
 import json, sys
-sys.path.insert(0, {tests!r})
-import test_text_and_embedders as t
-print(json.dumps(t._fingerprint_here()))
+from tests.text.test_text_and_embedders import _fingerprint_here
+print(json.dumps(_fingerprint_here()))
 """
 
 
 @pytest.mark.parametrize("seed", ["0", "4242"])
 def test_identical_across_processes_and_hash_seeds(seed: str) -> None:
     pkg_root = str(Path(eventmem.__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": pkg_root}
-    code = _CHILD.format(tests=str(Path(__file__).resolve().parent))
+    env = {**os.environ, "PYTHONHASHSEED": seed,
+           "PYTHONPATH": os.pathsep.join(dict.fromkeys([str(ROOT), pkg_root]))}
     out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", _CHILD], env=env, capture_output=True, text=True, check=True
     )
     assert json.loads(out.stdout) == _fingerprint_here()
 

@@ -1,4 +1,5 @@
-"""The optional MiniLM embedder (eventmem.text.neural): skipped unless the ``neural`` extra is installed.
+"""The optional MiniLM embedder (eventmem.text.neural): skipped unless the ``neural`` extra is
+installed.
 
 Without the extra only the tests of the missing-extra error run (they fake the absence, so they
 run everywhere).
@@ -21,6 +22,7 @@ from eventmem.errors import EmbedderMismatchError, InvalidInputError
 from eventmem.text import neural
 from eventmem.text.embedders import EMBEDDERS
 from eventmem.text.neural import MINILM_ID, MiniLMEmbedder
+from tests import ROOT
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 TEXTS = [
@@ -111,7 +113,7 @@ def test_same_bytes_in_another_process(embedder: MiniLMEmbedder, tmp_path: Path)
         from eventmem.text.neural import MiniLMEmbedder
         sys.stdout.buffer.write(MiniLMEmbedder().embed({TEXTS[:4]!r}).tobytes())
     """)
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True,
                           cwd=root, env={"PYTHONHASHSEED": "123", "HF_HUB_OFFLINE": "1",
                                          "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests import ROOT
 
 
 def run(*args: str, store: Path, env: dict[str, str] | None = None, check: bool = True):

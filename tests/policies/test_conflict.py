@@ -6,7 +6,7 @@ that the negation and attribute_value rules are symmetric. A loose false-positiv
 real conversation (LoCoMo dev turns) when the file is present.
 
 Run this file as a script for the cost figures and the LoCoMo report:
-``PYTHONPATH=. python tests/test_policies_conflict.py``.
+``python -m tests.policies.test_conflict``.
 """
 
 from __future__ import annotations

@@ -20,15 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from disk import fill_disk, small_tmpfs
 
 import eventmem
 from eventmem.events import MemoryForgotten, MemoryIngested, MemoryRecalled
 from eventmem.storage.log import EventLog
 from projections import Projections
 from replay import rebuild
+from tests import ROOT
+from tests.disk import fill_disk, small_tmpfs
 
-REPO = Path(__file__).resolve().parent.parent
 BATCH = 7  # memories per remember_many call of the writer process
 WAIT = 30.0  # seconds: the longest any marker, kill or child run may take
 
@@ -38,13 +38,13 @@ WAIT = 30.0  # seconds: the longest any marker, kill or child run may take
 
 def _child_env() -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
 
 
 def _run_child(code: str, *args: object) -> str:
     done = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True,
-                          text=True, timeout=WAIT * 2, env=_child_env(), cwd=REPO)
+                          text=True, timeout=WAIT * 2, env=_child_env(), cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -172,7 +172,7 @@ class Writer:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", _WRITER, str(store), tag, mode, str(arm_after), str(BATCH),
              str(snapshot_every)],
-            stdout=subprocess.PIPE, stderr=self._stderr, env=_child_env(), cwd=REPO, bufsize=0)
+            stdout=subprocess.PIPE, stderr=self._stderr, env=_child_env(), cwd=ROOT, bufsize=0)
         self.lines: list[str] = []
         self._partial = b""
 
@@ -463,7 +463,8 @@ import json, sys
 import eventmem
 with eventmem.open(sys.argv[1]) as mem:
     mem.remember("written after the killed readers", namespace="after")
-    table = mem.store.environment.env.readers().splitlines()[1:]  # LMDB's reader table: pid thread txnid
+    # LMDB's reader table: pid thread txnid
+    table = mem.store.environment.env.readers().splitlines()[1:]
     print(json.dumps(sorted({int(row.split()[0]) for row in table if row.strip()})))
 """
 
@@ -486,7 +487,7 @@ def test_readers_killed_mid_read_leave_no_stale_reader_slots(
         mem.remember("the store exists before the reader starts", namespace="after")
     reader = subprocess.Popen([sys.executable, "-c", _READER, str(store_path)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True, env=_child_env(), cwd=REPO)
+                              stderr=subprocess.DEVNULL, text=True, env=_child_env(), cwd=ROOT)
     try:
         assert _ask(reader, send=False)["seq"] == 2  # what it saw on opening
         killed = set()

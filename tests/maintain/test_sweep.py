@@ -43,8 +43,8 @@ T0 = datetime(2025, 1, 1, tzinfo=UTC)  # the property's start (fixtures do not m
 @pytest.fixture
 def mem(store_path: Path, clock: eventmem.ManualClock) -> Iterator[eventmem.Engine]:
     """The examples pin the sweep's own numbers (lifecycle, tiers, expiry), so they run without
-    the dream cycle, whose rehearsal and forgetting would change them (tests/test_dream.py).
-    The property at the end keeps the dream cycle on."""
+    the dream cycle, whose rehearsal and forgetting would change them
+    (tests/maintain/test_dream_cycle.py). The property at the end keeps the dream cycle on."""
     config = eventmem.Config(dream=DreamParams(enabled=False))
     engine = eventmem.open(store_path, clock=clock, config=config)
     try:

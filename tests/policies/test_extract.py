@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -24,6 +23,7 @@ from eventmem.policies.extract.relations import (
     entity_key,
     extract,
 )
+from tests import ROOT
 
 SETTINGS = settings(max_examples=300, deadline=None)
 
@@ -403,13 +403,13 @@ def test_same_output_under_any_hash_seed() -> None:
     # Sets and dicts of strings must never order the output: two seeds, one answer.
     script = (
         "from eventmem.policies.extract.relations import extract\n"
-        "from tests.test_policies_extract import POSITIVE\n"
+        "from tests.policies.test_extract import POSITIVE\n"
         "print(repr([extract(t) for t, _ in POSITIVE]))"
     )
     outputs = {
         subprocess.run(
             [sys.executable, "-c", script], capture_output=True, text=True, check=True,
-            env={**os.environ, "PYTHONHASHSEED": seed}, cwd=Path(__file__).parent.parent,
+            env={**os.environ, "PYTHONHASHSEED": seed}, cwd=ROOT,
         ).stdout
         for seed in ("1", "2")
     }

@@ -13,13 +13,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # ops/ is run from the checkout, not installed
-    sys.path.insert(0, str(ROOT))
-
-import eventmem  # noqa: E402
-from ops.bench import locomo  # noqa: E402
-from ops.bench.log import generate_texts  # noqa: E402
+import eventmem
+from ops.bench import locomo
+from ops.bench.log import generate_texts
+from tests import ROOT
 
 # -- ops.bench.log --------------------------------------------------------------------------------
 

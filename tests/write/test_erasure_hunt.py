@@ -1,7 +1,7 @@
-"""Erasure, hunted (ARCHITECTURE section 8): scenarios tests/test_erasure.py does not build, each
-ending in a scan of every byte of every file of the store for the erased text and for what the
-engine derives from it and stores (entity names, relation values, conflict evidence, merged,
-consolidated and summary texts).
+"""Erasure, hunted (ARCHITECTURE section 8): scenarios tests/write/test_erasure.py does not
+build, each ending in a scan of every byte of every file of the store for the erased text and
+for what the engine derives from it and stores (entity names, relation values, conflict evidence,
+merged, consolidated and summary texts).
 
 Found to hold when written; kept as pins: conflicts under every strategy (at ingest and by
 resolve) with either side erased, a dream-cycle cluster, a category summary, a namespace erase
@@ -23,8 +23,8 @@ from eventmem.config import Config
 from eventmem.errors import StoreLockedError
 from eventmem.policies.dream.params import DreamParams
 from replay import rebuild
+from tests import ROOT
 
-REPO = Path(__file__).resolve().parent.parent
 DAY = timedelta(days=1)
 OLD, NEW = "Alice lives in Quorvathby", "Alice moved to Zentrisund"
 UNRELATED = "Bob works at Initech"
@@ -165,7 +165,7 @@ mem.close()
 
 def test_a_reader_in_another_process_blocks_compaction_and_never_shows_the_text_again(
         store_path: Path, clock: eventmem.ManualClock) -> None:
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
     with eventmem.open(store_path, clock=clock) as mem:
         secret = mem.remember("Quillanbrack Zephyrodd keeps the ledger in the attic",
                               namespace="r").memory_id

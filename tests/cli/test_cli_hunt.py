@@ -18,8 +18,8 @@ import pytest
 
 import eventmem
 from eventmem.cli.commands import main
+from tests import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2025, 3, 1, 9, tzinfo=UTC)
 
 

@@ -44,16 +44,6 @@ from hypothesis.stateful import (
     invariant,
     rule,
 )
-from strategies import (
-    BASE_TEXTS,
-    kinds,
-    memory_ids,
-    memory_texts,
-    namespaces,
-    queries,
-    text_variants,
-    time_advances,
-)
 
 import eventmem
 import replay
@@ -65,6 +55,17 @@ from eventmem.policies.gate import GateParams
 from eventmem.policies.observer.rules import ObserverParams
 from eventmem.recall.plan import is_chitchat
 from eventmem.text.normalize import STOPWORDS, dedup_key
+from tests import ROOT
+from tests.strategies import (
+    BASE_TEXTS,
+    kinds,
+    memory_ids,
+    memory_texts,
+    namespaces,
+    queries,
+    text_variants,
+    time_advances,
+)
 
 T0 = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)
 BASE_STABILITY = Config().base_stability_days
@@ -531,8 +532,7 @@ def test_same_program_writes_the_same_bytes(program: list[Any]) -> None:
 
 _RUNNER = """
 import json, sys
-sys.path.insert(0, {tests!r})
-from test_stateful import run_program
+from tests.properties.test_engine_machine import run_program
 print(json.dumps(run_program(sys.argv[1], json.load(sys.stdin))))
 """
 
@@ -540,19 +540,16 @@ print(json.dumps(run_program(sys.argv[1], json.load(sys.stdin))))
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(program=programs.filter(lambda p: len(p) >= 5))
 def test_same_bytes_in_other_processes_and_hash_seeds(program: list[Any]) -> None:
-    tests = Path(__file__).resolve().parent
-    root = tests.parent
-    script = _RUNNER.format(tests=str(tests))
     outputs = []
     with tempfile.TemporaryDirectory() as tmp:
         expected = run_program(Path(tmp) / "here", program)
         for seed in ("0", "4242"):
             env = {**os.environ, "PYTHONHASHSEED": seed,
-                   "PYTHONPATH": os.pathsep.join(filter(None, [str(root),
+                   "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
                                                                os.environ.get("PYTHONPATH")]))}
             done = subprocess.run(
-                [sys.executable, "-c", script, str(Path(tmp) / f"seed{seed}")],
-                input=json.dumps(program), capture_output=True, text=True, env=env, cwd=root,
+                [sys.executable, "-c", _RUNNER, str(Path(tmp) / f"seed{seed}")],
+                input=json.dumps(program), capture_output=True, text=True, env=env, cwd=ROOT,
                 timeout=120, check=False)
             assert done.returncode == 0, done.stderr
             outputs.append(json.loads(done.stdout))

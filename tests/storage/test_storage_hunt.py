@@ -22,24 +22,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from disk import small_tmpfs
 
 import eventmem
 from eventmem.storage.environment import COMPACT_TMP
+from tests import ROOT
+from tests.disk import small_tmpfs
 
-REPO = Path(__file__).resolve().parent.parent
 WAIT = 60.0
 
 
 def _child_env() -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
 
 
 def _run(code: str, *args: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True,
-                          text=True, timeout=WAIT, env=_child_env(), cwd=REPO)
+                          text=True, timeout=WAIT, env=_child_env(), cwd=ROOT)
 
 
 SMALL_MAP = eventmem.Config(map_size=64 * 1024, sync=False)
@@ -193,7 +193,7 @@ def test_a_compaction_killed_mid_copy_leaves_no_copy_behind(store_path: Path) ->
         mem.remember_many([f"note {i} about the harbour" for i in range(30)], namespace="a")
     proc = subprocess.Popen([sys.executable, "-c", _COMPACT_HELD, str(store_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=_child_env(), cwd=REPO)
+                            env=_child_env(), cwd=ROOT)
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "copied", proc.communicate()

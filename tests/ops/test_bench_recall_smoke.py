@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from ops.bench import recall
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests import ROOT
 
 
 def _positive(value: object) -> bool:

@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import eventmem
+from tests import ROOT
 
 WEDNESDAY = datetime(2025, 3, 5, 10, 0, tzinfo=UTC)
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _open(tmp_path: Path) -> tuple[eventmem.Engine, eventmem.ManualClock]:

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests import ROOT
+
 N = 1200
 
 

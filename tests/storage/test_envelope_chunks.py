@@ -99,7 +99,8 @@ def test_folding_chunks_equals_folding_one_at_a_time(store: EventLog) -> None:
 def _damage(path: Path, seq: int, payload: bytes) -> None:
     log = EventLog.open(path)
     try:
-        with log.environment.env.begin(write=True) as txn:  # bypass the chain: only the decode is tested
+        # Bypass the chain: only the decode is tested.
+        with log.environment.env.begin(write=True) as txn:
             value = txn.get(seq_key(seq), db=log._log)
             assert value is not None
             txn.put(seq_key(seq), value[:log_module.HASH_SIZE] + payload, db=log._log)

@@ -26,8 +26,8 @@ from eventmem.text.normalize import content_hash
 from eventmem.write.erase import contents_to_drop, referenced_contents, targets
 from projections.state import MemoryRecord, Status
 from replay import rebuild
+from tests import ROOT
 
-REPO = Path(__file__).resolve().parent.parent
 WAIT = 30.0
 
 SECRET = "my grandmother keeps a cobalt porcelain teapot beside the marmalade jars in her pantry"
@@ -303,7 +303,8 @@ def test_verify_reports_a_missing_blob_and_a_tampered_erasure_record(
     mem.erase(memory_id=a)
     assert mem.verify().ok
     log = mem.store
-    log.environment.write(lambda txn: log.content.drop(txn, content_hash("the kettle whistles a flat note")))
+    kettle = content_hash("the kettle whistles a flat note")
+    log.environment.write(lambda txn: log.content.drop(txn, kettle))
     findings = mem.verify().findings
     assert [f.message for f in findings if f.check == "blob"] == [
         f"blob {content_hash('the kettle whistles a flat note')} is missing "
@@ -343,7 +344,7 @@ def test_cli_erase_and_compact(store_path: Path, capsys: pytest.CaptureFixture[s
 
 def _child_env() -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
 
 
@@ -390,7 +391,7 @@ with eventmem.open(store) as mem:
 def _kill_at(store: Path, mode: str, target: str) -> subprocess.Popen[str]:
     proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(store), mode, target],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=_child_env(), cwd=REPO)
+                            env=_child_env(), cwd=ROOT)
     assert proc.stdout is not None
     line = proc.stdout.readline()  # blocks until the marker (or the child's death)
     assert line.strip() in ("holding", "committed", "copied", "reading"), proc.communicate()
