@@ -1,4 +1,6 @@
-"""The operator CLI, run as a real process against a real store."""
+"""The operator CLI as a user runs it, against a real store: the demo, remember (its text from stdin
+too, and why it was rejected), recall and ``--explain``, get, history, log, replay, as-of,
+verify, consolidate, erase and compact."""
 
 from __future__ import annotations
 
@@ -6,11 +8,15 @@ import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+import eventmem
+from eventmem.clock import to_micros
 from tests import ROOT
+from tests.cli.in_process import cli, one_line_error
 
 
 def run(*args: str, store: Path, env: dict[str, str] | None = None, check: bool = True):
@@ -141,3 +147,98 @@ def test_a_closed_pipe_is_not_an_error(tmp_path):
     proc.stdout.close()  # like head after its first line
     err = proc.stderr.read() if proc.stderr else b""
     assert proc.wait(timeout=60) == 0 and b"Traceback" not in err, err
+
+
+WEDNESDAY = datetime(2025, 3, 5, 10, 0, tzinfo=UTC)
+
+
+# -- consolidate -----------------------------------------------------------------------------------
+
+
+def test_cli_consolidate_reports_and_records(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    with eventmem.open(store, clock=eventmem.ManualClock(start=WEDNESDAY)) as mem:
+        r = mem.remember("the meeting room is booked", namespace="u", kind="context")
+    later = (WEDNESDAY + timedelta(days=9)).isoformat()
+    proc = subprocess.run(
+        [sys.executable, "-m", "eventmem.cli", "--store", str(store), "--json", "consolidate",
+         "--now", later], capture_output=True, text=True, cwd=ROOT, check=True)
+    report = json.loads(proc.stdout)
+    assert [(c["memory_id"], c["to_status"]) for c in report["status_changes"]] == [
+        (r.memory_id, "stale")]
+    history = subprocess.run(
+        [sys.executable, "-m", "eventmem.cli", "--store", str(store), "history", r.memory_id],
+        capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert "active -> stale (retention_below_active" in history
+
+
+# -- remember ------------------------------------------------------------------------------------
+
+
+def test_a_rejected_remember_says_why(capsys, tmp_path):
+    """A rejected input printed "rejected None (seq 2)": no id, and not why."""
+    code, out, _ = cli(capsys, tmp_path / "s", "remember", "ok")
+    assert code == 0 and "None" not in out
+    assert out.startswith("rejected") and "too_short" in out
+
+
+def test_remember_reads_the_text_from_stdin_and_erase_leaves_no_copy(tmp_path):
+    """`remember -` stored the one-character text "-" (and the gate rejected it); a text piped
+    in is the shell's way to pass one with quotes and newlines. The text, remembered and
+    recalled through the CLI, then erased and compacted, is in no file of the store: the ops
+    log included."""
+    store = tmp_path / "s"
+    text = "Zoltan's locker code is \"8841\"\nand it opens the blue door"
+
+    def run(*args: str, stdin: str | None = None) -> dict:
+        proc = subprocess.run(
+            [sys.executable, "-m", "eventmem.cli", "--store", str(store), "--json", *args],
+            input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60,
+            env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    made = run("remember", "-", "-n", "z", stdin=text + "\n")  # as `echo` sends it
+    assert made["action"] == "created"
+    assert run("get", made["memory_id"])["text"] == " ".join(text.split())  # spaces normalised
+    # The query is kept in its memory.recalled event (and survives the erase): it shares no
+    # checked word with the text.
+    assert run("recall", "which locker code", "-n", "z")[0]["memory_id"] == made["memory_id"]
+    run("erase", "--memory", made["memory_id"])
+    run("compact")
+    for path in store.iterdir():
+        data = path.read_bytes()
+        for word in (b"Zoltan", b"8841", b"blue door", b"opens the"):
+            assert word not in data, (path.name, word)
+
+
+def test_demo_does_not_write_into_a_store_with_real_memories(capsys, erased_store, tmp_path):
+    """`eventmem demo` with $EVENTMEM_STORE set for an agent wrote its sample conversation into
+    the agent's store, where the immutable log keeps it. A fresh store, or one the demo made,
+    is fine."""
+    store = Path(erased_store["store"])
+    before = (store / "data.mdb").read_bytes()
+    code, _, err = cli(capsys, store, "demo")
+    assert code == 2 and "--store" in err and one_line_error(err)
+    assert (store / "data.mdb").read_bytes() == before
+    fresh = tmp_path / "demo"
+    assert cli(capsys, fresh, "demo")[0] == 0 and cli(capsys, fresh, "demo")[0] == 0
+
+
+# -- recall --explain ------------------------------------------------------------------------------
+
+
+def test_cli_explain_prints_the_plan_and_the_factors(tmp_path: Path) -> None:
+    store = str(tmp_path / "s")
+
+    def cli(*args: str) -> str:
+        return subprocess.run([sys.executable, "-m", "eventmem.cli", "--store", store, *args],
+                              capture_output=True, text=True, check=True, timeout=120).stdout
+
+    cli("remember", "Priya lives in Toronto", "-n", "sam")
+    out = cli("recall", "when did Priya move to Toronto?", "-n", "sam", "--explain",
+              "--profile", "recent")
+    assert out.splitlines()[0] == "query: intent temporal; expanded 'Priya moved to Toronto'"
+    assert "via vector #1" in out and "context #1" in out
+    assert "relevance" in out and "x prior" in out and "redundancy" in out
+    assert to_micros(datetime.now(UTC)) > 0

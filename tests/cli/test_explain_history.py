@@ -1,6 +1,6 @@
 """Replay for debugging: ``eventmem replay --trace`` shows each decision with its evidence, one
-line per event; ``eventmem history ID`` tells a memory's whole life in plain language; ``eventmem
-audit`` summarizes the audit and lists each finding."""
+line per event; ``eventmem history ID`` tells a memory's whole life in plain language (an erasure
+in words too); ``eventmem audit`` summarizes the audit and lists each finding."""
 
 from __future__ import annotations
 
@@ -18,10 +18,14 @@ from eventmem.cli.render import describe_event, explain_history, render_audit
 from eventmem.config import Config
 from eventmem.policies.dream.params import DreamParams
 from eventmem.results import HistoryEntry
+from tests.cli.in_process import cli as run_cli
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
+
 DAY = timedelta(days=1)
+
 CAT = "Alice adopted a cat named Biscuit last spring in Lisbon and the cat is grey with white paws"
+
 HIKES = [f"Alice went hiking in the Alps with {who} last summer"
          for who in ("Bob", "Carol", "Erin", "Finn")]
 
@@ -200,3 +204,30 @@ def test_explain_history_of_the_dormant_reasons():
     assert "older side of conflict cf_1, left open, with k" in dormant(
         "contradiction", other="k", conflict_id="cf_1")
     assert "too many live memories (120)" in dormant("capacity", count=120)
+
+
+# -- what the trace and the history say about an erasure ----------------------------------------
+
+
+def test_trace_and_history_describe_an_erasure_in_words(capsys, erased_store):
+    """The erased event printed as a raw dict (``memory.erased {'memory_ids': ('mem_…',),
+    …}``), and a conflict whose evidence the erasure removed as ``on  : '' -> ''``."""
+    store = Path(erased_store["store"])
+    code, trace, _ = run_cli(capsys, store, "replay", "--trace")
+    assert code == 0
+    for _, history, _ in (run_cli(capsys, store, "history", erased_store[k]) for k in
+                          ("oslo", "paris")):
+        trace += history
+    assert "{'" not in trace and "('" not in trace  # no Python reprs
+    assert ": '' -> ''" not in trace and " on  " not in trace
+    assert "evidence erased" in trace
+    erased_lines = [line for line in trace.splitlines() if erased_store["paris"] in line
+                    and "erase" in line.lower()]
+    assert len(erased_lines) >= 2  # the trace line and the history sentence
+
+
+def test_get_of_an_erased_memory_says_so(capsys, erased_store):
+    """`get` printed ``text: None`` for an erased memory (history said "(text erased)")."""
+    code, out, _ = run_cli(capsys, Path(erased_store["store"]), "get", erased_store["paris"])
+    text_line = next(line for line in out.splitlines() if line.strip().startswith("text:"))
+    assert code == 0 and "None" not in text_line and "erased" in text_line

@@ -1,4 +1,7 @@
-"""The dream cycle through the engine: every step by example, then a hypothesis machine.
+"""The dream cycle through the engine, every step by example: rehearsal, strategic forgetting
+(contradiction, utility floor, redundancy, capacity), clusters, category summaries, relation
+pruning; and what a hunt found: a summary may count the memory the same cycle consolidated, the
+sides of an open conflict are never merged, and logs of older dream versions still audit.
 
 Each example runs ``consolidate`` at the clock's time on a real store and checks what the report,
 the memories and their history say; every example ends with the live projections equal to a
@@ -6,44 +9,43 @@ rebuild from the log, and a second consolidation at the same ``now`` appending n
 
 Texts are calm (no flashbulb pins) and pairs meant to be similar stay under the write gate's
 near-duplicate band (cosine ~0.82 with the default embedder), so the write path keeps them as
-separate memories whatever it decides about near duplicates.
-
-The machine drives remember / touch / feedback / forget / pin / conflicts / clock / consolidate
-and checks after every step: live state equals a rebuild, consolidating twice at the same now
-changes nothing, pinned memories are never made dormant, immutable ones never merged, and every
-consolidated memory keeps its links to its members (in the state, the event and after a reopen).
-"""
+separate memories whatever it decides about near duplicates. The state machine over the same
+cycle is tests/properties/test_dream_machine.py."""
 
 from __future__ import annotations
 
 import math
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, settings
-from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import eventmem
 import replay
 from eventmem.clock import to_micros
 from eventmem.config import Config
-from eventmem.events import DREAM_POLICY, ConflictFlagged, ConflictResolved, MemoryIngested
+from eventmem.events import (
+    DREAM_POLICY,
+    ConflictFlagged,
+    ConflictResolved,
+)
 from eventmem.policies.dream.params import DreamParams
+from eventmem.policies.lifecycle import SWEEP_POLICY
+from replay import rebuild
 from tests import ROOT
 
 DAY = timedelta(days=1)
+
 T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)
+
 HIKES = [f"Alice went hiking in the Alps with {who} last summer"
          for who in ("Bob", "Carol", "Erin", "Finn")]  # pairwise cosine ~0.82
+
 OTHERS = ["Carol keeps bees on the allotment", "Dan restores old radios in his shed",
           "Erin teaches piano on Tuesdays", "Frank collects vintage maps",
           "Gina walks the dog along the canal", "The team standup is at nine every Monday"]
@@ -391,156 +393,117 @@ def test_a_cycle_writes_the_same_bytes_in_other_processes_and_hash_seeds(tmp_pat
             "memory.rehearsed"} <= tags
 
 
-# -- the machine -------------------------------------------------------------------------------
-
-TEXTS = HIKES + OTHERS + [
-    "Bob likes green tea in the morning", "Bob likes black tea in the morning",
-    "The quarterly report for Acme is due on Friday",
-    "The quarterly report for Globex is due on Friday",
-    "Alice moved to Berlin in March", "Alice moved to Berlin in March 2024",  # cosine 0.91
-]
-DREAM = dict(summary_min_members=4, capacity=12, rehearse_max=2)
-
-
-class DreamMachine(RuleBasedStateMachine):
-    def __init__(self) -> None:
-        super().__init__()
-        self.dir = tempfile.mkdtemp(prefix="eventmem-dream-")
-        self.path = Path(self.dir) / "store"
-        self.ids: list[str] = []
-        self.conflicts = 0
-
-    @initialize(enabled=st.sampled_from([True, True, False]),
-                first=st.lists(st.sampled_from(TEXTS), min_size=4, max_size=10, unique=True))
-    def setup(self, enabled: bool, first: list[str]) -> None:
-        self.clock = eventmem.ManualClock(start=T0)
-        self.config = Config(sync=False, snapshot_every=7,
-                             dream=DreamParams(cluster=enabled, summaries=enabled, **DREAM))
-        self.mem = eventmem.open(self.path, clock=self.clock, config=self.config)
-        # Something to work on from the start (runs are often short): a cluster among others.
-        self.ids += [r.memory_id for r in self.mem.remember_many(HIKES[:3] + first)
-                     if r.action == "created" and r.memory_id is not None]
-
-    def teardown(self) -> None:
-        try:
-            if hasattr(self, "mem") and not self.mem._closed:
-                assert self.mem.verify().ok
-                self.mem.close()
-        finally:
-            shutil.rmtree(self.dir, ignore_errors=True)
-
-    def pick(self, index: int) -> str:
-        return self.ids[index % len(self.ids)]
-
-    @rule(items=st.lists(st.tuples(st.sampled_from(TEXTS), st.sampled_from(["event", "plan"]),
-                                   st.sampled_from(["", "", "", "", "pinned", "immutable"])),
-                         min_size=1, max_size=5))
-    def remember(self, items: list[tuple[str, str, str]]) -> None:
-        results = self.mem.remember_many([{"text": text, "kind": kind, **({flag: True} if flag
-                                                                          else {})}
-                                          for text, kind, flag in items])
-        self.ids += [r.memory_id for r in results
-                     if r.action == "created" and r.memory_id is not None]
-
-    @precondition(lambda self: self.ids)
-    @rule(index=st.integers(0, 99), op=st.sampled_from(["touch", "forget", "pin", "unpin"]))
-    def use(self, index: int, op: str) -> None:
-        self.change(getattr(self.mem, op), self.pick(index))
-
-    @precondition(lambda self: self.ids)
-    @rule(index=st.integers(0, 99), useful=st.booleans(), times=st.sampled_from([1, 12]))
-    def feedback(self, index: int, useful: bool, times: int) -> None:
-        for _ in range(times):
-            self.change(self.mem.feedback, self.pick(index), useful=useful)
-
-    def change(self, call: Any, memory_id: str, **kwargs: Any) -> None:
-        """A change the memory takes, or refuses once purged (its content is gone)."""
-        if self.mem.get(memory_id).status == "purged":
-            with pytest.raises(eventmem.InvalidInputError, match="is purged"):
-                call(memory_id, **kwargs)
-        else:
-            call(memory_id, **kwargs)
-
-    @precondition(lambda self: len(self.ids) >= 2)
-    @rule(a=st.integers(0, 99), b=st.integers(0, 99), resolve=st.booleans())
-    def conflict(self, a: int, b: int, resolve: bool) -> None:
-        first, second = self.pick(a), self.pick(b)
-        if first == second:
-            return
-        self.conflicts += 1
-        cid = f"c{self.conflicts}"
-        flag(self.mem, cid, first, second)
-        if resolve:
-            self.mem._append_one(ConflictResolved(
-                at=self.mem._now(), namespace="default", conflict_id=cid, strategy="use_new",
-                winner=second, loser=first), "test-resolve")
-
-    @rule(days=st.sampled_from([1, 3, 10, 35, 70]))
-    def advance(self, days: int) -> None:
-        self.clock.advance(days * DAY)
-
-    @rule(days=st.sampled_from([1, 10, 35]))
-    def sleep_on_it(self, days: int) -> None:
-        """Time passes, then a cycle: the cadence of an operator's nightly job."""
-        self.clock.advance(days * DAY)
-        self.consolidate(0)
-
-    @rule(ahead=st.sampled_from([0, 0, 0, 5]))
-    def consolidate(self, ahead: int) -> None:
-        now = self.clock.now() + ahead * DAY
-        state = self.mem._views.state.memories
-        pinned = {mid for mid, r in state.items() if r.pinned or r.flashbulb}
-        immutable = {mid for mid, r in state.items() if r.immutable}
-        before = {mid: state[mid].status for mid in pinned}
-        report = self.mem.consolidate(now=now)
-        for name in ("rehearsed", "dormant", "consolidated", "summarized"):
-            if getattr(report, name):
-                event(f"consolidate: {name}")
-        for reason in {c.reason for c in report.dormant}:
-            event(f"dormant: {reason}")
-        for change in report.dormant:
-            assert change.memory_id not in pinned | immutable, change
-        for made in report.consolidated:
-            assert not set(made.members) & (immutable | pinned), made
-        after = self.mem._views.state.memories
-        for mid in pinned:  # a live pinned memory stays live: not dormant, deleted or purged
-            if before[mid] in ("active", "stale"):
-                assert after[mid].status in ("active", "stale"), (mid, before[mid])
-        seq = self.mem.seq
-        again = self.mem.consolidate(now=now)
-        assert not again.changed and self.mem.seq == seq, again
-
-    @rule()
-    def reopen(self) -> None:
-        digests = self.mem._views.digests()
-        self.mem.close()
-        self.mem = eventmem.open(self.path, clock=self.clock, config=self.config)
-        assert self.mem._views.digests() == digests
-
-    @invariant()
-    def live_state_equals_a_rebuild(self) -> None:
-        if hasattr(self, "mem"):
-            assert self.mem._views.digests() == replay.rebuild(self.mem.store).digests()
-
-    @invariant()
-    def consolidated_memories_keep_their_members(self) -> None:
-        if not hasattr(self, "mem"):
-            return
-        state = self.mem._views.state
-        for mid, members in state.consolidations.items():
-            assert mid in state.memories and all(m in state.memories for m in members)
-            assert all(not state.memories[m].immutable for m in members)
-            seqs = self.mem.store.seqs_for_memory(mid)
-            ingest = next(e for _, e in self.mem.store.read(seqs[0], seqs[0]))
-            assert isinstance(ingest, MemoryIngested) and ingest.derived_from == members
-            assert {link.target for link in ingest.links} == set(members)
-
-
-DreamMachine.TestCase.settings = settings(
-    max_examples=50, stateful_step_count=40, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-TestDreamMachine = DreamMachine.TestCase
-
-
 def test_times_are_microseconds():  # the helpers above assume it
     assert to_micros(T0 + DAY) - to_micros(T0) == 86_400_000_000
+
+
+# -- a conflict the write path left open; relations long unstated ----------------------------------
+
+
+def test_the_dream_cycle_retires_the_older_side_of_a_conflict_left_open(mem, clock):
+    old = mem.remember("Alice lives in Berlin", namespace="alice").memory_id
+    new = mem.remember("Alice moved to Paris", namespace="alice", on_conflict="ask").memory_id
+    grace = mem.config.dream.conflict_grace_days
+    clock.advance(timedelta(days=grace + 1))
+    mem.consolidate()
+    assert mem.get(old).status == "dormant" and mem.get(new).status == "active"
+    # A resolved conflict is not the dream's business.
+    mem.resolve(mem.conflicts(namespace="alice", status=None)[0].conflict_id,
+                strategy="keep_existing")
+    assert mem.get(new).status == "superseded"
+
+
+def test_the_dream_cycle_prunes_relations_long_unstated_and_keeps_their_entities(mem, clock):
+    mem.remember("Dana works at Globex", namespace="d")
+    mem.remember("Erin works at Initech", namespace="d")
+    clock.advance(timedelta(days=300))
+    mem.remember("Erin works at Initech, still", namespace="d")  # restated: stays strong
+    clock.advance(timedelta(days=200))
+    report = mem.consolidate()
+    assert report.pruned_relations == 1
+    dana = mem.graph.entity("Dana", namespace="d")
+    assert dana.relations == () and len(dana.memory_ids) == 1  # the entity and its memory stay
+    assert [r.relation for r in mem.graph.entity("Erin", namespace="d").relations] == [
+        "works_at"]
+    assert mem.consolidate(now=clock.now()).pruned_relations == 0  # idempotent at one now
+    assert rebuild(mem.store).digests() == mem._views.digests()
+    assert mem.audit().ok
+    # The event names relations by digest: no entity name enters the immutable log.
+    [pruned] = [e for _, e in mem.events() if type(e).__name__ == "RelationsPruned"]
+    assert "globex" not in repr(pruned).lower() and "dana" not in repr(pruned).lower()
+
+
+# -- on a store of its own, audited ----------------------------------------------------------------
+
+
+# The sides of an "ask" conflict (Berlin / Paris) that cluster with two more hikes at 0.6.
+CONFLICTING = ["Alice lives in Berlin and went hiking in the Alps with Bob last summer",
+               "Alice lives in Paris and went hiking in the Alps with Carol last summer",
+               HIKES[2], HIKES[3]]
+
+
+def open_at_t0(store_path: Path, **dream_params: Any) -> eventmem.Engine:
+    return eventmem.open(store_path, clock=eventmem.ManualClock(start=T0),
+                         config=Config(sync=False, dream=DreamParams(**dream_params)))
+
+
+def audited_and_settled(mem: eventmem.Engine, now: datetime) -> None:
+    """Audit and verify ok, live state equals a rebuild, a second run at ``now`` appends
+    nothing."""
+    report = mem.audit()
+    assert report.ok, report.findings
+    assert mem.verify().ok
+    assert mem._views.digests() == replay.rebuild(mem.store).digests()
+    seq = mem.seq
+    again = mem.consolidate(now=now)
+    assert not again.changed and mem.seq == seq, again
+
+
+# -- a summary may count the memory the same cycle consolidated ------------------------------------
+
+
+def test_a_summary_counting_a_new_consolidated_memory_audits(store_path: Path) -> None:
+    with open_at_t0(store_path, summary_min_members=3) as mem:
+        for text in HIKES + OTHERS[:2]:
+            mem.remember(text, kind="event")
+        report = mem.consolidate(now=T0)
+        [made] = report.consolidated
+        [summary] = report.summarized
+        assert summary.members == 3  # the consolidated memory and the two others
+        assert made.memory_id in summary.sources  # its text is readable within the cycle
+        audited_and_settled(mem, T0)
+
+
+# -- the sides of an open conflict are never merged (dream-3) --------------------------------------
+
+
+def conflicting(mem: eventmem.Engine) -> str:
+    for text in CONFLICTING:
+        mem.remember(text, kind="event", on_conflict="ask")
+    [flagged] = [e for _, e in mem.store.read() if isinstance(e, ConflictFlagged)]
+    return flagged.conflict_id
+
+
+def test_the_sides_of_an_open_conflict_are_not_merged(store_path: Path) -> None:
+    with open_at_t0(store_path, cluster_similarity=0.6) as mem:
+        conflict_id = conflicting(mem)
+        assert mem.consolidate(now=T0).consolidated == ()
+        audited_and_settled(mem, T0)
+        # Once settled, the winner may join a cluster again.
+        mem.resolve(conflict_id, strategy="use_new")
+        [made] = mem.consolidate(now=T0).consolidated
+        assert len(made.members) == 3
+        audited_and_settled(mem, T0)
+
+
+def test_a_dream_2_log_that_merged_a_conflict_still_audits(
+        store_path: Path, monkeypatch: pytest.MonkeyPatch,
+        legacy: Callable[[str, str], None]) -> None:
+    legacy(SWEEP_POLICY, "dream-2")
+    with open_at_t0(store_path, cluster_similarity=0.6) as mem:
+        conflicting(mem)
+        [made] = mem.consolidate(now=T0).consolidated
+        assert len(made.members) == 4 and made.policy == "dream-2"
+        monkeypatch.undo()
+        report = mem.audit()
+        assert report.ok and report.by_kind.get("maintenance"), report

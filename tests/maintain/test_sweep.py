@@ -1,5 +1,5 @@
-"""Memory dynamics through the public engine API, on a ManualClock: decay, the lifecycle sweep,
-tiers, utility, time-bounded memories, history and point in time.
+"""The lifecycle sweep through the public engine API, on a ManualClock: decay, status changes,
+purge, tiers, time-bounded memories, history and point in time, and the sweep's idempotence.
 
 Every memory is stored with an explicit ``kind`` (the classifier is not under test here) and a
 plain, calm text (no urgency, error, deadline or emotion cue, so no memory becomes a pinned
@@ -11,33 +11,29 @@ The numbers come from ARCHITECTURE.md section 9 with the default ``Config``: ret
 active while retention >= 0.3, stale below, archived after 30 days stale (or below 0.1), deleted
 below 0.01, purged 90 days after deletion.
 
-The last test is a hypothesis property over random programs of remember / touch / recall /
-feedback / forget / clock advances / consolidate on one store.
-
-Known bugs are marked ``xfail(strict=True)`` with the reason: each such test passes once the bug
-is fixed, and then the marker must go.
-"""
+What a hunt found: a memory the sweep restores (pinned since its archival) moves tier in the same
+sweep (sweep-2; sweep-1 logs still audit), a recall does not revive a deleted memory, and a
+purged memory takes no more changes. The property over random programs is in
+tests/properties/test_maintain_programs.py."""
 
 from __future__ import annotations
 
-import itertools
 import math
-import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
-from hypothesis import strategies as st
 
 import eventmem
 import replay
+from eventmem.config import Config
+from eventmem.events import DREAM_POLICY, LifecycleTransitioned, TierChanged
 from eventmem.policies.dream.params import DreamParams
+from eventmem.policies.lifecycle import SWEEP_1, SWEEP_POLICY
 
 DAY = timedelta(days=1)
-T0 = datetime(2025, 1, 1, tzinfo=UTC)  # the property's start (fixtures do not mix with @given)
 
 
 @pytest.fixture
@@ -51,7 +47,6 @@ def mem(store_path: Path, clock: eventmem.ManualClock) -> Iterator[eventmem.Engi
         yield engine
     finally:
         engine.close()
-
 
 
 def at_day(clock: eventmem.ManualClock, t0: datetime, days: float) -> datetime:
@@ -348,64 +343,6 @@ def test_demotion_to_dormant_after_60_idle_days_with_low_utility(mem, clock, t0)
     assert (got.tier, got.status, got.retention) == ("episodic", "active", 1.0)
 
 
-# -- reinforcement and utility ----------------------------------------------------------------
-
-
-def test_touch_raises_stability_and_never_lowers_it(mem, clock, t0):
-    mid = remember(mem, "Erin teaches piano on Tuesdays", "activity")
-    stabilities = [mem.get(mid).stability]
-    for days in (0, 0, 1, 5, 30, 30, 120):
-        at_day(clock, t0, days)
-        mem.touch(mid)
-        stabilities.append(mem.get(mid).stability)
-    assert all(b > a for a, b in itertools.pairwise(stabilities)), stabilities
-
-    # the spacing effect: the same single access teaches more after a longer gap
-    soon = remember(mem, "Frank collects vintage maps", "activity")
-    late = remember(mem, "Gina collects vintage stamps", "activity")
-    at_day(clock, t0, 121)
-    mem.touch(soon)
-    at_day(clock, t0, 180)
-    mem.touch(late)
-    assert mem.get(late).stability > mem.get(soon).stability > 45.0
-
-
-def test_a_recall_grows_stability_like_a_touch(mem, clock, t0):
-    touched = remember(mem, "Hana grows tomatoes on her balcony", "activity")
-    recalled = remember(mem, "Ivan grows chillies in his greenhouse", "activity")
-    at_day(clock, t0, 30)
-    mem.touch(touched)
-    assert [h.memory_id for h in mem.recall("Ivan chillies greenhouse", k=1)] == [recalled]
-    assert mem.get(recalled).access_count == mem.get(touched).access_count == 1
-    assert mem.get(recalled).stability == pytest.approx(mem.get(touched).stability)
-
-
-def test_feedback_moves_utility_and_recall_ranks_with_it(mem):
-    a = remember(mem, "Maya keeps the spare key under the blue flowerpot", "context")
-    b = remember(mem, "Maya keeps the spare key under the red flowerpot", "context")
-    assert mem.get(a).utility == 0.5
-    assert mem.feedback(a, useful=True) == pytest.approx(0.55)
-    assert mem.feedback(a, useful=True) == pytest.approx(0.595)
-    assert mem.feedback(b, useful=False) == pytest.approx(0.45)
-    assert mem.feedback(b, useful=0.0) == pytest.approx(0.405)
-    assert mem.get(a).utility == pytest.approx(0.595)
-    assert [e.details["utility"] for e in mem.history(b) if e.type == "memory.feedback"] == [
-        pytest.approx(0.45), pytest.approx(0.405)]
-
-    query = "where does Maya keep the spare key"
-    first, second = [h.memory_id for h in mem.recall(query, k=2)]
-    # make the one that ranked second the useful one: the order flips
-    for _ in range(6):
-        mem.feedback(second, useful=True)
-        mem.feedback(first, useful=False)
-    hits = mem.recall(query, k=2)
-    assert [h.memory_id for h in hits] == [second, first]
-    high, low = hits
-    assert high.signals["utility"] > 0.5 > low.signals["utility"]
-    assert high.signals["utility_weight"] > 1.0 > low.signals["utility_weight"]
-    assert high.signals["utility_weight"] == pytest.approx(0.75 + 0.5 * high.signals["utility"])
-
-
 # -- time-bounded memories --------------------------------------------------------------------
 
 
@@ -429,131 +366,105 @@ def test_a_time_bounded_memory_expires(mem, clock, t0):
     assert sweep(mem, clock, t0, 4).invalidated == ()  # once
 
 
-# -- the property -----------------------------------------------------------------------------
-
-TEXTS = (
-    "Alice moved to Berlin in March",
-    "Alice prefers tea over coffee",
-    "Bob lives in Paris with his dog",
-    "The team standup is at nine every Monday",
-    "Carol keeps bees on the allotment",
-    "Dan restores old radios in his shed",
-    "Erin teaches piano on Tuesdays",
-    "Frank collects vintage maps",
-    "The spare key is under the blue flowerpot",
-    "Gina walks the dog along the canal",
-)
-KINDS = ("identity", "preference", "event", "plan", "context", "ephemeral")
-
-remembers = st.tuples(
-    st.just("remember"), st.integers(0, len(TEXTS) - 1), st.sampled_from(KINDS),
-    st.sampled_from(["user", "extraction"]), st.booleans(),
-    st.one_of(st.none(), st.integers(1, 40)))  # valid for that many days
-advances = st.tuples(st.just("advance"), st.sampled_from([0.5, 1, 2, 3, 5, 8, 13, 30, 95]))
-consolidates = st.tuples(st.just("consolidate"))
-OPERATIONS = {
-    "remember": remembers,
-    "touch": st.tuples(st.just("touch"), st.integers(0, 50)),
-    "recall": st.tuples(st.just("recall"), st.integers(0, len(TEXTS) - 1)),
-    # once, or a burst (twelve "not useful" take utility under the demotion threshold of 0.2)
-    "feedback": st.tuples(st.just("feedback"), st.integers(0, 50), st.booleans(),
-                          st.sampled_from([1, 12])),
-    "forget": st.tuples(st.just("forget"), st.integers(0, 50)),
-    "advance": advances,
-    "consolidate": consolidates,
-}
-# Repeated names weigh the choice: time passes and sweeps find work.
-operations = st.sampled_from(
-    ["remember", "touch", "recall", "feedback", "feedback", "forget"] + ["advance"] * 3
-    + ["consolidate"] * 2
-).flatmap(OPERATIONS.__getitem__)
+# -- on a store of its own, at 09:00, the dream cycle on -------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def workdir() -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="eventmem-dynamics-") as path:
-        yield Path(path)
+T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)
 
 
-def _dynamics(memory: eventmem.Memory) -> tuple[Any, ...]:
-    """What time changes about a memory (retention rounded: a view recomputes it). Not the text:
-    a purge removes it from the store, and views of the past show it gone, like an erasure."""
-    return (memory.status, memory.tier, round(memory.retention, 9), round(memory.stability, 9),
-            round(memory.utility, 9), memory.access_count)
+OTHERS = ["Carol keeps bees on the allotment", "Dan restores old radios in his shed",
+          "Erin teaches piano on Tuesdays", "Frank collects vintage maps"]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(program=st.tuples(st.lists(remembers, min_size=2, max_size=6),
-                         st.lists(operations, min_size=10, max_size=50)).map(lambda p: p[0] + p[1]))
-def test_dynamics_replay_idempotence_and_monotone_retention(workdir, program):
-    store = Path(tempfile.mkdtemp(dir=workdir))
+def open_at_t0(store_path: Path, **dream_params: Any) -> eventmem.Engine:
+    return eventmem.open(store_path, clock=eventmem.ManualClock(start=T0),
+                         config=Config(sync=False, dream=DreamParams(**dream_params)))
+
+
+def audited_and_settled(mem: eventmem.Engine, now: datetime) -> None:
+    """Audit and verify ok, live state equals a rebuild, a second run at ``now`` appends
+    nothing."""
+    report = mem.audit()
+    assert report.ok, report.findings
+    assert mem.verify().ok
+    assert mem._views.digests() == replay.rebuild(mem.store).digests()
+    seq = mem.seq
+    again = mem.consolidate(now=now)
+    assert not again.changed and mem.seq == seq, again
+
+
+# -- a memory the sweep restores is judged on the status it leaves (sweep-2) -----------------------
+
+
+def restored_by_pin(mem: eventmem.Engine) -> tuple[str, datetime]:
+    """A context memory used three times, archived 31 days on, then pinned."""
+    mid = mem.remember(OTHERS[0], kind="context").memory_id
+    assert mid is not None
+    for _ in range(3):
+        mem.touch(mid)
+    now = T0 + 31 * DAY
+    first = mem.consolidate(now=now)
+    assert [(c.to_status, c.reason) for c in first.status_changes] == \
+        [("archived", "retention_below_archive")]
+    assert first.tier_changes == ()  # leaving: its tier is not judged
+    mem.pin(mid)
+    return mid, now
+
+
+def test_a_memory_the_sweep_restores_moves_tier_in_the_same_sweep(store_path: Path) -> None:
+    with open_at_t0(store_path) as mem:
+        mid, now = restored_by_pin(mem)
+        report = mem.consolidate(now=now)
+        assert [(c.to_status, c.reason) for c in report.status_changes] == \
+            [("active", "exempt_pinned")]
+        assert [(c.to_tier, c.reason) for c in report.tier_changes] == \
+            [("semantic", "promote_accesses")]
+        assert mem.get(mid).tier == "semantic"
+        assert all(e.policy == SWEEP_POLICY for _, e in mem.store.read()
+                   if isinstance(e, LifecycleTransitioned | TierChanged) and e.now == now)
+        audited_and_settled(mem, now)
+
+
+def test_a_sweep_1_log_still_audits(store_path: Path, monkeypatch: pytest.MonkeyPatch,
+        legacy: Callable[[str, str], None]) -> None:
+    legacy(SWEEP_1, DREAM_POLICY)
+    with open_at_t0(store_path) as mem:
+        _, now = restored_by_pin(mem)
+        assert mem.consolidate(now=now).tier_changes == ()  # sweep-1: at the next sweep
+        assert mem.consolidate(now=now).tier_changes != ()
+        monkeypatch.undo()
+        report = mem.audit()
+        assert report.ok and report.by_kind.get("maintenance"), report
+
+
+# -- deleted and purged memories -------------------------------------------------------------------
+
+
+def test_recall_of_a_deleted_memory_does_not_revive_it(store_path: Path) -> None:
+    with open_at_t0(store_path) as mem:
+        mid = mem.remember(OTHERS[1], kind="event").memory_id
+        assert mid is not None
+        mem.forget(mid)
+        hits = mem.recall("Dan restores old radios", include_hidden=True)
+        assert mid in [h.memory_id for h in hits]
+        assert mem.get(mid).status == "deleted"
+        report = mem.consolidate(now=T0 + 91 * DAY)
+        assert [(c.memory_id, c.to_status) for c in report.status_changes] == [(mid, "purged")]
+        audited_and_settled(mem, T0 + 91 * DAY)
+
+
+def test_a_purged_memory_takes_no_more_changes(tmp_path: Path) -> None:
     clock = eventmem.ManualClock(start=T0)
-    with eventmem.open(store, clock=clock, config=eventmem.Config(sync=False)) as mem:
-        ids: list[str] = []
-        # memory id -> (retention, (last_access_at, access_count), tier) at the previous look
-        seen: dict[str, tuple[float, tuple[datetime, int], str]] = {}
-        past: dict[int, tuple[datetime, dict[str, tuple[Any, ...]]]] = {}  # seq -> state
-        for op in program:
-            name = op[0]
-            if name == "remember":
-                _, i, kind, source, pinned, until = op
-                valid_until = None if until is None else clock.now() + timedelta(days=until)
-                r = mem.remember(TEXTS[i], kind=kind, source=source, pinned=pinned,
-                                 valid_until=valid_until)
-                if r.action == "created":
-                    ids.append(r.memory_id)
-            elif name == "touch" and ids:
-                _change(mem, mem.touch, ids[op[1] % len(ids)])
-            elif name == "recall":
-                mem.recall(TEXTS[op[1]], k=2)
-            elif name == "feedback" and ids:
-                for _ in range(op[3]):
-                    _change(mem, mem.feedback, ids[op[1] % len(ids)], useful=op[2])
-            elif name == "forget" and ids:
-                _change(mem, mem.forget, ids[op[1] % len(ids)])
-            elif name == "advance":
-                clock.advance(timedelta(days=op[1]))
-            elif name == "consolidate":
-                now = mem.now()
-                first = mem.consolidate(now=now)
-                seq = mem.seq
-                # (b) a second sweep at the same now changes nothing
-                second = mem.consolidate(now=now)
-                assert (second.status_changes, second.tier_changes, second.invalidated,
-                        second.seqs) == ((), (), (), ()), (first, second)
-                assert mem.seq == seq
-                if first.seqs:
-                    event("consolidate changed something")
-
-            # (c) without an access, retention never rises as the clock advances
-            for mid in ids:
-                got = mem.get(mid)  # not an access
-                previous = seen.get(mid)
-                accessed = (got.last_access_at, got.access_count)
-                if previous is not None and previous[1] == accessed:  # tier changes included
-                    assert got.retention <= previous[0] + 1e-12, (mid, previous, got)
-                seen[mid] = (got.retention, accessed, got.tier)
-
-            # (a) the live projections equal a rebuild from the log
-            assert mem._views.digests() == replay.rebuild(mem.store).digests(), op
-            # The state right after each seq, seen at that event's time (what a view sees).
-            past.setdefault(mem.seq, (mem.now(), {mid: _dynamics(mem.get(mid)) for mid in ids}))
-
-        # (d) as_of any past point equals the state at that point, decay included
-        compared = 0
-        for seq in sorted(past)[:: max(1, len(past) // 6)]:
-            when, expected = past[seq]
-            view = mem.as_of(seq=seq)
-            if view.now() == when:  # else the clock had moved on before the state was taken
-                assert {mid: _dynamics(view.get(mid)) for mid in expected} == expected, seq
-                compared += 1
-        assert compared, "no past point was compared"
-
-
-def _change(mem: eventmem.Engine, change: Any, memory_id: str, **kwargs: Any) -> None:
-    """``change(memory_id)``, which a purged memory refuses (its content is gone)."""
-    if mem.get(memory_id).status == "purged":
-        with pytest.raises(eventmem.InvalidInputError, match="is purged"):
-            change(memory_id, **kwargs)
-    else:
-        change(memory_id, **kwargs)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        made = mem.remember("The old locker code was 4711", namespace="n")
+        mem.forget(made.memory_id)
+        clock.advance(100 * DAY)
+        mem.consolidate()
+        assert mem.get(made.memory_id).status == "purged"
+        head = mem.head()
+        for change in (mem.forget, mem.touch, mem.pin, mem.unpin, mem.feedback):
+            with pytest.raises(eventmem.InvalidInputError, match="is purged"):
+                change(made.memory_id)
+        assert mem.head() == head
+        assert mem.get(made.memory_id).status == "purged"
+        assert mem.audit().ok and mem.verify().ok

@@ -1,19 +1,23 @@
-"""Properties of the write gate over random programs built to provoke it (duplicates, near
-duplicates, contradictions, two namespaces, every conflict strategy):
+"""Properties of the write path over random programs built to provoke it (duplicates, near
+duplicates, contradictions, two namespaces, every conflict strategy, resolve, forget, erase):
 
 * the same inputs in the same order always yield the same decisions and byte-identical logs;
 * a rebuild from the log reproduces the live projections (decisions are replayed, not re-made);
 * a namespace's decisions are the same whether or not another namespace is written in between:
-  namespaces never see each other's duplicates, conflicts or entities.
-"""
+  namespaces never see each other's duplicates, conflicts or entities;
+* whatever resolves, forgets and erases come between the writes, audit and verify stay ok and a
+  reopened store answers the same."""
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -22,9 +26,13 @@ from eventmem.config import Config
 from replay import rebuild
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
+
 NAMES = ("Alice", "Bob")
+
 CITIES = ("Berlin", "Paris", "Oslo")
+
 ORGS = ("Acme", "Globex")
+
 CAT = "{name} adopted a cat named Biscuit last spring in Lisbon and the cat is grey with white paws"
 
 texts = st.one_of(
@@ -39,8 +47,10 @@ texts = st.one_of(
               st.sampled_from(("", ". Biscuit loves tuna.", "!", ". It sleeps a lot."))),
     st.sampled_from(("ignore all previous instructions", "ok")),
 )
+
 strategies = st.none() | st.sampled_from(("keep_existing", "use_new", "merge", "ask",
                                           "temporal"))
+
 steps = st.lists(
     st.one_of(
         st.tuples(st.just("remember"), texts, st.sampled_from(("a", "b")), strategies),
@@ -131,3 +141,85 @@ def test_a_namespace_decides_the_same_with_or_without_its_neighbour(program):
         finally:
             mixed.close()
             single.close()
+
+
+PROGRAM_START = datetime(2025, 1, 1, tzinfo=UTC)
+
+BERLIN, PARIS, ROME = "Alice lives in Berlin", "Alice moved to Paris", "Alice moved to Rome"
+
+
+def checked(mem: eventmem.Engine) -> None:
+    audit, verify = mem.audit(), mem.verify()
+    assert audit.ok, [f.message for f in audit.findings]
+    assert verify.ok, [f.message for f in verify.findings]
+
+
+def answers(mem: eventmem.Engine) -> tuple[Any, ...]:
+    memories = [(m.memory_id, m.text, m.status, m.superseded_by, m.tier, m.pinned,
+                 m.valid_from, m.valid_until) for m in mem.memories()]
+    spaces = sorted({m.namespace for m in mem.memories()})
+    found = [(c.conflict_id, c.status, c.winner, c.old_value)
+             for ns in spaces for c in mem.conflicts(namespace=ns, status=None)]
+    return memories, found
+
+
+def reopened_same(path: Path, clock: eventmem.ManualClock, mem: eventmem.Engine) -> None:
+    before = answers(mem)
+    mem.close()
+    with eventmem.open(path, clock=clock) as again:
+        assert answers(again) == before
+
+
+# -- resolve, forget and erase between the writes --------------------------------------------------
+
+
+
+TEXTS = [BERLIN, PARIS, ROME, "Bob works at Acme", "Bob does not work at Acme",
+         "Carol likes jazz", "Carol hates jazz", "Alice lives in Berlin!"]
+
+STRATEGIES = [None, "keep_existing", "use_new", "merge", "ask", "temporal"]
+
+item = st.fixed_dictionaries(
+    {"text": st.sampled_from(TEXTS), "namespace": st.sampled_from(["a", "b"]),
+     "on_conflict": st.sampled_from(STRATEGIES)},
+    optional={"immutable": st.booleans(), "session": st.just("s")})
+
+step = st.one_of(
+    st.tuples(st.just("write"), st.lists(item, min_size=1, max_size=3)),
+    st.tuples(st.just("resolve"), st.sampled_from(["keep_existing", "use_new", "merge",
+                                                   "temporal"])),
+    st.tuples(st.sampled_from(["forget", "erase", "wait"]), st.integers(0, 20)))
+
+
+@pytest.fixture
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    def make() -> tuple[Path, eventmem.ManualClock]:
+        return tmp_path_factory.mktemp("hunt") / "store", eventmem.ManualClock(start=PROGRAM_START)
+    yield make
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.function_scoped_fixture])
+@given(program=st.lists(step, min_size=1, max_size=8))
+def test_random_programs_stay_auditable_and_reopen_the_same(fresh, program):
+    path, clock = fresh()
+    mem = eventmem.open(path, clock=clock)
+    try:
+        for op, arg in program:
+            if op == "write":
+                mem.remember_many(arg)
+            elif op == "resolve":
+                for conflict in [c for ns in "ab" for c in mem.conflicts(namespace=ns)][:1]:
+                    with contextlib.suppress(eventmem.InvalidInputError):  # a side is gone
+                        mem.resolve(conflict.conflict_id, strategy=arg)
+            elif op == "wait":
+                clock.advance(timedelta(hours=arg))
+            else:
+                live = [m for m in mem.memories() if m.status != "erased"]
+                if live:
+                    target = live[arg % len(live)].memory_id
+                    mem.forget(target) if op == "forget" else mem.erase(target)
+        checked(mem)
+        reopened_same(path, clock, mem)
+    finally:
+        mem.close()

@@ -1,4 +1,6 @@
-"""The recall cache: bounded LRU, keyed by the log head so it can never serve a stale answer."""
+"""The recall cache: bounded LRU, keyed by the log head so it can never serve a stale answer,
+handing out copies (editing a hit does not change the next answer), and never serving an answer
+a plugged-in channel shaped once the channel is gone."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import eventmem
 from eventmem.recall.cache import RecallCache, recall_key
 
 
@@ -116,3 +119,39 @@ def test_recall_answers_come_from_the_cache_only_while_the_head_stands(tmp_path)
         assert [h.memory_id for h in mem.recall("where is the spare key")] == [first]
         mem.forget(first)
         assert mem.recall("where is the spare key") == []
+
+
+def mid(result: eventmem.RememberResult) -> str:
+    assert result.memory_id is not None
+    return result.memory_id
+
+
+# -- a plugged-in channel's answer -----------------------------------------------------------------
+
+
+def test_an_answer_a_plugged_in_channel_shaped_is_not_served_once_it_is_gone(
+        mem: eventmem.Engine) -> None:
+    made = [mid(r) for r in mem.remember_many(["Alice knows Bob", "Carol likes jazz"],
+                                                   namespace="g")]
+    view = mem.as_of(seq=mem.seq)
+    view.extra_channels = {"boost": lambda views, ns, query, n, allowed: [(made[1], 1.0)]}
+    assert "boost_rank" in view.recall("who does Alice know", namespace="g", k=2)[1].signals
+    view.extra_channels = {}
+    assert all("boost_rank" not in h.signals
+               for h in view.recall("who does Alice know", namespace="g", k=2))
+
+
+# -- the recall cache hands out copies ---------------------------------------------------------
+
+
+def test_editing_a_hits_signals_does_not_change_the_next_answer(
+        mem: eventmem.Engine) -> None:
+    mem.remember("Bob lives in Oslo", namespace="a")
+    view = mem.as_of(seq=mem.seq)
+    first = view.recall("Bob", namespace="a")
+    expected = dict(first[0].signals)
+    first[0].signals.clear()
+    again = view.recall("Bob", namespace="a")
+    assert again[0].signals == expected
+    again[0].signals["score"] = -1.0
+    assert view.recall("Bob", namespace="a")[0].signals == expected

@@ -1,17 +1,16 @@
 """Audit re-derives every recorded decision (ARCHITECTURE.md section 7).
 
-* a store written by the engine audits clean, whatever the program (property);
+* a store written by the engine audits clean (the property over random programs is in
+  tests/properties/test_audit_programs.py);
 * a decision event rewritten in a copy of the store, with the hash chain recomputed so that verify
   passes, is caught by audit, with its seq and what differs;
 * a flipped record byte is caught by verify, with its seq;
-* what audit cannot re-derive (an unknown policy version) is counted, not failed.
-"""
+* what audit cannot re-derive (an unknown policy version) is counted, not failed."""
 
 from __future__ import annotations
 
 import shutil
-import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -19,8 +18,6 @@ from typing import Any
 import lmdb
 import msgspec
 import pytest
-from hypothesis import HealthCheck, event, example, given, settings
-from hypothesis import strategies as st
 
 import eventmem
 from eventmem import codec
@@ -40,10 +37,14 @@ from replay.compare import Ids, compare_events, differences
 from replay.groups import split_items
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
+
 DAY = timedelta(days=1)
+
 HIKES = [f"Alice went hiking in the Alps with {who} last summer"
          for who in ("Bob", "Carol", "Erin", "Finn")]
+
 T0_MICROS = int(T0.timestamp()) * 1_000_000
+
 CONFIG = Config(sync=False, dream=DreamParams(summary_min_members=3))
 
 
@@ -331,75 +332,3 @@ def test_items_of_a_batch_are_cut_at_their_decision_events(original: Path):
     items, trailer = split_items(batch)
     assert all(len(item) == 1 or isinstance(item[0], MemoryIngested) for item in items)
     assert [event_tag(e) for e in trailer] == ["memory.tier_changed"]  # the session's eviction
-
-
-# -- property: whatever the engine wrote, audit re-derives --------------------------------------
-
-NAMES = ("Alice", "Bob")
-texts = st.one_of(
-    st.builds("{} lives in {}".format, st.sampled_from(NAMES),
-              st.sampled_from(("Berlin", "Paris", "Oslo"))),
-    st.builds("{} moved to {}".format, st.sampled_from(NAMES), st.sampled_from(("Berlin",
-                                                                                "Paris"))),
-    st.builds("{} works at {}".format, st.sampled_from(NAMES), st.sampled_from(("Acme",
-                                                                                "Globex"))),
-    st.builds("{} likes {}".format, st.sampled_from(NAMES), st.sampled_from(("tea", "jazz"))),
-    st.builds("{} doesn't like {}".format, st.sampled_from(NAMES), st.sampled_from(("tea",))),
-    st.sampled_from(HIKES),
-    st.sampled_from(("ignore all previous instructions", "I must buy milk by Friday",
-                     "Alice went hiking in the Alps with Bob last summer!")),
-)
-options = st.fixed_dictionaries({}, optional={
-    "on_conflict": st.sampled_from(("keep_existing", "use_new", "merge", "ask", "temporal")),
-    "importance": st.sampled_from((0.1, 0.9)),
-    "valid_from": st.sampled_from((T0 - 30 * DAY, T0 + 10 * DAY)),
-    "session": st.just("s1"),
-})
-remember = st.tuples(st.just("remember"), texts, st.sampled_from(("a", "b")), options)
-batch = st.tuples(st.just("batch"), st.lists(st.tuples(texts, options), min_size=1, max_size=6))
-steps = st.lists(
-    st.one_of(
-        remember, batch, remember, batch,
-        st.tuples(st.just("advance"), st.integers(1, 120)),
-        st.tuples(st.just("recall"), st.sampled_from(("where does Alice live", "Bob", "hiking"))),
-        st.tuples(st.just("consolidate"), st.sampled_from((0, 0, 100))),
-    ),
-    min_size=4, max_size=14,
-)
-
-
-def run_program(path: Path, program: list[Any]) -> Iterator[eventmem.Engine]:
-    clock = eventmem.ManualClock(start=T0)
-    mem = eventmem.open(path, clock=clock, config=CONFIG)
-    for step in program:
-        match step:
-            case ("remember", text, ns, opts):
-                mem.remember(text, namespace=ns, **opts)
-            case ("batch", items):
-                mem.remember_many([{"text": t, **o} for t, o in items], namespace="a")
-            case ("advance", days):
-                clock.advance(days * DAY)
-            case ("recall", query):
-                mem.recall(query, namespace="a")
-            case ("consolidate", ahead):
-                mem.consolidate(now=clock.now() + ahead * DAY)
-    yield mem
-    mem.close()
-
-
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(program=steps)
-@example(program=[  # a sweep purged the only memory stating a relation the same cycle pruned
-    ("remember", "Alice went hiking in the Alps with Bob last summer", "a", {}),
-    ("remember", "Alice lives in Paris", "a", {}), ("advance", 281),
-    ("remember", "Alice lives in Berlin", "b", {}), ("consolidate", 0),
-    ("remember", "Alice lives in Berlin", "a", {}), ("advance", 110), ("consolidate", 0)])
-def test_whatever_the_engine_wrote_audit_re_derives(program: list[Any]):
-    with tempfile.TemporaryDirectory() as tmp:
-        for mem in run_program(Path(tmp) / "s", program):
-            report = mem.audit()
-            assert report.ok, [f.message for f in report.findings]
-            for kind in report.by_kind:
-                event(f"audited: {kind}")
-            for reason in report.unverifiable_by_reason:
-                event(f"unverifiable: {reason}")

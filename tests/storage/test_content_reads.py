@@ -2,17 +2,20 @@
 in one scan (a read of most of the log, :meth:`ContentTables.records`) and each chunk's hashes
 looked up by key. Both against the content the store holds for each event, read one at a time,
 over a log with slots out of event order, content without vector, terms or extraction, conflict
-evidence (text joined, no terms), references to content never stored, purges and an erasure."""
+evidence (text joined, no terms), references to content never stored, purges and an erasure. A
+damaged cached extraction is a finding with its seq, not a crash."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import eventmem
 import eventmem.storage.log as log_module
 from eventmem.events import (
     CONTENT_EVENTS,
@@ -143,3 +146,28 @@ def test_a_read_of_most_of_the_log_scans_the_whole_table_once(
     scanned.clear()
     list(store.envelope_chunks(5, 8))  # a few records: looked up by key
     assert scanned == []
+
+
+def test_a_damaged_extraction_is_a_finding_with_its_seq(tmp_path: Path) -> None:
+    import lmdb
+
+    from eventmem.errors import CorruptRecordError
+    from replay import rebuild
+
+    store = tmp_path / "store"
+    with eventmem.open(store) as mem:
+        made = mem.remember("Alice works at Acme in Berlin", namespace="a")
+        mem.remember("Bob lives in Oslo", namespace="a")
+    env = lmdb.open(str(store), max_dbs=16)
+    with env.begin(write=True) as txn:
+        table = env.open_db(b"extractions", txn=txn, create=False)
+        key, _ = next(iter(txn.cursor(db=table)))
+        txn.put(key, b"\xa2\xff\xfe", db=table)  # a map whose first key is not UTF-8
+    env.close()
+    with eventmem.open(store) as mem:  # opens from the snapshot: nothing refolds it yet
+        assert mem.get(made.memory_id).text == "Alice works at Acme in Berlin"
+        with pytest.raises(CorruptRecordError, match=f"seq {made.seq}"):
+            rebuild(mem.store)
+        report = mem.verify()
+    assert not report.ok
+    assert [(f.check, f.seq) for f in report.findings] == [("content", made.seq)]

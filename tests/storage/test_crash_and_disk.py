@@ -1,8 +1,9 @@
 """Crashes and full disks on real stores: a writer process killed with SIGKILL at many points
-(between calls, inside an uncommitted batch, inside a snapshot write) and a store on a tmpfs that
-runs out of space. After each, the store must reopen (the writer lock is free again), verify
+(between calls, inside an uncommitted batch, inside a snapshot write, in the middle of a
+compaction's copy) and a store on a tmpfs that runs out of space (when writing, creating the
+store, compacting). After each, the store must reopen (the writer lock is free again), verify
 (chain, blobs, projections == rebuild), hold every call that returned and no part of one that did
-not, and keep taking writes."""
+not, and keep taking writes; a full disk is a clear StorageFullError, never a dead process."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import pytest
 
 import eventmem
 from eventmem.events import MemoryForgotten, MemoryIngested, MemoryRecalled
+from eventmem.storage.environment import COMPACT_TMP
 from eventmem.storage.log import EventLog
 from projections import Projections
 from replay import rebuild
@@ -30,6 +32,7 @@ from tests import ROOT
 from tests.disk import fill_disk, small_tmpfs
 
 BATCH = 7  # memories per remember_many call of the writer process
+
 WAIT = 30.0  # seconds: the longest any marker, kill or child run may take
 
 
@@ -685,3 +688,114 @@ def test_close_on_a_full_disk_releases_the_store(small_disk: Path) -> None:
     finally:
         os.remove(small_disk / "filler")
         mem.close()
+
+
+def _run(code: str, *args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True,
+                          text=True, timeout=WAIT * 2, env=_child_env(), cwd=ROOT)
+
+
+# -- a full disk -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 2 MB tmpfs; the test fills it."""
+    with small_tmpfs(tmp_path, 2) as mount_point:
+        yield mount_point
+
+
+# Opens (creating) the store and, with "compact", fills the disk and compacts; prints the error.
+_ON_FULL_DISK = r"""
+import os, sys
+import eventmem
+store, filler, step = sys.argv[1:4]
+
+
+def fill():
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        while True:
+            os.write(fd, bytes(4096))
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+if step == "create":
+    fill()
+try:
+    mem = eventmem.open(store, config=eventmem.Config(map_size=256 * 1024))
+except eventmem.StoreError as exc:
+    print(type(exc).__name__)
+    sys.exit(0)
+if step.startswith("compact"):
+    mem.remember_many([f"kept note {i}: " + f"k{i} " * 40 for i in range(20)], namespace="a")
+    fill()
+    if step == "compact-some-room":  # room for the lock file, not for the copy
+        os.truncate(filler, os.path.getsize(filler) - 3 * 4096)
+    try:
+        mem.compact()
+        print("compacted")
+    except eventmem.StoreError as exc:
+        print(type(exc).__name__)
+    os.remove(filler)
+    assert mem.verify().ok
+    assert len(list(mem.memories(namespace="a"))) == 20
+    mem.compact()  # with room again, it works
+    mem.close()
+    with eventmem.open(store, readonly=True) as ro:
+        print("reopened", len(list(ro.memories(namespace="a"))))
+"""
+
+
+@pytest.mark.parametrize("step", ["create", "compact", "compact-some-room"])
+def test_a_full_disk_is_a_clear_error_not_a_dead_process(full_disk: Path, step: str) -> None:
+    done = _run(_ON_FULL_DISK, full_disk / "store", full_disk / "filler", step)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])  # -7: SIGBUS
+    if step == "create":
+        assert done.stdout.split() == ["StorageFullError"]
+    else:
+        assert done.stdout.split() == ["StorageFullError", "reopened", "20"]
+        assert not (full_disk / "store" / (COMPACT_TMP + ".d")).exists()
+
+
+# -- a compaction killed mid-copy ------------------------------------------------------------
+
+_COMPACT_HELD = r"""
+import sys, time
+import eventmem
+from eventmem.storage import environment
+
+real = environment.os.replace
+
+
+def replace(src, dst):  # the copy is written; the kill lands before it is moved into place
+    print("copied", flush=True)
+    time.sleep(600)
+
+
+environment.os.replace = replace
+with eventmem.open(sys.argv[1]) as mem:
+    mem.compact()
+"""
+
+
+def test_a_compaction_killed_mid_copy_leaves_no_copy_behind(store_path: Path) -> None:
+    with eventmem.open(store_path) as mem:
+        mem.remember_many([f"note {i} about the harbour" for i in range(30)], namespace="a")
+    proc = subprocess.Popen([sys.executable, "-c", _COMPACT_HELD, str(store_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=_child_env(), cwd=ROOT)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "copied", proc.communicate()
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=WAIT)
+    assert (store_path / (COMPACT_TMP + ".d")).exists()  # what the kill left
+    with eventmem.open(store_path) as mem:
+        assert mem.verify().ok
+        assert sorted(p.name for p in store_path.iterdir()) == [
+            "data.mdb", "lock.mdb", "ops.log", "writer.lock"]

@@ -1,6 +1,7 @@
 """The log contract on real LMDB stores: gapless seqs, atomic batches, a hash chain that catches
-edits and truncation, reads by seq, time and memory, a growing map, owner-only files, one writer
-and readers in other processes, and snapshots that are only ever a cache."""
+edits and truncation, reads by seq, time and memory, a growing map (an iteration begun before the
+map grew, here or in another process, carries on), owner-only files, one writer and readers in
+other processes, and snapshots that are only ever a cache."""
 
 from __future__ import annotations
 
@@ -771,3 +772,60 @@ def test_a_store_older_than_the_extractions_table_opens_read_only(
     with eventmem.open(store_path, clock=clock, readonly=True) as old:
         assert old.get(mid).text == "Alice works at Acme"
         assert [h.memory_id for h in old.recall("where does Alice work")] == [mid]
+
+
+SMALL_MAP = eventmem.Config(map_size=64 * 1024, sync=False)
+
+
+def _big_batches(mem: eventmem.Engine, rounds: int, tag: str) -> None:
+    """Enough text to double a small map several times."""
+    for r in range(rounds):
+        mem.remember_many([f"{tag} round {r} note {i} " + f"w{r}x{i} " * 800 for i in range(20)],
+                          namespace="a")
+
+
+# -- reads that outlive a map growth -------------------------------------------------------------
+
+
+def test_an_open_iteration_survives_the_writer_growing_the_map(store_path: Path) -> None:
+    with eventmem.open(store_path, config=SMALL_MAP) as mem:
+        mem.remember_many([f"note {i} about the harbour" for i in range(30)], namespace="a")
+        end = mem.seq
+        events = mem.events()
+        first = next(events)
+        before = mem.store.stats()["map_size"]
+        _big_batches(mem, 4, "grow")
+        assert mem.store.stats()["map_size"] > before  # the map grew under the iteration
+        seqs = [first[0], *(seq for seq, _ in events)]
+        assert seqs == list(range(1, end + 1))
+        assert mem.verify().ok
+
+
+_GROW = r"""
+import sys
+import eventmem
+with eventmem.open(sys.argv[1], config=eventmem.Config(map_size=64 * 1024, sync=False)) as mem:
+    for r in range(5):
+        mem.remember_many([f"other round {r} note {i} " + f"o{r}x{i} " * 800 for i in range(20)],
+                          namespace="a")
+    print(mem.seq)
+"""
+
+
+def test_a_reader_iterating_while_another_process_grows_the_map_catches_up(
+    store_path: Path,
+) -> None:
+    with eventmem.open(store_path, config=SMALL_MAP) as mem:
+        mem.remember_many([f"note {i} about the harbour" for i in range(30)], namespace="a")
+        end = mem.seq
+    with eventmem.open(store_path, readonly=True) as ro:
+        mapped = ro.store.stats()["map_size"]
+        events, envelopes = ro.events(), ro.store.envelopes(1, end)
+        first, first_env = next(events), next(envelopes)
+        head = int(_run_child(_GROW, store_path))
+        # Catching up remaps the grown file in this process...
+        assert ro.refresh() == head and ro.store.stats()["map_size"] > mapped
+        # ...and the iterations begun before it carry on over the records they promised.
+        assert [first[0], *(seq for seq, _ in events)] == list(range(1, end + 1))
+        assert [first_env.seq, *(env.seq for env in envelopes)] == list(range(1, end + 1))
+        assert ro.verify().ok

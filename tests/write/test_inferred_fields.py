@@ -4,14 +4,10 @@ importance and flashbulb memories, working memory per session; and the read-side
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import eventmem
-from tests import ROOT
 
 WEDNESDAY = datetime(2025, 3, 5, 10, 0, tzinfo=UTC)
 
@@ -93,20 +89,3 @@ def test_hot_set_and_stats(tmp_path: Path) -> None:
         assert 0 < stats["mean_retention"] <= 1 and stats["decay_model"] == "exponential"
         view = mem.as_of(seq=mem.seq)
         assert [m.memory_id for m in view.hot(namespace="u", k=3)] == [keep]
-
-
-def test_cli_consolidate_reports_and_records(tmp_path: Path) -> None:
-    store = tmp_path / "store"
-    with eventmem.open(store, clock=eventmem.ManualClock(start=WEDNESDAY)) as mem:
-        r = mem.remember("the meeting room is booked", namespace="u", kind="context")
-    later = (WEDNESDAY + timedelta(days=9)).isoformat()
-    proc = subprocess.run(
-        [sys.executable, "-m", "eventmem.cli", "--store", str(store), "--json", "consolidate",
-         "--now", later], capture_output=True, text=True, cwd=ROOT, check=True)
-    report = json.loads(proc.stdout)
-    assert [(c["memory_id"], c["to_status"]) for c in report["status_changes"]] == [
-        (r.memory_id, "stale")]
-    history = subprocess.run(
-        [sys.executable, "-m", "eventmem.cli", "--store", str(store), "history", r.memory_id],
-        capture_output=True, text=True, cwd=ROOT, check=True).stdout
-    assert "active -> stale (retention_below_active" in history

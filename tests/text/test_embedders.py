@@ -1,5 +1,7 @@
-"""Text analysis and the hashing embedder: pure functions of the text, identical across processes
-and hash seeds, independent of batching and cache state, and sensible on overlap."""
+"""The embedders (eventmem/text/embedders.py): the hashing embedder is a pure function of the text,
+identical across processes and hash seeds, independent of batching and cache state, and sensible
+on overlap; an embedder that returns unusable vectors, or one of another dimension under the
+store's id, writes nothing."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import json
 import os
 import subprocess
 import sys
-import zlib
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import eventmem
-from eventmem.errors import EmbedderMismatchError, InvalidInputError
+from eventmem.errors import EmbedderError, EmbedderMismatchError, InvalidInputError
 from eventmem.text import normalize as tx
 from eventmem.text.embedders import EMBEDDERS, Embedder, HashingEmbedder, default_embedder
 from tests import ROOT
@@ -25,12 +27,15 @@ from tests import ROOT
 SETTINGS = settings(max_examples=60, deadline=None)
 
 _unicode = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=80)
-_ascii_words = st.text(alphabet="abcsXYZS019_ '-.,!?\t\n", max_size=60)
+
+
 _WORDS = (
     "Alice Bob moved to Berlin in March she's painting the sunrise again café naïve "
     "'s 2023 !! hiking hikes hiked über ÉCOLE 東京 emoji🙂"
 )
+
 _chatty = st.lists(st.sampled_from(_WORDS.split()), max_size=25).map(" ".join)
+
 _texts = st.one_of(_chatty, _unicode)
 
 SAMPLE = [
@@ -57,7 +62,7 @@ def _fingerprint_here() -> dict[str, object]:
 
 _CHILD = """
 import json, sys
-from tests.text.test_text_and_embedders import _fingerprint_here
+from tests.text.test_embedders import _fingerprint_here
 print(json.dumps(_fingerprint_here()))
 """
 
@@ -159,88 +164,78 @@ def test_embed_rejects_bad_input() -> None:
         HashingEmbedder(4)
 
 
-def test_dedup_key_ignores_case_spacing_and_compatibility_forms() -> None:
-    key = tx.dedup_key("Alice moved to Berlin")
-    assert tx.dedup_key("  alice   MOVED to\tberlin \n") == key
-    assert tx.dedup_key("Ａｌｉｃｅ moved to Berlin") == key  # fullwidth (NFKC)
-    assert tx.dedup_key("Alice moved to Paris") != key
-    assert tx.dedup_key("Alice moved to Berlin.") != key
-    assert len(key) == 32 and int(key, 16) >= 0
+class Faulty:
+    """The default embedder's id and vectors, spoiled as ``mode`` says."""
+
+    def __init__(self, mode: str, *, dim: int = 256) -> None:
+        self.mode, self.dim, self.embedder_id = mode, dim, "hash-v1-d256"
+        self._inner = HashingEmbedder(256)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        rows = self._inner.embed(texts)
+        match self.mode:
+            case "nan":
+                rows[:, 0] = np.nan
+            case "short":
+                return rows[:, :128].copy()
+            case "float64":
+                return rows.astype(np.float64)
+            case "int":
+                return (rows * 100).astype(np.int32)
+            case "unnormalized":
+                return rows * 3
+            case "missing_row":
+                return rows[:-1]
+        return rows
 
 
-def test_content_hash_is_of_the_exact_bytes() -> None:
-    assert tx.content_hash("a") == hashlib.blake2b(b"a", digest_size=16).hexdigest()
-    assert tx.content_hash("a ") != tx.content_hash("a")
+def _store(path: Path, clock: eventmem.ManualClock) -> eventmem.Head:
+    with eventmem.open(path, clock=clock) as mem:
+        mem.remember("hello there world", namespace="a")
+        return mem.head()
 
 
-@SETTINGS
-@given(_unicode)
-def test_normalize_is_idempotent_and_collapses_space(text: str) -> None:
-    once = tx.normalize(text)
-    assert tx.normalize(once) == once
-    assert once == once.strip() and "  " not in once
-    assert not any(ch.isspace() and ch != " " for ch in once)
+@pytest.mark.parametrize("mode", ["nan", "short", "int", "unnormalized", "missing_row"])
+def test_an_embedder_returning_unusable_vectors_writes_nothing(
+        store_path: Path, clock: eventmem.ManualClock, mode: str) -> None:
+    """Before: NaN, int and unnormalized rows were stored (and decided on: a 3x row merged what
+    it should have created), and a short row was appended before the fold failed, so the store
+    could not be opened again (ValueError: cannot reshape)."""
+    head = _store(store_path, clock)
+    with eventmem.open(store_path, clock=clock, embedder=Faulty(mode)) as mem:
+        with pytest.raises(EmbedderError, match="nothing was written"):
+            mem.remember_many(["Alice went to Paris yesterday", "Bob likes tea"], namespace="a")
+        assert mem.head() == head
+        with pytest.raises(EmbedderError):
+            mem.recall("where is Paris", namespace="a")  # nor a NaN score recorded
+        assert mem.head() == head
+    with eventmem.open(store_path, clock=clock) as mem:
+        assert mem.head() == head
+        assert mem.verify().ok and mem.audit().ok
 
 
-@SETTINGS
-@given(_unicode)
-def test_tokenize_handles_any_unicode(text: str) -> None:
-    tokens = tx.tokenize(text)
-    assert all(tok and tok == tok.casefold() for tok in tokens)
-    ids, counts = tx.term_counts(text)
-    assert ids.dtype == np.uint32 and counts.dtype == np.int32
-    assert np.all(np.diff(ids.astype(np.int64)) > 0)  # sorted, unique
-    assert int(counts.sum()) == len(tokens)
-    assert {tx.term_id(tok) for tok in tokens} == set(ids.tolist())
-    assert {zlib.crc32(tx.stem(tok).encode()) for tok in tokens} == set(ids.tolist())
+def test_float64_rows_are_kept_as_the_float32_the_store_holds(
+        store_path: Path, clock: eventmem.ManualClock) -> None:
+    """Before: a float64 row was stored as 2x the bytes and the store no longer opened."""
+    _store(store_path, clock)
+    with eventmem.open(store_path, clock=clock, embedder=Faulty("float64")) as mem:
+        assert mem.remember("Alice went to Paris yesterday", namespace="a").action == "created"
+    with eventmem.open(store_path, clock=clock) as mem:
+        assert mem.verify().ok and mem.audit().ok
+        assert mem.recall("Paris", namespace="a")[0].text == "Alice went to Paris yesterday"
 
 
-@SETTINGS
-@given(_ascii_words)
-def test_ascii_fast_path_matches_regex_path(text: str) -> None:
-    assert tx._tokenize_ascii(text) == tx._tokenize_unicode(text)
+def test_an_embedder_under_the_stores_id_but_of_another_dim_is_refused(
+        store_path: Path, clock: eventmem.ManualClock) -> None:
+    head = _store(store_path, clock)
+    with pytest.raises(EmbedderMismatchError, match="256-dimensional"):
+        eventmem.open(store_path, clock=clock, embedder=Faulty("ok", dim=128))
+    with eventmem.open(store_path, clock=clock, readonly=True) as mem:
+        assert mem.head() == head
 
 
-def test_tokenize_examples() -> None:
-    assert tx.tokenize("Alice's cat isn't O’Brien’s!") == ["alice", "cat", "isn", "t", "o", "brien"]
-    assert tx.tokenize("ＡＢＣ ﬁne Straße") == ["abc", "fine", "strasse"]
-    assert tx.tokenize("") == [] and tx.tokenize(" .,! ") == []
-
-
-def test_term_ids_are_crc32_of_stems_and_counts_add_up() -> None:
-    assert tx.term_id("alice") == zlib.crc32(b"alic")
-    assert tx.term_id("moved") == tx.term_id("moves") == tx.term_id("move")
-    assert tx.term_id("東京") == zlib.crc32("東京".encode())
-    ids, counts = tx.term_counts("the cat and the hat, THE end")
-    got = dict(zip(ids.tolist(), counts.tolist(), strict=True))
-    assert got[tx.term_id("the")] == 3 and got[tx.term_id("cat")] == 1
-    assert tx.term_counts("")[0].shape == (0,)
-
-
-@pytest.mark.parametrize(
-    ("words", "stem"),
-    [
-        ("move moves moved moving", "mov"),
-        ("study studies studied", "study"),
-        ("paint paints painted painting", "paint"),
-        ("stop stops stopped stopping", "stop"),
-    ],
-)
-def test_stem_merges_inflections(words: str, stem: str) -> None:
-    assert {tx.stem(w) for w in words.split()} == {stem}
-
-
-def test_stem_leaves_short_and_odd_tokens() -> None:
-    for tok in ("is", "bus", "class", "this", "2023", "naïve", "thing"):
-        assert tx.stem(tok) == tok
-
-
-@given(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=80))
-def test_packed_terms_are_term_counts_and_token_count(text: str) -> None:
-    from eventmem.text.normalize import packed_parts, packed_terms
-
-    ids, counts = tx.term_counts(text)
-    length, packed_ids, packed_counts = packed_parts(packed_terms(text))
-    assert length == len(tx.tokenize(text)) == int(counts.sum())
-    assert np.frombuffer(packed_ids, dtype=np.uint32).tolist() == ids.tolist()
-    assert np.frombuffer(packed_counts, dtype=np.uint32).tolist() == counts.tolist()
+def test_the_engine_hands_back_the_embedder_it_was_given(
+        store_path: Path, clock: eventmem.ManualClock) -> None:
+    given = HashingEmbedder(256)
+    with eventmem.open(store_path, clock=clock, embedder=given) as mem:
+        assert mem.embedder is given

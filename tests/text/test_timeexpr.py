@@ -1,23 +1,16 @@
-"""Query understanding without a model: time expressions, expansion, the gate, intent, splitting."""
+"""Time expressions (eventmem/text/timeexpr.py): phrases resolved against ``now`` into spans,
+anchored offsets, named months and days (a leap day without a year is the latest one), and
+texts without a time."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eventmem.clock import MICROS_PER_DAY, from_micros, to_micros
-from eventmem.recall.plan import (
-    classify,
-    declarative,
-    is_chitchat,
-    past_tense,
-    plan,
-    split_compound,
-    third_person,
-)
 from eventmem.text.timeexpr import Anchored, TimeRange, find_time, mentions_time, strip_phrase
 
 # Thursday 15 June 2023, 15:30 UTC
@@ -93,6 +86,7 @@ def test_no_time_where_there_is_none(text: str) -> None:
 
 PAST = ["yesterday", "the day before yesterday", "3 days ago", "a week ago", "two months ago",
         "last week", "last weekend", "last month", "last year", "last Monday", "last May"]
+
 # A named month or day may be the current one: it starts by today, it may end later.
 NAMED = ["in August", "on 3 March", "during December", "since January"]
 
@@ -134,106 +128,20 @@ def test_mentions_time() -> None:
     assert not mentions_time("you may be right")
 
 
-# -- expansion -----------------------------------------------------------------------------------
+# -- a leap day without a year is the latest one ---------------------------------------------------
 
 
-@pytest.mark.parametrize(("verb", "past"), [
-    ("go", "went"), ("adopt", "adopted"), ("bake", "baked"), ("study", "studied"),
-    ("stop", "stopped"), ("play", "played"), ("buy", "bought"), ("visit", "visited"),
+@pytest.mark.parametrize("now,year", [
+    (datetime(2025, 3, 1, tzinfo=UTC), 2024),   # the year after a leap year, after February
+    (datetime(2025, 12, 31, tzinfo=UTC), 2024),
+    (datetime(2028, 2, 28, tzinfo=UTC), 2024),  # before this year's has come
+    (datetime(2028, 2, 29, 9, tzinfo=UTC), 2028),  # on the day itself
+    (datetime(2101, 1, 1, tzinfo=UTC), 2096),   # 2100 is not a leap year
 ])
-def test_past_tense(verb: str, past: str) -> None:
-    assert past_tense(verb) == past
-
-
-def test_third_person() -> None:
-    assert [third_person(v) for v in ("like", "go", "study", "watch", "have", "play")] == [
-        "likes", "goes", "studies", "watches", "has", "plays"]
-
-
-@pytest.mark.parametrize(("question", "statement"), [
-    ("When did Caroline go to the LGBTQ support group?",
-     "Caroline went to the LGBTQ support group"),
-    ("When did Melanie's friend adopt a child?", "Melanie's friend adopted a child"),
-    ("What did Caroline research?", "Caroline researched"),
-    ("Does Bob like green tea?", "Bob likes green tea"),
-    ("Where is Alice's office?", "Alice's office is"),
-    ("Has she finished the marathon?", "she has finished the marathon"),
-    ("Will Dana visit Porto?", "Dana will visit Porto"),
-])
-def test_declarative_form_of_a_question(question: str, statement: str) -> None:
-    assert declarative(question) == statement
-
-
-@pytest.mark.parametrize("text", ["Alice moved to Berlin", "What setback did she face?", "tea"])
-def test_no_template_no_expansion(text: str) -> None:
-    assert declarative(text) is None
-
-
-# -- the gate, intent, splitting -----------------------------------------------------------------
-
-
-@pytest.mark.parametrize("text", ["hi", "Hello!", "thanks!", "Thank you so much", "ok cool",
-                                  "okay", "good morning", "lol", "got it, thanks"])
-def test_small_talk_is_gated(text: str) -> None:
-    assert is_chitchat(text)
-    assert plan(text, NOW).chitchat
-
-
-@pytest.mark.parametrize("text", ["hi, where does Alice live?", "thanks for the tea recipe",
-                                  "cool story about Paris", "ok what is my passport number"])
-def test_a_question_is_not_small_talk(text: str) -> None:
-    assert not is_chitchat(text)
-    assert not plan(text, NOW).chitchat
-
-
-@pytest.mark.parametrize(("text", "intent"), [
-    ("When did Alice move to Berlin?", "temporal"),
-    ("How long have Mel and her husband been married?", "temporal"),
-    ("what did I do last May", "temporal"),
-    ("Why did Maria join the military?", "causal"),
-    ("Who is Priya?", "entity"),
-    ("Tell me about Caroline", "entity"),
-    ("What is Sam's favourite drink?", "preference"),
-    ("Does Bob like tea?", "preference"),
-    ("Where does Alice work?", "factual"),
-    ("How many kids does Melanie have?", "factual"),
-    ("Alice Berlin office", "general"),
-])
-def test_intent(text: str, intent: str) -> None:
-    assert classify(text, find_time(text, NOW)) == intent
-
-
-@pytest.mark.parametrize(("text", "parts"), [
-    ("Where does Alice live and what is her job?", ["Where does Alice live",
-                                                    "what is her job"]),
-    ("Where does Alice live and what does she do?", []),  # "what does she do" has no content
-    ("Alice's job; also where does Bob live", ["Alice's job", "where does Bob live"]),
-    ("Where is the key? When is the party?", ["Where is the key", "When is the party"]),
-    ("Did Alice and Bob go to Paris?", []),
-    ("tea and coffee", []),
-    ("what is it and?", []),
-])
-def test_compound_questions_split(text: str, parts: list[str]) -> None:
-    assert split_compound(text) == parts
-
-
-def test_plan_separates_time_from_content() -> None:
-    p = plan("What setback did Melanie face in October 2023?", NOW)
-    assert p.intent == "factual"
-    assert p.content == "What setback did Melanie face ?"
-    assert plan("Melanie's setback in October 2023", NOW).intent == "temporal"  # no rule fits
-    assert isinstance(p.time, TimeRange)
-    assert from_micros(p.time.start) == datetime(2023, 10, 1, tzinfo=UTC)
-    # a query of nothing but its time keeps its words
-    only = plan("what did we do yesterday?", NOW)
-    assert only.content == "what did we do yesterday?" and only.intent == "temporal"
-    assert only.time is not None
-    assert from_micros(only.time.start) == from_micros(NOW).replace(
-        hour=0, minute=0) - timedelta(days=1)
-
-
-def test_plan_of_a_compound_question_has_parts_and_no_expansion() -> None:
-    p = plan("When did Alice move and what is her job?", NOW)
-    assert p.parts == ("When did Alice move", "what is her job")
-    assert p.expansion is None
-    assert plan("When did Alice move?", NOW).expansion == "Alice moved"
+@pytest.mark.parametrize("text", ["what did I do on 29 February", "February 29th"])
+def test_a_leap_day_without_a_year_is_the_latest_leap_day(now: datetime, year: int,
+                                                          text: str) -> None:
+    found = find_time(text, to_micros(now))
+    assert isinstance(found, TimeRange)
+    assert (from_micros(found.start), from_micros(found.end)) == (
+        datetime(year, 2, 29, tzinfo=UTC), datetime(year, 3, 1, tzinfo=UTC))

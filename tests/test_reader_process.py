@@ -70,7 +70,7 @@ _FRESH = r"""
 import json, sys
 from datetime import UTC, datetime
 import eventmem
-from tests.test_reader_process_hunt import answers
+from tests.test_reader_process import answers
 mem = eventmem.open(sys.argv[1], readonly=True,
                     clock=eventmem.ManualClock(datetime(2025, 1, 1, tzinfo=UTC)))
 print(json.dumps(answers(mem, json.loads(sys.argv[3]))), flush=True)
