@@ -19,15 +19,11 @@ from eventmem.config import Config
 from eventmem.policies.dream.params import DreamParams
 from eventmem.results import HistoryEntry
 from tests.cli.in_process import cli as run_cli
+from tests.strategies import CAT, HIKES
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
 
 DAY = timedelta(days=1)
-
-CAT = "Alice adopted a cat named Biscuit last spring in Lisbon and the cat is grey with white paws"
-
-HIKES = [f"Alice went hiking in the Alps with {who} last summer"
-         for who in ("Bob", "Carol", "Erin", "Finn")]
 
 
 @pytest.fixture(scope="module")

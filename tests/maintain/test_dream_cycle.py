@@ -38,17 +38,11 @@ from eventmem.policies.dream.params import DreamParams
 from eventmem.policies.lifecycle import SWEEP_POLICY
 from replay import rebuild
 from tests import ROOT
+from tests.strategies import HIKES, OTHERS
 
 DAY = timedelta(days=1)
 
 T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)
-
-HIKES = [f"Alice went hiking in the Alps with {who} last summer"
-         for who in ("Bob", "Carol", "Erin", "Finn")]  # pairwise cosine ~0.82
-
-OTHERS = ["Carol keeps bees on the allotment", "Dan restores old radios in his shed",
-          "Erin teaches piano on Tuesdays", "Frank collects vintage maps",
-          "Gina walks the dog along the canal", "The team standup is at nine every Monday"]
 
 
 def open_store(path: Path, clock: eventmem.ManualClock, **dream: Any) -> eventmem.Engine:
@@ -360,7 +354,8 @@ from datetime import timedelta
 import eventmem
 from eventmem.config import Config
 from eventmem.policies.dream.params import DreamParams
-from tests.maintain.test_dream_cycle import HIKES, OTHERS, T0
+from tests.maintain.test_dream_cycle import T0
+from tests.strategies import HIKES, OTHERS
 clock = eventmem.ManualClock(start=T0)
 config = Config(sync=False, dream=DreamParams(summary_min_members=4, capacity=9))
 with eventmem.open(sys.argv[1], clock=clock, config=config) as mem:

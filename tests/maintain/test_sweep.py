@@ -32,6 +32,7 @@ from eventmem.config import Config
 from eventmem.events import DREAM_POLICY, LifecycleTransitioned, TierChanged
 from eventmem.policies.dream.params import DreamParams
 from eventmem.policies.lifecycle import SWEEP_1, SWEEP_POLICY
+from tests.strategies import OTHERS
 
 DAY = timedelta(days=1)
 
@@ -370,10 +371,6 @@ def test_a_time_bounded_memory_expires(mem, clock, t0):
 
 
 T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)
-
-
-OTHERS = ["Carol keeps bees on the allotment", "Dan restores old radios in his shed",
-          "Erin teaches piano on Tuesdays", "Frank collects vintage maps"]
 
 
 def open_at_t0(store_path: Path, **dream_params: Any) -> eventmem.Engine:

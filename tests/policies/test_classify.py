@@ -13,19 +13,10 @@ from hypothesis import strategies as st
 from eventmem.events import MEMORY_KINDS
 from eventmem.policies import classify as classifier
 from eventmem.policies.classify import KIND_ORDER, RULES, classify
+from tests.strategies import chat_texts, fast_path_texts, unicode_texts
 
 SETTINGS = settings(max_examples=200, deadline=None)
 
-_unicode = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=200)
-
-_chatty = st.lists(
-    st.sampled_from(
-        "I i'm am a my name is call me tomorrow next week yesterday we went to love hate sister "  # noqa: SIM905
-        "boss urgent breach !! ASAP Friday by in 3 days right now brb hi working on every morning "
-        "May 3 2025-02-10 ’ ' . , ? é 東京".split()
-    ),
-    max_size=25,
-).map(" ".join)
 
 CLASSIFY_EXAMPLES = [
     ("My name is Priya Raman", "identity:my_name_is"),
@@ -139,7 +130,7 @@ def test_classify_order_and_edges(text: str, kind: str) -> None:
 
 
 @SETTINGS
-@given(st.one_of(_unicode, _chatty))
+@given(st.one_of(unicode_texts(200), chat_texts()))
 def test_classify_total_on_any_text(text: str) -> None:
     kind, rule = classify(text)
     assert kind in MEMORY_KINDS
@@ -153,20 +144,7 @@ def test_classify_is_fast_on_adversarial_text() -> None:
         assert classify(text)[0] == "context"
 
 
-# Text that hits the interesting cases: causal words in any case, apostrophes of every kind,
-# contractions, runs of odd whitespace, and letters that fold or case-map specially.
 # -- the fast normalization ------------------------------------------------------------------------
-
-
-_PIECES = st.sampled_from([
-    "because", "BeCause", "since", "so that", "SO  THAT", "therefore", "as a result", "due to",
-    "led to", "caused", "thanks to", "I'm", "i’m", "I`m", "dont", "can't", "gonna", "im",
-    "ſince", "\u212aelvin", "ﬁne", "İstanbul", " ", "  ", "\t", "\n", "\u00a0", ".", ",", "!",
-    "'", "’", "`", "´", "x", "Tom", "because_", "_since", "caused9", "é",
-])
-
-_TEXTS = st.one_of(st.text(max_size=60), st.lists(_PIECES, max_size=12).map("".join),
-                   st.lists(st.one_of(_PIECES, st.text(max_size=3)), max_size=12).map(" ".join))
 
 
 def _reference_normalize(value: str) -> str:
@@ -177,7 +155,7 @@ def _reference_normalize(value: str) -> str:
 
 
 @settings(max_examples=400, deadline=None)
-@given(_TEXTS)
+@given(fast_path_texts())
 def test_classify_normalization_is_unchanged(value: str) -> None:
     assert classifier._normalize(value) == _reference_normalize(value)
 

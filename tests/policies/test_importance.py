@@ -17,19 +17,9 @@ from eventmem.policies.importance import (
     ImportanceParams,
     score,
 )
+from tests.strategies import chat_texts, unicode_texts
 
 SETTINGS = settings(max_examples=200, deadline=None)
-
-_unicode = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=200)
-
-_chatty = st.lists(
-    st.sampled_from(
-        "I i'm am a my name is call me tomorrow next week yesterday we went to love hate sister "  # noqa: SIM905
-        "boss urgent breach !! ASAP Friday by in 3 days right now brb hi working on every morning "
-        "May 3 2025-02-10 ’ ' . , ? é 東京".split()
-    ),
-    max_size=25,
-).map(" ".join)
 
 
 # ---------------------------------------------------------------- importance
@@ -112,7 +102,7 @@ _floats = st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True))
 
 @SETTINGS
 @given(
-    st.one_of(_unicode, _chatty),
+    st.one_of(unicode_texts(200), chat_texts()),
     _floats,
     st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=5),
     _floats,

@@ -12,19 +12,9 @@ from hypothesis import strategies as st
 from eventmem.clock import from_micros, to_micros
 from eventmem.policies.timebound import RULES as TIME_RULES
 from eventmem.policies.timebound import infer_valid_until
+from tests.strategies import chat_texts, unicode_texts
 
 SETTINGS = settings(max_examples=200, deadline=None)
-
-_unicode = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=200)
-
-_chatty = st.lists(
-    st.sampled_from(
-        "I i'm am a my name is call me tomorrow next week yesterday we went to love hate sister "  # noqa: SIM905
-        "boss urgent breach !! ASAP Friday by in 3 days right now brb hi working on every morning "
-        "May 3 2025-02-10 ’ ' . , ? é 東京".split()
-    ),
-    max_size=25,
-).map(" ".join)
 
 
 # ---------------------------------------------------------------- timebound
@@ -89,7 +79,8 @@ def test_timebound_none(text: str) -> None:
 
 
 @SETTINGS
-@given(st.one_of(_unicode, _chatty), st.integers(0, to_micros(datetime(9000, 1, 1, tzinfo=UTC))))
+@given(st.one_of(unicode_texts(200), chat_texts()),
+       st.integers(0, to_micros(datetime(9000, 1, 1, tzinfo=UTC))))
 def test_timebound_total_and_in_the_future(text: str, now: int) -> None:
     found = infer_valid_until(text, now)
     assert found == infer_valid_until(text, now)

@@ -22,17 +22,11 @@ import replay
 from eventmem.config import Config
 from eventmem.events import ConflictFlagged, ConflictResolved, MemoryIngested
 from eventmem.policies.dream.params import DreamParams
+from tests.strategies import HIKES, OTHERS
 
 DAY = timedelta(days=1)
 
 T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)
-
-HIKES = [f"Alice went hiking in the Alps with {who} last summer"
-         for who in ("Bob", "Carol", "Erin", "Finn")]  # pairwise cosine ~0.82
-
-OTHERS = ["Carol keeps bees on the allotment", "Dan restores old radios in his shed",
-          "Erin teaches piano on Tuesdays", "Frank collects vintage maps",
-          "Gina walks the dog along the canal", "The team standup is at nine every Monday"]
 
 
 def flag(mem: eventmem.Engine, conflict_id: str, existing: str, new: str) -> None:

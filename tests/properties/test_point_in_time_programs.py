@@ -19,6 +19,7 @@ from eventmem.config import Config
 from eventmem.policies.lifecycle import LifecycleParams
 from eventmem.reader import Reader, View
 from replay.rebuild import rebuild
+from tests.strategies import CITIES, ORGS, PEOPLE, statements
 
 DAY = timedelta(days=1)
 
@@ -29,16 +30,11 @@ def mid(result: eventmem.RememberResult) -> str:
 
 
 
-PEOPLE = ("Alice", "Bob", "Carol")
-
 TEXTS = st.one_of(
-    st.builds("{} lives in {}".format, st.sampled_from(PEOPLE),
-              st.sampled_from(("Berlin", "Paris", "Oslo"))),
-    st.builds("{} works at {}".format, st.sampled_from(PEOPLE),
-              st.sampled_from(("Acme", "Globex"))),
-    st.builds("{} is married to {}".format, st.sampled_from(PEOPLE), st.sampled_from(PEOPLE)),
-    st.builds("Yesterday {} visited {} for the conference".format, st.sampled_from(PEOPLE),
-              st.sampled_from(("Rome", "Oslo"))),
+    statements("{} lives in {}", PEOPLE, CITIES),
+    statements("{} works at {}", PEOPLE, ORGS),
+    statements("{} is married to {}", PEOPLE, PEOPLE),
+    statements("Yesterday {} visited {} for the conference", PEOPLE, ("Rome", "Oslo")),
 )
 
 STRATEGIES = st.sampled_from((None, "ask", "use_new", "keep_existing", "merge", "temporal"))

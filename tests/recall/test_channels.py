@@ -14,24 +14,14 @@ from hypothesis import strategies as st
 
 import eventmem
 from eventmem.recall.channels import Lexical, context_scores, same_session, smoothed
-from projections.state import MemoryRecord
-
-
-def record(mid: str, *, created: int = 0, session: str | None = None, importance: float = 0.5,
-           utility: float = 0.5, accesses: int = 0, status: str = "active",
-           source: str = "user", confidence: float = 1.0) -> MemoryRecord:
-    r = MemoryRecord(mid, "ns", "h" + mid, "d" + mid, "event", "test", source, 60.0, importance,
-                     confidence, False, False, None, None, (), (), created, 1, created, 1)
-    r.session, r.utility, r.access_count, r.status = session, utility, accesses, status  # type: ignore[assignment]
-    return r
-
+from tests.strategies import memory_record
 
 # -- neighbouring context ------------------------------------------------------------------------
 
 
 def test_context_scores_lend_neighbours_words_within_a_session() -> None:
-    memories = {f"m{i}": record(f"m{i}", created=i * 60_000_000) for i in range(5)}
-    memories["m4"] = record("m4", created=10 * 3_600_000_000)  # hours later: another session
+    memories = {f"m{i}": memory_record(f"m{i}", created=i * 60_000_000) for i in range(5)}
+    memories["m4"] = memory_record("m4", created=10 * 3_600_000_000)  # hours later: another session
     found = Lexical(np.array([0.0, 4.0, 0.0, 0.0, 8.0]), [f"m{i}" for i in range(5)])
     got = context_scores(found, [0, 1, 2, 3], memories, [0.5, 0.25], 1800.0, lambda m: True)
     assert got == [2.0, 4.0, 2.0, 1.0]  # m3 is 2 rows from m1; m4's words stay in its session
@@ -40,10 +30,10 @@ def test_context_scores_lend_neighbours_words_within_a_session() -> None:
 
 
 def test_sessions_decide_when_both_memories_name_one() -> None:
-    a, b = record("a", session="s1"), record("b", created=10**12, session="s1")
+    a, b = memory_record("a", session="s1"), memory_record("b", created=10**12, session="s1")
     assert same_session(a, b, 1.0)
-    assert not same_session(a, record("c", session="s2"), 1e9)
-    assert same_session(a, record("d", created=1_000_000), 1.0)
+    assert not same_session(a, memory_record("c", session="s2"), 1e9)
+    assert same_session(a, memory_record("d", created=1_000_000), 1.0)
 
 
 @settings(max_examples=60, deadline=None)
@@ -54,7 +44,7 @@ def test_the_smoothed_bound_is_never_below_the_exact_context_score(
         scores: list[float], sessions: list[int], allowed: list[bool]) -> None:
     n = len(scores)
     names = [f"m{i}" for i in range(n)]
-    memories = {m: record(m, session=str(sessions[i])) for i, m in enumerate(names)}
+    memories = {m: memory_record(m, session=str(sessions[i])) for i, m in enumerate(names)}
     found = Lexical(np.array(scores), names)
     weights = [0.5, 0.25]
     exact = context_scores(found, list(range(n)), memories, weights, 1800.0,

@@ -13,17 +13,7 @@ from hypothesis import strategies as st
 
 import eventmem
 from eventmem.recall.score import PROFILES, Params, activation, composite, lift, mmr
-from projections.state import MemoryRecord
-
-
-def record(mid: str, *, created: int = 0, session: str | None = None, importance: float = 0.5,
-           utility: float = 0.5, accesses: int = 0, status: str = "active",
-           source: str = "user", confidence: float = 1.0) -> MemoryRecord:
-    r = MemoryRecord(mid, "ns", "h" + mid, "d" + mid, "event", "test", source, 60.0, importance,
-                     confidence, False, False, None, None, (), (), created, 1, created, 1)
-    r.session, r.utility, r.access_count, r.status = session, utility, accesses, status  # type: ignore[assignment]
-    return r
-
+from tests.strategies import memory_record
 
 # -- scoring -------------------------------------------------------------------------------------
 
@@ -59,10 +49,10 @@ def test_reinforcement_never_outweighs_relevance(importance, utility, accesses, 
                                                  profile, source, confidence) -> None:
     """The composite's factors are bounded: a memory twice as relevant as another always
     outranks it, however used, recent or important the other is (ARCHITECTURE.md section 11)."""
-    weak = record("w", created=created, importance=importance, utility=utility,
+    weak = memory_record("w", created=created, importance=importance, utility=utility,
                   accesses=accesses, status=status, source=source, confidence=confidence)
     weak.last_access_at = NOW  # just used: the most activation it can have
-    strong = record("s", created=0, importance=0.0, utility=0.0, status="active",
+    strong = memory_record("s", created=0, importance=0.0, utility=0.0, status="active",
                     source="extraction", confidence=0.0)
     chosen = PROFILES[profile]
     weak_score = composite(0.4, weak, NOW, chosen, PARAMS)["score"]
@@ -71,14 +61,14 @@ def test_reinforcement_never_outweighs_relevance(importance, utility, accesses, 
 
 
 def test_composite_signals() -> None:
-    r = record("a", created=NOW - 30 * 86_400_000_000, importance=0.9, source="agent",
+    r = memory_record("a", created=NOW - 30 * 86_400_000_000, importance=0.9, source="agent",
                confidence=0.5)
     s = composite(0.5, r, NOW, PROFILES["default"], PARAMS)
     assert s["recency"] == pytest.approx(0.5)  # one half-life
     assert s["confidence"] == pytest.approx(0.45)  # agent trust 0.9 x its confidence
     assert s["status_weight"] == 1.0 and s["utility_weight"] == 1.0
     assert s["score"] == pytest.approx(0.5 * s["prior_weight"] * s["activation_weight"])
-    assert composite(0.5, record("b", status="stale"), NOW, PROFILES["default"],
+    assert composite(0.5, memory_record("b", status="stale"), NOW, PROFILES["default"],
                      PARAMS)["status_weight"] == 0.5
 
 

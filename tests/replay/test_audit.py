@@ -35,13 +35,12 @@ from eventmem.policies.dream.params import DreamParams
 from eventmem.storage.log import HASH_SIZE, record_hash, seq_key
 from replay.compare import Ids, compare_events, differences
 from replay.groups import split_items
+from tests.strategies import HIKES
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
 
 DAY = timedelta(days=1)
 
-HIKES = [f"Alice went hiking in the Alps with {who} last summer"
-         for who in ("Bob", "Carol", "Erin", "Finn")]
 
 T0_MICROS = int(T0.timestamp()) * 1_000_000
 

@@ -23,10 +23,9 @@ from eventmem.errors import EmbedderError, EmbedderMismatchError, InvalidInputEr
 from eventmem.text import normalize as tx
 from eventmem.text.embedders import EMBEDDERS, Embedder, HashingEmbedder, default_embedder
 from tests import ROOT
+from tests.strategies import unicode_texts
 
 SETTINGS = settings(max_examples=60, deadline=None)
-
-_unicode = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=80)
 
 
 _WORDS = (
@@ -36,7 +35,7 @@ _WORDS = (
 
 _chatty = st.lists(st.sampled_from(_WORDS.split()), max_size=25).map(" ".join)
 
-_texts = st.one_of(_chatty, _unicode)
+_texts = st.one_of(_chatty, unicode_texts(80))
 
 SAMPLE = [
     "Alice moved to Berlin in March",

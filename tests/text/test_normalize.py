@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eventmem.text import normalize as tx
+from tests.strategies import fast_path_texts, unicode_texts
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
-_unicode = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=80)
 
 _ascii_words = st.text(alphabet="abcsXYZS019_ '-.,!?\t\n", max_size=60)
 
@@ -37,7 +37,7 @@ def test_content_hash_is_of_the_exact_bytes() -> None:
 
 
 @SETTINGS
-@given(_unicode)
+@given(unicode_texts(80))
 def test_normalize_is_idempotent_and_collapses_space(text: str) -> None:
     once = tx.normalize(text)
     assert tx.normalize(once) == once
@@ -46,7 +46,7 @@ def test_normalize_is_idempotent_and_collapses_space(text: str) -> None:
 
 
 @SETTINGS
-@given(_unicode)
+@given(unicode_texts(80))
 def test_tokenize_handles_any_unicode(text: str) -> None:
     tokens = tx.tokenize(text)
     assert all(tok and tok == tok.casefold() for tok in tokens)
@@ -109,24 +109,11 @@ def test_packed_terms_are_term_counts_and_token_count(text: str) -> None:
     assert np.frombuffer(packed_counts, dtype=np.uint32).tolist() == counts.tolist()
 
 
-# Text that hits the interesting cases: causal words in any case, apostrophes of every kind,
-# contractions, runs of odd whitespace, and letters that fold or case-map specially.
 # -- the fast folds --------------------------------------------------------------------------------
 
 
-_PIECES = st.sampled_from([
-    "because", "BeCause", "since", "so that", "SO  THAT", "therefore", "as a result", "due to",
-    "led to", "caused", "thanks to", "I'm", "i’m", "I`m", "dont", "can't", "gonna", "im",
-    "ſince", "\u212aelvin", "ﬁne", "İstanbul", " ", "  ", "\t", "\n", "\u00a0", ".", ",", "!",
-    "'", "’", "`", "´", "x", "Tom", "because_", "_since", "caused9", "é",
-])
-
-_TEXTS = st.one_of(st.text(max_size=60), st.lists(_PIECES, max_size=12).map("".join),
-                   st.lists(st.one_of(_PIECES, st.text(max_size=3)), max_size=12).map(" ".join))
-
-
 @settings(max_examples=400, deadline=None)
-@given(_TEXTS)
+@given(fast_path_texts())
 def test_folded_and_dedup_key_are_unchanged(value: str) -> None:
     reference = " ".join(unicodedata.normalize("NFKC", value).casefold().split())
     assert tx.folded(value) == reference

@@ -24,6 +24,7 @@ from eventmem.errors import StoreLockedError
 from eventmem.policies.dream.params import DreamParams
 from replay import rebuild
 from tests import ROOT
+from tests.strategies import hikes
 
 DAY = timedelta(days=1)
 
@@ -87,8 +88,7 @@ def test_a_conflicts_either_side_is_erased_under_every_strategy(
     assert b"initech" in everything(store_path)
 
 
-HIKES = [f"Alice went hiking in the Alps with {who} last summer"
-         for who in ("Vexmoorfell", "Carol", "Erin")]  # pairwise close: one cluster
+HIKES = hikes("Vexmoorfell", "Carol", "Erin")  # pairwise close: one cluster
 
 
 def test_a_dream_cluster_goes_with_its_erased_member(store_path: Path,

@@ -13,17 +13,11 @@ import eventmem
 from eventmem.config import Config
 from eventmem.policies.gate import GateParams
 from replay import rebuild
+from tests.strategies import CAT
 
 
 def events_of(mem: eventmem.Engine, tag: str) -> list:
     return [e for _, e in mem.events() if type(e).__struct_config__.tag == tag]
-
-
-# -- the three tiers -----------------------------------------------------------------------------
-
-# With the default embedder: "Biscuit loves tuna. " + CAT is near 0.92 (a near duplicate that adds a
-# fact); the reordered restatement in the skip test at 0.91 (a near duplicate that adds nothing).
-CAT = "Alice adopted a cat named Biscuit last spring in Lisbon and the cat is grey with white paws"
 
 
 def test_an_exact_duplicate_reinforces_the_original(mem):
