@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 
 import eventmem
 from tests import ROOT
+
+pytestmark = pytest.mark.slow  # a writer in another process, a fresh reader process per step
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 

@@ -42,6 +42,7 @@ def demo_store(tmp_path_factory):
     return store
 
 
+@pytest.mark.slow
 def test_demo_prints_each_section(demo_store, tmp_path):
     out = run("demo", store=tmp_path / "fresh").stdout
     for heading in ("Remembering", "Recall", "history", "as it stood", "Verifying"):
@@ -49,6 +50,7 @@ def test_demo_prints_each_section(demo_store, tmp_path):
     assert "reinforced" in out  # the repeated preference folds into the first
 
 
+@pytest.mark.slow
 def test_remember_recall_get_history_roundtrip(tmp_path):
     store = tmp_path / "s"
     created = run_json("remember", "Priya lives in Toronto", "-n", "sam", store=store)
@@ -71,6 +73,7 @@ def test_remember_recall_get_history_roundtrip(tmp_path):
     assert "via vector #1" in typo  # a word no memory holds: the vectors count
 
 
+@pytest.mark.slow
 def test_json_flag_before_or_after_the_command(demo_store):
     before = subprocess.run(
         [sys.executable, "-m", "eventmem.cli", "--json", "--store", str(demo_store), "stats"],
@@ -79,6 +82,7 @@ def test_json_flag_before_or_after_the_command(demo_store):
     assert json.loads(before.stdout)["seq"] == after["seq"] > 0
 
 
+@pytest.mark.slow
 def test_log_and_replay_trace(demo_store):
     events = run_json("log", store=demo_store)
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
@@ -90,6 +94,7 @@ def test_log_and_replay_trace(demo_store):
     assert "Priya just got engaged" not in text  # traces show decisions, not memory text
 
 
+@pytest.mark.slow
 def test_as_of_and_verify(demo_store):
     past = run_json("as-of", "3", store=demo_store)
     assert past["seq"] == 3
@@ -99,6 +104,7 @@ def test_as_of_and_verify(demo_store):
     assert report["ok"] is True and report["findings"] == []
 
 
+@pytest.mark.slow
 def test_store_defaults_to_env_then_cwd(tmp_path):
     env_store = tmp_path / "from-env"
     proc = subprocess.run(
@@ -112,6 +118,7 @@ def test_store_defaults_to_env_then_cwd(tmp_path):
     assert (tmp_path / "eventmem-store" / "data.mdb").exists()
 
 
+@pytest.mark.slow
 def test_ops_log_is_json_lines_without_memory_text(demo_store):
     lines = (demo_store / "ops.log").read_text().splitlines()
     records = [json.loads(line) for line in lines]
@@ -120,6 +127,7 @@ def test_ops_log_is_json_lines_without_memory_text(demo_store):
     assert "green tea" not in "\n".join(lines)
 
 
+@pytest.mark.slow
 def test_errors_exit_nonzero_with_a_message(tmp_path):
     store = tmp_path / "s"
     bad = run("remember", "   ", store=store, check=False)
@@ -131,6 +139,7 @@ def test_errors_exit_nonzero_with_a_message(tmp_path):
     assert unknown.returncode == 3 and "mem_nope" in unknown.stderr
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_is_not_an_error(tmp_path):
     """`eventmem log | head -1`: the reader leaves early; the command exits quietly. The log is
     made far larger than a pipe's buffer, so the writer does meet the closed pipe."""
@@ -155,6 +164,7 @@ WEDNESDAY = datetime(2025, 3, 5, 10, 0, tzinfo=UTC)
 # -- consolidate -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_consolidate_reports_and_records(tmp_path: Path) -> None:
     store = tmp_path / "store"
     with eventmem.open(store, clock=eventmem.ManualClock(start=WEDNESDAY)) as mem:
@@ -182,6 +192,7 @@ def test_a_rejected_remember_says_why(capsys, tmp_path):
     assert out.startswith("rejected") and "too_short" in out
 
 
+@pytest.mark.slow
 def test_remember_reads_the_text_from_stdin_and_erase_leaves_no_copy(tmp_path):
     """`remember -` stored the one-character text "-" (and the gate rejected it); a text piped
     in is the shell's way to pass one with quotes and newlines. The text, remembered and
@@ -228,6 +239,7 @@ def test_demo_does_not_write_into_a_store_with_real_memories(capsys, erased_stor
 # -- recall --explain ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_explain_prints_the_plan_and_the_factors(tmp_path: Path) -> None:
     store = str(tmp_path / "s")
 

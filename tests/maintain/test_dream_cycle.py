@@ -369,6 +369,7 @@ with eventmem.open(sys.argv[1], clock=clock, config=config) as mem:
 """
 
 
+@pytest.mark.slow
 def test_a_cycle_writes_the_same_bytes_in_other_processes_and_hash_seeds(tmp_path):
     """Rule 2 of the design: nothing the cycle decides depends on hash order or the process."""
     outputs = []

@@ -10,7 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests import ROOT
+
+pytestmark = pytest.mark.slow  # benchmarks run end to end in other processes
 
 N = 1200
 

@@ -15,6 +15,8 @@ import pytest
 
 from tests import ROOT
 
+pytestmark = pytest.mark.slow  # benchmarks run end to end in other processes
+
 N = 1500
 
 

@@ -16,6 +16,7 @@ import pytest
 from ops.bench import recall
 from tests import ROOT
 
+pytestmark = pytest.mark.slow  # benchmarks run end to end in other processes
 
 def _positive(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and (

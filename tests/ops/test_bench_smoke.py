@@ -21,6 +21,8 @@ from tests import ROOT
 # -- ops.bench.log --------------------------------------------------------------------------------
 
 
+pytestmark = pytest.mark.slow  # benchmarks run end to end in other processes
+
 def _positive(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and (
         math.isfinite(value) and value > 0

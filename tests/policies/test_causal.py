@@ -3,12 +3,14 @@ search it replaced, checked on generated text."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 
 from eventmem.policies import causal
 from tests.strategies import fast_path_texts
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(fast_path_texts())
 def test_gives_reason_is_the_case_insensitive_search(value: str) -> None:

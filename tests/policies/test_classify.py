@@ -154,6 +154,7 @@ def _reference_normalize(value: str) -> str:
     return " ".join(folded.split())
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(fast_path_texts())
 def test_classify_normalization_is_unchanged(value: str) -> None:

@@ -413,6 +413,7 @@ def test_a_text_never_contradicts_itself(text: str) -> None:
     assert detect(parsed, parsed) is None
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(_texts | _chatty, _texts | _chatty)
 def test_negation_and_attribute_value_are_symmetric(a: str, b: str) -> None:

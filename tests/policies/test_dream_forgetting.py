@@ -68,6 +68,7 @@ def records(draw: st.DrawFn, memory_id: str = "m1", seq: int = 1) -> MemoryRecor
 # -- rehearsal ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.lists(records(), min_size=1, max_size=8), st.integers(0, 400),
        st.integers(0, 5), st.floats(min_value=1.0, max_value=4.0))
@@ -237,6 +238,7 @@ def test_capacity_trims_the_lowest_utility_to_ninety_percent():
     assert forgetting.capacity(drawn, now, DECAY, UTIL, DreamParams(capacity=0)) == []
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.lists(records(), min_size=2, max_size=10), st.integers(0, 200), st.data())
 def test_forgetting_never_touches_exempt_or_gone_memories(

@@ -123,6 +123,7 @@ def apply(record: MemoryRecord, change: Transition, now: int) -> None:
         record.deleted_at = now
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.lists(records(), min_size=1, max_size=12), models, offsets, st.randoms())
 def test_sweep_twice_at_the_same_now_changes_nothing(

@@ -399,6 +399,7 @@ def test_contract_on_examples() -> None:
         _check_contract(text)
 
 
+@pytest.mark.slow
 def test_same_output_under_any_hash_seed() -> None:
     # Sets and dicts of strings must never order the output: two seeds, one answer.
     script = (

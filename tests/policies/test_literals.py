@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -81,6 +82,7 @@ def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 patterns = st.recursive(ATOMS, _extend, max_leaves=10)
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(patterns, min_size=1, max_size=3),
        st.lists(st.text(ALPHABET, max_size=12), min_size=1, max_size=8), st.data())
@@ -172,6 +174,7 @@ rule_texts = st.lists(
 PARAMS = importance.ImportanceParams()
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(rule_texts)
 def test_classify_and_arousal_answer_as_the_plain_searches(text):

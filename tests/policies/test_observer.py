@@ -419,6 +419,7 @@ def test_screen_is_total_and_pure(text: str) -> None:
             assert text not in first.reason
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.one_of(_any_text, _trap_text), st.integers(1, 50), st.integers(50, 400))
 def test_length_rules_follow_their_parameters(text: str, min_chars: int, max_chars: int) -> None:

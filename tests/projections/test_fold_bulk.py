@@ -3,6 +3,7 @@ filled for a whole batch with array operations equals the one-document-at-a-time
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ def columns(index: Index) -> tuple[object, ...]:
             index.tail_rows.tobytes(), index.tail_tfs.tobytes())
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(TEXTS, min_size=1, max_size=4))
 def test_a_batch_indexes_as_its_documents_one_at_a_time(batches: list[list[str]]) -> None:

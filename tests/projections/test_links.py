@@ -187,6 +187,7 @@ def test_links_fold_as_the_rule_reads_one_link_at_a_time(events: list[Event], ca
         assert held(graph, mid) == model.held(mid)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(link_histories(), CAPS, st.data())
 def test_a_loaded_dump_answers_and_folds_on_as_the_original(events: list[Event], cap: int,

@@ -75,6 +75,7 @@ contested = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(contested, min_size=100, max_size=200), st.integers(2, 8), st.integers(1, 4))
 def test_pruning_never_drops_a_document_that_belongs(texts, repeats, n):
@@ -91,6 +92,7 @@ def test_pruning_never_drops_a_document_that_belongs(texts, repeats, n):
             assert index.top(query_terms(query), n) == reference(index, query, n)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(("add", "query", "remove")), docs,
                           words.map(" ".join), st.integers(1, 20)), max_size=8))

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,8 @@ import eventmem
 from eventmem.config import Config
 from eventmem.policies.dream.params import DreamParams
 from tests.strategies import CITIES, HIKES, NAMES, ORGS, statements
+
+pytestmark = pytest.mark.slow  # random programs, each audited
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
 

@@ -24,6 +24,8 @@ from eventmem.events import ConflictFlagged, ConflictResolved, MemoryIngested
 from eventmem.policies.dream.params import DreamParams
 from tests.strategies import HIKES, OTHERS
 
+pytestmark = pytest.mark.slow  # the dream machine
+
 DAY = timedelta(days=1)
 
 T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)

@@ -67,6 +67,8 @@ from tests.strategies import (
     time_advances,
 )
 
+pytestmark = pytest.mark.slow  # the state machine and its byte-identity runs
+
 T0 = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)
 BASE_STABILITY = Config().base_stability_days
 

@@ -25,6 +25,8 @@ from eventmem.config import Config
 from eventmem.policies.dream.params import DreamParams
 from tests.strategies import HIKES, OTHERS
 
+pytestmark = pytest.mark.slow  # random maintenance programs
+
 DAY = timedelta(days=1)
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)  # the property's start (fixtures do not mix with @given)

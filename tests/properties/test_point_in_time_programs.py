@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,8 @@ from eventmem.policies.lifecycle import LifecycleParams
 from eventmem.reader import Reader, View
 from replay.rebuild import rebuild
 from tests.strategies import CITIES, ORGS, PEOPLE, statements
+
+pytestmark = pytest.mark.slow  # random programs, each point compared
 
 DAY = timedelta(days=1)
 

@@ -26,6 +26,8 @@ from eventmem.config import Config
 from replay import rebuild
 from tests.strategies import CITIES, NAMES, ORGS, cat, statements
 
+pytestmark = pytest.mark.slow  # random write programs
+
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
 
 texts = st.one_of(

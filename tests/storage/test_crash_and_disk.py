@@ -31,6 +31,8 @@ from replay import rebuild
 from tests import ROOT
 from tests.disk import fill_disk, small_tmpfs
 
+pytestmark = pytest.mark.slow  # writer processes killed over and over, disks filled
+
 BATCH = 7  # memories per remember_many call of the writer process
 
 WAIT = 30.0  # seconds: the longest any marker, kill or child run may take

@@ -399,6 +399,7 @@ def test_map_grows_instead_of_failing(store_path: Path) -> None:
         log.close()
 
 
+@pytest.mark.slow
 def test_engine_with_a_tiny_map_grows_too(store_path: Path, clock: eventmem.ManualClock) -> None:
     # Long (so the map fills fast) and unlike each other (so the gate creates every one).
     texts = [f"memory {i}: " + " ".join(f"w{i}x{j}" for j in range(700)) for i in range(120)]
@@ -514,6 +515,7 @@ def _writer_view(mem: eventmem.Engine) -> dict[str, Any]:
             "texts": {i: mem.get(i).text for i in ids}, "digests": mem.verify().digests}
 
 
+@pytest.mark.slow
 def test_reader_process_follows_a_live_writer(
     store_path: Path, clock: eventmem.ManualClock
 ) -> None:
@@ -812,6 +814,7 @@ with eventmem.open(sys.argv[1], config=eventmem.Config(map_size=64 * 1024, sync=
 """
 
 
+@pytest.mark.slow
 def test_a_reader_iterating_while_another_process_grows_the_map_catches_up(
     store_path: Path,
 ) -> None:

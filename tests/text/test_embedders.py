@@ -66,6 +66,7 @@ print(json.dumps(_fingerprint_here()))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", ["0", "4242"])
 def test_identical_across_processes_and_hash_seeds(seed: str) -> None:
     pkg_root = str(Path(eventmem.__file__).resolve().parents[1])
@@ -139,6 +140,7 @@ def test_overlap_scores_above_unrelated() -> None:
     assert a @ d > a @ c  # inflection: "moving" shares the stem of "moved"
 
 
+@pytest.mark.slow  # with the neural extra installed, builds its model too
 def test_embedder_protocol_and_registry() -> None:
     emb = default_embedder()
     assert isinstance(emb, Embedder)

@@ -78,6 +78,7 @@ needs_extra = pytest.mark.skipif(not neural.neural_available(),
                                  reason="the neural extra is not installed")
 
 
+# Loading torch and the model takes seconds (tens of seconds cold): the tests using it are slow.
 @pytest.fixture(scope="module")
 def embedder() -> MiniLMEmbedder:
     pytest.importorskip("sentence_transformers")
@@ -85,6 +86,7 @@ def embedder() -> MiniLMEmbedder:
     return MiniLMEmbedder(batch_size=3)  # small, so the batching path runs in these tests
 
 
+@pytest.mark.slow
 @needs_extra
 def test_rows_are_unit_float32_of_dim_384(embedder: MiniLMEmbedder) -> None:
     out = embedder.embed(TEXTS)
@@ -95,6 +97,7 @@ def test_rows_are_unit_float32_of_dim_384(embedder: MiniLMEmbedder) -> None:
     assert embedder.embed([]).shape == (0, 384)
 
 
+@pytest.mark.slow
 @needs_extra
 def test_same_bytes_in_any_call_order_or_batch(embedder: MiniLMEmbedder) -> None:
     out = embedder.embed(TEXTS)
@@ -106,6 +109,7 @@ def test_same_bytes_in_any_call_order_or_batch(embedder: MiniLMEmbedder) -> None
     assert MiniLMEmbedder(batch_size=64).embed(TEXTS).tobytes() == out.tobytes()
 
 
+@pytest.mark.slow
 @needs_extra
 def test_same_bytes_in_another_process(embedder: MiniLMEmbedder, tmp_path: Path) -> None:
     script = textwrap.dedent(f"""
@@ -121,6 +125,7 @@ def test_same_bytes_in_another_process(embedder: MiniLMEmbedder, tmp_path: Path)
     assert done.stdout == embedder.embed(TEXTS[:4]).tobytes()
 
 
+@pytest.mark.slow
 @needs_extra
 def test_meaning_beats_shared_words(embedder: MiniLMEmbedder) -> None:
     dog, puppy, invoice = embedder.embed(TEXTS[:3])
@@ -129,6 +134,7 @@ def test_meaning_beats_shared_words(embedder: MiniLMEmbedder) -> None:
     assert float(dog @ puppy) > 0.6
 
 
+@pytest.mark.slow
 @needs_extra
 def test_rejects_what_is_not_a_list_of_texts(embedder: MiniLMEmbedder) -> None:
     with pytest.raises(InvalidInputError):
@@ -137,6 +143,7 @@ def test_rejects_what_is_not_a_list_of_texts(embedder: MiniLMEmbedder) -> None:
         embedder.embed(["fine", 3])  # type: ignore[list-item]
 
 
+@pytest.mark.slow
 @needs_extra
 def test_a_store_records_it_and_reopens_with_it(embedder: MiniLMEmbedder,
                                                 tmp_path: Path) -> None:

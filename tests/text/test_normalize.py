@@ -112,6 +112,7 @@ def test_packed_terms_are_term_counts_and_token_count(text: str) -> None:
 # -- the fast folds --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(fast_path_texts())
 def test_folded_and_dedup_key_are_unchanged(value: str) -> None:

@@ -408,6 +408,7 @@ def _seed(store: Path) -> tuple[str, str]:
     return secret, kept
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["inside", "before_snapshot", "compact"])
 def test_sigkill_during_erase_or_compact_leaves_a_consistent_store(
     store_path: Path, mode: str

@@ -165,6 +165,7 @@ mem.close()
 """
 
 
+@pytest.mark.slow
 def test_a_reader_in_another_process_blocks_compaction_and_never_shows_the_text_again(
         store_path: Path, clock: eventmem.ManualClock) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
