@@ -18,9 +18,8 @@ from eventmem.policies.dream.params import DreamParams
 
 @pytest.fixture
 def mem(store_path: Path, clock: eventmem.ManualClock) -> Iterator[eventmem.Engine]:
-    """The examples pin the sweep's own numbers (lifecycle, tiers, expiry), so they run without
-    the dream cycle, whose rehearsal and forgetting would change them
-    (tests/maintain/test_dream_cycle.py). The property at the end keeps the dream cycle on."""
+    """The examples pin the engine's own numbers (stability, utility), so they run without the
+    dream cycle, whose rehearsal would change them (tests/maintain/test_dream_cycle.py)."""
     config = eventmem.Config(dream=DreamParams(enabled=False))
     engine = eventmem.open(store_path, clock=clock, config=config)
     try:

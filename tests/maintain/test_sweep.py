@@ -41,7 +41,8 @@ DAY = timedelta(days=1)
 def mem(store_path: Path, clock: eventmem.ManualClock) -> Iterator[eventmem.Engine]:
     """The examples pin the sweep's own numbers (lifecycle, tiers, expiry), so they run without
     the dream cycle, whose rehearsal and forgetting would change them
-    (tests/maintain/test_dream_cycle.py). The property at the end keeps the dream cycle on."""
+    (tests/maintain/test_dream_cycle.py). The property over random programs
+    (tests/properties/test_maintain_programs.py) keeps the dream cycle on."""
     config = eventmem.Config(dream=DreamParams(enabled=False))
     engine = eventmem.open(store_path, clock=clock, config=config)
     try:

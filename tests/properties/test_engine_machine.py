@@ -14,7 +14,8 @@ byte-identical logs; so does it without its reopens and snapshots (they are cach
 and in other processes with other ``PYTHONHASHSEED``s (rule 2 of the design: nothing may depend
 on hash order).
 
-Runs with ``sync=False``: durability is test_log's subject, and fsyncs would dominate the run.
+Runs with ``sync=False``: durability is tests/storage/test_log.py's subject, and fsyncs would
+dominate the run.
 """
 
 from __future__ import annotations
