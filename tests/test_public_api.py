@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import inspect
 import typing
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -82,21 +82,7 @@ def test_installed_distribution_ships_every_module():
     assert "eventmem/py.typed" in shipped
 
 
-T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
-
-
 # -- what the API returns and raises ---------------------------------------------------------------
-
-
-@pytest.fixture
-def clock():
-    return eventmem.ManualClock(start=T0)
-
-
-@pytest.fixture
-def mem(tmp_path, clock):
-    with eventmem.open(tmp_path / "store", clock=clock, config=eventmem.Config(sync=False)) as m:
-        yield m
 
 
 def _aware_times(record: object) -> list[str]:
@@ -113,11 +99,11 @@ def _aware_times(record: object) -> list[str]:
     return bad
 
 
-def test_consolidate_report_time_is_an_aware_datetime(mem, clock):
+def test_consolidate_report_time_is_an_aware_datetime(mem, t0):
     """Section 10: times are timezone-aware datetimes at the API; the report's ``now`` was the
     internal int of microseconds."""
     note = mem.remember("The spare key is under the blue pot", namespace="a", kind="context")
-    at = T0 + timedelta(days=9)
+    at = t0 + timedelta(days=9)
     report = mem.consolidate(now=at)
     assert report.now == at
     assert _aware_times(report) == []
@@ -125,8 +111,8 @@ def test_consolidate_report_time_is_an_aware_datetime(mem, clock):
     assert mem.consolidate(now=at).changed is False  # twice at the same now: nothing
 
 
-def test_every_returned_record_speaks_aware_datetimes(mem, clock):
-    r = mem.remember("Alice moved to Berlin in March", namespace="a", valid_from=T0)
+def test_every_returned_record_speaks_aware_datetimes(mem, clock, t0):
+    r = mem.remember("Alice moved to Berlin in March", namespace="a", valid_from=t0)
     clock.advance(timedelta(days=1))
     for record in (mem.get(r.memory_id), *mem.recall("Berlin", namespace="a"),
                    *mem.history(r.memory_id), *mem.timeline(r.memory_id)):
