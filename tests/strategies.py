@@ -1,5 +1,7 @@
-"""Hypothesis strategies shared by the tests: memory texts, namespaces, kinds, time steps and
-every event type of :mod:`eventmem.events`.
+"""Hypothesis strategies and the data they draw from, shared by the tests: memory texts,
+namespaces, kinds, time steps, every event type of :mod:`eventmem.events`, the facts the
+engine's write path and dream cycle are tested on, text that trips the text policies and the
+fast paths, and the state projection's memory records.
 
 Memory texts come mostly from a small vocabulary, so that duplicates and their case, spacing and
 Unicode-form variants happen often (they are what the write gate has to get right), and now and
@@ -13,6 +15,7 @@ field is covered without touching this file.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any, Literal
 
@@ -20,24 +23,39 @@ import msgspec
 from hypothesis import strategies as st
 
 from eventmem.events import ACTORS, EVENT_TYPES, MEMORY_KINDS, Event
+from projections.state import MemoryRecord
 
 __all__ = [
     "ACTORS_ST",
     "BASE_TEXTS",
+    "CAT",
+    "CITIES",
     "EVENT_STRATEGIES",
+    "HIKES",
+    "NAMES",
     "NAMESPACES",
+    "ORGS",
+    "OTHERS",
+    "PEOPLE",
     "QUERIES",
     "any_event",
     "arbitrary_texts",
     "ats",
+    "cat",
+    "chat_texts",
     "event_strategy",
+    "fast_path_texts",
+    "hikes",
     "kinds",
     "memory_ids",
+    "memory_record",
     "memory_texts",
     "namespaces",
     "queries",
+    "statements",
     "text_variants",
     "time_advances",
+    "unicode_texts",
     "vocabulary_texts",
 ]
 
@@ -132,12 +150,107 @@ def kinds() -> st.SearchStrategy[str]:
 ACTORS_ST = st.sampled_from(ACTORS)
 
 
+def unicode_texts(max_size: int) -> st.SearchStrategy[str]:
+    """Any Unicode text (empty and whitespace too) but lone surrogates, which are not text."""
+    return st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=max_size)
+
+
+# The words the text policies' rules look for (names, plans, times, feelings, urgency), with
+# apostrophes of both kinds and a little punctuation and non-ASCII.
+_CHAT_WORDS = (
+    "I i'm am a my name is call me tomorrow next week yesterday we went to love hate sister "  # noqa: SIM905
+    "boss urgent breach !! ASAP Friday by in 3 days right now brb hi working on every morning "
+    "May 3 2025-02-10 ’ ' . , ? é 東京".split()
+)
+
+
+def chat_texts() -> st.SearchStrategy[str]:
+    """Chat-like text made of the words the text policies (classify, importance, timebound)
+    react to, in any order: it reaches their rules far more often than arbitrary text."""
+    return st.lists(st.sampled_from(_CHAT_WORDS), max_size=25).map(" ".join)
+
+
+# Text that hits the interesting cases of the write path's fast paths: causal words in any case,
+# apostrophes of every kind, contractions, runs of odd whitespace, and letters that fold or
+# case-map specially.
+_PIECES = st.sampled_from([
+    "because", "BeCause", "since", "so that", "SO  THAT", "therefore", "as a result", "due to",
+    "led to", "caused", "thanks to", "I'm", "i’m", "I`m", "dont", "can't", "gonna", "im",
+    "ſince", "\u212aelvin", "ﬁne", "İstanbul", " ", "  ", "\t", "\n", "\u00a0", ".", ",", "!",
+    "'", "’", "`", "´", "x", "Tom", "because_", "_since", "caused9", "é",
+])
+
+
+def fast_path_texts() -> st.SearchStrategy[str]:
+    """Text for checking a fast path against the plain computation it replaced: arbitrary text,
+    the tricky pieces glued together, and the pieces among short random words."""
+    return st.one_of(st.text(max_size=60), st.lists(_PIECES, max_size=12).map("".join),
+                     st.lists(st.one_of(_PIECES, st.text(max_size=3)), max_size=12).map(" ".join))
+
+
 def time_advances() -> st.SearchStrategy[timedelta]:
     """How far a ManualClock moves between operations: often not at all, up to 400 days."""
     return st.one_of(
         st.just(timedelta(0)),
         st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=400)),
     )
+
+
+# -- facts ------------------------------------------------------------------------------------
+
+NAMES: tuple[str, ...] = ("Alice", "Bob")
+PEOPLE: tuple[str, ...] = ("Alice", "Bob", "Carol")
+CITIES: tuple[str, ...] = ("Berlin", "Paris", "Oslo")
+ORGS: tuple[str, ...] = ("Acme", "Globex")
+
+
+def statements(template: str, subjects: Sequence[str], objects: Sequence[str]
+               ) -> st.SearchStrategy[str]:
+    """``template`` filled with a subject and an object: ``statements("{} lives in {}", NAMES,
+    CITIES)`` draws "Bob lives in Oslo". Statements about the same subject and attribute are what
+    the write gate has to find contradictory, or a restatement."""
+    return st.builds(template.format, st.sampled_from(subjects), st.sampled_from(objects))
+
+
+def hikes(*companions: str) -> list[str]:
+    """One sentence per companion, otherwise the same: pairwise cosine about 0.82 with the
+    default embedder, under the write gate's near-duplicate band, so each is kept as a memory of
+    its own and the dream cycle clusters them."""
+    return [f"Alice went hiking in the Alps with {who} last summer" for who in companions]
+
+
+HIKES: list[str] = hikes("Bob", "Carol", "Erin", "Finn")
+# Calm facts (no flashbulb cue), unlike the hikes and each other: nothing clusters them.
+OTHERS: list[str] = [
+    "Carol keeps bees on the allotment", "Dan restores old radios in his shed",
+    "Erin teaches piano on Tuesdays", "Frank collects vintage maps",
+    "Gina walks the dog along the canal", "The team standup is at nine every Monday"]
+
+
+def cat(name: str = "Alice") -> str:
+    """A long fact that a restatement with one more sentence merges into (a near duplicate that
+    adds information)."""
+    return (f"{name} adopted a cat named Biscuit last spring in Lisbon and the cat is grey with "
+            "white paws")
+
+
+CAT = cat()
+
+
+# -- memory records ---------------------------------------------------------------------------
+
+
+def memory_record(mid: str, *, created: int = 0, session: str | None = None,
+                  importance: float = 0.5, utility: float = 0.5, accesses: int = 0,
+                  status: str = "active", source: str = "user", confidence: float = 1.0
+                  ) -> MemoryRecord:
+    """A row of the state projection as an event memory (base stability 60 days) created at
+    ``created`` and never accessed since, for scoring and channel tests that need no store."""
+    r = MemoryRecord(mid, "ns", "h" + mid, "d" + mid, "event", "test", source, 60.0, importance,
+                     confidence, False, False, None, None, (), (), created, 1, created, 1)
+    r.session, r.utility, r.access_count = session, utility, accesses
+    r.status = status  # type: ignore[assignment]
+    return r
 
 
 # -- events -----------------------------------------------------------------------------------

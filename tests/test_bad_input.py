@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -408,3 +408,24 @@ def test_view_of_a_closed_engine(closed: tuple[Any, ...], call: str) -> None:
 def test_a_config_that_cannot_work_is_refused(bad: dict[str, object]) -> None:
     with pytest.raises(eventmem.InvalidInputError):
         eventmem.Config(**bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("field", ["valid_from", "valid_until"])
+@pytest.mark.parametrize("when", [datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=1))),
+                                  datetime(9999, 12, 31, 23, 59,
+                                           tzinfo=timezone(timedelta(hours=-1)))])
+def test_a_time_outside_the_representable_range_is_refused(mem, field, when):
+    # Before: accepted, and every get()/history() of the memory raised OverflowError for good.
+    mem.remember("seed memory about tea")
+    head = mem.head()
+    with pytest.raises(eventmem.InvalidInputError, match=f"{field} is outside the years"):
+        mem.remember_many([{"text": "Carol started learning the violin", field: when}])
+    assert mem.head() == head
+
+
+def test_unknown_keys_of_mixed_types_are_an_invalid_input(mem):
+    # Before: TypeError from sorting an int key beside a str one.
+    head = mem.head()
+    with pytest.raises(eventmem.InvalidInputError, match="unknown fields"):
+        mem.remember_many([{"text": "Carol likes jazz", 1: 2, "colour": "red"}])
+    assert mem.head() == head

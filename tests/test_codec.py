@@ -9,12 +9,12 @@ import msgspec
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from strategies import EVENT_STRATEGIES
-from strategies import any_event as any_event_strategy
 
 from eventmem import codec
 from eventmem.errors import CorruptRecordError
 from eventmem.events import EVENT_TYPES, Event, MemoryPinned, event_tag
+from tests.strategies import EVENT_STRATEGIES
+from tests.strategies import any_event as any_event_strategy
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

@@ -1,13 +1,16 @@
 """The knowledge graph through the engine: what the write path extracts and links is what
-``mem.graph`` answers, on live stores, read-only views and rebuilds alike."""
+``mem.graph`` answers, on live stores, read-only views and rebuilds alike; and the graph API
+refuses what it cannot answer as recall does."""
 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
 import eventmem
+from eventmem.errors import InvalidInputError
 from replay import rebuild
 
 
@@ -130,21 +133,53 @@ def test_recall_follows_the_graph_to_a_neighbours_memories(mem):
     assert "Alice is married to Sam" in by_id
 
 
-def test_the_dream_cycle_prunes_relations_long_unstated_and_keeps_their_entities(mem, clock):
-    mem.remember("Dana works at Globex", namespace="d")
-    mem.remember("Erin works at Initech", namespace="d")
-    clock.advance(timedelta(days=300))
-    mem.remember("Erin works at Initech, still", namespace="d")  # restated: stays strong
-    clock.advance(timedelta(days=200))
-    report = mem.consolidate()
-    assert report.pruned_relations == 1
-    dana = mem.graph.entity("Dana", namespace="d")
-    assert dana.relations == () and len(dana.memory_ids) == 1  # the entity and its memory stay
-    assert [r.relation for r in mem.graph.entity("Erin", namespace="d").relations] == [
-        "works_at"]
-    assert mem.consolidate(now=clock.now()).pruned_relations == 0  # idempotent at one now
-    assert rebuild(mem.store).digests() == mem._views.digests()
-    assert mem.audit().ok
-    # The event names relations by digest: no entity name enters the immutable log.
-    [pruned] = [e for _, e in mem.events() if type(e).__name__ == "RelationsPruned"]
-    assert "globex" not in repr(pruned).lower() and "dana" not in repr(pruned).lower()
+# -- the graph API refuses what it cannot answer ------------------------------------------------
+
+
+@pytest.fixture
+def people(mem: eventmem.Engine) -> eventmem.Engine:
+    mem.remember("Alice works at Acme and lives in Berlin", namespace="a")
+    mem.remember("Alice is friends with Bob", namespace="a")
+    mem.remember("Bob manages Carol", namespace="a")
+    return mem
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"hops": 2.5}, "hops must be"), ({"hops": "2"}, "hops must be"),
+    ({"hops": -1}, "hops must be"), ({"hops": True}, "hops must be"),
+    ({"limit": None}, "limit must be"), ({"limit": -1}, "limit must be"),
+    ({"limit": 1.5}, "limit must be"),
+    ({"relation_types": "friend_of"}, "relation_types must be"),
+    ({"entity_types": "person"}, "entity_types must be"),
+    ({"entity_types": [5]}, "entity_types must be"),
+])
+def test_neighbors_refuses_bad_arguments(people: eventmem.Engine, kwargs: dict[str, Any],
+                                         match: str) -> None:
+    with pytest.raises(InvalidInputError, match=match):
+        people.graph.neighbors("Alice", namespace="a", **kwargs)
+
+
+@pytest.mark.parametrize("call", ["entity", "neighbors", "memories", "entities", "links"])
+@pytest.mark.parametrize("namespace", [None, 5, ""])
+def test_the_graph_refuses_a_bad_namespace_as_recall_does(people: eventmem.Engine, call: str,
+                                                         namespace: Any) -> None:
+    graph = people.graph
+    calls = {"entity": lambda: graph.entity("Alice", namespace=namespace),
+             "neighbors": lambda: graph.neighbors("Alice", namespace=namespace),
+             "memories": lambda: graph.memories("Alice", namespace=namespace),
+             "entities": lambda: graph.entities(namespace=namespace),
+             "links": lambda: graph.links("mem_x", namespace=namespace)}
+    with pytest.raises(InvalidInputError, match="namespace must be a non-empty str"):
+        calls[call]()
+
+
+def test_neighbors_at_the_edges_that_hold(people: eventmem.Engine) -> None:
+    graph = people.graph
+    assert graph.neighbors("Alice", namespace="a", hops=0) == []
+    one = [(n.key, n.hops) for n in graph.neighbors("alice", namespace="a", hops=1)]
+    assert sorted(one) == [("acme", 1), ("berlin", 1), ("bob", 1)]
+    far = graph.neighbors("ALICE's", namespace="a", hops=5)
+    assert [(n.key, n.hops) for n in far if n.hops > 1] == [("carol", 2)]
+    assert graph.neighbors("Alice", namespace="a", limit=0) == []
+    assert [n.key for n in graph.neighbors("Alice", namespace="a",
+                                           relation_types=("friend_of",))] == ["bob"]

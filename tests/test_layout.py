@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import eventmem
+from tests import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("eventmem", "projections", "replay")
 
 # The layers, lowest first: a module imports only from its own layer or a lower one. The kernel

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests import ROOT
+
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 

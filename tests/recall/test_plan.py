@@ -1,0 +1,133 @@
+"""The query plan without a model (eventmem/recall/plan.py): expansion (past tense, third person,
+the declarative form of a question), the small-talk gate, intent, compound questions, and the
+plan that separates time from content."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from eventmem.clock import from_micros, to_micros
+from eventmem.recall.plan import (
+    classify,
+    declarative,
+    is_chitchat,
+    past_tense,
+    plan,
+    split_compound,
+    third_person,
+)
+from eventmem.text.timeexpr import TimeRange, find_time
+
+# Thursday 15 June 2023, 15:30 UTC
+NOW = to_micros(datetime(2023, 6, 15, 15, 30, tzinfo=UTC))
+
+
+def day(y: int, m: int, d: int) -> int:
+    return to_micros(datetime(y, m, d, tzinfo=UTC))
+
+
+# -- expansion -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("verb", "past"), [
+    ("go", "went"), ("adopt", "adopted"), ("bake", "baked"), ("study", "studied"),
+    ("stop", "stopped"), ("play", "played"), ("buy", "bought"), ("visit", "visited"),
+])
+def test_past_tense(verb: str, past: str) -> None:
+    assert past_tense(verb) == past
+
+
+def test_third_person() -> None:
+    assert [third_person(v) for v in ("like", "go", "study", "watch", "have", "play")] == [
+        "likes", "goes", "studies", "watches", "has", "plays"]
+
+
+@pytest.mark.parametrize(("question", "statement"), [
+    ("When did Caroline go to the LGBTQ support group?",
+     "Caroline went to the LGBTQ support group"),
+    ("When did Melanie's friend adopt a child?", "Melanie's friend adopted a child"),
+    ("What did Caroline research?", "Caroline researched"),
+    ("Does Bob like green tea?", "Bob likes green tea"),
+    ("Where is Alice's office?", "Alice's office is"),
+    ("Has she finished the marathon?", "she has finished the marathon"),
+    ("Will Dana visit Porto?", "Dana will visit Porto"),
+])
+def test_declarative_form_of_a_question(question: str, statement: str) -> None:
+    assert declarative(question) == statement
+
+
+@pytest.mark.parametrize("text", ["Alice moved to Berlin", "What setback did she face?", "tea"])
+def test_no_template_no_expansion(text: str) -> None:
+    assert declarative(text) is None
+
+
+# -- the gate, intent, splitting -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["hi", "Hello!", "thanks!", "Thank you so much", "ok cool",
+                                  "okay", "good morning", "lol", "got it, thanks"])
+def test_small_talk_is_gated(text: str) -> None:
+    assert is_chitchat(text)
+    assert plan(text, NOW).chitchat
+
+
+@pytest.mark.parametrize("text", ["hi, where does Alice live?", "thanks for the tea recipe",
+                                  "cool story about Paris", "ok what is my passport number"])
+def test_a_question_is_not_small_talk(text: str) -> None:
+    assert not is_chitchat(text)
+    assert not plan(text, NOW).chitchat
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    ("When did Alice move to Berlin?", "temporal"),
+    ("How long have Mel and her husband been married?", "temporal"),
+    ("what did I do last May", "temporal"),
+    ("Why did Maria join the military?", "causal"),
+    ("Who is Priya?", "entity"),
+    ("Tell me about Caroline", "entity"),
+    ("What is Sam's favourite drink?", "preference"),
+    ("Does Bob like tea?", "preference"),
+    ("Where does Alice work?", "factual"),
+    ("How many kids does Melanie have?", "factual"),
+    ("Alice Berlin office", "general"),
+])
+def test_intent(text: str, intent: str) -> None:
+    assert classify(text, find_time(text, NOW)) == intent
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("Where does Alice live and what is her job?", ["Where does Alice live",
+                                                    "what is her job"]),
+    ("Where does Alice live and what does she do?", []),  # "what does she do" has no content
+    ("Alice's job; also where does Bob live", ["Alice's job", "where does Bob live"]),
+    ("Where is the key? When is the party?", ["Where is the key", "When is the party"]),
+    ("Did Alice and Bob go to Paris?", []),
+    ("tea and coffee", []),
+    ("what is it and?", []),
+])
+def test_compound_questions_split(text: str, parts: list[str]) -> None:
+    assert split_compound(text) == parts
+
+
+def test_plan_separates_time_from_content() -> None:
+    p = plan("What setback did Melanie face in October 2023?", NOW)
+    assert p.intent == "factual"
+    assert p.content == "What setback did Melanie face ?"
+    assert plan("Melanie's setback in October 2023", NOW).intent == "temporal"  # no rule fits
+    assert isinstance(p.time, TimeRange)
+    assert from_micros(p.time.start) == datetime(2023, 10, 1, tzinfo=UTC)
+    # a query of nothing but its time keeps its words
+    only = plan("what did we do yesterday?", NOW)
+    assert only.content == "what did we do yesterday?" and only.intent == "temporal"
+    assert only.time is not None
+    assert from_micros(only.time.start) == from_micros(NOW).replace(
+        hour=0, minute=0) - timedelta(days=1)
+
+
+def test_plan_of_a_compound_question_has_parts_and_no_expansion() -> None:
+    p = plan("When did Alice move and what is her job?", NOW)
+    assert p.parts == ("When did Alice move", "what is her job")
+    assert p.expansion is None
+    assert plan("When did Alice move?", NOW).expansion == "Alice moved"

@@ -1,0 +1,60 @@
+"""The exact text of an expired memory is remembered afresh, not folded into a memory recall leaves
+out; a log written by gate-2 (which reinforced it) still audits as gate-2."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import msgspec
+
+import eventmem
+from eventmem.events import MemoryReinforced
+from eventmem.policies import gate
+from eventmem.write import items as items_module
+from eventmem.write.items import Item
+
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def checked(mem: eventmem.Engine) -> None:
+    audit, verify = mem.audit(), mem.verify()
+    assert audit.ok, [f.message for f in audit.findings]
+    assert verify.ok, [f.message for f in verify.findings]
+
+
+def test_the_exact_text_of_an_expired_memory_is_remembered_afresh(mem, clock):
+    # Before: it reinforced the expired memory, which recall leaves out: the fact was lost
+    # (while the same text with a "!" already made a new memory).
+    text = "The office wifi password is sunflower42"
+    old = mem.remember(text, valid_until=T0 + timedelta(days=3))
+    clock.advance(timedelta(days=5))
+    mem.consolidate()
+    assert mem.recall("office wifi password") == []
+    again = mem.remember(text)
+    assert again.action == "created" and again.memory_id != old.memory_id
+    assert [h.memory_id for h in mem.recall("office wifi password")] == [again.memory_id]
+    assert mem.remember(text).memory_id == again.memory_id  # and it absorbs the next one
+    checked(mem)
+
+
+def test_a_gate_2_log_still_passes_the_audit(mem, clock, monkeypatch):
+    """A log written by gate-2 (the expired memory reinforced) is re-derived as gate-2."""
+    text = "The office wifi password is sunflower42"
+    mem.remember(text, valid_until=T0 + timedelta(days=3))
+    clock.advance(timedelta(days=5))
+    mem.consolidate()
+    original = items_module.check_items
+
+    def as_gate_2(*args: Any) -> list[Item]:
+        return [msgspec.structs.replace(item, gate_policy=gate.GATE_2)
+                for item in original(*args)]
+
+    with monkeypatch.context() as patch:  # write as gate-2 did
+        patch.setattr(eventmem.engine, "check_items", as_gate_2)
+        patch.setattr(gate, "GATE_VERSION", gate.GATE_2)
+        patch.setattr(gate.GateDecision.__new__, "__defaults__", (None, 0.0, gate.GATE_2))
+        assert mem.remember(text).action == "reinforced"
+    [event] = [e for _, e in mem.events() if isinstance(e, MemoryReinforced)]
+    assert event.policy == "gate-2"
+    checked(mem)
