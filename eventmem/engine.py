@@ -35,7 +35,7 @@ from eventmem.events import (
     MemoryTouched,
     MemoryUnpinned,
 )
-from eventmem.maintain import cycle as dream
+from eventmem.maintain import cycle
 from eventmem.maintain.sweep import ConsolidationReport, purged_contents
 from eventmem.maintain.sweep import report as consolidation_report
 from eventmem.policies.decay import stability_after_access
@@ -49,9 +49,7 @@ from eventmem.storage.log import EventLog, Head
 from eventmem.storage.opslog import ops_logger
 from eventmem.text.embedders import EMBEDDERS, CheckedEmbedder, Embedder, default_embedder
 from eventmem.text.normalize import content_hash
-from eventmem.write import batch as ingest
-from eventmem.write import erase as erasure
-from eventmem.write import resolve as conflicts
+from eventmem.write import batch, erase, resolve
 from eventmem.write.analysis import contents_for
 from eventmem.write.erase import Erasure
 from eventmem.write.items import check_items
@@ -320,7 +318,7 @@ class Engine(Reader):
         at = self._now()
         contents = self._contents_for({content_hash(item.text): item.text
                                        for item in checked})
-        decided = ingest.decide(self._views, checked, contents, at=at, head=self._log.head(),
+        decided = batch.decide(self._views, checked, contents, at=at, head=self._log.head(),
                                 config=self.config, text_of=self._text_of,
                                 vector_of=self._vector_of, analyse=self._analyse)
         seqs = self._log.append(decided.events, contents=decided.contents)
@@ -422,7 +420,7 @@ class Engine(Reader):
         self._check_writable()
         at = self._now()
         when = at if now is None else to_micros(now, name="now")
-        planned = dream.plan(self._views, when, at, self.config, head=self._log.head(),
+        planned = cycle.plan(self._views, when, at, self.config, head=self._log.head(),
                              text_of=self._log.blob, contents_for=self._contents_for,
                              summarizer=self.summarizer)
         events, seqs = planned.events, []
@@ -456,25 +454,25 @@ class Engine(Reader):
         self._check_writable()
         if (memory_id is None) == (namespace is None):
             raise InvalidInputError("erase takes exactly one of memory_id= or namespace=")
-        reason = erasure.check_reason(reason)
+        reason = erase.check_reason(reason)
         memories = self._views.state.memories
         if memory_id is not None:
             roots = [self._known(memory_id).memory_id]
         else:
             namespace = checks.namespace(namespace, self.config)
-            roots = erasure.namespace_roots(memories, namespace)
+            roots = erase.namespace_roots(memories, namespace)
             if not roots:
                 raise NotFoundError(f"no memory in namespace {namespace!r}")
-        erased = erasure.targets(memories, roots)
+        erased = erase.targets(memories, roots)
         if not erased:
             return Erasure(memory_ids=(), cascaded=(), contents_removed=0, seqs=())
         gone = set(erased)
-        referenced = erasure.referenced_contents(
+        referenced = erase.referenced_contents(
             (event for _, event in self._log.memory_events(erased)), gone)
-        dropped = erasure.contents_to_drop(memories, gone, referenced)
-        shared = conflicts.kept_evidence(self._views, gone)  # other conflicts' evidence
+        dropped = erase.contents_to_drop(memories, gone, referenced)
+        shared = resolve.kept_evidence(self._views, gone)  # other conflicts' evidence
         dropped = [h for h in dropped if h not in shared]
-        events = erasure.erasure_events(memories, erased, at=self._now(), reason=reason,
+        events = erase.erasure_events(memories, erased, at=self._now(), reason=reason,
                                         requested=memory_id)
         seqs = self._log.erase(events, drop_contents=dropped)
         self._fold(list(events), seqs)
@@ -501,8 +499,8 @@ class Engine(Reader):
         carries both) or ``temporal`` (the later valid time wins). The loser is superseded, not
         deleted. Returns the memory that holds the answer."""
         self._check_writable()
-        found = conflicts.open_conflict(self._views, conflict_id, strategy)
-        events, contents, winner = conflicts.resolution_events(
+        found = resolve.open_conflict(self._views, conflict_id, strategy)
+        events, contents, winner = resolve.resolution_events(
             self._views, found, strategy, at=self._now(), head=self._log.head(),
             config=self.config, text_of=self._text_of, analyse=self._analyse)
         seqs = self._log.append(events, contents=contents)

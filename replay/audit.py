@@ -39,15 +39,14 @@ from eventmem.events import (
     event_tag,
     purged_ids,
 )
-from eventmem.maintain import cycle as dream
+from eventmem.maintain import cycle
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.utility import after_feedback
 from eventmem.storage.envelope import Envelope
 from eventmem.storage.log import EventLog, Head
 from eventmem.text.embedders import Embedder
 from eventmem.text.normalize import content_hash
-from eventmem.write import batch as ingest
-from eventmem.write import resolve as conflicts
+from eventmem.write import batch, resolve
 from projections import Projections
 from replay.compare import Ids, compare_events, differences, render_value, summary, tags
 from replay.groups import Group, groups, split_items
@@ -249,7 +248,7 @@ class _Auditor:
         checked_items = [i for i in inputs if i is not None]
         first = envelopes[0]
         texts = {content_hash(i.text): i.text for i in checked_items}
-        decided = ingest.decide(
+        decided = batch.decide(
             self.views, checked_items, tracker.contents_for(texts), at=first.event.at,
             head=self._head_before(first.seq), config=self.config, text_of=tracker.text_of,
             vector_of=tracker.vector_of, analyse=tracker.analyse)
@@ -275,7 +274,7 @@ class _Auditor:
         tracker = Lookups(self.log, self.views, self.embedder)
         first = envelopes[0]
         try:
-            events, _, _ = conflicts.resolution_events(
+            events, _, _ = resolve.resolution_events(
                 self.views, conflict, resolved.strategy, at=first.event.at,  # type: ignore[attr-defined]
                 head=self._head_before(first.seq), config=self.config, text_of=tracker.text_of,
                 analyse=tracker.analyse)
@@ -299,7 +298,7 @@ class _Auditor:
             first = remaining[0]
             tracker = Lookups(self.log, self.views, self.embedder)
             policies = recorded_policies([env.event for env in remaining])
-            planned = dream.plan(
+            planned = cycle.plan(
                 self.views, now, first.event.at, self.config,
                 head=self._head_before(first.seq), text_of=tracker.blob,
                 contents_for=tracker.contents_for,
