@@ -10,6 +10,10 @@ contradiction with one of the nearest memories if there is one:
     0.85 <= similarity < 0.95          -> merge when the new text adds information, else skip
     otherwise                          -> create
 
+A text that differs from its nearest memory in a value (a number, a time, a date or weekday, a
+name, a negation, a change word, the order of a relation's arguments) is never a duplicate: where
+either gate would reinforce, skip or merge it, it updates that memory instead.
+
 ``exact``: only the exact hash reinforces; everything else is created (no semantic gate, no
 conflicts), for callers that deduplicate upstream.
 
@@ -41,8 +45,16 @@ from eventmem.errors import InvalidInputError
 # gate-3: the exact text of a memory whose valid time expired (invalidated) is new again, as a
 # near duplicate of it already was; gate-2 reinforced the expired memory, which recall leaves
 # out, so the restated fact was lost. Every other decision is gate-2's.
-GATE_VERSION: Final = "gate-3"
+# gate-4: a text that differs from its nearest memory in a value (policies.values: a number, a
+# time, a date, a name, a negation, a change word, swapped arguments) is never a duplicate: it
+# updates that memory (or is created beside an immutable one) where gate-3 reinforced, skipped or
+# merged it, so the new value was lost or mixed with the old; and a merge keeps one text without
+# repeats (policies.merge). Every other decision is gate-3's.
+GATE_VERSION: Final = "gate-4"
+GATE_3: Final = "gate-3"
 GATE_2: Final = "gate-2"
+# The versions before gate-4, which neither look for a value difference nor merge without repeats.
+BEFORE_VALUES: Final = frozenset({GATE_2, GATE_3})
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]
@@ -111,13 +123,37 @@ def decide(
     adds_information: bool,
     contradicted: Neighbour | None,
     params: GateParams,
+    value: str | None = None,
 ) -> GateDecision:
     """The gate's decision for one new text.
 
     ``exact``: the memory holding the same normalized text, if any. ``nearest``: the most similar
     eligible memory. ``adds_information``: whether the new text says something ``nearest`` does
     not (only read for near duplicates). ``contradicted``: the neighbour it contradicts, if any.
+    ``value``: the kind of value in which the new text differs from ``nearest``
+    (:func:`eventmem.policies.values.value_difference`), if any: such a text is news, never a
+    duplicate, so where it would be reinforced, skipped or merged it updates ``nearest`` (the old
+    value stays in history, valid until the new one begins), or is created beside an immutable
+    one; the rule names the value (``value_number``...).
     """
+    decision = _decide(exact, nearest, adds_information=adds_information,
+                       contradicted=contradicted, params=params)
+    if value is None or decision.rule == "exact_hash" or nearest is None \
+            or decision.action not in ("reinforce", "skip", "merge"):
+        return decision
+    if nearest.immutable:
+        return GateDecision("create", f"value_{value}", nearest.memory_id, nearest.similarity)
+    return GateDecision("update", f"value_{value}", nearest.memory_id, nearest.similarity)
+
+
+def _decide(
+    exact: str | None,
+    nearest: Neighbour | None,
+    *,
+    adds_information: bool,
+    contradicted: Neighbour | None,
+    params: GateParams,
+) -> GateDecision:
     if exact is not None:
         return GateDecision("reinforce", "exact_hash", exact, 1.0)
     if params.mode == "exact":

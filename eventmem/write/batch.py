@@ -46,7 +46,7 @@ from eventmem.events import (
     TierChange,
     TierChanged,
 )
-from eventmem.policies import causal, classify, gate, importance, merge, tiers, timebound
+from eventmem.policies import causal, classify, gate, importance, merge, tiers, timebound, values
 from eventmem.policies.conflict import detect as conflict
 from eventmem.policies.decay import progress, stability_after_access
 from eventmem.policies.extract import relations as extract
@@ -239,7 +239,8 @@ def decide(views: Projections, items: Sequence[Item], contents: Mapping[str, Con
            analyse: Analyse) -> Decided:
     """The events that record what each item means (see the module docstring). An item may
     carry ``gate_policy`` (the audit re-deciding a recorded item): ``gate-2`` re-decides its
-    exact-text match as that version did."""
+    exact-text match as that version did; ``gate-2`` and ``gate-3`` look for no value difference
+    and merge by appending sentences."""
     with single_thread():  # similarities feed decisions: one thread, one summation order
         batch = Batch(views, items, contents, at=at, head=head, config=config,
                       text_of=text_of, vector_of=vector_of, analyse=analyse)
@@ -338,6 +339,15 @@ class Batch:
         adds = nearest is not None and self._adds_information(nearest, text)
         decision = gate.decide(exact, nearest, adds_information=adds, contradicted=contradicted,
                                params=self.params)
+        if nearest is not None and decision.neighbour == nearest.memory_id \
+                and decision.action in ("reinforce", "skip", "merge") \
+                and item.gate_policy not in gate.BEFORE_VALUES:
+            # Only a text the gate would absorb needs the comparison (it reads the neighbour).
+            value = values.value_difference(self.text_of(nearest.memory_id), text)
+            if value is not None:
+                decision = gate.decide(exact, nearest, adds_information=adds,
+                                       contradicted=contradicted, params=self.params,
+                                       value=value)
         match decision.action:
             case "reinforce" | "skip":
                 self._absorbed(item, chash, decision)
@@ -379,7 +389,9 @@ class Batch:
                near: Near) -> None:
         old = decision.neighbour
         assert old is not None
-        text = merge.merged_text(self.text_of(old), item.text)
+        synthesis = merge.appended_text if item.gate_policy in gate.BEFORE_VALUES \
+            else merge.merged_text
+        text = synthesis(self.text_of(old), item.text)
         memory_id = self.create(i, item, text, chash, decision, near, derived_from=old)
         self.outcome(memory_id, "merged", decision.rule, neighbour=old,
                      similarity=decision.similarity)
@@ -395,7 +407,7 @@ class Batch:
                                 valid_from=starts)
         self.outcome(memory_id, "updated", decision.rule, neighbour=old,
                      similarity=decision.similarity)
-        self.supersede(old, memory_id, starts, "pe_update", decision.similarity, item)
+        self.supersede(old, memory_id, starts, decision.rule, decision.similarity, item)
 
     # -- creating -----------------------------------------------------------------------------
 
