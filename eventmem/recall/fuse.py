@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from eventmem.config import Config
+from eventmem.policies.conflict import detect as conflict
 from eventmem.recall import channels as ch
 from eventmem.recall.plan import QueryPlan
 from eventmem.recall.score import PROFILES, Params, composite, mmr
@@ -282,7 +283,11 @@ def search(
     pool.sort(key=lambda item: (item[0], item[1]))  # ties break by id
     if plan.route.cue is not None:
         pool = _apply_cue(pool, plan.route.cue, memories, access, config.cue_boost)
-    return _diversify(pool, k, memories, access, config, query_vectors[0])
+    hits = _diversify(pool, k, memories, access, config, query_vectors[0])
+    # "What is true now": of two hits stating values of one attribute of one subject, the later
+    # is the current one, whether or not the write path recognised the update. (At a valid time
+    # T, eligibility already keeps only what was true then.)
+    return hits if valid_at is not None else newer_values_first(hits, memories, access)
 
 
 def _unknown_share(views: Projections, namespace: str, text: str) -> float:
@@ -346,6 +351,65 @@ def _apply_cue(pool: list[tuple[float, str, dict[str, float]]], cue: str,
         out.append((neg, mid, signals))
     out.sort(key=lambda item: (item[0], item[1]))
     return out
+
+
+def newer_values_first(hits: list[Candidate], memories: Mapping[str, MemoryRecord],
+                       access: Access) -> list[Candidate]:
+    """``hits`` with each one that states a newer value of an attribute an earlier-ranked hit
+    states of the same subject (a contradiction of the claims, as the write path reads them)
+    moved just above that hit. Scores stay where they were in the list, so they never rise down
+    it; a moved hit is marked with ``signals["newer_value"] = 1.0``.
+
+    Newer is by valid time (the recorded time where none was given), then by the order written.
+    Deterministic: the order depends only on the hits, their records and their texts.
+    """
+    if len(hits) < 2:
+        return hits
+    records = [memories[mid] for mid, _, _ in hits]
+    texts = access.texts([r.content_hash for r in records])
+    parsed = {mid: conflict.claims(text) for (mid, _, _), text in zip(hits, texts, strict=True)
+              if text is not None}
+
+    def when(record: MemoryRecord) -> tuple[int, int]:
+        start = record.valid_from if record.valid_from is not None else record.created_at
+        return start, record.created_seq
+
+    order = [mid for mid, _, _ in hits]
+    moved: set[str] = set()
+    # Each pass moves at most one hit up; a hit moves only above older hits, so it ends.
+    for _ in range(len(order)):
+        swap = _first_outdated(order, parsed, when, memories)
+        if swap is None:
+            break
+        older, newer = swap
+        order.remove(newer)
+        order.insert(order.index(older), newer)
+        moved.add(newer)
+    if not moved:
+        return hits
+    by_id = {mid: signals for mid, _, signals in hits}
+    out = []
+    for (_, score, _), mid in zip(hits, order, strict=True):
+        signals = by_id[mid]
+        if mid in moved:
+            signals["newer_value"] = 1.0
+        out.append((mid, score, signals))
+    return out
+
+
+def _first_outdated(order: list[str], parsed: Mapping[str, conflict.Claims],
+                    when: Callable[[MemoryRecord], tuple[int, int]],
+                    memories: Mapping[str, MemoryRecord]) -> tuple[str, str] | None:
+    """The first (older, newer) pair where a lower-ranked newer hit contradicts a higher-ranked
+    older one, or None."""
+    for i, older in enumerate(order):
+        if older not in parsed:
+            continue
+        for newer in order[i + 1:]:
+            if newer in parsed and when(memories[newer]) > when(memories[older]) \
+                    and conflict.detect(parsed[newer], parsed[older]) is not None:
+                return older, newer
+    return None
 
 
 def _diversify(pool: list[tuple[float, str, dict[str, float]]], k: int,
