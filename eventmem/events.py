@@ -98,6 +98,9 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     dedup_key: str
     kind: MemoryKind
     kind_rule: str = "caller"
+    # The classifier version that decided the kind ("": classify-1, or the kind was not
+    # classified), so that an audit re-classifies the text as it was.
+    kind_policy: str = ""
     source: Actor = "user"
     stability: float = 7.0  # base stability in days, decided from the kind at write time
     importance: float = 0.5

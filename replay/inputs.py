@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from eventmem.events import MemoryIngested, MemoryReinforced, MemorySkipped
+from eventmem.policies.classify import CLASSIFY_1
 from eventmem.storage.envelope import Content
 from eventmem.storage.log import EventLog
 from eventmem.text.embedders import Embedder
@@ -72,6 +73,7 @@ def item_input(item: list[Any], tracker: Lookups) -> Item | None:
             pinned=head.pinned and not head.flashbulb, immutable=head.immutable,
             tags=head.tags, refs=head.refs, session=head.session,
             on_conflict=strategy, gate_policy=head.policy,  # re-decided as it was
+            classify_policy=head.kind_policy or CLASSIFY_1,
         )
     assert isinstance(head, MemoryReinforced | MemorySkipped)
     text = tracker.blob(head.content_hash)

@@ -17,10 +17,11 @@ from eventmem.events import (
     MemoryIngested,
     event_tag,
 )
+from eventmem.policies.classify import POLICIES as CLASSIFIERS
 from eventmem.policies.dream.summaries import EXTRACTIVE
 from eventmem.policies.extract.relations import EXTRACTOR_VERSION
 from eventmem.policies.gate import GATE_2, GATE_3, GATE_VERSION
-from eventmem.policies.lifecycle import SWEEP_1, SWEEP_POLICY
+from eventmem.policies.lifecycle import SWEEP_1, SWEEP_2, SWEEP_POLICY
 from eventmem.policies.observer.rules import OBSERVER_VERSION
 from eventmem.storage.log import EventLog
 from projections import Projections
@@ -31,8 +32,9 @@ from projections import Projections
 _DREAM_STEPS = frozenset({"dream-1", "dream-2", DREAM_POLICY})
 
 # sweep-1 (recorded as the store-wide "gate-1") judged tiers on the statuses before the sweep's
-# own transitions (re-derived as it did when recorded so).
-_SWEEPS = frozenset({SWEEP_1, SWEEP_POLICY})
+# own transitions; sweep-1 and sweep-2 let decay delete any kind (each re-derived as it did
+# when recorded so).
+_SWEEPS = frozenset({SWEEP_1, SWEEP_2, SWEEP_POLICY})
 
 # gate-2 decided everything as gate-3 does but the exact text of an expired memory; gate-3 as
 # gate-4 does but a text differing in a value and the merged text (the write path re-decides such
@@ -73,6 +75,9 @@ def unknown_policy(events: Sequence[Event]) -> str | None:
             return policy
         if isinstance(event, MemoryIngested) and event.extractor not in ("", EXTRACTOR_VERSION):
             return event.extractor
+        if isinstance(event, MemoryIngested) and event.kind_policy \
+                and event.kind_policy not in CLASSIFIERS:
+            return event.kind_policy
     return None
 
 

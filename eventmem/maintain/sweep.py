@@ -84,7 +84,7 @@ def _namespace_events(
     namespace: str, records: list[MemoryRecord], now: int, at: int, config: Config,
     policy: str = lifecycle.SWEEP_POLICY,
 ) -> Iterable[Event]:
-    transitions = lifecycle.sweep(records, now, config.decay, config.lifecycle)
+    transitions = lifecycle.sweep(records, now, config.decay, config.lifecycle, policy)
     if transitions:
         yield LifecycleTransitioned(
             at=at, namespace=namespace, now=now, policy=policy,

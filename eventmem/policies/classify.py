@@ -18,6 +18,16 @@ How a rule is chosen:
   Spanish since last year") says more than a time expression, which often only anchors a start.
   Ephemeral is last but one: it has the shortest life (one day), so it applies only when nothing
   durable matched. Context is the fallback.
+
+From ``classify-2`` on, one subject however it is written: a statement about the user in the
+third person or as an extraction pipeline writes it ("User prefers window seats", "The user's
+daughter is named Mia", "Dana is allergic to peanuts", "Alice works at Acme") is classified as
+its first-person form would be. A leading subject (``User``, ``The user``, a capitalised name
+followed by a verb) and its verb are rewritten to the first person ("User prefers" -> "i
+prefer", "Dana is" -> "i am", "User has" -> "i have", "User's daughter" -> "my daughter"), and
+each kind is tried on the text as written, then on that form. The rule names are the same; the
+version that decided is recorded beside them (``kind_policy`` on ``memory.ingested``), and
+``classify(text, policy="classify-1")`` decides as the first version did, for the audit.
 """
 
 from __future__ import annotations
@@ -28,9 +38,11 @@ from typing import Final
 
 from eventmem.policies.literals import Prefilter
 
-__all__ = ["KIND_ORDER", "POLICY_VERSION", "RULES", "classify"]
+__all__ = ["CLASSIFY_1", "KIND_ORDER", "POLICIES", "POLICY_VERSION", "RULES", "classify"]
 
-POLICY_VERSION: Final = "classify-1"
+CLASSIFY_1: Final = "classify-1"  # the text as written only (no third-person subjects)
+POLICY_VERSION: Final = "classify-2"
+POLICIES: Final = frozenset({CLASSIFY_1, POLICY_VERSION})
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})
 _CONTRACTIONS: Final[dict[str, str]] = {
@@ -226,20 +238,117 @@ def _normalize(text: str) -> str:
     return " ".join(folded.split())
 
 
-def classify(text: str) -> tuple[str, str]:
+# -- one subject: third person and extraction style as the first person ---------------------------
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Capitalised words that start sentences without naming anyone: never taken for a name.
+_NOT_NAMES: Final = _words(
+    "the a an this that these those there here it he she they we you i my our your his her"
+    " their its what who whom whose which where when why how nothing everything something"
+    " someone everyone anyone nobody somebody everybody today tomorrow tonight yesterday now"
+    " then also and but or so if maybe please yes no not every each some any all both most many"
+    " much one another other such monday tuesday wednesday thursday friday saturday sunday"
+    " january february march april may june july august september october november december")
+# After "Name's", these say "is" ("Dana's allergic to ..."), not a possessive ("Dana's sister").
+_IS_AFTER_S: Final = _words(
+    "a an the not allergic from based married engaged into in at on currently really very so"
+    " still also now always never just originally")
+_ADVERBS = r"(?:(?:\w+ly|also|still|always|never|often|just|now|currently|no longer|even|too)\s+)*"
+_IRREGULAR: Final[dict[str, str]] = {
+    "is": "am", "was": "was", "has": "have", "does": "do", "isn't": "am not",
+    "wasn't": "was not", "hasn't": "have not", "doesn't": "do not", "'s": "am",
+}
+# A leading date clause ("On March 3, 2025, User moved ..."), then the subject: the user as an
+# extraction pipeline names them, or a name (one or two capitalised words), possibly possessive.
+_SUBJECT = re.compile(
+    r"^(?P<lead>(?:(?:[Oo]n|[Ii]n|[Ss]ince|[Aa]s of) [^,.!?]{1,30}?(?:, \d{4})?,\s+)?)"
+    r"(?P<subject>(?:[Tt]he\s+)?[Uu]ser|[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+[A-Z][a-z]+)?)"
+    r"(?P<poss>'s\b)?\s+(?P<adverbs>" + _ADVERBS + r")(?P<verb>[a-z]+n't|[a-z]+)\b"
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+
+
+def _first_person_verb(verb: str) -> str | None:
+    """``verb`` as the first person says it, or None when it is not a finite verb after a name
+    (past tenses and modals agree already; a third-person -s form loses its ending)."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb.endswith("ed") or verb in _PAST_OR_MODAL:
+        return verb
+    if len(verb) > 3 and verb.endswith("s") and not verb.endswith(("ss", "us", "is")):
+        if verb.endswith("ies"):
+            return verb[:-3] + "y"
+        if verb.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+            return verb[:-2]
+        return verb[:-1]
+    return None
+
+
+_PAST_OR_MODAL: Final = _words(
+    "will would can could should must might may shall went met saw had got came left bought"
+    " sold won lost made took ran flew ate drove wrote began became found gave told heard spent"
+    " did started grew used")
+
+
+def _rewrite(match: re.Match[str]) -> str:
+    subject, poss = match["subject"], match["poss"]
+    is_user = subject.lower().split()[-1] == "user"
+    if not is_user and subject.split()[0].lower() in _NOT_NAMES:
+        return match[0]
+    verb = match["verb"]
+    if poss and (verb in _IS_AFTER_S or verb.endswith("ing")):
+        return f"{match['lead']}I am {match['adverbs']}{verb}"
+    if poss:  # "User's daughter", "Dana's favorite food": "my daughter", "my favorite food"
+        return f"{match['lead']}my {match['adverbs']}{verb}"
+    agreed = _first_person_verb(verb)
+    if agreed is None:
+        return match[0]
+    return f"{match['lead']}I {match['adverbs']}{agreed}"
+
+
+def _first_person(text: str) -> str:
+    """``text`` with the subject that starts each sentence in the first person, when it is the
+    user named in the third person or a name followed by a verb; else ``text`` unchanged."""
+    return " ".join(_SUBJECT.sub(_rewrite, sentence, count=1)
+                    for sentence in _SENTENCE_END.split(text.strip()))
+
+
+def _search(norm: str, kind_index: int) -> str | None:
+    _, pattern, names = _COMPILED[kind_index]
+    if not _EXITS[kind_index].may_match(norm):
+        return None
+    match = pattern.search(norm)
+    return None if match is None else names[match.lastgroup]
+
+
+def classify(text: str, policy: str = POLICY_VERSION) -> tuple[str, str]:
     """Return ``(kind, rule)`` for ``text``: the first kind in :data:`KIND_ORDER` with a matching
     rule, else ``("context", "context:default")``. Pure and deterministic; never raises on a str.
+
+    ``policy`` is the version to decide as (:data:`CLASSIFY_1`: the text as written only; an
+    audit passes the recorded one).
 
     >>> classify("My name is Priya")
     ('identity', 'identity:my_name_is')
     >>> classify("Tomorrow I'll call the bank")
     ('plan', 'plan:tomorrow')
+    >>> classify("User prefers window seats")
+    ('preference', 'preference:i_prefer')
     """
     norm = _normalize(text)
-    for (kind, pattern, names), exit_ in zip(_COMPILED, _EXITS, strict=True):
-        if not exit_.may_match(norm):
-            continue
-        match = pattern.search(norm)
-        if match is not None:
-            return kind, names[match.lastgroup]
+    forms = [norm]
+    if policy != CLASSIFY_1:
+        unified = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
+        rewritten = _first_person(unified)
+        if rewritten != unified:
+            forms.append(_normalize(rewritten))
+    for i, (kind, _, _) in enumerate(_COMPILED):
+        for form in forms:
+            rule = _search(form, i)
+            if rule is not None:
+                return kind, rule
     return "context", DEFAULT_RULE

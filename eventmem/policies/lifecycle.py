@@ -11,6 +11,11 @@ Statuses driven by decay (ARCHITECTURE.md section 9)::
 * Archived is sticky while retention stays under ``active_min``: it leaves only when an access
   restores retention (or decays on to deleted). Without that, an archived-for-staleness memory
   would flip back to stale at the next sweep.
+* Decay hides, it does not destroy: it deletes (and so, later, purges the text of) only a memory
+  of a kind short-lived by nature (``decay_deletes_kinds``: context and ephemeral by default) or
+  one whose valid time has ended (expired). Any other memory whose retention falls below
+  ``delete_below`` stays archived, its text kept, until an explicit forget or an access.
+  (sweep-1 and sweep-2 deleted any kind; an audit re-derives their sweeps as they did.)
 * Deleted is terminal except for the purge ``purge_after_deleted_days`` after ``deleted_at``
   (or ``status_since`` when a sweep deleted it).
 * Pinned, immutable and flashbulb memories never leave active because of decay (a sweep returns
@@ -32,6 +37,7 @@ import msgspec
 
 from eventmem.clock import MICROS_PER_DAY
 from eventmem.errors import InvalidInputError
+from eventmem.events import MEMORY_KINDS
 from eventmem.policies.decay import DecayParams, is_frozen, retention
 from projections.state import MemoryRecord
 
@@ -39,7 +45,10 @@ from projections.state import MemoryRecord
 # store-wide "gate-1", judged tiers on the status before the sweep's own transitions, so a
 # memory the sweep brought back from archived moved tier only at a second sweep at that now.
 SWEEP_1 = "gate-1"
-SWEEP_POLICY = "sweep-2"
+# sweep-2 deleted by decay whatever the kind (sweep-3: only decay_deletes_kinds, or expired).
+SWEEP_2 = "sweep-2"
+SWEEP_POLICY = "sweep-3"
+_DELETES_ANY_KIND = frozenset({SWEEP_1, SWEEP_2})
 
 # Statuses decay never changes: dormancy is left by reactivation, the rest are final.
 UNTOUCHED_STATUSES = frozenset({"dormant", "superseded", "erased", "purged"})
@@ -53,8 +62,15 @@ class LifecycleParams(msgspec.Struct, kw_only=True, frozen=True):
     archive_after_stale_days: float = 30.0
     delete_below: float = 0.01
     purge_after_deleted_days: float = 90.0
+    # The kinds decay alone may delete (and so purge): those short-lived by nature. A memory of
+    # another kind is deleted only by an explicit forget, or by decay once it has expired.
+    decay_deletes_kinds: tuple[str, ...] = ("context", "ephemeral")
 
     def __post_init__(self) -> None:
+        unknown = sorted(set(self.decay_deletes_kinds) - set(MEMORY_KINDS))
+        if unknown:
+            raise InvalidInputError(f"decay_deletes_kinds: unknown kinds {unknown}; the kinds are "
+                                    f"{', '.join(MEMORY_KINDS)}")
         if not 0 <= self.delete_below <= self.archive_below <= self.active_min <= 1:
             raise InvalidInputError(
                 "lifecycle thresholds need 0 <= delete_below <= archive_below <= active_min <= 1")
@@ -82,8 +98,17 @@ def _exempt_reason(record: MemoryRecord) -> str | None:
     return None
 
 
+def decay_may_delete(record: MemoryRecord, now: int, params: LifecycleParams,
+                     policy: str = SWEEP_POLICY) -> bool:
+    """Whether decay alone may delete ``record`` at ``now``: a short-lived kind, or its valid
+    time has ended (any kind under sweep-1 and sweep-2)."""
+    return (policy in _DELETES_ANY_KIND or record.kind in params.decay_deletes_kinds
+            or (record.valid_until is not None and record.valid_until <= now))
+
+
 def _decide(
-    record: MemoryRecord, now: int, decay_params: DecayParams, params: LifecycleParams
+    record: MemoryRecord, now: int, decay_params: DecayParams, params: LifecycleParams,
+    policy: str = SWEEP_POLICY,
 ) -> tuple[str, str, float]:
     """(status, reason, retention) at ``now``; the body of :func:`status_at` and :func:`sweep`."""
     status = record.status
@@ -106,13 +131,13 @@ def _decide(
         return "active", exempt, r
     if r >= params.active_min:
         return "active", ("retention_ok" if status == "active" else "retention_restored"), r
-    if r < params.delete_below:
+    if r < params.delete_below and decay_may_delete(record, now, params, policy):
         # A deletion that is already due for purge (purge after 0 days) goes straight there, so
         # a second sweep at the same now has nothing left to do.
         if params.purge_after_deleted_days <= 0:
             return "purged", "retention_below_delete", r
         return "deleted", "retention_below_delete", r
-    if r < params.archive_below:
+    if r < params.archive_below:  # (also below delete_below, for a kind decay may not delete)
         return "archived", "retention_below_archive", r
     if status == "archived":
         return "archived", "archived", r
@@ -127,7 +152,8 @@ def _decide(
 
 
 def status_at(
-    record: MemoryRecord, now: int, decay_params: DecayParams, params: LifecycleParams
+    record: MemoryRecord, now: int, decay_params: DecayParams, params: LifecycleParams,
+    policy: str = SWEEP_POLICY,
 ) -> tuple[str, str]:
     """The status ``record`` should have at ``now`` and the rule that says so.
 
@@ -136,14 +162,16 @@ def status_at(
     ``exempt_pinned`` / ``exempt_immutable`` / ``exempt_flashbulb``, ``archived``, ``deleted``,
     ``not_decaying``.
     """
-    status, reason, _ = _decide(record, now, decay_params, params)
+    status, reason, _ = _decide(record, now, decay_params, params, policy)
     return status, reason
 
 
 def sweep(
-    records: Iterable[MemoryRecord], now: int, decay_params: DecayParams, params: LifecycleParams
+    records: Iterable[MemoryRecord], now: int, decay_params: DecayParams, params: LifecycleParams,
+    policy: str = SWEEP_POLICY,
 ) -> list[Transition]:
-    """Every status change due at ``now``, ordered by ``created_seq`` (then id).
+    """Every status change due at ``now``, ordered by ``created_seq`` (then id), decided as the
+    sweep version ``policy``.
 
     The order is a function of the records alone, never of the iterable's order, so the event a
     sweep appends is the same on every run.
@@ -151,7 +179,7 @@ def sweep(
     decide = _decide
     found: list[tuple[int, str, Transition]] = []
     for record in records:
-        status, reason, r = decide(record, now, decay_params, params)
+        status, reason, r = decide(record, now, decay_params, params, policy)
         if status != record.status:
             change = Transition(memory_id=record.memory_id, from_status=record.status,
                                 to_status=status, reason=reason, retention=r)

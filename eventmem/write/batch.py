@@ -120,11 +120,15 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
     text, decision, near, inherited = (creation.text, creation.decision, creation.near,
                                        creation.inherited)
     reward, rule = creation.reward, creation.rule
-    kind, kind_rule = (item.kind, "caller") if item.kind else classify.classify(text)
+    classify_policy = item.classify_policy or classify.POLICY_VERSION
+    kind, kind_rule = ((item.kind, "caller") if item.kind
+                       else classify.classify(text, classify_policy))
+    # Recorded only where the classifier decided; classify-1, the first, is recorded as "".
+    kind_policy = "" if item.kind or classify_policy == classify.CLASSIFY_1 else classify_policy
     if kind_rule == classify.DEFAULT_RULE:
         kind = config.default_kind
     if inherited is not None and not item.kind:
-        kind, kind_rule = inherited.kind, "inherited"
+        kind, kind_rule, kind_policy = inherited.kind, "inherited", ""
     valid_from = item.valid_from
     valid_until, until_rule = item.valid_until, ""
     if valid_until is None and kind == "plan":  # only plans: "went to the gym today" stays true
@@ -154,7 +158,7 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
     return MemoryIngested(
         at=at, namespace=item.namespace, actor=item.source, memory_id=creation.memory_id,
         content_hash=creation.content_hash, dedup_key=creation.dedup_key,
-        kind=cast(MemoryKind, kind), kind_rule=kind_rule,
+        kind=cast(MemoryKind, kind), kind_rule=kind_rule, kind_policy=kind_policy,
         source=item.source, stability=stability, importance=weight,
         confidence=item.confidence, valid_from=valid_from, valid_until=valid_until,
         pinned=pinned, immutable=item.immutable, tags=tags, refs=refs,

@@ -31,7 +31,7 @@ import replay
 from eventmem.config import Config
 from eventmem.events import DREAM_POLICY, LifecycleTransitioned, TierChanged
 from eventmem.policies.dream.params import DreamParams
-from eventmem.policies.lifecycle import SWEEP_1, SWEEP_POLICY
+from eventmem.policies.lifecycle import SWEEP_1, SWEEP_POLICY, LifecycleParams
 from tests.strategies import OTHERS
 
 DAY = timedelta(days=1)
@@ -182,9 +182,23 @@ def test_purge_removes_the_content(mem, clock, t0):
     assert mem.verify().ok  # live views equal a rebuild from the log without those bytes
 
 
-def test_history_shows_every_lifecycle_transition_with_its_reason(mem, clock, t0):
-    """An event memory (S = 60) left alone: stale at 75 days, archived after 30 days stale,
-    deleted when retention falls below 0.01, purged 90 days later."""
+@pytest.fixture
+def mem_deleting_events(store_path: Path, clock: eventmem.ManualClock
+                        ) -> Iterator[eventmem.Engine]:
+    """As ``mem``, with event among the kinds decay alone may delete (by default only context
+    and ephemeral are: tests/maintain/test_decay_keeps_told.py)."""
+    lifecycle = LifecycleParams(decay_deletes_kinds=("context", "ephemeral", "event"))
+    config = eventmem.Config(dream=DreamParams(enabled=False), lifecycle=lifecycle)
+    with eventmem.open(store_path, clock=clock, config=config) as engine:
+        yield engine
+
+
+def test_history_shows_every_lifecycle_transition_with_its_reason(mem_deleting_events, clock,
+                                                                  t0):
+    """An event memory (S = 60), in a store where decay may delete events, left alone: stale at
+    75 days, archived after 30 days stale, deleted when retention falls below 0.01, purged 90
+    days later."""
+    mem = mem_deleting_events
     mid = remember(mem, "We repainted the hallway a light green", "event")
     expected = []
     for days, to_status, reason in [

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from eventmem.events import MEMORY_KINDS
 from eventmem.policies import classify as classifier
-from eventmem.policies.classify import KIND_ORDER, RULES, classify
+from eventmem.policies.classify import CLASSIFY_1, DEFAULT_RULE, KIND_ORDER, RULES, classify
 from tests.strategies import chat_texts, fast_path_texts, unicode_texts
 
 SETTINGS = settings(max_examples=200, deadline=None)
@@ -165,3 +165,60 @@ def test_classify_keeps_its_answers() -> None:
     assert classify("I`m allergic to peanuts") == ("identity", "identity:allergy")
     assert classify("I'm   gonna call   Mom tomorrow")[0] == "plan"
     assert re.fullmatch(r"\w+:\w+", classify("hello there")[1])
+
+
+# -- one subject: third person and extraction style (classify-2) ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "others", "kind"),
+    [
+        ("I'm allergic to peanuts.", ["The user is allergic to peanuts.",
+                                      "Dana is allergic to peanuts.", "Dana's allergic to peanuts",
+                                      "User is allergic to peanuts"], "identity"),
+        ("I prefer window seats.", ["User prefers window seats.", "Dana prefers window seats",
+                                    "The user usually prefers window seats"], "preference"),
+        ("My daughter is named Mia.", ["User's daughter is named Mia.",
+                                       "The user's daughter is named Mia",
+                                       "Dana's daughter is named Mia"], "relationship"),
+        ("I work at Acme", ["Alice works at Acme", "User works at Acme"], "identity"),
+        ("I enjoy hiking", ["Carol enjoys hiking", "User enjoys hiking"], "preference"),
+        ("I live in Denver", ["User lives in Denver", "Dana lives in Denver",
+                              "On March 3, 2025, User lives in Denver"], "identity"),
+        ("I have a daughter named Mia", ["Dana has a daughter named Mia",
+                                         "User has a daughter named Mia"], "relationship"),
+        ("I don't eat meat", ["User doesn't eat meat", "Dana does not eat meat"], "preference"),
+        ("My favorite color is blue", ["The user's favorite color is blue",
+                                       "Dana's favorite color is blue"], "preference"),
+        ("I moved to Denver", ["Dana moved to Denver", "User moved to Denver"], "event"),
+        ("I was born in Ohio", ["User was born in Ohio", "Dana Smith was born in Ohio"],
+         "identity"),
+        ("I watch films every day", ["Dana watches films every day"], "activity"),
+    ],
+)
+def test_third_person_and_extraction_style_classify_as_the_first_person(
+        first: str, others: list[str], kind: str) -> None:
+    assert classify(first)[0] == kind
+    for text in others:
+        assert classify(text) == classify(first), text
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("The spare key is under the blue pot", "context"),  # "The" is no name
+        ("Monday works for me", "context"),  # nor a day
+        ("Tomorrow is my birthday", "plan"),  # the text as written still counts
+        ("It works at last", "context"),
+        ("Paris is lovely in May", "context"),
+    ],
+)
+def test_only_a_name_or_the_user_is_taken_for_the_subject(text: str, kind: str) -> None:
+    assert classify(text)[0] == kind
+
+
+def test_classify_1_decides_as_it_did() -> None:
+    # An audit re-classifies a recorded text with the version recorded beside its kind.
+    assert classify("The user is allergic to peanuts.", CLASSIFY_1) == ("context", DEFAULT_RULE)
+    assert classify("User prefers window seats.", CLASSIFY_1) == ("context", DEFAULT_RULE)
+    assert classify("I'm allergic to peanuts.", CLASSIFY_1) == ("identity", "identity:allergy")

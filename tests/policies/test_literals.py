@@ -102,11 +102,14 @@ def test_a_text_a_pattern_matches_always_passes_the_prefilter(patterns, texts, d
 
 
 def _plain_classify(text: str) -> tuple[str, str]:
-    norm = classify._normalize(text)
+    """classify without its exits: each kind tried on the text, then on its first-person form."""
+    unified = unicodedata.normalize("NFKC", text).translate(classify._APOSTROPHES)
+    forms = [classify._normalize(text), classify._normalize(classify._first_person(unified))]
     for kind, pattern, names in classify._COMPILED:
-        match = pattern.search(norm)
-        if match is not None:
-            return kind, names[match.lastgroup]
+        for norm in forms:
+            match = pattern.search(norm)
+            if match is not None:
+                return kind, names[match.lastgroup]
     return "context", classify.DEFAULT_RULE
 
 

@@ -38,7 +38,7 @@ def test_the_newer_value_ranks_above_an_older_one_that_matches_the_query_better(
 
 
 def test_a_valid_at_query_keeps_the_value_of_its_time(tmp_path):
-    mem, old, new = _both_kept(tmp_path, "Bob lives in Oslo and loves the fjords near Oslo",
+    mem, old, _new = _both_kept(tmp_path, "Bob lives in Oslo and loves the fjords near Oslo",
                                "Bob lives in Paris")
     with mem:
         hits = mem.recall("where does Bob live? Oslo fjords", namespace="n", k=5,

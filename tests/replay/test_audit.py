@@ -331,3 +331,27 @@ def test_items_of_a_batch_are_cut_at_their_decision_events(original: Path):
     items, trailer = split_items(batch)
     assert all(len(item) == 1 or isinstance(item[0], MemoryIngested) for item in items)
     assert [event_tag(e) for e in trailer] == ["memory.tier_changed"]  # the session's eviction
+
+
+def test_a_classify_1_log_and_a_classify_2_log_both_audit(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ingests re-classify their text with the classifier version recorded beside the kind
+    (``kind_policy``; "" for classify-1), so both versions' logs re-derive as they were."""
+    from eventmem.events import MemoryIngested
+    from eventmem.policies import classify
+
+    texts = ("The user is allergic to peanuts.", "User prefers window seats.",
+             "User's daughter is named Mia.")
+    clock = eventmem.ManualClock(start=datetime(2025, 1, 1, tzinfo=UTC))
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        monkeypatch.setattr(classify, "POLICY_VERSION", classify.CLASSIFY_1)
+        old = [mem.remember(t, namespace="old").memory_id for t in texts]
+        monkeypatch.undo()
+        new = [mem.remember(t, namespace="new").memory_id for t in texts]
+        assert [mem.get(m).kind for m in old if m] == ["context"] * 3
+        assert [mem.get(m).kind for m in new if m] == ["identity", "preference", "relationship"]
+        recorded = {e.namespace: e.kind_policy for _, e in mem.store.read()
+                    if isinstance(e, MemoryIngested)}
+        assert recorded == {"old": "", "new": classify.POLICY_VERSION}
+        report = mem.audit()
+        assert report.ok and report.by_kind.get("write"), report
