@@ -10,7 +10,7 @@ other words, or with more words):
 ``date``      a calendar date, month, year or a relative day (today, tomorrow)
 ``weekday``   a day of the week
 ``number``    a number, in digits or words ("3" and "three" are one number)
-``entity``    a capitalised name (Alice, Zalando)
+``entity``    a capitalised name replaced by another (Acme -> Globex, Denver -> Chicago)
 ``negation``  not, never, no, n't... (a statement and its denial)
 ``change``    a word saying a fact changed (now, anymore, no longer, switched, moved...), in the
               new text and not in the old (its absence says nothing: a restatement)
@@ -98,8 +98,10 @@ def value_difference(old: str, new: str) -> ValueKind | None:
         if old_values[kind] != new_values[kind]:
             return kind
     old_words, new_words = _words(old_rest), _words(new_rest)
-    # A name in one text and nowhere in the other (in any case: casing alone is no new value).
-    if _entities(old_rest) - set(new_words) or _entities(new_rest) - set(old_words):
+    # A name replaced by another (in any case: casing alone is no new value): each text says a name
+    # the other does not. A name only the new text says is added information, a merge ("works at
+    # Acme" -> "works at Acme in Berlin"); one only the old says, a shorter restatement.
+    if _entities(old_rest) - set(new_words) and _entities(new_rest) - set(old_words):
         return "entity"
     if _negations(old_words) != _negations(new_words):
         return "negation"

@@ -43,14 +43,16 @@ def test_a_near_duplicate_that_adds_information_is_merged(mem):
     assert new.action == "merged" and new.rule == "near_duplicate_merge"
     assert new.neighbour == old.memory_id and 0.85 <= new.similarity < 0.95
     merged = mem.get(new.memory_id)
-    assert merged.text == CAT + ". Biscuit loves tuna."
+    # The new text says all the old one did and more: the merge is that one text, no repeats.
+    assert merged.text == "Biscuit loves tuna. " + CAT
     assert merged.derived_from == (old.memory_id,)
     replaced = mem.get(old.memory_id)
     assert (replaced.status, replaced.superseded_by) == ("superseded", new.memory_id)
-    # Both sources are on record: the old memory's text, and the caller's input as its blob.
+    # Both sources are on record: the old memory's text, and the caller's input (here the merged
+    # text itself, so no separate input blob).
     [ingest] = [e for e in events_of(mem, "memory.ingested") if e.memory_id == new.memory_id]
-    assert ingest.input_hash is not None
-    assert mem.store.blob(ingest.input_hash) == "Biscuit loves tuna. " + CAT
+    assert ingest.input_hash is None
+    assert mem.store.blob(ingest.content_hash) == "Biscuit loves tuna. " + CAT
     hits = mem.recall("what does Alice's cat like", k=5)
     assert old.memory_id not in [h.memory_id for h in hits]  # superseded: out of default recall
 
