@@ -19,7 +19,7 @@ from eventmem.events import (
 )
 from eventmem.policies.dream.summaries import EXTRACTIVE
 from eventmem.policies.extract.relations import EXTRACTOR_VERSION
-from eventmem.policies.gate import GATE_2, GATE_VERSION
+from eventmem.policies.gate import GATE_2, GATE_3, GATE_VERSION
 from eventmem.policies.lifecycle import SWEEP_1, SWEEP_POLICY
 from eventmem.policies.observer.rules import OBSERVER_VERSION
 from eventmem.storage.log import EventLog
@@ -35,8 +35,9 @@ _DREAM_STEPS = frozenset({"dream-1", "dream-2", DREAM_POLICY})
 _SWEEPS = frozenset({SWEEP_1, SWEEP_POLICY})
 
 # gate-2 decided everything as gate-3 does but the exact text of an expired memory (the write
-# path re-decides such an item as gate-2 did when its recorded policy says so).
-_GATES = frozenset({GATE_2, GATE_VERSION})
+# path re-decides such an item as gate-2 did when its recorded policy says so); gate-3 as gate-4
+# does but a memory given no valid_from, whose valid time it left open.
+_GATES = frozenset({GATE_2, GATE_3, GATE_VERSION})
 
 # The policy versions each decision event may carry that this code re-derives. The sweep,
 # accesses and feedback record the store-wide version (events.POLICY_VERSION).

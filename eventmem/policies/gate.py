@@ -38,11 +38,18 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 
+# gate-4: a memory given no valid_from is valid from the day its text states ("yesterday I
+# moved...", eventmem.policies.stated) or else from when it was recorded; gate-3 left it open
+# (valid for all time), so a fact said on day 45 answered for day 1. Every other decision is
+# gate-3's.
 # gate-3: the exact text of a memory whose valid time expired (invalidated) is new again, as a
 # near duplicate of it already was; gate-2 reinforced the expired memory, which recall leaves
 # out, so the restated fact was lost. Every other decision is gate-2's.
-GATE_VERSION: Final = "gate-3"
+GATE_VERSION: Final = "gate-4"
+GATE_3: Final = "gate-3"
 GATE_2: Final = "gate-2"
+# The versions that left a memory's valid time open when the caller gave none.
+OPEN_VALID_FROM: Final = frozenset({GATE_2, GATE_3})
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

@@ -46,7 +46,7 @@ from eventmem.events import (
     TierChange,
     TierChanged,
 )
-from eventmem.policies import causal, classify, gate, importance, merge, tiers, timebound
+from eventmem.policies import causal, classify, gate, importance, merge, stated, tiers, timebound
 from eventmem.policies.conflict import detect as conflict
 from eventmem.policies.decay import progress, stability_after_access
 from eventmem.policies.extract import relations as extract
@@ -294,10 +294,25 @@ class Batch:
     def decide(self, i: int, item: Item) -> None:
         """Decide item ``i``, appending its events; later items see them."""
         first = len(self.events)
-        self._decide(i, item)
-        self._note_input(first, i, item)
+        dated = self.dated(item)
+        self._decide(i, dated)
+        self._note_input(first, i, item, dated_by_text=dated is not item)
 
-    def _note_input(self, first: int, i: int, item: Item) -> None:
+    def dated(self, item: Item) -> Item:
+        """``item`` with the valid_from its text states ("yesterday I moved..."), when the
+        caller gave none and the text names a past day (:mod:`eventmem.policies.stated`); else
+        ``item`` itself. The gate sees it as if given: it dates the contradictions too."""
+        if item.valid_from is not None or item.gate_policy in gate.OPEN_VALID_FROM:
+            return item
+        kind = item.kind
+        if not kind:
+            kind, kind_rule = classify.classify(item.text)
+            if kind_rule == classify.DEFAULT_RULE:
+                kind = self.config.default_kind
+        start, rule = stated.valid_from(item.text, kind, self.at)
+        return msgspec.structs.replace(item, valid_from=start) if rule == stated.STATED else item
+
+    def _note_input(self, first: int, i: int, item: Item, *, dated_by_text: bool) -> None:
         """Record on the item's first event (the one that states its decision) what an audit
         needs to re-run the decision and that the event does not show otherwise."""
         event = self.events[first]
@@ -306,8 +321,10 @@ class Batch:
             if item.importance is not None:
                 noted["given_importance"] = item.importance
             if item.valid_from is None and event.valid_from is not None:
-                noted["valid_from_rule"] = ("inherited" if event.rule == "near_duplicate_merge"
-                                            else "transaction_time")
+                noted["valid_from_rule"] = (
+                    stated.STATED if dated_by_text
+                    else "inherited" if event.rule == "near_duplicate_merge"
+                    else stated.RECORDED)
         elif isinstance(event, MemoryReinforced | MemorySkipped):
             if item.valid_from is not None:
                 noted["input_valid_from"] = item.valid_from
@@ -412,6 +429,12 @@ class Batch:
         if chash != input_hash:
             self.stored.setdefault(input_hash, self.contents[input_hash])
         inherited = self._inherited(derived_from)
+        if valid_from is None and item.valid_from is None \
+                and item.gate_policy not in gate.OPEN_VALID_FROM:
+            # Never valid before it was stated: from now, or, for a merge, from when the
+            # memory it carries on began (its valid_from, else when it was recorded).
+            valid_from = self.valid_from_and_immutable(derived_from)[0] \
+                if derived_from is not None and decision.action == "merge" else self.at
         if valid_from is not None:
             item = msgspec.structs.replace(item, valid_from=valid_from)
         creation = Creation(
