@@ -204,8 +204,10 @@ def time_channel(found: Lexical, n: int, allowed: Allowed, memories: dict[str, M
 
 def overlaps(record: MemoryRecord, start: int, end: int) -> bool:
     """Whether a memory's valid time ``[valid_from, valid_until)``, else its creation time,
-    meets ``[start, end)``."""
-    if record.valid_from is None and record.valid_until is None:
+    meets ``[start, end)``. A memory valid from when it was recorded, with no end (what the
+    write path records when nothing dates it), is about that time, as one with no valid time
+    is: otherwise every fact stated before a span would answer "what happened then"."""
+    if record.valid_until is None and record.valid_from in (None, record.created_at):
         return start <= record.created_at < end
     lo = record.valid_from if record.valid_from is not None else record.created_at
     hi = record.valid_until
