@@ -1,6 +1,7 @@
 """The bitemporal projection: for each memory, when it was true and when the store knew it.
 
-valid time  [valid_from, valid_until)   when the fact holds in the world (None: unbounded)
+valid time  [valid_from, valid_until)   when the fact holds in the world (None: open; a memory
+                                        without valid_from holds from recorded_at)
 known time  [recorded_at, retracted_at) when the store held it as current (None: still does)
 
 "True at T" is a lookup here, without a replay; "known at T" is ``as_of(at=T)``.
@@ -73,7 +74,11 @@ def apply(state: Temporal, env: Envelope) -> Temporal:
 
 
 def valid_at(interval: Interval, at: int) -> bool:
-    """Whether the fact held at ``at``: valid_from <= at < valid_until, open ends unbounded."""
-    if interval.valid_from is not None and at < interval.valid_from:
+    """Whether the fact held at ``at``: valid_from <= at < valid_until, an open end unbounded.
+    A memory without valid_from (written before gate-4, which records one) holds from when it
+    was recorded: a fact first stated after ``at`` was never true at ``at`` as far as the store
+    can say."""
+    start = interval.valid_from if interval.valid_from is not None else interval.recorded_at
+    if at < start:
         return False
     return interval.valid_until is None or at < interval.valid_until

@@ -42,19 +42,29 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 
+# gate-4: a memory given no valid_from is valid from the day its text states ("yesterday I
+# moved...", eventmem.policies.stated) or else from when it was recorded; gate-3 left it open
+# (valid for all time), so a fact said on day 45 answered for day 1. Every other decision is
+# gate-3's.
 # gate-3: the exact text of a memory whose valid time expired (invalidated) is new again, as a
 # near duplicate of it already was; gate-2 reinforced the expired memory, which recall leaves
 # out, so the restated fact was lost. Every other decision is gate-2's.
 # gate-4: a text that differs from its nearest memory in a value (policies.values: a number, a
-# time, a date, a name, a negation, a change word, swapped arguments) is never a duplicate: it
-# updates that memory (or is created beside an immutable one) where gate-3 reinforced, skipped or
-# merged it, so the new value was lost or mixed with the old; and a merge keeps one text without
-# repeats (policies.merge). Every other decision is gate-3's.
-GATE_VERSION: Final = "gate-4"
+# time, a date, a name replaced, a negation, a change word, swapped arguments) is never a
+# duplicate: it updates that memory (or is created beside an immutable one) where gate-3
+# reinforced, skipped or merged it, so the new value was lost or mixed with the old; and a merge
+# keeps one text without repeats (policies.merge). Every other decision is gate-3's.
+# gate-5: a memory given no valid_from is valid from the day its text states (policies.stated) or
+# from when it was recorded; gate-4 and before left its valid time open. Every other decision is
+# gate-4's.
+GATE_VERSION: Final = "gate-5"
+GATE_4: Final = "gate-4"
 GATE_3: Final = "gate-3"
 GATE_2: Final = "gate-2"
 # The versions before gate-4, which neither look for a value difference nor merge without repeats.
 BEFORE_VALUES: Final = frozenset({GATE_2, GATE_3})
+# The versions that left a memory's valid time open when the caller gave none.
+OPEN_VALID_FROM: Final = frozenset({GATE_2, GATE_3, GATE_4})
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

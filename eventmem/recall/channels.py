@@ -204,9 +204,14 @@ def time_channel(found: Lexical, n: int, allowed: Allowed, memories: dict[str, M
 
 def overlaps(record: MemoryRecord, start: int, end: int) -> bool:
     """Whether a memory's valid time ``[valid_from, valid_until)``, else its creation time,
-    meets ``[start, end)``."""
-    if record.valid_from is None and record.valid_until is None:
-        return start <= record.created_at < end
+    meets ``[start, end)``. A memory whose valid time began by when it was recorded and has no
+    end (what the write path records: the recorded time, or the day the text states) is about
+    the time it began, as one with no valid time is about its recording: otherwise every fact
+    stated before a span would answer "what happened then"."""
+    if record.valid_until is None and (record.valid_from is None
+                                       or record.valid_from <= record.created_at):
+        at = record.created_at if record.valid_from is None else record.valid_from
+        return start <= at < end
     lo = record.valid_from if record.valid_from is not None else record.created_at
     hi = record.valid_until
     return lo < end and (hi is None or hi > start)

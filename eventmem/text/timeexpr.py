@@ -9,6 +9,9 @@ Understood: ISO dates; "7 May 2023", "May 7, 2023", "May 2023", "in 2023"; a mon
 preposition or determiner ("in August", "last May"); "yesterday", "today", "tonight", "last night";
 "N days/weeks/months/years ago"; "last/this/next week, weekend, month, year"; "the past N days";
 weekdays ("on Monday", "last Friday"); and "N units before/after <event>".
+
+:func:`stated_time` reads a statement rather than a query: the past day its text says a fact
+began ("yesterday I moved", "two weeks ago", "on March 3"), for the write path's valid time.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import NamedTuple
 
 from eventmem.clock import MICROS_PER_DAY, from_micros, to_micros
 
-__all__ = ["Anchored", "TimeRange", "find_time", "mentions_time", "strip_phrase"]
+__all__ = ["Anchored", "TimeRange", "find_time", "mentions_time", "stated_time", "strip_phrase"]
 
 
 class TimeRange(NamedTuple):
@@ -96,6 +99,58 @@ def find_time(text: str, now: int) -> TimeRange | Anchored | None:
             if found is not None:
                 return found
     return None
+
+
+# The forms that date a statement to one past day. Left out: spans ("last month", "in 2023", "in
+# August": when in them?), today ("today", "this morning": the recorded time says as much), and
+# weekdays other than "last Friday" ("on Friday" is as often the coming one).
+_STATED = frozenset({"iso", "day_month", "month_day", "ago", "relative_day", "weekday"})
+# A date after one of these words bounds or schedules something; it does not say when a fact began.
+_NOT_A_START = re.compile(r"\b(?:by|until|till|before|after|due|next)\s+(?:on\s+)?$")
+
+
+def stated_time(text: str, now: int) -> TimeRange | None:
+    """The day a statement says its fact began, as ``[start of that day, next day)``, when its
+    text names one strictly before ``now``'s day ("yesterday", "last Friday", "on March 3",
+    "March 3, 2025", "2025-04-10", "3 days ago", "two weeks ago"); None otherwise. A date after
+    "by", "until", "before"... is a deadline or a bound, not a start, and is passed over, as are
+    dates that have not come yet."""
+    lowered = text.lower()
+    today = from_micros(now).date()
+    for kind, pattern in _PATTERNS:
+        if kind not in _STATED:
+            continue
+        for match in pattern.finditer(lowered):
+            if _NOT_A_START.search(lowered[: match.start()]):
+                continue
+            day = _stated_day(kind, match, today)
+            if day is not None and day < today:
+                return _days(day, day + timedelta(days=1), match.group(0))
+    return None
+
+
+def _stated_day(kind: str, m: re.Match[str], today: date) -> date | None:
+    """The one day a statement's expression names (an "ago" counts back exactly, not the
+    window a query would search)."""
+    if kind == "weekday" and m[1] != "last":
+        return None
+    if kind == "relative_day" and m[1] not in ("yesterday", "last night",
+                                               "the day before yesterday"):
+        return None
+    if kind == "ago":
+        n, unit = _number(m[1]), m[2]
+        try:
+            if unit == "month":
+                year, month = _shift_months(today, -n)
+                return date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
+            if unit == "year":
+                return today.replace(year=today.year - n, day=28) if (today.month, today.day) \
+                    == (2, 29) else today.replace(year=today.year - n)
+            return today - timedelta(days=n * UNIT_DAYS[unit])
+        except (ValueError, OverflowError):
+            return None
+    found = _resolve(kind, m, today, _micros(today))
+    return from_micros(found.start).date() if isinstance(found, TimeRange) else None
 
 
 _MENTION = re.compile(

@@ -46,7 +46,17 @@ from eventmem.events import (
     TierChange,
     TierChanged,
 )
-from eventmem.policies import causal, classify, gate, importance, merge, tiers, timebound, values
+from eventmem.policies import (
+    causal,
+    classify,
+    gate,
+    importance,
+    merge,
+    stated,
+    tiers,
+    timebound,
+    values,
+)
 from eventmem.policies.conflict import detect as conflict
 from eventmem.policies.decay import progress, stability_after_access
 from eventmem.policies.extract import relations as extract
@@ -272,6 +282,7 @@ class Batch:
         self.texts: dict[str, str] = {}  # this batch's memories' texts by id
         self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
         self.retired: set[str] = set()  # superseded earlier in the batch
+        self.stated_items: set[int] = set()  # items whose memory's valid_from its text gave
         # Hashes and dedup keys by text: an item's are read by several steps of its decision.
         # (functools.cache: computed once per text, for this batch only)
         self.hash_of, self.key_of = cache(content_hash), cache(dedup_key)
@@ -302,6 +313,22 @@ class Batch:
         self._decide(i, item)
         self._note_input(first, i, item)
 
+    def stated_start(self, item: Item) -> int | None:
+        """The start of the past day ``item``'s text says its fact began ("yesterday I
+        moved..."), when the caller gave no valid_from and the text names one
+        (:mod:`eventmem.policies.stated`); else None. Only a memory created as it is reads it:
+        the gate, contradictions and their settlement go by the time of recording, since a
+        late "two weeks ago I moved" must still win over what was said in between."""
+        if item.valid_from is not None or item.gate_policy in gate.OPEN_VALID_FROM:
+            return None
+        kind: str | None = item.kind
+        if not kind:
+            kind, kind_rule = classify.classify(item.text)
+            if kind_rule == classify.DEFAULT_RULE:
+                kind = self.config.default_kind
+        start, rule = stated.valid_from(item.text, kind, self.at)
+        return start if rule == stated.STATED else None
+
     def _note_input(self, first: int, i: int, item: Item) -> None:
         """Record on the item's first event (the one that states its decision) what an audit
         needs to re-run the decision and that the event does not show otherwise."""
@@ -311,8 +338,10 @@ class Batch:
             if item.importance is not None:
                 noted["given_importance"] = item.importance
             if item.valid_from is None and event.valid_from is not None:
-                noted["valid_from_rule"] = ("inherited" if event.rule == "near_duplicate_merge"
-                                            else "transaction_time")
+                noted["valid_from_rule"] = (
+                    stated.STATED if i in self.stated_items
+                    else "inherited" if event.rule == "near_duplicate_merge"
+                    else stated.RECORDED)
         elif isinstance(event, MemoryReinforced | MemorySkipped):
             if item.valid_from is not None:
                 noted["input_valid_from"] = item.valid_from
@@ -428,6 +457,19 @@ class Batch:
         if chash != input_hash:
             self.stored.setdefault(input_hash, self.contents[input_hash])
         inherited = self._inherited(derived_from)
+        if valid_from is None and item.valid_from is None \
+                and item.gate_policy not in gate.OPEN_VALID_FROM:
+            # Never valid before it was stated: from the day its text names, else from now,
+            # or, for a merge, from when the memory it carries on began (its valid_from, else
+            # when it was recorded).
+            if derived_from is not None and decision.action == "merge":
+                valid_from = self.valid_from_and_immutable(derived_from)[0]
+            else:
+                valid_from = self.stated_start(item) if text == item.text else None
+                if valid_from is None:
+                    valid_from = self.at
+                else:
+                    self.stated_items.add(i)
         if valid_from is not None:
             item = msgspec.structs.replace(item, valid_from=valid_from)
         creation = Creation(

@@ -222,9 +222,11 @@ def test_valid_at_returns_a_merged_fact_once(mem: eventmem.Engine,
     merged = mem.remember("Alice enjoys hiking in the Alps every summer with her dog",
                           namespace="a")
     assert merged.action == "merged" and mem.get(first).status == "superseded"
-    for when in (clock.now(), clock.now() - 2 * DAY, clock.now() + 30 * DAY):
+    # The merge carries the fact from when it was first stated (a day ago), not before it.
+    for when in (clock.now(), clock.now() - DAY / 2, clock.now() + 30 * DAY):
         hits = mem.recall("Alice hiking", namespace="a", k=5, valid_at=when)
         assert ids(hits) == [merged.memory_id]
+    assert mem.recall("Alice hiking", namespace="a", k=5, valid_at=clock.now() - 2 * DAY) == []
     # Known before the merge, the first version is the one that answers.
     before = mem.as_of(seq=cut)
     assert ids(before.recall("Alice hiking", namespace="a", k=5, valid_at=clock.now())) == [
@@ -272,5 +274,7 @@ def test_recall_at_its_input_edges(mem: eventmem.Engine, clock: eventmem.ManualC
         assert len({h.memory_id for h in hits}) == len(hits)
     assert mem.recall("green tea", namespace="a", k=1000)[0].text == "Bob likes green tea"
     assert mem.recall("green tea", namespace="nobody") == []
-    for when in (datetime(1, 1, 1, tzinfo=UTC), datetime.max.replace(tzinfo=UTC)):
-        assert mem.recall("green tea", namespace="a", valid_at=when) != []
+    # Nothing was stated in year 1; everything holds at the end of time.
+    assert mem.recall("green tea", namespace="a", valid_at=datetime(1, 1, 1, tzinfo=UTC)) == []
+    assert mem.recall("green tea", namespace="a",
+                      valid_at=datetime.max.replace(tzinfo=UTC)) != []

@@ -4,14 +4,21 @@ texts without a time."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eventmem.clock import MICROS_PER_DAY, from_micros, to_micros
-from eventmem.text.timeexpr import Anchored, TimeRange, find_time, mentions_time, strip_phrase
+from eventmem.text.timeexpr import (
+    Anchored,
+    TimeRange,
+    find_time,
+    mentions_time,
+    stated_time,
+    strip_phrase,
+)
 
 # Thursday 15 June 2023, 15:30 UTC
 NOW = to_micros(datetime(2023, 6, 15, 15, 30, tzinfo=UTC))
@@ -145,3 +152,45 @@ def test_a_leap_day_without_a_year_is_the_latest_leap_day(now: datetime, year: i
     assert isinstance(found, TimeRange)
     assert (from_micros(found.start), from_micros(found.end)) == (
         datetime(year, 2, 29, tzinfo=UTC), datetime(year, 3, 1, tzinfo=UTC))
+
+
+# -- stated_time: the past day a statement says its fact began ------------------------------------
+
+STATED_AT = datetime(2025, 3, 5, 15, 30, tzinfo=UTC)  # a Wednesday
+
+
+@pytest.mark.parametrize("text,day", [
+    ("Yesterday I moved to Denver", date(2025, 3, 4)),
+    ("Last night we adopted a kitten", date(2025, 3, 4)),
+    ("The day before yesterday I quit", date(2025, 3, 3)),
+    ("Last Friday I sold my car", date(2025, 2, 28)),
+    ("On March 3 I joined the choir", date(2025, 3, 3)),
+    ("On March 6 I joined the choir", date(2024, 3, 6)),  # the latest March 6 gone by
+    ("March 3, 2025: I switched jobs", date(2025, 3, 3)),
+    ("on 2025-02-10 I got a phone", date(2025, 2, 10)),
+    ("3 days ago I ran a marathon", date(2025, 3, 2)),
+    ("Two weeks ago I started at Globex", date(2025, 2, 19)),
+    ("A couple of months ago I moved", date(2025, 1, 5)),
+    ("Since March 1 I live in Lyon", date(2025, 3, 1)),
+])
+def test_stated_time_is_the_day_the_text_names(text: str, day: date) -> None:
+    found = stated_time(text, to_micros(STATED_AT))
+    assert found is not None and from_micros(found.start).date() == day
+    assert found.end - found.start == MICROS_PER_DAY
+
+
+@pytest.mark.parametrize("text", [
+    "I bought a red bicycle",
+    "I moved to Denver today",  # today: the time of recording says as much
+    "This morning I had coffee",
+    "On 2025-04-10 I will move",  # still to come
+    "I need to renew my passport by March 3",  # a deadline
+    "I live here until March 1",
+    "The report is due March 1",
+    "Next Friday I fly to Rome",
+    "On Friday I fly to Rome",  # as often the coming Friday
+    "In 2023 I lived in Oslo",  # a span: when in it?
+    "Last month I started running",
+])
+def test_stated_time_passes_over_what_is_no_past_day(text: str) -> None:
+    assert stated_time(text, to_micros(STATED_AT)) is None
