@@ -53,6 +53,7 @@ from eventmem.write import batch, erase, resolve
 from eventmem.write.analysis import contents_for
 from eventmem.write.erase import Erasure
 from eventmem.write.items import check_items
+from eventmem.write.session import session_end
 from projections import Projections
 from projections.state import MemoryRecord
 from replay.audit import AuditReport, audit
@@ -385,6 +386,23 @@ class Engine(Reader):
         return self._append_one(MemoryTouched(at=now, namespace=record.namespace, actor="agent",
                                               memory_id=memory_id, stability=stability),
                                 "touch", memory_id=memory_id)
+
+    def end_session(self, session: str, *, namespace: str = "default") -> int:
+        """End a session: every working-memory item that ``remember(..., session=session)`` put
+        in ``namespace`` moves to the episodic tier at once (one ``memory.tier_changed`` event,
+        reason ``session_ended``), where it decays at the episodic rate. Returns how many moved
+        (0, and nothing recorded, when the session holds none). A consolidation moves working
+        items out on its own too (after 30 minutes, 2 accesses or at importance >= 0.6:
+        ``TierParams``); this is for a caller that knows the session is over."""
+        self._check_writable()
+        session = checks.label(session, "session")
+        namespace = checks.namespace(namespace, self.config)
+        events = session_end(self._views, namespace, session, self._now(), self.config)
+        if not events:
+            return 0
+        moved = len(events[0].changes)
+        self._append_one(events[0], "end_session", namespace=namespace, moved=moved)
+        return moved
 
     def feedback(self, memory_id: str, *, useful: bool | float = True) -> float:
         """Say whether a memory helped: utility moves 10% of the way to 1 (useful) or 0 (not),

@@ -422,7 +422,7 @@ class View(Reader):
         )
 
     remember = remember_many = forget = pin = unpin = resolve = erase = compact = _refuse
-    touch = feedback = consolidate = snapshot = _refuse
+    touch = feedback = consolidate = snapshot = end_session = _refuse
 
 
 def view_at(log: EventLog, embedder: Embedder, config: Config, *, head: int,

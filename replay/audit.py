@@ -9,7 +9,9 @@ log once, folding it into fresh projections, and before each decision group
 * a later conflict resolution: :func:`eventmem.write.resolve.resolution_events`;
 * a consolidation: :func:`eventmem.maintain.cycle.plan` at the recorded ``now`` (sweep and dream
   cycle);
-* recalls and touches: the stabilities the decay policy gives; feedback: the utility.
+* recalls and touches: the stabilities the decay policy gives; feedback: the utility;
+* a caller's end of a session: which memories it moved (:func:`eventmem.write.session.session_end`;
+  the call itself, like a pin, is the caller's and is not re-decided).
 
 Each decision is re-made with the config it was made with (the store records each config its
 writers decided with: :func:`eventmem.config.recorded_configs`), whatever config the auditing
@@ -41,17 +43,24 @@ from eventmem.events import (
 )
 from eventmem.maintain import cycle
 from eventmem.policies.decay import stability_after_access
+from eventmem.policies.lifecycle import SWEEP_POLICY
 from eventmem.policies.utility import after_feedback
 from eventmem.storage.envelope import Envelope
 from eventmem.storage.log import EventLog, Head
 from eventmem.text.embedders import Embedder
 from eventmem.text.normalize import content_hash
 from eventmem.write import batch, resolve
+from eventmem.write.session import session_end
 from projections import Projections
 from replay.compare import Ids, compare_events, differences, render_value, summary, tags
 from replay.groups import Group, groups, split_items
 from replay.inputs import Lookups, item_input
-from replay.policies import recorded_policies, replayed_summarizer, unknown_policy
+from replay.policies import (
+    SWEEPS_NEWEST_FIRST,
+    recorded_policies,
+    replayed_summarizer,
+    unknown_policy,
+)
 
 
 class AuditFinding(msgspec.Struct, frozen=True, kw_only=True):
@@ -72,7 +81,7 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     ok: bool  # no finding
     findings: tuple[AuditFinding, ...]
     decisions_checked: int  # recorded decision events re-derived
-    by_kind: dict[str, int]  # write, resolve, maintenance, recall, touch, feedback
+    by_kind: dict[str, int]  # write, resolve, maintenance, recall, touch, feedback, session_end
     unverifiable: int = 0  # decision events that could not be re-derived
     unverifiable_by_reason: dict[str, int] = msgspec.field(default_factory=dict)
     until_seq: int = 0
@@ -112,6 +121,8 @@ class _Auditor:
         # Memories folded without their content (purged since): until their purge is folded
         # too, the rebuilt vector and text views lack rows the live ones had.
         self.hollow: dict[str, set[str]] = {}
+        # The sweep version the log's consolidations last recorded (see _maintenance).
+        self.last_sweep = SWEEP_POLICY
 
     # -- the walk -----------------------------------------------------------------------------
 
@@ -138,6 +149,8 @@ class _Auditor:
                 self._maintenance(group.envelopes)
             case "recall" | "touch" | "feedback":
                 self._access(group.kind, group.envelopes[0])
+            case "session_end":
+                self._session_end(group.envelopes[0])
             case "orphan":
                 env = group.envelopes[0]
                 self._finding(env.seq, env.event, "action", event_tag(env.event), None,
@@ -296,18 +309,35 @@ class _Auditor:
         remaining = list(envelopes)
         while remaining:
             first = remaining[0]
-            tracker = Lookups(self.log, self.views, self.embedder)
             policies = recorded_policies([env.event for env in remaining])
-            planned = cycle.plan(
-                self.views, now, first.event.at, self.config,
-                head=self._head_before(first.seq), text_of=tracker.blob,
-                contents_for=tracker.contents_for,
-                summarizer=replayed_summarizer([env.event for env in remaining], self.views,
-                                               self.log),
-                sweep_policy=policies.sweep, dream_policy=policies.dream)
-            derived = planned.events
-            # Nothing re-derived: the first recorded event is reported as unaccounted for.
-            found = self._compare(remaining[:max(len(derived), 1)], derived, Ids())
+            if policies.sweep is not None:
+                self.last_sweep = policies.sweep
+                sweeps = [policies.sweep]
+            else:
+                # The sweep decided nothing, so no event names its version: the one the log last
+                # recorded, else any this code implements (newest first) that also decides
+                # nothing here (a sweep-3 log's working memories stayed where they were).
+                sweeps = [self.last_sweep] + [v for v in SWEEPS_NEWEST_FIRST
+                                              if v != self.last_sweep]
+            first_try: tuple[list[AuditFinding], list[Any], Lookups] | None = None
+            for sweep in sweeps:
+                tracker = Lookups(self.log, self.views, self.embedder)
+                planned = cycle.plan(
+                    self.views, now, first.event.at, self.config,
+                    head=self._head_before(first.seq), text_of=tracker.blob,
+                    contents_for=tracker.contents_for,
+                    summarizer=replayed_summarizer([env.event for env in remaining],
+                                                   self.views, self.log),
+                    sweep_policy=sweep, dream_policy=policies.dream)
+                derived = planned.events
+                # Nothing re-derived: the first recorded event is reported as unaccounted for.
+                found = self._compare(remaining[:max(len(derived), 1)], derived, Ids())
+                if not found:
+                    break
+                if first_try is None:
+                    first_try = (found, derived, tracker)
+            if found and first_try is not None:  # no version re-derives it: report the first
+                found, derived, tracker = first_try
             if found or len(derived) >= len(remaining):
                 self._settle("maintenance", found, len(remaining), tracker, None)
                 self.fold(remaining)
@@ -316,6 +346,22 @@ class _Auditor:
             self._settle("maintenance", [], len(derived), tracker, None)
             self.fold(remaining[:len(derived)])
             remaining = remaining[len(derived):]
+
+    # -- a caller's end of a session ---------------------------------------------------------
+
+    def _session_end(self, env: Envelope) -> None:
+        """The caller's call is not re-decided (like a pin), but what it moved is: the working
+        memories of the session its first change names, all of them and only them."""
+        event: Any = env.event
+        record = self.views.state.memories.get(event.changes[0].memory_id)
+        self.checked["session_end"] += 1
+        if record is None or record.session is None:
+            self._finding(env.seq, event, "changes[0].memory_id", event.changes[0].memory_id,
+                          None, "ends a session through a memory that is in none")
+            return
+        derived = session_end(self.views, event.namespace, record.session, event.at,
+                              self.config, policy=event.policy)
+        self.findings += self._compare([env], derived, Ids())
 
     # -- accesses -----------------------------------------------------------------------------
 

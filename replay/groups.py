@@ -5,7 +5,8 @@ of items (each begins with the event that states its decision -- ingested, reinf
 rejected -- numbered by ``item`` from 0, followed by the supersession or conflict events it
 implies) closed by the working-memory evictions of the batch; a consolidation is a run of
 maintenance events sharing ``at`` and ``now``; a later resolution of a conflict begins with
-``conflict.resolved`` (or the merged memory it creates). :func:`groups` yields them in log order,
+``conflict.resolved`` (or the merged memory it creates); a session's end is one tier change whose
+every change has the reason ``session_ended``. :func:`groups` yields them in log order,
 reading ahead only as far as the group being cut.
 
 :func:`split_items` cuts a write batch's events (recorded or re-derived) into its items and its
@@ -40,9 +41,10 @@ from eventmem.events import (
     TierChanged,
 )
 from eventmem.storage.envelope import Envelope
+from eventmem.write.session import SESSION_ENDED
 
-GroupKind = Literal["write", "resolve", "maintenance", "recall", "touch", "feedback", "orphan",
-                    "other"]
+GroupKind = Literal["write", "resolve", "maintenance", "recall", "touch", "feedback",
+                    "session_end", "orphan", "other"]
 
 ITEM_FIRST = (MemoryIngested, MemoryReinforced, MemorySkipped, MemoryRejected)
 _MAINTENANCE = (LifecycleTransitioned, TierChanged, MemoryInvalidated, MemoriesRehearsed,
@@ -86,6 +88,13 @@ def is_eviction(event: Event) -> bool:
     """A write batch's working-memory eviction (a tier change at the batch's own time)."""
     return (isinstance(event, TierChanged) and event.now == event.at and bool(event.changes)
             and all(c.reason == EVICTION_REASON for c in event.changes))
+
+
+def is_session_end(event: Event) -> bool:
+    """A caller's end of a session (``Engine.end_session``): a tier change at its own time
+    whose every change says so. It is one call's decision, never part of a consolidation."""
+    return (isinstance(event, TierChanged) and event.now == event.at and bool(event.changes)
+            and all(c.reason == SESSION_ENDED for c in event.changes))
 
 
 def is_dream_ingest(event: Event) -> bool:
@@ -148,6 +157,8 @@ class _Cutter:
     def cut(self, event: Event) -> Group:
         if isinstance(event, ConflictResolved) or _resolution_merge(event, self.peek(1)):
             return self._resolution()
+        if is_session_end(event):
+            return Group("session_end", [self._take()])
         if isinstance(event, _MAINTENANCE) or is_dream_ingest(event):
             return self._maintenance(event)
         if isinstance(event, ITEM_FIRST):
@@ -181,7 +192,7 @@ class _Cutter:
             event = env.event
             if not (isinstance(event, _MAINTENANCE) or is_dream_ingest(event)):
                 break
-            if is_eviction(event) and now != event.at:
+            if (is_eviction(event) and now != event.at) or is_session_end(event):
                 break
             event_now = _now(event)
             if event_now is not None:

@@ -15,13 +15,14 @@ from eventmem.events import (
     LifecycleTransitioned,
     MemoryConsolidated,
     MemoryIngested,
+    TierChanged,
     event_tag,
 )
 from eventmem.policies.classify import POLICIES as CLASSIFIERS
 from eventmem.policies.dream.summaries import EXTRACTIVE
 from eventmem.policies.extract.relations import EXTRACTOR_VERSION
 from eventmem.policies.gate import GATE_2, GATE_3, GATE_4, GATE_VERSION
-from eventmem.policies.lifecycle import SWEEP_1, SWEEP_2, SWEEP_POLICY
+from eventmem.policies.lifecycle import SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_POLICY
 from eventmem.policies.observer.rules import OBSERVER_VERSION
 from eventmem.storage.log import EventLog
 from projections import Projections
@@ -32,9 +33,12 @@ from projections import Projections
 _DREAM_STEPS = frozenset({"dream-1", "dream-2", DREAM_POLICY})
 
 # sweep-1 (recorded as the store-wide "gate-1") judged tiers on the statuses before the sweep's
-# own transitions; sweep-1 and sweep-2 let decay delete any kind (each re-derived as it did
-# when recorded so).
-_SWEEPS = frozenset({SWEEP_1, SWEEP_2, SWEEP_POLICY})
+# own transitions; sweep-1 and sweep-2 let decay delete any kind; sweep-1 to sweep-3 never
+# moved a memory out of working memory (each re-derived as it did when recorded so).
+_SWEEPS = frozenset({SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_POLICY})
+# Newest first: the order the audit tries them in for a consolidation that records no sweep
+# event (its sweep decided nothing, so its events do not say which version it was).
+SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_3, SWEEP_2, SWEEP_1)
 
 # gate-2 decided everything as gate-3 does but the exact text of an expired memory; gate-3 as
 # gate-4 does but a text differing in a value and the merged text; gate-4 as gate-5 does but a
@@ -83,20 +87,22 @@ def unknown_policy(events: Sequence[Event]) -> str | None:
 
 
 class RecordedPolicies(NamedTuple):
-    """The versions a recorded consolidation decided as (the current ones where it shows
-    none): what its audit re-runs."""
+    """The versions a recorded consolidation decided as (the current dream version where it
+    shows none): what its audit re-runs. ``sweep`` is None when it records no sweep event."""
 
-    sweep: str
+    sweep: str | None
     dream: str
 
 
 def recorded_policies(events: Sequence[Event]) -> RecordedPolicies:
     """The sweep and dream-cycle versions the first of ``events`` that record one carry."""
-    sweep = next((e.policy for e in events if isinstance(e, LifecycleTransitioned)),
-                 SWEEP_POLICY)
+    sweep = next((e.policy for e in events
+                  if isinstance(e, LifecycleTransitioned | TierChanged)), None)
     dream = next((policy for e in events if event_tag(e) in _DREAM_TAGS
                   and (policy := getattr(e, "policy", None)) in _DREAM_STEPS), DREAM_POLICY)
-    return RecordedPolicies(sweep if sweep in _SWEEPS else SWEEP_POLICY, dream)
+    if sweep is not None and sweep not in _SWEEPS:
+        sweep = SWEEP_POLICY
+    return RecordedPolicies(sweep, dream)
 
 
 _DREAM_TAGS = frozenset({"memory.ingested", "memory.rehearsed", "memory.dormant",

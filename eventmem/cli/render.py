@@ -238,6 +238,10 @@ _TIER_REASONS = {
     "promote_utility": "it proved useful and old enough",
     "demote_idle": "it sat idle with low utility",
     "working_capacity": "its session's working memory was full",
+    "working_expired": "it had been in working memory for 30 minutes",
+    "working_accessed": "it was used twice in working memory",
+    "working_important": "it was important enough to keep beyond the session",
+    "session_ended": "its session was ended",
 }
 _DORMANT_REASONS = {
     "contradiction": "it is the older side of conflict {conflict_id}, left open, with {other}",

@@ -107,7 +107,8 @@ def _namespace_events(
                                              status_since=now)
         utility_now = drifted(record.utility, record.utility_at or record.created_at, now,
                               config.utility)
-        change = tiers.tier_change(record, now, utility_now, config.tiers)
+        change = tiers.tier_change(record, now, utility_now, config.tiers,
+                                   working_ends=policy not in lifecycle.WORKING_KEPT)
         if change is not None:
             tier_changes.append(TierChange(
                 memory_id=record.memory_id, from_tier=record.tier, to_tier=change[0],

@@ -47,8 +47,13 @@ from projections.state import MemoryRecord
 SWEEP_1 = "gate-1"
 # sweep-2 deleted by decay whatever the kind (sweep-3: only decay_deletes_kinds, or expired).
 SWEEP_2 = "sweep-2"
-SWEEP_POLICY = "sweep-3"
+# sweep-3 decided as sweep-4 does but left working-tier memories in working memory for good
+# (sweep-4: they move to episodic after 30 minutes, 2 accesses or at importance >= 0.6).
+SWEEP_3 = "sweep-3"
+SWEEP_POLICY = "sweep-4"
 _DELETES_ANY_KIND = frozenset({SWEEP_1, SWEEP_2})
+# The sweeps that never moved a memory out of working memory.
+WORKING_KEPT = frozenset({SWEEP_1, SWEEP_2, SWEEP_3})
 
 # Statuses decay never changes: dormancy is left by reactivation, the rest are final.
 UNTOUCHED_STATUSES = frozenset({"dormant", "superseded", "erased", "purged"})

@@ -10,7 +10,15 @@
 * Only active and stale memories move between tiers: archived ones are already out of the way and
   their fate is the lifecycle's; dormant ones leave by explicit reactivation only.
 * **Working memory** holds at most ``working_capacity`` items per session; the extra ones are
-  evicted (to episodic) by the lowest importance x recency x access score.
+  evicted (to episodic) by the lowest importance x recency x access score. It ends (sweep-4 on):
+  an item moves to episodic once it is ``working_max_minutes`` old (``working_expired``), has
+  been accessed ``working_promote_accesses`` times (``working_accessed``) or has importance at
+  least ``working_promote_importance`` (``working_important``). The sweep applies these rules at
+  each consolidation, at its ``now``: an access (touch, recall) records only the access, and a
+  memory stored with a high importance is created in working memory as before and moves at the
+  next consolidation, so neither the access events nor the write path change version.
+  ``Engine.end_session`` moves a session's items out at once (``session_ended``, a caller's
+  action, like a pin).
 * **Hot set**: always-relevant memories an agent can inject on every turn: a weighted score of
   utility (drifted to now), access frequency and retention, above a threshold. Retention rather than
   raw recency, so a long-lived identity fact stays hot while an old context note does not.
@@ -30,6 +38,7 @@ from eventmem.policies.utility import UtilityParams, drifted
 from projections.state import MemoryRecord
 
 MICROS_PER_HOUR = MICROS_PER_DAY // 24
+MICROS_PER_MINUTE = MICROS_PER_HOUR // 60
 TIERS: tuple[str, ...] = ("working", "episodic", "semantic", "procedural", "dormant")
 
 
@@ -38,6 +47,10 @@ class TierParams(msgspec.Struct, kw_only=True, frozen=True):
 
     working_capacity: int = 9
     working_recency_hours: float = 1.0  # recency halves after this many idle hours (eviction)
+    # Working memory ends (sweep-4): to episodic once any holds.
+    working_max_minutes: float = 30.0
+    working_promote_accesses: int = 2
+    working_promote_importance: float = 0.6
     promote_accesses: int = 3
     promote_utility: float = 0.7
     promote_min_age_days: float = 7.0
@@ -55,18 +68,25 @@ class TierParams(msgspec.Struct, kw_only=True, frozen=True):
             raise InvalidInputError("working_capacity must be >= 0 and promote_accesses >= 1")
         if not (self.working_recency_hours > 0 and self.hot_access_half > 0):
             raise InvalidInputError("working_recency_hours and hot_access_half must be > 0")
+        if not (self.working_max_minutes >= 0 and self.working_promote_accesses >= 1
+                and 0 <= self.working_promote_importance <= 1):
+            raise InvalidInputError(
+                "working memory needs working_max_minutes >= 0, working_promote_accesses >= 1 "
+                "and working_promote_importance in [0, 1]")
 
 
 DEFAULT_TIERS = TierParams()
 
 
 def tier_change(
-    record: MemoryRecord, now: int, utility_now: float, params: TierParams = DEFAULT_TIERS
+    record: MemoryRecord, now: int, utility_now: float, params: TierParams = DEFAULT_TIERS,
+    *, working_ends: bool = True,
 ) -> tuple[str, str] | None:
     """The tier ``record`` should move to at ``now`` and why, or None to stay.
 
     ``utility_now`` is the memory's utility drifted to ``now`` (:func:`utility.drifted`), passed in
-    so the rule reads every input from its signature.
+    so the rule reads every input from its signature. ``working_ends`` applies the working-memory
+    rules (sweep-4 on; the sweeps before it left a working memory where it was).
     """
     if record.status not in ("active", "stale") or record.tier == "dormant":
         return None
@@ -82,6 +102,20 @@ def tier_change(
         if (utility_now >= params.promote_utility
                 and age >= params.promote_min_age_days * MICROS_PER_DAY):
             return "semantic", "promote_utility"
+    if record.tier == "working" and working_ends:
+        return _working_end(record, now, params)
+    return None
+
+
+def _working_end(record: MemoryRecord, now: int, params: TierParams) -> tuple[str, str] | None:
+    # Age from creation, not from the last access: working memory is the current task's
+    # scratchpad, and an item used again is better served by the access rule.
+    if now - record.created_at >= params.working_max_minutes * MICROS_PER_MINUTE:
+        return "episodic", "working_expired"
+    if record.access_count >= params.working_promote_accesses:
+        return "episodic", "working_accessed"
+    if record.importance >= params.working_promote_importance:
+        return "episodic", "working_important"
     return None
 
 
