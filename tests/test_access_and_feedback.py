@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import eventmem
 from eventmem.policies.dream.params import DreamParams
+from tests.maintain.test_sweep import at_day, remember
 
 
 @pytest.fixture
@@ -28,16 +27,6 @@ def mem(store_path: Path, clock: eventmem.ManualClock) -> Iterator[eventmem.Engi
         engine.close()
 
 
-def at_day(clock: eventmem.ManualClock, t0: datetime, days: float) -> datetime:
-    return clock.set(t0 + timedelta(days=days))
-
-
-def remember(mem: eventmem.Engine, text: str, kind: str, **options: Any) -> str:
-    result = mem.remember(text, kind=kind, **options)
-    assert result.action == "created", result
-    assert result.memory_id is not None
-    assert mem.get(result.memory_id).pinned is options.get("pinned", False), "a flashbulb?"
-    return result.memory_id
 
 
 # -- reinforcement and utility ----------------------------------------------------------------

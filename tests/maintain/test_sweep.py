@@ -20,18 +20,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import eventmem
-import replay
-from eventmem.config import Config
 from eventmem.events import DREAM_POLICY, LifecycleTransitioned, TierChanged
 from eventmem.policies.dream.params import DreamParams
 from eventmem.policies.lifecycle import SWEEP_1, SWEEP_POLICY, LifecycleParams
+from tests.maintain.test_dream_cycle import T0, audited_and_settled, open_at_t0
 from tests.strategies import OTHERS
 
 DAY = timedelta(days=1)
@@ -385,24 +384,6 @@ def test_a_time_bounded_memory_expires(mem, clock, t0):
 # -- on a store of its own, at 09:00, the dream cycle on -------------------------------------------
 
 
-T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)
-
-
-def open_at_t0(store_path: Path, **dream_params: Any) -> eventmem.Engine:
-    return eventmem.open(store_path, clock=eventmem.ManualClock(start=T0),
-                         config=Config(sync=False, dream=DreamParams(**dream_params)))
-
-
-def audited_and_settled(mem: eventmem.Engine, now: datetime) -> None:
-    """Audit and verify ok, live state equals a rebuild, a second run at ``now`` appends
-    nothing."""
-    report = mem.audit()
-    assert report.ok, report.findings
-    assert mem.verify().ok
-    assert mem._views.digests() == replay.rebuild(mem.store).digests()
-    seq = mem.seq
-    again = mem.consolidate(now=now)
-    assert not again.changed and mem.seq == seq, again
 
 
 # -- a memory the sweep restores is judged on the status it leaves (sweep-2) -----------------------

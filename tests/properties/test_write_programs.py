@@ -25,6 +25,7 @@ import eventmem
 from eventmem.config import Config
 from replay import rebuild
 from tests.strategies import CITIES, NAMES, ORGS, cat, statements
+from tests.write.test_resolve import BERLIN, PARIS, ROME, checked, reopened_same
 
 pytestmark = pytest.mark.slow  # random write programs
 
@@ -139,29 +140,6 @@ def test_a_namespace_decides_the_same_with_or_without_its_neighbour(program):
 
 PROGRAM_START = datetime(2025, 1, 1, tzinfo=UTC)
 
-BERLIN, PARIS, ROME = "Alice lives in Berlin", "Alice moved to Paris", "Alice moved to Rome"
-
-
-def checked(mem: eventmem.Engine) -> None:
-    audit, verify = mem.audit(), mem.verify()
-    assert audit.ok, [f.message for f in audit.findings]
-    assert verify.ok, [f.message for f in verify.findings]
-
-
-def answers(mem: eventmem.Engine) -> tuple[Any, ...]:
-    memories = [(m.memory_id, m.text, m.status, m.superseded_by, m.tier, m.pinned,
-                 m.valid_from, m.valid_until) for m in mem.memories()]
-    spaces = sorted({m.namespace for m in mem.memories()})
-    found = [(c.conflict_id, c.status, c.winner, c.old_value)
-             for ns in spaces for c in mem.conflicts(namespace=ns, status=None)]
-    return memories, found
-
-
-def reopened_same(path: Path, clock: eventmem.ManualClock, mem: eventmem.Engine) -> None:
-    before = answers(mem)
-    mem.close()
-    with eventmem.open(path, clock=clock) as again:
-        assert answers(again) == before
 
 
 # -- resolve, forget and erase between the writes --------------------------------------------------
