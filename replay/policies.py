@@ -20,7 +20,7 @@ from eventmem.events import (
 from eventmem.policies.classify import POLICIES as CLASSIFIERS
 from eventmem.policies.dream.summaries import EXTRACTIVE
 from eventmem.policies.extract.relations import EXTRACTOR_VERSION
-from eventmem.policies.gate import GATE_2, GATE_3, GATE_VERSION
+from eventmem.policies.gate import GATE_2, GATE_3, GATE_4, GATE_VERSION
 from eventmem.policies.lifecycle import SWEEP_1, SWEEP_2, SWEEP_POLICY
 from eventmem.policies.observer.rules import OBSERVER_VERSION
 from eventmem.storage.log import EventLog
@@ -38,8 +38,8 @@ _SWEEPS = frozenset({SWEEP_1, SWEEP_2, SWEEP_POLICY})
 
 # gate-2 decided everything as gate-3 does but the exact text of an expired memory; gate-3 as
 # gate-4 does but a text differing in a value and the merged text (the write path re-decides such
-# an item as its recorded policy did).
-_GATES = frozenset({GATE_2, GATE_3, GATE_VERSION})
+# an item as its recorded policy did); gate-4 as gate-5 does but closing a plan reported done.
+_GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_VERSION})
 
 # The policy versions each decision event may carry that this code re-derives. The sweep,
 # accesses and feedback record the store-wide version (events.POLICY_VERSION).

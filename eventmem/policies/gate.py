@@ -50,11 +50,18 @@ from eventmem.errors import InvalidInputError
 # updates that memory (or is created beside an immutable one) where gate-3 reinforced, skipped or
 # merged it, so the new value was lost or mixed with the old; and a merge keeps one text without
 # repeats (policies.merge). Every other decision is gate-3's.
-GATE_VERSION: Final = "gate-4"
+# gate-5: a text reporting done what an open plan of its namespace intends ("Renewed my passport
+# today" / "I need to renew my passport by March 3", policies.plans) supersedes the plan, whose
+# valid time ends; gate-4 left the plan open, so recall kept offering finished tasks. Every
+# other decision is gate-4's.
+GATE_VERSION: Final = "gate-5"
+GATE_4: Final = "gate-4"
 GATE_3: Final = "gate-3"
 GATE_2: Final = "gate-2"
 # The versions before gate-4, which neither look for a value difference nor merge without repeats.
 BEFORE_VALUES: Final = frozenset({GATE_2, GATE_3})
+# The versions before gate-5, which close no plan.
+BEFORE_PLANS: Final = frozenset({GATE_2, GATE_3, GATE_4})
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]
