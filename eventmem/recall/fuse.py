@@ -55,13 +55,17 @@ def eligibility(
 ) -> Callable[[str], bool]:
     """Which memories a recall may return: this namespace; not hidden (deleted, archived...)
     unless asked; true at ``valid_at`` when given (superseded facts included: they were true
-    until replaced), else not invalidated, and no plan whose deadline is past at ``now``.
+    until replaced), else not invalidated, and, given ``now`` (a to-do question), no plan
+    whose deadline is past at ``now``.
 
-    Like the lifecycle, expiry of other memories counts once a sweep has recorded it
-    (``consolidate`` invalidates memories whose valid time has ended): what a recall leaves out
-    changes when maintenance runs and says so in the log. A plan is the exception: a task whose
-    deadline has passed is no longer to be done, and a to-do answer cannot wait for the next
-    consolidation to stop offering it (a pure function of the state and ``now``).
+    Like the lifecycle, expiry counts once a sweep has recorded it (``consolidate`` invalidates
+    memories whose valid time has ended): what a recall leaves out changes when maintenance
+    runs and says so in the log. A to-do question is the exception: a task whose deadline has
+    passed is no longer to be done, and the answer cannot wait for the next consolidation to
+    stop offering it (a pure function of the state and ``now``). Other questions still find
+    such a plan until the sweep expires it: a plan's inferred deadline is a guess ("going to
+    Paris next week" is still the answer to "where did she go?"), and LoCoMo R@10 fell from
+    0.763 to 0.735 when every question left them out.
     """
     memories = views.state.memories
     intervals = views.temporal.intervals
@@ -277,7 +281,8 @@ def search(
         return []
     # (functools.cache: channels ask about the same ids; the answers last for this query)
     allowed = cache(eligibility(views, namespace, valid_at=valid_at,
-                                include_hidden=include_hidden, now=now))
+                                include_hidden=include_hidden,
+                                now=now if plan.intent == "todo" else None))
     memories = views.state.memories
     n = max(math.ceil(config.candidates_per_channel * plan.route.depth), k)
     query_vectors = access.embed([plan.content, *plan.parts])
