@@ -197,6 +197,16 @@ class MemorySuperseded(Event, tag="memory.superseded", frozen=True, kw_only=True
     similarity: float = 0.0
     conflict_id: str | None = None
     policy: str = POLICY_VERSION
+    # A plan closed by a report of it done (rule ``plan_done_*``): the evidence's content hash
+    # (a :class:`PlanEvidence`, words of both texts, stored beside them so erasure reaches it).
+    content_hash: str | None = None
+
+
+class PlanEvidence(msgspec.Struct, frozen=True, kw_only=True):
+    """Why a text closes a plan: the plan's verb and the object words both texts hold."""
+
+    verb: str
+    matched: tuple[str, ...]
 
 
 class ConflictEvidence(msgspec.Struct, frozen=True, kw_only=True):

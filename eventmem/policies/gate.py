@@ -42,10 +42,6 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 
-# gate-4: a memory given no valid_from is valid from the day its text states ("yesterday I
-# moved...", eventmem.policies.stated) or else from when it was recorded; gate-3 left it open
-# (valid for all time), so a fact said on day 45 answered for day 1. Every other decision is
-# gate-3's.
 # gate-3: the exact text of a memory whose valid time expired (invalidated) is new again, as a
 # near duplicate of it already was; gate-2 reinforced the expired memory, which recall leaves
 # out, so the restated fact was lost. Every other decision is gate-2's.
@@ -57,7 +53,12 @@ from eventmem.errors import InvalidInputError
 # gate-5: a memory given no valid_from is valid from the day its text states (policies.stated) or
 # from when it was recorded; gate-4 and before left its valid time open. Every other decision is
 # gate-4's.
-GATE_VERSION: Final = "gate-5"
+# gate-6: a text reporting done what an open plan of its namespace intends ("Renewed my passport
+# today" / "I need to renew my passport by March 3", policies.plans) supersedes the plan, whose
+# valid time ends; gate-5 and before left the plan open, so recall kept offering finished tasks.
+# Every other decision is gate-5's.
+GATE_VERSION: Final = "gate-6"
+GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"
 GATE_3: Final = "gate-3"
 GATE_2: Final = "gate-2"
@@ -65,6 +66,8 @@ GATE_2: Final = "gate-2"
 BEFORE_VALUES: Final = frozenset({GATE_2, GATE_3})
 # The versions that left a memory's valid time open when the caller gave none.
 OPEN_VALID_FROM: Final = frozenset({GATE_2, GATE_3, GATE_4})
+# The versions before gate-6, which close no plan.
+BEFORE_PLANS: Final = frozenset({GATE_2, GATE_3, GATE_4, GATE_5})
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

@@ -50,15 +50,22 @@ class Access(NamedTuple):
 
 
 def eligibility(
-    views: Projections, namespace: str, *, valid_at: int | None, include_hidden: bool
+    views: Projections, namespace: str, *, valid_at: int | None, include_hidden: bool,
+    now: int | None = None,
 ) -> Callable[[str], bool]:
     """Which memories a recall may return: this namespace; not hidden (deleted, archived...)
     unless asked; true at ``valid_at`` when given (superseded facts included: they were true
-    until replaced), else not invalidated.
+    until replaced), else not invalidated, and, given ``now`` (a to-do question), no plan
+    whose deadline is past at ``now``.
 
     Like the lifecycle, expiry counts once a sweep has recorded it (``consolidate`` invalidates
     memories whose valid time has ended): what a recall leaves out changes when maintenance
-    runs and says so in the log, not silently as the clock moves.
+    runs and says so in the log. A to-do question is the exception: a task whose deadline has
+    passed is no longer to be done, and the answer cannot wait for the next consolidation to
+    stop offering it (a pure function of the state and ``now``). Other questions still find
+    such a plan until the sweep expires it: a plan's inferred deadline is a guess ("going to
+    Paris next week" is still the answer to "where did she go?"), and LoCoMo R@10 fell from
+    0.763 to 0.735 when every question left them out.
     """
     memories = views.state.memories
     intervals = views.temporal.intervals
@@ -93,6 +100,9 @@ def eligibility(
                 return False
             return record.status != "superseded" or not carried_on(record, valid_at)
         if record.status in HIDDEN_STATUSES:
+            return False
+        if now is not None and record.kind == "plan" and record.valid_until is not None \
+                and record.valid_until <= now:
             return False
         return record.invalidated_at is None
 
@@ -148,7 +158,21 @@ def _cue(name: str | None, text: str | None, kind: str) -> bool:
         return mentions_time(text)
     if name == "preference" and kind == "preference":
         return True
+    if name == "plan":  # only open plans are eligible: a done or expired one never gets here
+        return kind == "plan"
     return bool(CUES[name].search(text))
+
+
+def open_plans(views: Projections, namespace: str, n: int, allowed: ch.Allowed
+               ) -> list[tuple[str, float]]:
+    """The to-do channel: the namespace's eligible plans (open: neither done nor past their
+    deadline), the nearest deadline first, then the latest stated. A scan of the memories,
+    run only for a to-do question."""
+    found = [r for r in views.state.memories.values()
+             if r.kind == "plan" and r.namespace == namespace and allowed(r.memory_id)]
+    found.sort(key=lambda r: (r.valid_until is None, r.valid_until or 0, -r.created_seq,
+                              r.memory_id))
+    return [(r.memory_id, 1.0) for r in found[:n]]
 
 
 class Gathered(NamedTuple):
@@ -222,6 +246,9 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
     # The graph reads names, so it takes the query as written (capitals and all).
     lists["graph"] = ch.graph_channel(views, namespace, plan.text, n, allowed, now, main)
     weights["graph"] = weight("graph")
+    if plan.intent == "todo":
+        lists["plans"] = open_plans(views, namespace, n, allowed)
+        weights["plans"] = weight("plans")
     for name, channel in sorted(extra_channels.items()):
         lists[name] = channel(views, namespace, plan.content, n, allowed)
         weights[name] = weight(name)
@@ -254,7 +281,8 @@ def search(
         return []
     # (functools.cache: channels ask about the same ids; the answers last for this query)
     allowed = cache(eligibility(views, namespace, valid_at=valid_at,
-                                include_hidden=include_hidden))
+                                include_hidden=include_hidden,
+                                now=now if plan.intent == "todo" else None))
     memories = views.state.memories
     n = max(math.ceil(config.candidates_per_channel * plan.route.depth), k)
     query_vectors = access.embed([plan.content, *plan.parts])

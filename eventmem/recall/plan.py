@@ -152,8 +152,9 @@ def declarative(question: str) -> str | None:
 __all__ = ["INTENTS", "ROUTES", "Intent", "QueryPlan", "Route", "classify", "declarative",
            "is_chitchat", "past_tense", "plan", "split_compound", "third_person"]
 
-Intent = Literal["factual", "temporal", "causal", "entity", "preference", "general"]
-INTENTS: tuple[Intent, ...] = ("factual", "temporal", "causal", "entity", "preference", "general")
+Intent = Literal["factual", "temporal", "causal", "entity", "preference", "todo", "general"]
+INTENTS: tuple[Intent, ...] = ("factual", "temporal", "causal", "entity", "preference", "todo",
+                               "general")
 
 
 class Route(NamedTuple):
@@ -162,7 +163,7 @@ class Route(NamedTuple):
 
     weights: dict[str, float]
     depth: float = 1.0
-    cue: Literal["time", "preference", "cause"] | None = None
+    cue: Literal["time", "preference", "cause", "plan"] | None = None
 
 
 ROUTES: dict[Intent, Route] = {
@@ -174,6 +175,9 @@ ROUTES: dict[Intent, Route] = {
     # Everything about someone: look deeper, lean on the graph when there is one.
     "entity": Route({"graph": 1.5}, depth=2.0),
     "preference": Route({}, cue="preference"),
+    # "What do I still need to do?" names no task: the open plans are the answer (the plans
+    # channel lists them; done and expired ones are not eligible), ahead of what shares words.
+    "todo": Route({"plans": 2.0}, cue="plan"),
     "general": Route({}),
 }
 
@@ -224,6 +228,12 @@ _RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         re.I)),
     ("causal", re.compile(r"^\s*(why|how come)\b|\b(reason|because|cause[ds]?|motivat\w*)\b",
                           re.I)),
+    ("todo", re.compile(
+        r"\b(to-?do|to do list|deadlines?|pending|outstanding|errands?|chores?|"
+        r"still (need|needs|have|has|got) to|(need|needs|have|has|got) to (do|get done|finish|"
+        r"take care|handle|sort out)|take care of|left to do|on (my|his|her|their|the user'?s?) "
+        r"(plate|list)|supposed to do|(open|upcoming|unfinished) (tasks?|items?|plans?))\b",
+        re.I)),
     ("entity", re.compile(
         r"^\s*(who (is|was|are)|tell me (about|everything)|what do (you|we) know about|"
         r"(describe|profile( of)?)\b)", re.I)),

@@ -42,6 +42,7 @@ from eventmem.events import (
     MemoryRejected,
     MemorySkipped,
     MemorySuperseded,
+    PlanEvidence,
     RelationRef,
     TierChange,
     TierChanged,
@@ -52,6 +53,7 @@ from eventmem.policies import (
     gate,
     importance,
     merge,
+    plans,
     stated,
     tiers,
     timebound,
@@ -80,6 +82,9 @@ from projections.state import MemoryRecord, dedup_slot, working_key
 # status, and what a merged or updated memory inherits from the one it replaces. The batch below
 # and a conflict settled later by ``merge`` (:mod:`eventmem.write.resolve`) build their memories
 # with it. Pure: nothing here reads the clock or the store.
+
+# How many plans sharing a new text's words are checked for one it reports done.
+PLAN_CANDIDATES = 8
 
 IMPORTANCE_CHANNELS = ("novelty", "arousal", "reward", "attention")  # the event's tuple order
 
@@ -381,6 +386,12 @@ class Batch:
                 decision = gate.decide(exact, nearest, adds_information=adds,
                                        contradicted=contradicted, params=self.params,
                                        value=value)
+        done = None if item.gate_policy in gate.BEFORE_PLANS else self._plan_done(item)
+        if done is not None and decision.neighbour == done[0] \
+                and decision.action in ("reinforce", "skip", "merge"):
+            # A report of the plan done is news about it, never a repeat of it.
+            decision = gate.GateDecision("create", done[1].rule)
+        outcomes = len(self.outcomes)
         match decision.action:
             case "reinforce" | "skip":
                 self._absorbed(item, chash, decision)
@@ -395,6 +406,45 @@ class Batch:
                 memory_id = self.create(i, item, text, chash, decision, near)
                 self.outcome(memory_id, "created", decision.rule, neighbour=decision.neighbour,
                              similarity=decision.similarity if decision.neighbour else None)
+        by = self.outcomes[outcomes].memory_id if len(self.outcomes) > outcomes else None
+        if done is not None and by is not None and by != done[0] and done[0] not in self.retired:
+            self._close_plan(item, done[0], by, done[1])
+
+    def _plan_done(self, item: Item) -> tuple[str, plans.Completion] | None:
+        """The open plan of the item's namespace that its text reports done, with the
+        evidence: among the plans sharing its words (BM25, best first), the first whose verb and
+        object the text reports done (:func:`eventmem.policies.plans.completes`)."""
+        memories, ns = self.views.state.memories, item.namespace
+
+        def open_plan(memory_id: str) -> bool:
+            record = memories.get(memory_id)
+            return record is not None and record.kind == "plan" and eligible(record) \
+                and memory_id not in self.retired
+
+        found = [mid for mid, _ in self.views.text.search(ns, item.text, PLAN_CANDIDATES,
+                                                         open_plan)]
+        found += [mid for mid, event in self.created.items()  # the batch's own, latest first
+                  if event.namespace == ns and event.kind == "plan"
+                  and mid not in self.retired][::-1]
+        for memory_id in found:
+            completion = plans.completes(self.text_of(memory_id), item.text)
+            if completion is not None:
+                return memory_id, completion
+        return None
+
+    def _close_plan(self, item: Item, plan_id: str, by: str,
+                    completion: plans.Completion) -> None:
+        """Record the plan done: superseded by the report, its valid time ended when the
+        report says (its valid-from) or now, the evidence stored as content beside it."""
+        evidence = msgspec.json.encode(PlanEvidence(verb=completion.verb,
+                                                    matched=completion.matched)).decode()
+        evidence_hash = content_hash(evidence)
+        self.stored.setdefault(evidence_hash, Content(evidence))
+        self.supersede(plan_id, by, item.valid_from or self.at, completion.rule,
+                       completion.overlap, item)
+        event = self.events[-1]
+        assert isinstance(event, MemorySuperseded)
+        self.events[-1] = msgspec.structs.replace(event, content_hash=evidence_hash)
 
     def _absorbed(self, item: Item, chash: str, decision: gate.GateDecision) -> None:
         """Reinforce or skip: the input is kept as its blob (the evidence), no memory is made."""

@@ -49,6 +49,7 @@ from eventmem.events import (
     MemoryIngested,
     MemoryReinforced,
     MemorySkipped,
+    MemorySuperseded,
 )
 from eventmem.storage.envelope import Envelope
 from projections import Projections
@@ -114,6 +115,9 @@ def referenced_contents(events: Iterable[Event], erased: set[str]) -> set[str]:
             out.add(event.content_hash)
         elif isinstance(event, ConflictFlagged) and {event.memory_id, event.other_id} & erased:
             out.add(event.content_hash)  # the evidence quotes both texts
+        elif isinstance(event, MemorySuperseded) and event.content_hash is not None \
+                and {event.memory_id, event.by} & erased:
+            out.add(event.content_hash)  # a plan's evidence quotes it and its report
     return out
 
 

@@ -1,0 +1,170 @@
+"""When a plan is done: a new text reports doing what an open plan intends.
+
+``completes(plan_text, text)`` compares a plan ("I need to renew my passport by March 3", "Theo
+has to book the dentist", "Remind me to file the tax return") with a new text ("Renewed my
+passport today", "Dana booked the dentist appointment", "User has filed their tax return",
+"Finished the tax return") and returns the :class:`Completion` (the verb, the shared object
+words, the rule) or None. Pure and deterministic: no model, no clock.
+
+Decisions a reader might question:
+
+* The plan's action is the verb after its modal ("need to", "has to", "remind me to", "must"...)
+  and its object the content words after the verb, time words left out ("by March 3").
+* The report must use a past form of the same verb (regular -ed/-d/-ied, doubled consonant, or a
+  small table of irregulars), or a generic completion verb ("finished", "completed", "took care
+  of"...), and share at least half of the plan's object words (at least one): "renewed my gym
+  membership" does not close "renew my passport".
+* Subjects agree when neither names someone else: "I", "me", "User", no subject, or a single
+  name are all the store's user (extraction rewrites "I" as "User" or the user's name); "my
+  sister renewed her passport" closes nothing, nor do two different names.
+* A negated, still-planned or asked text ("haven't renewed it yet", "still need to", "did I
+  renew...?") reports nothing done.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, NamedTuple
+
+from eventmem.text.normalize import STOPWORDS
+
+__all__ = ["PLANS_VERSION", "Completion", "completes", "plan_action"]
+
+PLANS_VERSION: Final = "plans-1"
+
+_MODAL = re.compile(
+    r"\b(?:need|needs|needed|have|has|had|got|ought|going|plan|plans|planning|want|wants|"
+    r"remember|reminder|remind\s+\w+|supposed|due)\s+to\s+(?P<verb>[a-z]+)\b"
+    r"|\b(?:must|should|gotta|will|shall)\s+(?P<verb2>[a-z]+)\b"
+    r"|^\s*(?:todo|to-do|to do)\s*:?\s*(?P<verb3>[a-z]+)\b", re.I)
+_NOT_DONE = re.compile(
+    r"\b(?:not|never|yet|n't|didn't|haven't|hasn't|still|need|needs|have to|has to|must|"
+    r"should|will|going to|remind|plan|plans|want|wants|gotta|tomorrow|later)\b|\?", re.I)
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_TIME_WORDS = frozenset("""
+    by before until till on at in this next tomorrow today tonight yesterday week weekend month
+    year morning afternoon evening night end soon asap later due monday tuesday wednesday
+    thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun january february
+    march april may june july august september october november december jan feb mar apr jun
+    jul aug sep sept oct nov dec st nd rd th finally just already relief what today's
+    """.split())  # noqa: SIM905 - a word list reads better as prose
+_SELF = frozenset({"i", "me", "we", "user", "the user", "", "i've", "we've"})
+_IRREGULAR: Final[dict[str, tuple[str, ...]]] = {
+    "pay": ("paid",), "buy": ("bought",), "send": ("sent",), "make": ("made",),
+    "take": ("took", "taken"), "get": ("got", "gotten"), "do": ("did", "done"),
+    "go": ("went", "gone"), "write": ("wrote", "written"), "give": ("gave", "given"),
+    "bring": ("brought",), "find": ("found",), "pick": ("picked",), "sell": ("sold",),
+    "tell": ("told",), "meet": ("met",), "leave": ("left",), "drive": ("drove", "driven"),
+    "eat": ("ate", "eaten"), "see": ("saw", "seen"), "set": ("set",), "put": ("put",),
+    "cut": ("cut",), "read": ("read",), "hold": ("held",), "build": ("built",),
+    "spend": ("spent",), "lend": ("lent",), "feed": ("fed",), "teach": ("taught",),
+    "catch": ("caught",), "fight": ("fought",), "think": ("thought",), "sign": ("signed",),
+    "begin": ("began", "begun"), "run": ("ran", "run"), "sit": ("sat",), "win": ("won",),
+    "throw": ("threw", "thrown"), "draw": ("drew", "drawn"), "fly": ("flew", "flown"),
+}
+# Verbs that say a task is over, whatever the task's own verb was.
+_GENERIC = frozenset({"finished", "completed", "done", "handled", "sorted", "wrapped",
+                      "settled", "dealt", "took care", "taken care", "ticked", "crossed"})
+
+
+class Action(NamedTuple):
+    """What a plan intends: its verb (base form), object words, and subject key."""
+
+    verb: str
+    objects: frozenset[str]
+    subject: str  # "" for the user, a lower-case name, or "other"
+
+
+class Completion(NamedTuple):
+    """The evidence that a text reports a plan done."""
+
+    verb: str  # the plan's verb
+    matched: tuple[str, ...]  # object words both texts hold, sorted
+    overlap: float  # the share of the plan's object words matched
+    rule: str  # "plan_done_verb" (same verb) or "plan_done_generic" ("finished"...)
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _content(words: list[str]) -> frozenset[str]:
+    return frozenset(w for w in words if w not in STOPWORDS and w not in _TIME_WORDS
+                     and not w.isdigit() and len(w) > 1)
+
+
+def _subject(before: str) -> str:
+    """The subject key of the words before a verb: "" for the user, a name, or "other"."""
+    raw = before.strip()
+    lowered = re.sub(r"^(?:ok|so|well|finally|just|today|yesterday|also|and)\b[\s,]*", "",
+                     raw.lower()).strip(" ,")
+    lowered = re.sub(r"\s+(?:finally|just|already|also|has|have|had|'ve|'s|did)$", "",
+                     lowered).strip()
+    lowered = re.sub(r"\b(?:finally|just|already)\b", "", lowered).strip()
+    if lowered in _SELF or lowered in {"i finally", "i just", "i already"}:
+        return ""
+    words = raw.split()
+    if len(words) == 1 and words[0][:1].isupper() and lowered.isalpha():
+        return lowered
+    return "other"
+
+
+def plan_action(text: str) -> Action | None:
+    """The verb, object words and subject a plan's text intends, or None when it names none."""
+    match = _MODAL.search(text)
+    if match is None:
+        return None
+    verb = (match.group("verb") or match.group("verb2") or match.group("verb3")).lower()
+    if verb in STOPWORDS and verb not in ("do",):
+        return None
+    head = text[: match.start()]
+    subject = "" if re.search(r"\bremind\s+me\b", match.group(0), re.I) else _subject(head)
+    if re.search(r"\bremind\s+(?!me\b)\w+", match.group(0), re.I):
+        subject = "other"
+    objects = _content(_words(text[match.end():]))
+    if not objects:
+        return None
+    return Action(verb, objects, subject)
+
+
+def _past_forms(base: str) -> frozenset[str]:
+    forms = {base + "ed", base + "d"}
+    if base.endswith("y") and len(base) > 2 and base[-2] not in "aeiou":
+        forms.add(base[:-1] + "ied")
+    if len(base) >= 3 and base[-1] not in "aeiouwxy" and base[-2] in "aeiou" \
+            and base[-3] not in "aeiou":
+        forms.add(base + base[-1] + "ed")
+    forms.update(_IRREGULAR.get(base, ()))
+    return frozenset(forms)
+
+
+def completes(plan_text: str, text: str) -> Completion | None:
+    """Whether ``text`` reports done what ``plan_text`` intends (see the module docstring)."""
+    action = plan_action(plan_text)
+    if action is None or _NOT_DONE.search(text) or plan_action(text) is not None:
+        return None
+    lowered = text.lower()
+    words = _words(lowered)
+    forms = _past_forms(action.verb)
+    at = next((i for i, w in enumerate(words) if w in forms), None)
+    rule = "plan_done_verb"
+    if at is None:
+        at = next((i for i, w in enumerate(words)
+                   if w in _GENERIC or " ".join(words[i:i + 2]) in _GENERIC), None)
+        rule = "plan_done_generic"
+    if at is None:
+        return None
+    # The subject: the words before the verb in the text as written (capitals name someone).
+    verb_word = words[at]
+    found = re.search(rf"\b{re.escape(verb_word)}\b", text, re.I)
+    head = text[: found.start()] if found else ""
+    head = re.sub(r"\b(?:has|have|had|'ve|just|finally|already)\s*$", "", head.strip(), flags=re.I)
+    subject = _subject(head)
+    if subject == "other" or action.subject == "other" or (
+            subject and action.subject and subject != action.subject):
+        return None
+    matched = tuple(sorted(action.objects & _content(words[at + 1:])))
+    needed = max(1, -(-len(action.objects) // 2))
+    if len(matched) < needed:
+        return None
+    return Completion(action.verb, matched, round(len(matched) / len(action.objects), 6), rule)

@@ -1,0 +1,143 @@
+"""Plans end: a plan is closed when a later text reports it done ("Renewed my passport today"
+closes "I need to renew my passport by March 3"), and a plan past its deadline is not offered;
+"what do I still need to do?" puts the open plan first. A log written by gate-5 (which closed no
+plan) still audits as gate-5."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import msgspec
+import pytest
+
+import eventmem
+from eventmem.events import MemorySuperseded
+from eventmem.policies import gate, plans
+from eventmem.write import items as items_module
+from eventmem.write.items import Item
+
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def checked(mem: eventmem.Engine) -> None:
+    audit, verify = mem.audit(), mem.verify()
+    assert audit.ok, [f.message for f in audit.findings]
+    assert verify.ok, [f.message for f in verify.findings]
+
+
+def status(mem: eventmem.Engine, memory_id: str) -> str:
+    return mem.get(memory_id).status
+
+
+@pytest.mark.parametrize("report", [
+    "Renewed my passport today.",
+    "Finally renewed the passport, what a relief.",
+    "Dana renewed her passport",
+    "User renewed passport",
+    "User has renewed their passport",
+])
+def test_a_report_of_the_plan_done_closes_it(mem, clock, report):
+    plan = mem.remember("I need to renew my passport by March 3")
+    clock.advance(timedelta(days=2))
+    done = mem.remember(report)
+    assert status(mem, plan.memory_id) == "superseded"
+    [event] = [e for _, e in mem.events() if isinstance(e, MemorySuperseded)]
+    assert (event.memory_id, event.by, event.rule) == (plan.memory_id, done.memory_id,
+                                                       "plan_done_verb")
+    assert event.policy == gate.GATE_VERSION and event.content_hash is not None
+    assert mem.get(plan.memory_id).valid_until is not None  # its valid time ended
+    # history shows the plan stated, then closed by the report
+    assert [h.type for h in mem.history(plan.memory_id)] == ["memory.ingested",
+                                                               "memory.superseded"]
+    assert plan.memory_id not in {h.memory_id for h in mem.recall("renew passport")}
+    checked(mem)
+
+
+@pytest.mark.parametrize(("plan", "report"), [
+    ("Theo has to book the dentist by Friday", "Booked the dentist appointment"),
+    ("I need to file my tax return by May 12.", "Finished the tax return"),
+    ("Remind me to pay the electricity bill by Friday", "Paid the electricity bill"),
+])
+def test_other_verbs_and_forms_close_their_plans(mem, clock, plan, report):
+    first = mem.remember(plan)
+    clock.advance(timedelta(days=1))
+    mem.remember(report)
+    assert status(mem, first.memory_id) == "superseded"
+    checked(mem)
+
+
+@pytest.mark.parametrize("report", [
+    "Renewed my gym membership today.",
+    "My sister renewed her passport",
+    "I still need to renew my passport",
+    "Did I renew my passport?",
+    "I haven't renewed my passport yet",
+])
+def test_an_unrelated_or_unfinished_report_closes_nothing(mem, clock, report):
+    plan = mem.remember("I need to renew my passport by March 3")
+    clock.advance(timedelta(days=1))
+    mem.remember(report)
+    assert status(mem, plan.memory_id) == "active"
+    checked(mem)
+
+
+def test_a_plan_past_its_deadline_is_not_returned(mem, clock):
+    plan = mem.remember("I need to file my insurance claim by January 10")
+    assert plan.memory_id in {h.memory_id for h in mem.recall("What do I still need to do?")}
+    clock.advance(timedelta(days=12))  # no consolidation in between
+    assert plan.memory_id not in {h.memory_id for h in mem.recall("What do I still need to do?")}
+    mem.consolidate()
+    assert plan.memory_id not in {h.memory_id for h in mem.recall("insurance claim")}
+    checked(mem)
+
+
+@pytest.mark.parametrize("question", [
+    "What do I still need to do?",
+    "What is on the user's to-do list?",
+    "Is there anything Theo has to take care of soon?",
+    "Any deadlines coming up for me?",
+])
+def test_a_todo_question_puts_the_open_plan_first(mem, clock, question):
+    mem.remember("I need to file my insurance claim by January 5")  # expires
+    clock.advance(timedelta(days=1))
+    mem.remember("I need to renew the car registration by January 20")
+    clock.advance(timedelta(days=2))
+    mem.remember("Renewed the car registration.")  # done
+    mem.remember("I went to the gym this morning.")
+    clock.advance(timedelta(days=4))
+    open_plan = mem.remember("I need to renew my passport by February 3")
+    mem.remember("My sister prefers coffee")
+    clock.advance(timedelta(days=1))
+    hits = mem.recall(question)
+    assert hits and hits[0].memory_id == open_plan.memory_id
+    texts = [h.text for h in hits]
+    assert not any("insurance" in t or "need to renew the car" in t for t in texts)
+    checked(mem)
+
+
+def test_a_gate_4_log_still_passes_the_audit(mem, clock, monkeypatch):
+    """A log written by gate-5 (the plan left open) is re-derived as gate-5."""
+    plan = mem.remember("I need to renew my passport by March 3")
+    original = items_module.check_items
+
+    def as_gate_4(*args: Any) -> list[Item]:
+        return [msgspec.structs.replace(item, gate_policy=gate.GATE_5)
+                for item in original(*args)]
+
+    with monkeypatch.context() as patch:  # write as gate-4 did
+        patch.setattr(eventmem.engine, "check_items", as_gate_4)
+        patch.setattr(gate, "GATE_VERSION", gate.GATE_5)
+        patch.setattr(gate.GateDecision.__new__, "__defaults__", (None, 0.0, gate.GATE_5))
+        clock.advance(timedelta(days=1))
+        mem.remember("Renewed my passport today.")
+    assert status(mem, plan.memory_id) == "active"
+    checked(mem)
+
+
+def test_completion_is_a_pure_function_of_the_texts():
+    found = plans.completes("I need to book the dentist by Friday",
+                            "Booked the dentist appointment")
+    assert found == plans.Completion("book", ("dentist",), 1.0, "plan_done_verb")
+    assert plans.completes("Theo has to renew the car registration",
+                           "Dana renewed the car registration.") is None
