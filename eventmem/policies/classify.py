@@ -294,10 +294,10 @@ _PAST_OR_MODAL: Final = _words(
     " did started grew used")
 
 
-def _rewrite(match: re.Match[str]) -> str:
+def _rewrite(match: re.Match[str], *, names: bool = True) -> str:
     subject, poss = match["subject"], match["poss"]
     is_user = subject.lower().split()[-1] == "user"
-    if not is_user and subject.split()[0].lower() in _NOT_NAMES:
+    if not is_user and (not names or subject.split()[0].lower() in _NOT_NAMES):
         return match[0]
     verb = match["verb"]
     if poss and (verb in _IS_AFTER_S or verb.endswith("ing")):
@@ -314,6 +314,14 @@ def _first_person(text: str) -> str:
     """``text`` with the subject that starts each sentence in the first person, when it is the
     user named in the third person or a name followed by a verb; else ``text`` unchanged."""
     return " ".join(_SUBJECT.sub(_rewrite, sentence, count=1)
+                    for sentence in _SENTENCE_END.split(text.strip()))
+
+
+def user_in_first_person(text: str) -> str:
+    """``text`` with "User", "The user" and "the user's" starting a sentence in the first person
+    ("User lives in Denver" -> "I live in Denver"): the way extraction pipelines name the user,
+    read as the user's own statement. Other names are left as they are (they may be anyone)."""
+    return " ".join(_SUBJECT.sub(lambda m: _rewrite(m, names=False), sentence, count=1)
                     for sentence in _SENTENCE_END.split(text.strip()))
 
 

@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from eventmem.config import Config
+from eventmem.policies.classify import user_in_first_person
 from eventmem.policies.conflict import detect as conflict
 from eventmem.recall import channels as ch
 from eventmem.recall.plan import QueryPlan
@@ -395,8 +396,9 @@ def newer_values_first(hits: list[Candidate], memories: Mapping[str, MemoryRecor
         return hits
     records = [memories[mid] for mid, _, _ in hits]
     texts = access.texts([r.content_hash for r in records])
-    parsed = {mid: conflict.claims(text) for (mid, _, _), text in zip(hits, texts, strict=True)
-              if text is not None}
+    # "User lives in Boston" and "I moved to Denver" are about one subject.
+    parsed = {mid: conflict.claims(user_in_first_person(text))
+              for (mid, _, _), text in zip(hits, texts, strict=True) if text is not None}
 
     def when(record: MemoryRecord) -> tuple[int, int]:
         start = record.valid_from if record.valid_from is not None else record.created_at

@@ -75,3 +75,13 @@ def test_the_latest_of_any_sequence_of_values_ranks_first(tmp_path_factory, citi
             clock.advance(timedelta(days=5))
         hits = mem.recall(f"does Dana live in {cities[0]}?", namespace="n", k=10)
         assert hits[0].memory_id == ids[-1]
+
+
+def test_the_user_named_as_extraction_pipelines_name_them_is_one_subject(tmp_path):
+    """"User lives in Oslo" (extraction style) and "I live in Paris" state one attribute of one
+    subject: the later ranks first."""
+    mem, old, new = _both_kept(tmp_path, "User lives in Oslo and loves the fjords near Oslo",
+                               "I live in Paris now")
+    with mem:
+        hits = mem.recall("where does the user live? Oslo fjords", namespace="n", k=5)
+        assert [h.memory_id for h in hits][:2] == [new, old]
