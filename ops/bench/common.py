@@ -176,3 +176,26 @@ def verdict(result: dict[str, Any], index: int) -> str:
     """PASS or MISS for the ``index``-th target of ``result["targets"]``."""
     target = list(result["targets"].values())[index]
     return "PASS" if target["pass"] else "MISS"
+
+
+# -- the shared benchmark data (../shared/bench) --------------------------------------------------
+
+
+def data_dir(given: str | os.PathLike[str] | None, env_var: str, default: Path) -> Path:
+    """A benchmark's data folder: ``--data`` when given, else ``$env_var``, else ``default``."""
+    if given:
+        return Path(given)
+    env = os.environ.get(env_var)
+    return Path(env) if env else default
+
+
+def utc_time(value: str) -> datetime:
+    """An ISO 8601 time of the data as an aware UTC datetime (a naive one is read as UTC)."""
+    when = datetime.fromisoformat(value)
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The records of a JSON-lines file (blank lines skipped)."""
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]

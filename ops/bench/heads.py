@@ -22,23 +22,15 @@ import json
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import eventmem
-from ops.bench.common import REPO_ROOT, RESULTS_DIR, progress, publish
+from ops.bench.common import REPO_ROOT, RESULTS_DIR, progress, publish, read_jsonl
 
 DEFAULT_BENCH = REPO_ROOT.parent / "shared" / "bench"
 DEFAULT_OUT = RESULTS_DIR / "heads.json"
-
-
-def _lines(path: Path) -> Iterator[dict[str, Any]]:
-    with path.open(encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
 
 
 def _head(mem: eventmem.Engine) -> list[Any]:
@@ -49,11 +41,11 @@ def _head(mem: eventmem.Engine) -> list[Any]:
 def persona_heads(bench: Path, tmp: Path) -> dict[str, list[Any]]:
     """One store per mc-dev persona: statements, questions and daily maintenance in time order."""
     questions: dict[str, list[dict[str, Any]]] = {}
-    for q in _lines(bench / "mc-dev" / "questions.jsonl"):
+    for q in read_jsonl(bench / "mc-dev" / "questions.jsonl"):
         if q["type"] != "lost":
             questions.setdefault(q["namespace"], []).append(q)
     heads = {}
-    for persona in _lines(bench / "mc-dev" / "scenarios.jsonl"):
+    for persona in read_jsonl(bench / "mc-dev" / "scenarios.jsonl"):
         ns = persona["namespace"]
         steps = sorted([(s["at"], 0, s) for s in persona["statements"]]
                        + [(q["at"], 1, q) for q in questions.get(ns, [])],
@@ -85,7 +77,7 @@ def persona_heads(bench: Path, tmp: Path) -> dict[str, list[Any]]:
 def conversation_heads(bench: Path, tmp: Path) -> dict[str, list[Any]]:
     """One store per LoCoMo dev conversation: a remember_many per session, then a consolidate."""
     conversations: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    for turn in _lines(bench / "locomo-dev" / "turns.jsonl"):
+    for turn in read_jsonl(bench / "locomo-dev" / "turns.jsonl"):
         conversations.setdefault(turn["conv_id"], {}).setdefault(turn["session"], []).append(turn)
     heads = {}
     for conv, sessions in conversations.items():

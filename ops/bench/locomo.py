@@ -41,7 +41,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -49,11 +49,14 @@ import eventmem
 from ops.bench.common import (
     REPO_ROOT,
     RESULTS_DIR,
+    data_dir,
     format_table,
     machine_info,
     percentile,
     progress,
     publish,
+    read_jsonl,
+    utc_time,
 )
 
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "bench" / "locomo-dev"
@@ -87,21 +90,7 @@ BM25_REFERENCE: dict[str, Any] = {
 def resolve_data_dir(given: str | os.PathLike[str] | None = None) -> Path:
     """``--data``, else ``$EVENTMEM_LOCOMO``, else ``../shared/bench/locomo-dev`` from the
     repo root."""
-    if given:
-        return Path(given)
-    env = os.environ.get(ENV_VAR)
-    return Path(env) if env else DEFAULT_DATA
-
-
-def parse_timestamp(value: str) -> datetime:
-    """The data's ISO timestamps are naive: read them as UTC (aware ones are converted)."""
-    when = datetime.fromisoformat(value)
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return data_dir(given, ENV_VAR, DEFAULT_DATA)
 
 
 class Session:
@@ -113,8 +102,8 @@ class Session:
 
 def load(data_dir: Path) -> tuple[dict[str, list[Session]], list[dict[str, Any]]]:
     """Conversations (id -> sessions in order, turns in order) and the questions, as stored."""
-    turns = _read_jsonl(data_dir / "turns.jsonl")
-    queries = _read_jsonl(data_dir / "queries.jsonl")
+    turns = read_jsonl(data_dir / "turns.jsonl")
+    queries = read_jsonl(data_dir / "queries.jsonl")
     grouped: dict[str, dict[int, list[dict[str, Any]]]] = {}
     for turn in turns:
         grouped.setdefault(turn["conv_id"], {}).setdefault(int(turn["session"]), []).append(turn)
@@ -123,7 +112,7 @@ def load(data_dir: Path) -> tuple[dict[str, list[Session]], list[dict[str, Any]]
         ordered = []
         for number in sorted(sessions):
             rows = sorted(sessions[number], key=lambda t: int(t["turn_index"]))
-            ordered.append(Session(number, parse_timestamp(rows[0]["timestamp"]), rows))
+            ordered.append(Session(number, utc_time(rows[0]["timestamp"]), rows))
         conversations[conv_id] = ordered
     return conversations, queries
 

@@ -54,7 +54,6 @@ from __future__ import annotations
 import argparse
 import bisect
 import hashlib
-import json
 import math
 import os
 import re
@@ -73,10 +72,13 @@ import eventmem
 from ops.bench.common import (
     REPO_ROOT,
     RESULTS_DIR,
+    data_dir,
     format_table,
     machine_info,
     progress,
     publish,
+    read_jsonl,
+    utc_time,
 )
 
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "bench" / "mc-dev"
@@ -165,28 +167,14 @@ def _embedder(name: str) -> eventmem.Embedder | None:
 
 def resolve_data_dir(given: str | os.PathLike[str] | None = None) -> Path:
     """``--data``, else ``$EVENTMEM_MC``, else ``../shared/bench/mc-dev`` from the repo root."""
-    if given:
-        return Path(given)
-    env = os.environ.get(ENV_VAR)
-    return Path(env) if env else DEFAULT_DATA
-
-
-def parse_time(value: str) -> datetime:
-    """An ISO 8601 time of the data, as an aware UTC datetime (naive ones are read as UTC)."""
-    when = datetime.fromisoformat(value)
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return data_dir(given, ENV_VAR, DEFAULT_DATA)
 
 
 def load(data_dir: Path) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
     """The personas in file order, and each namespace's questions in file order."""
-    personas = _read_jsonl(data_dir / "scenarios.jsonl")
+    personas = read_jsonl(data_dir / "scenarios.jsonl")
     questions: dict[str, list[dict[str, Any]]] = {}
-    for q in _read_jsonl(data_dir / "questions.jsonl"):
+    for q in read_jsonl(data_dir / "questions.jsonl"):
         questions.setdefault(q["namespace"], []).append(q)
     unknown = sorted(set(questions) - {p["namespace"] for p in personas})
     if unknown:
@@ -407,7 +395,7 @@ class Corpus:
     """One persona's statements in time order, tokenised once, for the two baselines."""
 
     def __init__(self, statements: Sequence[Mapping[str, Any]]) -> None:
-        self.times = [parse_time(st["at"]) for st in statements]
+        self.times = [utc_time(st["at"]) for st in statements]
         self.texts = [st["text"] for st in statements]
         tokens = [tokenize(t) for t in self.texts]
         self.counts = [Counter(t) for t in tokens]
@@ -452,8 +440,8 @@ def timeline(persona: Mapping[str, Any], questions: Sequence[Mapping[str, Any]]
     """Statements and (non-lost) questions in time order: (at, 0 statement / 1 question, index,
     item); at the same instant statements before questions, each in file order. The lost checks
     come after, apart."""
-    items = [(parse_time(st["at"]), 0, i, st) for i, st in enumerate(persona["statements"])]
-    items += [(parse_time(q["at"]), 1, i, q) for i, q in enumerate(questions)
+    items = [(utc_time(st["at"]), 0, i, st) for i, st in enumerate(persona["statements"])]
+    items += [(utc_time(q["at"]), 1, i, q) for i, q in enumerate(questions)
               if q["type"] != "lost"]
     items.sort(key=lambda x: (x[0], x[1], x[2]))
     return items
@@ -536,7 +524,7 @@ def run_persona(persona: Mapping[str, Any], questions: Sequence[Mapping[str, Any
         # checks records an access), then the recalls for found@10.
         by_time: dict[datetime, list[Mapping[str, Any]]] = {}
         for q in lost:
-            by_time.setdefault(parse_time(q["at"]), []).append(q)
+            by_time.setdefault(utc_time(q["at"]), []).append(q)
         for at in sorted(by_time):
             upkeep.until(at)
             clock.set(at)
@@ -544,7 +532,7 @@ def run_persona(persona: Mapping[str, Any], questions: Sequence[Mapping[str, Any
             checks = [(q, lost_check(memories, q, at)) for q in by_time[at]]
             for q, check in checks:
                 value = q["expected_value"]
-                valid_at = None if q["valid_at"] is None else parse_time(q["valid_at"])
+                valid_at = None if q["valid_at"] is None else utc_time(q["valid_at"])
                 hits = mem.recall(q["question"], namespace=ns, k=K, valid_at=valid_at)
                 row: dict[str, Any] = {
                     "qid": q["qid"], "group": lost_group(q), "fact_id": q["fact_id"],
@@ -598,7 +586,7 @@ def _ask(mem: eventmem.Engine, q: Mapping[str, Any], at: datetime,
             timing["baselines_s"] += time.perf_counter() - t
         return [row]
 
-    valid_at = parse_time(q["valid_at"])
+    valid_at = utc_time(q["valid_at"])
     t = time.perf_counter()
     hits = mem.recall(q["question"], namespace=ns, k=K, valid_at=valid_at)
     timing["recall_s"] += time.perf_counter() - t

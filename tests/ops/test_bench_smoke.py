@@ -210,7 +210,7 @@ def test_locomo_run_on_a_fixture_gives_exact_figures(tmp_path):
 
 
 def test_locomo_timestamps_are_read_as_utc():
-    when = locomo.parse_timestamp("2023-05-08T13:56:00")
+    when = locomo.utc_time("2023-05-08T13:56:00")
     assert when.tzinfo is not None and when.utcoffset().total_seconds() == 0
     assert (when.hour, when.minute) == (13, 56)
 
