@@ -36,13 +36,15 @@ import re
 import unicodedata
 from typing import Final
 
+from eventmem.policies import facts
 from eventmem.policies.literals import Prefilter
 
-__all__ = ["CLASSIFY_1", "KIND_ORDER", "POLICIES", "POLICY_VERSION", "RULES", "classify"]
+__all__ = ["CLASSIFY_1", "CLASSIFY_2", "FACT_RULES", "KIND_ORDER", "POLICIES", "POLICY_VERSION", "RULES", "classify"]
 
 CLASSIFY_1: Final = "classify-1"  # the text as written only (no third-person subjects)
-POLICY_VERSION: Final = "classify-2"
-POLICIES: Final = frozenset({CLASSIFY_1, POLICY_VERSION})
+CLASSIFY_2: Final = "classify-2"  # no personal-attribute reading (see FACT_RULES)
+POLICY_VERSION: Final = "classify-3"
+POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, POLICY_VERSION})
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})
 _CONTRACTIONS: Final[dict[str, str]] = {
@@ -197,9 +199,23 @@ _RULE_TABLE: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
 
 KIND_ORDER: Final[tuple[str, ...]] = (*(kind for kind, _ in _RULE_TABLE), "context")
 DEFAULT_RULE: Final = "context:default"
+# From classify-3: a statement of a person's lasting attribute (where they live, their job, diet,
+# car, pet, family, preferences...: eventmem.policies.facts) that no durable rule matched is of
+# the durable kind of that attribute, not a short-lived one ("Finally settled in Geneva after
+# the move", "Decided to become vegetarian", "First week at Northwind Traders done").
+_FACT_KINDS: Final[dict[str, str]] = {
+    "residence": "identity", "employer": "identity", "title": "identity", "hometown": "identity",
+    "birthday": "identity", "age": "identity", "allergy": "identity", "diet": "identity",
+    "car": "identity", "phone": "identity", "pet": "identity", "count": "identity",
+    "relationship": "relationship", "family": "relationship",
+    "preference": "preference", "hobby": "preference",
+}
+_SHORT_LIVED: Final = frozenset({"context", "event", "activity", "ephemeral"})
+FACT_RULES: Final[tuple[str, ...]] = ("identity:fact", "relationship:fact", "preference:fact")
 RULES: Final[tuple[str, ...]] = (
     *(f"{kind}:{name}" for kind, rules in _RULE_TABLE for name, _ in rules),
     DEFAULT_RULE,
+    *FACT_RULES,
 )
 
 
@@ -354,9 +370,10 @@ def classify(text: str, policy: str = POLICY_VERSION) -> tuple[str, str]:
         rewritten = _first_person(unified)
         if rewritten != unified:
             forms.append(_normalize(rewritten))
-    for i, (kind, _, _) in enumerate(_COMPILED):
-        for form in forms:
-            rule = _search(form, i)
-            if rule is not None:
-                return kind, rule
-    return "context", DEFAULT_RULE
+    decided = next(((kind, rule) for i, (kind, _, _) in enumerate(_COMPILED) for form in forms
+                    if (rule := _search(form, i)) is not None), ("context", DEFAULT_RULE))
+    if policy in (CLASSIFY_1, CLASSIFY_2) or decided[0] not in _SHORT_LIVED:
+        return decided
+    lasting = next((_FACT_KINDS[f.attribute] for f in facts.read(text)
+                    if f.attribute in _FACT_KINDS and f.owner != facts.OTHER), None)
+    return decided if lasting is None else (lasting, f"{lasting}:fact")

@@ -57,7 +57,15 @@ from eventmem.errors import InvalidInputError
 # today" / "I need to renew my passport by March 3", policies.plans) supersedes the plan, whose
 # valid time ends; gate-5 and before left the plan open, so recall kept offering finished tasks.
 # Every other decision is gate-5's.
-GATE_VERSION: Final = "gate-6"
+# gate-7: a text stating a new value of a single-valued attribute of the user (or of someone
+# named) that the namespace's latest memory of that attribute states otherwise supersedes it
+# (policies.facts: "We just moved to Denver" / "User lives in Boston", "Decided to become
+# vegetarian" / "I'm keto"), the conflict strategy deciding as for any contradiction; and the
+# exact text of an older value restated after it changed is news, not a repeat. gate-6 and
+# before left both active (only a contradiction the clause grammar parsed superseded). Every
+# other decision is gate-6's.
+GATE_VERSION: Final = "gate-7"
+GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"
 GATE_3: Final = "gate-3"
@@ -68,6 +76,8 @@ BEFORE_VALUES: Final = frozenset({GATE_2, GATE_3})
 OPEN_VALID_FROM: Final = frozenset({GATE_2, GATE_3, GATE_4})
 # The versions before gate-6, which close no plan.
 BEFORE_PLANS: Final = frozenset({GATE_2, GATE_3, GATE_4, GATE_5})
+# The versions before gate-7, which read no attribute of a person.
+BEFORE_FACTS: Final = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6})
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

@@ -112,6 +112,17 @@ def value_difference(old: str, new: str) -> ValueKind | None:
     return None
 
 
+def announces_change(text: str) -> bool:
+    """Whether ``text`` says a fact changed: a change word ("now", "moved", "switched", "no
+    longer"...) or a from-to ("went from sales director to research scientist")."""
+    words = _words(text)
+    return bool(_changes(words)) or _FROM_TO.search(text) is not None
+
+
+_FROM_TO: Final = re.compile(r"\bfrom\b.{1,60}?\bto\b|\breplac\w*|\bnew\b|\bpromot\w*",
+                             re.IGNORECASE)
+
+
 def _values(text: str) -> tuple[str, dict[str, Counter[object]]]:
     """The text with its times and dates blanked out, and the multisets of its values."""
     values: dict[str, Counter[object]] = {k: Counter() for k in

@@ -30,6 +30,7 @@ from eventmem.config import Config
 from eventmem.policies.classify import user_in_first_person
 from eventmem.policies.conflict import detect as conflict
 from eventmem.recall import channels as ch
+from eventmem.recall.facts import asked_first
 from eventmem.recall.plan import QueryPlan
 from eventmem.recall.score import PROFILES, Params, composite, mmr
 from eventmem.text.blas import single_thread
@@ -290,8 +291,9 @@ def search(
     got = gather(views, plan, access, query_vectors, namespace=namespace, n=n, allowed=allowed,
                  config=config, now=now, extra_channels=extra_channels or {})
     fused = rrf(got.lists, got.weights, config.rrf_k)
-    if not fused:
-        return []
+    if not fused:  # no channel matched, but a memory may still state the asked attribute
+        return asked_first([], views, plan, _reader(views, access), namespace=namespace, k=k,
+                           allowed=allowed)
     best_possible = sum(got.weights[name] for name, ranked in got.lists.items() if ranked) / (
         config.rrf_k + 1)
     by_relevance = sorted(fused.items(), key=lambda item: (-item[1]["support"], item[0]))
@@ -316,7 +318,18 @@ def search(
     # "What is true now": of two hits stating values of one attribute of one subject, the later
     # is the current one, whether or not the write path recognised the update. (At a valid time
     # T, eligibility already keeps only what was true then.)
-    return hits if valid_at is not None else newer_values_first(hits, memories, access)
+    if valid_at is None:
+        hits = newer_values_first(hits, memories, access)
+    # The asked attribute's memories first, the latest value on top (at valid_at T, the latest
+    # of those valid at T).
+    return asked_first(hits, views, plan, _reader(views, access), namespace=namespace, k=k,
+                       allowed=allowed)
+
+
+def _reader(views: Projections, access: Access) -> Callable[[Sequence[str]], list[str | None]]:
+    """Memory ids -> their texts."""
+    memories = views.state.memories
+    return lambda ids: access.texts([memories[mid].content_hash for mid in ids])
 
 
 def _unknown_share(views: Projections, namespace: str, text: str) -> float:

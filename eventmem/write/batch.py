@@ -59,6 +59,7 @@ from eventmem.policies import (
     timebound,
     values,
 )
+from eventmem.policies import facts
 from eventmem.policies.conflict import detect as conflict
 from eventmem.policies.decay import progress, stability_after_access
 from eventmem.policies.extract import relations as extract
@@ -68,6 +69,7 @@ from eventmem.storage.envelope import Content
 from eventmem.storage.log import Head
 from eventmem.text.blas import single_thread
 from eventmem.text.normalize import content_hash, dedup_key
+from eventmem.recall.facts import NamespaceFacts
 from eventmem.write.items import Item
 from eventmem.write.neighbours import Near, Neighbourhood, Query, eligible
 from projections import Projections
@@ -370,10 +372,15 @@ class Batch:
         if exact in self.retired or (item.gate_policy != gate.GATE_2 and exact is not None
                                      and not eligible(self.views.state.memories.get(exact))):
             exact = None  # superseded in this batch, or expired: the text is news again
+        reads_facts = self.params.mode != "exact" and item.gate_policy not in gate.BEFORE_FACTS
+        if exact is not None and reads_facts and changed_since(self, item, exact):
+            exact = None  # an older value said again after it changed: news, not a repeat
         near = self.hood.near(i, self.queries[i])
         nearest = self.neighbour(near.ranked[0]) if near.ranked and exact is None else None
         contradicted, found = (None, None) if exact is not None or self.params.mode == "exact" \
             else contradiction(self, item, near)
+        if found is None and exact is None and reads_facts:
+            contradicted, found = new_value(self, item)
         adds = nearest is not None and self._adds_information(nearest, text)
         decision = gate.decide(exact, nearest, adds_information=adds, contradicted=contradicted,
                                params=self.params)
@@ -386,6 +393,12 @@ class Batch:
                 decision = gate.decide(exact, nearest, adds_information=adds,
                                        contradicted=contradicted, params=self.params,
                                        value=value)
+        if reads_facts and decision.neighbour is not None \
+                and decision.action in ("reinforce", "skip", "merge") \
+                and changed_since(self, item, decision.neighbour):
+            # A value said again (in these words or others) after it changed is news again.
+            decision = gate.GateDecision("create", "value_changed_since", decision.neighbour,
+                                         decision.similarity)
         done = None if item.gate_policy in gate.BEFORE_PLANS else self._plan_done(item)
         if done is not None and decision.neighbour == done[0] \
                 and decision.action in ("reinforce", "skip", "merge"):
@@ -711,6 +724,99 @@ def contradiction(batch: Batch, item: Item, near: Near
         if found is not None:
             return batch.neighbour((mid, sim)), found
     return None, None
+
+
+def new_value(batch: Batch, item: Item
+              ) -> tuple[gate.Neighbour | None, conflict.Contradiction | None]:
+    """The namespace's latest memory of a single-valued attribute that the new text states
+    another value of (gate-7), and the evidence: the attribute, whose, and the value words
+    each says and the other does not (:mod:`eventmem.policies.facts`). A late report of an
+    earlier value (valid from before the latest memory began) is no contradiction of it, nor is
+    a restatement (no value word the latest memory lacks), nor an elaboration (every value word
+    of the latest memory and more, with no word saying the fact changed). Only a name the user
+    declared is the user's here: replacing a fact needs more evidence than ordering a recall."""
+    latest = _latest_of_attributes(batch, item)
+    new_values = facts.values_of(item.text)
+    new_from = item.valid_from or batch.at
+    if not facts.is_statement(item.text):
+        return None, None
+    for fact, (mid, text) in latest:
+        if not facts.is_statement(text):
+            continue
+        old_values = facts.values_of(text)
+        if not old_values or not new_values - old_values:
+            continue  # the same value said again
+        if old_values <= new_values and not values.announces_change(item.text):
+            continue  # more said about the same value ("... as a data engineer in Berlin")
+        if batch.valid_from_and_immutable(mid)[0] > new_from:
+            continue  # a late report of an earlier value: history, beside the later one
+        if not _overlap((item.valid_from, item.valid_until), _interval(batch, mid)):
+            continue
+        vector = batch.queries_by_text[item.text].vector
+        return batch.neighbour((mid, float(batch.vector_of(mid) @ vector))), \
+            conflict.Contradiction(fact.owner, fact.attribute,
+                                   " ".join(sorted(old_values - new_values)),
+                                   " ".join(sorted(new_values - old_values)),
+                                   f"value_of_{fact.attribute}")
+    return None, None
+
+
+def changed_since(batch: Batch, item: Item, exact: str) -> bool:
+    """Whether a memory of the same attribute with another value came after ``exact``, the
+    memory holding the same text: "I live in Oslo" said again after "I moved to Denver"."""
+    start = batch.valid_from_and_immutable(exact)[0]
+    return any(mid != exact and batch.valid_from_and_immutable(mid)[0] > start
+               and facts.values_of(text) - facts.values_of(item.text)
+               for _, (mid, text) in _latest_of_attributes(batch, item, inferred_names=True))
+
+
+def _latest_of_attributes(batch: Batch, item: Item, *, inferred_names: bool = False
+                          ) -> list[tuple[facts.Fact, tuple[str, str]]]:
+    """For each single-valued attribute the item's text states of someone (not a relation of
+    the user's), the latest eligible memory of the namespace stating it of the same person
+    (same thing counted, same relative...), with its text. A name is the user's when declared,
+    or (``inferred_names``: enough to make a restatement news, not to replace a fact) when the
+    memories name the user so (:class:`NamespaceFacts`)."""
+    stated_all = facts.read(item.text)
+    stated = [f for f in stated_all
+              if f.attribute in facts.SINGLE_VALUED and f.owner != facts.OTHER]
+    if not stated or (item.kind or classify.classify(item.text)[0]) == "plan":
+        return []  # a plan ("renew the car registration by May") changes no fact yet
+    memories, ns = batch.views.state.memories, item.namespace
+
+    def usable(memory_id: str) -> bool:
+        return memory_id not in batch.retired and eligible(memories.get(memory_id))
+
+    reader = NamespaceFacts(batch.views, ns, lambda ids: [batch.text_of(m) for m in ids], usable,
+                            inferred_names=inferred_names)
+    out = []
+    for fact in stated:
+        dated = fact.attribute in ("appointment", "departure")
+        found = reader.stating(" ".join(filter(None, (facts.attribute_words(fact.attribute),
+                                                       fact.qualifier))), dated=dated)
+        for mid, event in batch.created.items():  # the batch's own
+            if event.namespace == ns and usable(mid) and (dated or event.kind != "plan"):
+                text = batch.text_of(mid)
+                found[mid] = (text, facts.read(text))
+        owners = reader.owners(fact.owner, found)
+        # Only a memory that states no more than the new text does is replaced: superseding
+        # "I work at Globex as a data analyst" for a new title would hide the employer too.
+        says = {(f.attribute, f.qualifier) for f in stated_all}
+        same = [mid for mid, (_, other) in found.items()
+                if any(g.attribute == fact.attribute and g.qualifier == fact.qualifier
+                       and g.owner in owners for g in other)
+                and {(g.attribute, g.qualifier) for g in other if g.owner != facts.OTHER}
+                <= says]
+        if same:
+            newest = max(same, key=lambda mid: (batch.valid_from_and_immutable(mid)[0],
+                                                _created_seq(batch, mid), mid))
+            out.append((fact, (newest, found[newest][0])))
+    return out
+
+
+def _created_seq(batch: Batch, memory_id: str) -> int:
+    record = batch.views.state.memories.get(memory_id)
+    return record.created_seq if record is not None else 1 << 62  # the batch's: newest
 
 
 def _candidates(batch: Batch, item: Item, near: Near) -> list[tuple[str, float]]:

@@ -181,7 +181,7 @@ PARAMS = importance.ImportanceParams()
 @settings(max_examples=500, deadline=None)
 @given(rule_texts)
 def test_classify_and_arousal_answer_as_the_plain_searches(text):
-    assert classify.classify(text) == _plain_classify(text)
+    assert classify.classify(text, classify.CLASSIFY_2) == _plain_classify(text)
     assert importance._arousal(text, PARAMS) == _plain_arousal(text, PARAMS)
     assert timebound.infer_valid_until(text, NOW) == _plain_valid_until(text, NOW)
 
@@ -192,6 +192,6 @@ def test_classify_and_arousal_on_chat_text():
              "We just got married!!!", "ＵＲＧＥＮＴ ｆｉｘ",
              "due 2025-03-04", "in 3 weeks", "by Friday", "on 3 May 2026", "within the next 2 days"]
     for text in texts:
-        assert classify.classify(text) == _plain_classify(text), text
+        assert classify.classify(text, classify.CLASSIFY_2) == _plain_classify(text), text
         assert importance._arousal(text, PARAMS) == _plain_arousal(text, PARAMS), text
         assert timebound.infer_valid_until(text, NOW) == _plain_valid_until(text, NOW), text

@@ -1,0 +1,617 @@
+"""What a text says about whom: personal facts read as (owner, attribute) slots.
+
+A memory for one user hears each attribute of that user said many ways: "I moved to Denver", "User
+lives in Denver", "Finally settled in Geneva after the move", "Dana relocated to Lyon". To answer
+"Where do I live?" with the current value, recall must know that the question asks for the user's
+*residence*, which memories state it, whatever their words, and whose fact each one is ("My friend
+Jake still lives in Boston" is Jake's). :func:`read` gives the facts of a text, one per attribute a
+sentence states; :func:`read_question` gives the owner and attribute a question asks about.
+
+Owners:
+
+``user``   the first person ("I", "my", "we"), the extraction pipelines' "User" / "The user" /
+           "the user's", and a sentence with no subject (diary style: "Decided to go vegan");
+``other``  a relation of the user's speaking for itself ("My friend Jake lives in Boston", "My
+           sister prefers coffee");
+a name     lower-cased ("dana"): someone named as the subject. Whether the name is the user's
+           (:func:`declared_name`, or the namespace's memories naming them as the user would be
+           named) is for the caller to say, since one text cannot tell.
+
+The attributes are the personal facts an assistant is told about and asked about (residence,
+employer, title, diet, car, phone, pet, relationship, count, age, departure, appointment,
+preference, allergy, family, hobby, hometown, birthday), each recognised by its vocabulary: the
+words a speaker of English uses for it, not the phrasings of any data set. Some attributes hold
+several values at once (counts of different things, relatives, appointments of different kinds):
+their facts carry a *qualifier*, the thing counted, the relative, the kind of appointment, which a
+question's qualifier must match.
+
+Pure and deterministic: regexes over the text, no model.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Final, NamedTuple
+
+FACTS_VERSION: Final = "facts-1"
+
+USER: Final = "user"
+OTHER: Final = "other"
+
+
+class Fact(NamedTuple):
+    """One attribute a sentence states, and whose."""
+
+    owner: str  # USER, OTHER or a lower-cased name
+    attribute: str
+    qualifier: str | None  # the thing counted, the relative, the kind of appointment...
+
+
+class Question(NamedTuple):
+    """The owner and attribute a question asks about."""
+
+    owner: str  # USER or a lower-cased name
+    attribute: str
+    qualifier: str | None
+    options: frozenset[str]  # a preference question's alternatives ("coffee or tea")
+
+
+def _words(*groups: str) -> str:
+    return "|".join(w for group in groups for w in group.split())
+
+
+_RELATIVES: Final = frozenset(
+    """
+    sister brother sibling mother mom mum mommy father dad daddy parent parents son daughter kid
+    child children baby wife husband spouse partner girlfriend boyfriend fiance fiancee grandma
+    grandmother granny grandpa grandfather aunt uncle cousin niece nephew stepson stepdaughter
+    stepmother stepfather friend bestie coworker colleague neighbour neighbor boss manager
+    roommate flatmate housemate classmate teammate mentor
+    """.split())  # noqa: SIM905 - a word list reads better as prose
+_KIN: Final = frozenset(
+    """
+    sister brother sibling mother mom mum father dad son daughter kid child baby wife husband
+    spouse partner girlfriend boyfriend fiance fiancee grandma grandmother grandpa grandfather
+    aunt uncle cousin niece nephew stepson stepdaughter stepmother stepfather
+    """.split())  # noqa: SIM905
+_CHILDREN: Final = frozenset("son daughter kid child baby stepson stepdaughter".split())
+_APPOINTMENTS: Final = (
+    "dentist doctor physio physiotherapist physiotherapy haircut hairdresser barber checkup "
+    "check-up vet therapist therapy optician optometrist dermatologist chiropractor "
+    "gynecologist dermatology eye massage osteopath orthodontist cardiologist "
+    "consultation interview")
+_JOBS: Final = (
+    "engineer manager director scientist analyst designer developer nurse teacher lawyer "
+    "accountant consultant architect writer editor researcher programmer administrator officer "
+    "specialist coordinator technician practitioner pharmacist chef intern professor lecturer "
+    "librarian bookkeeper cashier clerk paralegal electrician plumber mechanic recruiter strategist marketer "
+    "salesperson representative supervisor executive founder cto ceo cfo vp owner "
+    "journalist photographer translator economist statistician physicist chemist biologist "
+    "surgeon paramedic firefighter pilot tutor instructor counselor counsellor auditor "
+    "planner producer illustrator animator copywriter")
+_CAR_MAKES: Final = (
+    "toyota honda tesla ford subaru nissan bmw audi volkswagen vw kia hyundai mazda volvo "
+    "chevrolet chevy jeep lexus porsche mercedes renault peugeot fiat skoda seat polestar rivian "
+    "dodge gmc buick cadillac mitsubishi suzuki citroen dacia opel jaguar prius civic corolla "
+    "camry outback leaf golf")
+_PETS: Final = (
+    "pet pets cat cats dog dogs puppy puppies kitten kittens labrador beagle terrier retriever "
+    "poodle spaniel corgi dachshund husky shepherd collie tabby parrot budgie hamster rabbit bunny "
+    "goldfish tortoise turtle gecko lizard ferret chinchilla pug greyhound parakeet cockatiel "
+    "canary budgerigar guinea iguana axolotl hedgehog gerbil pony horse")
+
+# Each attribute's vocabulary, on the lower-cased sentence. Order matters for a question only:
+# the first attribute it names is the one asked (so "seeing the physio" is an appointment).
+_ATTRIBUTES: Final[tuple[tuple[str, str], ...]] = (
+    ("allergy", r"\ballerg\w*|\bintoleran\w*|\banaphyla\w*"),
+    # A kind of appointment counts with its date ("the haircut is on Friday", "pushed the
+    # physio to Tuesday"), not when merely named ("took the dog to the vet").
+    ("appointment", rf"\bappointments?\b|\bresched\w*|\b(?:{_words(_APPOINTMENTS)})\b[^.;]*"
+                    r"\b(?:on|moved|pushed|booked|scheduled|to) (?:the )?(?:next )?"
+                    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d)"
+                    rf"|\b(?:push|pushed|move|moved|book|booked|schedule|scheduled) (?:the |my |a )?"
+                    rf"(?:{_words(_APPOINTMENTS)})\b"),
+    ("departure", r"\bflights?\b|\bdepart\w*|\btakes? off\b|\btake-?off\b|\bboarding\b"
+                  r"|\b(?:train|bus|ferry|plane)\b.*\b(?:leaves?|leaving)\b"),
+    # "We celebrated Tessa's birthday" is a party, not a date of birth.
+    ("birthday", r"\bbirthday (?:is|was|falls)\b|\bbirthday's\b|\bborn on\b|\bdate of birth\b"
+                 r"|\bwhen is \w+(?:'s)? birthday\b"),
+    ("age", r"\b\d+\s*(?:years?|yrs?)[ -]old\b|\bturn(?:s|ed)? \d+\b|\bhow old\b"
+            rf"|\bwhat age\b|\bage\b|\b(?:{_words(' '.join(sorted(_CHILDREN)))})\b.* is (?:now )?\d+\b"),
+    ("count", r"\bhow many\b|\b(?:own|owns|owned|have|has|had|got|bought|buy|sold|gave|left|"
+              r"picked up|that's|thats|total|collect\w*)\b.*\b(?:\d+|another|one more|an extra)\b"
+              r"|\b(?:\d+|another|one more|an extra)\b.*\b(?:own|owns|have|has|left|now)\b"),
+    ("hometown", r"\bgrew up\b|\bhome ?town\b|\boriginally from\b|\bborn and raised\b"
+                 r"|\bborn in\b|\bcome from\b|\bis from\b|\bam from\b|\bare from\b"),
+    ("family", rf"\b(?:{_words(' '.join(sorted(_KIN)))})s?\b.*\b(?:name|named|called)\b"
+               rf"|\b(?:name|named|called)\b.*\b(?:{_words(' '.join(sorted(_KIN)))})\b"),
+    ("diet", r"\bdiet\w*|\bvegan\b|\bvegetarian\b|\bpesc[ae]tarian\b|\bketo\b|\bpaleo\b"
+             r"|\bgluten[- ]free\b|\bdairy[- ]free\b|\blactose\b|\bflexitarian\b|\bcarnivore\b"
+             r"|\bhalal\b|\bkosher\b|\bplant[- ]based\b|\beat(?:s|ing)? (?:no )?(?:meat|fish)\b"
+             r"|\blow[- ]carb\b|\bfasting\b"),
+    ("car", rf"\bcars?\b|\b(?:driv(?:e|es|ing)|drove)\s+(?:a|an|the|my|our|his|her|their)\b|\bvehicle\b|\btruck\b|\bsuv\b"
+            rf"|\bsedan\b|\bhatchback\b|\bminivan\b|\b(?:{_words(_CAR_MAKES)})\b"),
+    ("phone", r"\bphones?\b|\biphone\w*|\bpixel\b|\bgalaxy\b|\bsmartphone\b|\boneplus\b"
+              r"|\bxperia\b|\bfairphone\b|\bmotorola\b|\bmoto\b|\bnokia\b|\bxiaomi\b|\bhuawei\b"),
+    ("pet", rf"\b(?:{_words(_PETS)})\b|\badopt\w*|\bpassed away\b|\bdied\b|\bput down\b"),
+    ("relationship", r"\bsingle\b|\bdating\b|\bseeing (?:someone|somebody|anyone|each other|a (?:guy|girl|man|woman))\b"
+                     r"|\bengaged\b|\bmarried\b|\bgirlfriend\b"
+                     r"|\bboyfriend\b|\bfianc[eé]e?\b|\bdivorc\w*|\bbroke up\b|\bbreak ?up\b"
+                     r"|\bsplit up\b|\brelationship\b|\bin love\b|\bproposed\b"),
+    ("preference", r"\bprefer\w*|\brather\b|\bfavou?rite\b|\bbetter\b|\bswitched (?:to|from)\b"
+                   r"|\b(?:pick|choose|take|like|love|want|go for)s? [a-z ]+ over\b"),
+    ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bpastime\b|\bfree time\b|\bspare time\b"
+              r"|\benjoy\w*|\b(?:got|getting|gotten|really|totally|very|so|big|huge|i'm|im) "
+              r"into\b|\bpassion\b|\bspends? (?:\w+ )?(?:weekends|evenings|free time|spare time)"
+              r" on\b"),
+    ("title", rf"\bjob title\b|\btitle\b|\b(?:job|role|position|occupation|profession) is\b|\bpromoted\b|\bpromotion to\b|\b(?:work\w*|start\w*|hired|employed) as\b"
+              rf"|\brole\b|\bposition\b|\boccupation\b|\bprofession\b|\bfor a living\b"
+              rf"|\bjob as\b|\b(?:as|a|an|new|now|from|to)\s+(?:[a-z]+\s+)?(?:{_words(_JOBS)})\b"
+              r"|\b(?:is|am|i'm|im|became|become|becoming|now) (?:now )?an? [a-z]+"
+              r"(?:ist|er|or|ian|ant|grapher|ologist)\b"),
+    ("employer", r"\bwork(?:s|ed|ing)? (?:at|for)\b(?! (?:me|us|you|him|her|them|it)\b)|\bemploy\w*|\bjob (?:at|with)\b"
+                 r"|\bhired (?:at|by)\b|\bfirst (?:day|week|month) at\b"
+                 r"|\bstart(?:ed|ing|s)? (?:a new job )?at\b|\bjob as [a-z ]+ at\b|\bcompany\b|\blaid off\b"
+                 r"|\bquit\b|\bwhere (?:do|does|did) \w+ work\b|\bfirm\b|\bover at\b"
+                 r"|\b(?:i'm|im|i am) an? [a-z]+(?: [a-z]+)? at\b"),
+    ("residence", r"\bliv(?:e|es|ed|ing) in\b|\bmov(?:e|ed|es|ing) (?:to|from|back|out|away)\b"
+                  r"|\brelocat\w*|\bbased (?:in|out of)\b|\bsettled in\b|\breside\w*"
+                  r"|\b(?:apartment|flat|house|home|place) in\b|\bresidence\b|\bwhat city\b"
+                  r"|\bwhere (?:do|does|did) \w+ live\b|\bliv(?:e|es|ing) (?:at|near|with)\b"
+                  r"|\bafter the move\b"),
+)
+_COMPILED: Final = tuple((name, re.compile(pattern)) for name, pattern in _ATTRIBUTES)
+
+# Attributes a question cannot name by the vocabulary alone ("What does Dana drive?" is the car,
+# and so on): the same table serves, but these question forms come first.
+_QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
+    (name, re.compile(pattern)) for name, pattern in (
+        ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bfree time\b|\bspare time\b"),
+        ("birthday", r"\bwhen (?:was|were) \w+ born\b|\bbirthday\b"),
+        ("title", r"\bfor a living\b|\bjob title\b|\bwhat (?:is|'s) \w+(?:'s)? (?:job|role)\b"
+                  r"|\bwhat (?:does|do) \w+ do\b"),
+        ("employer", r"\bemployer\b|\bwhere (?:do|does|did) \w+ work\b|\bwork for\b"
+                     r"|\bwhere (?:was|were|am|is|are) \w+ working\b"
+                     r"|\bwhich company\b|\bwhat company\b"),
+        ("appointment", rf"\bappointment\b|\bseeing the (?:{_words(_APPOINTMENTS)})\b"),
+        ("relationship", r"\bseeing anyone\b|\bseeing someone\b|\brelationship\b|\bsingle\b"
+                         r"|\bdating\b|\bmarried\b|\bengaged\b|\bpartner\b"),
+        ("count", r"\bhow many\b"),
+        ("car", r"\bdrive\b|\bdriving\b|\bcar\b"),
+        ("age", r"\bhow old\b|\bwhat age\b"),
+        ("hometown", r"\bgrow up\b|\bgrew up\b|\bhome ?town\b|\bfrom originally\b"
+                     r"|\boriginally from\b|\bwhere (?:is|are) \w+ from\b|\bwhere (?:was|were) \w+ born\b"),
+        ("family", rf"\b(?:{_words(' '.join(sorted(_KIN)))})(?:'s)? (?:name|called)\b"
+                   rf"|\bname of \w+ (?:{_words(' '.join(sorted(_KIN)))})\b"),
+        ("residence", r"\bwhere (?:do|does|did) \w+ live\b|\bcity\b|\bresidence\b"
+                      r"|\bliving\b|\blive\b"),
+    ))
+
+_APOSTROPHES: Final = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+_SENTENCES: Final = re.compile(r"(?<=[.!?;])\s+|\n+")
+# A date, time or aside that opens a sentence: "On March 3, 2025, I moved..." is about the rest.
+_OPENING: Final = re.compile(
+    r"^(?:(?:on|since|as of|from|starting|starting from|in|at|last|this|yesterday|today|"
+    r"tonight|earlier|recently|as promised|by the way|btw|fyi|heads up|just so you know|"
+    r"quick update|update|good news|big news|guess what|oh|so|well|also|anyway|ok|okay|ugh|"
+    r"haha|hah|hey|wow|yay|lol|hmm|oops|aw|yeah|yes|no|honestly|funny|fun fact)"
+    r"\b[^,:!]{0,40}[,:!]\s*)+"
+    # and a word that only opens what follows ("So Vera started...", "Haha my mom...")
+    r"|^(?:(?:so|oh|ugh|haha|hah|hey|well|also|and|but|lol|hmm|ok|okay|yeah|anyway|btw|"
+    r"actually|honestly|guess what|quick update)\b[,:!]?\s+)+", re.IGNORECASE)
+_USER_SUBJECT: Final = re.compile(r"^(?:the )?user(?:'s|s)?\b", re.IGNORECASE)
+_FIRST_PERSON: Final = re.compile(
+    r"^(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll|our|ours|me|mine)\b",
+    re.IGNORECASE)
+_MY: Final = re.compile(r"^(?:my|our|(?:the )?user's)\s+(?:new |old |best |eldest |oldest |"
+                        r"youngest |younger |older |little |big |late )?([a-z]+)\b",
+                        re.IGNORECASE)
+# Naming a relative, or stating their age: a fact about the family the relative belongs to.
+_NAMING: Final = re.compile(
+    r"\b(?:name|named|called|\d+\s*(?:years?|yrs?)[ -]old|turn(?:s|ed)? \d+|is (?:now )?\d+)\b")
+_PRONOUN: Final = re.compile(
+    r"^(?:it|it's|its|this|that|these|those|there|he|he's|she|she's|they|they're|his|her|their|"
+    r"everyone|everybody|someone|somebody|nobody|people|you|you're|your)\b", re.IGNORECASE)
+_NAME_START: Final = re.compile(r"^([A-Z][a-z]+(?:-[A-Z][a-z]+)?)('s)?\s+(\S+)")
+# Sentence-initial words that are not names (a sentence without a subject starts with a verb or
+# an adverb: "Finally settled in", "Decided to", "Picked up").
+_NOT_NAMES: Final = frozenset(
+    """
+    a an the this that these those there here it its it's he she they them his her their
+    what when where who whom whose why how which yes no not never always just finally recently
+    still also already now today tonight yesterday tomorrow then soon maybe perhaps actually
+    officially apparently luckily sadly unfortunately hopefully honestly basically seriously
+    definitely probably really first second last next new old big small great good bad nice
+    happy sad so but and or if because since after before while during until with without
+    about for from into onto over under up down out off again only even both each every all
+    some any most many much more less few other another such same one two three got had has
+    have having did do does done made make making went go going gone took take taking gave
+    give given came come coming felt feel thought think saw see seen let lets please thanks
+    thank sorry hey hi hello ok okay well oh assistant user booked picked decided started
+    bought sold moved adopted switched joined left quit signed finished renewed submitted
+    returned called paid cancelled canceled scheduled rescheduled pushed celebrated spent
+    managed tried planning planned need needs needed must should would could can will may
+    might gotta wanna gonna lost found we i i'm my our me
+    monday tuesday wednesday thursday friday saturday sunday january february march may july
+    september october november december christmas easter
+    """.split())  # noqa: SIM905
+_DECLARED: Final = re.compile(  # the cue in any case, the name capitalised
+    r"\b(?i:my name is|my name's|call me|(?:the )?user's name is|(?:the )?user is (?:named|called)"
+    r"|i am called|i'm called|name's)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b"
+    r"|^(?i:(?:hi,? |hello,? |hey,? )?(?:i'm|i am))\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\s*(?:[.,!]|$)")
+_NOUN: Final = re.compile(r"[a-z]+")
+_NUMBERED: Final = re.compile(
+    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|another|one more|"
+    r"an extra|a new|a|an)\s+(?:(?:new|more|other|extra|electric|old|used)\s+)?([a-z]+)")
+_NOT_COUNTED: Final = frozenset(
+    "year years month months week weeks day days hour hours minute minutes time times bit lot "
+    "few couple while".split())
+_QUESTION_STOP: Final = frozenset(
+    """
+    do does did is are was were the a an my your his her their our i you he she they it what
+    which who whom when where why how like likes prefer prefers better more or over than now
+    these days currently still user user's s one thing to of in on at for with best
+    """.split())  # noqa: SIM905
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into sentences, each without the date or aside that opens it."""
+    out = []
+    for part in _SENTENCES.split(_fold(text).strip()):
+        part = _OPENING.sub("", part.strip()).strip()
+        if part:
+            out.append(part)
+    return out
+
+
+_SPEAKER: Final = re.compile(r"^([A-Z][a-z]+(?:[ -][A-Z][a-z]+)?):\s+")
+
+
+def _speaker(text: str) -> tuple[str | None, str]:
+    """A dialogue turn's speaker ("Caroline: I moved...") lower-cased, and the turn without it;
+    None for the user (and for no speaker). An assistant's turn keeps its prefix: it states no
+    fact of the user's."""
+    match = _SPEAKER.match(text.strip())
+    if match is None:
+        return None, text
+    name = match.group(1).lower()
+    if name == "assistant":
+        return None, text
+    return (None if name in ("user", "me", "i") else name), text.strip()[match.end():]
+
+
+def owner_of(sentence: str) -> str | None:
+    """Whose facts a sentence states (see the module docs); None for a question or an
+    assistant's turn, which state none."""
+    if sentence.endswith("?") or sentence.lower().startswith("assistant"):
+        return None
+    if _USER_SUBJECT.match(sentence) or _FIRST_PERSON.match(sentence):
+        mine = _MY.match(sentence)
+        if mine is None or mine.group(1).lower() not in _RELATIVES:
+            return USER
+    mine = _MY.match(sentence)
+    if mine is not None:
+        relative = mine.group(1).lower()
+        if relative not in _RELATIVES:
+            return USER  # "My phone is...", "My flight..."
+        lowered = sentence.lower()
+        # Naming one's relatives, and their ages, are facts about the user's family; "my
+        # friend Ana's daughter is named Mia" is about Ana's.
+        if relative in _KIN and not re.match(r"^\S+ \S+ [A-Z][a-z]+'s\b", sentence) and (
+                _NAMING.search(lowered)):
+            return USER
+        return OTHER
+    if _PRONOUN.match(sentence):
+        # "It works at last", "She moved to Rome": not the speaker; but "they rescheduled my
+        # flight" is about the speaker's flight.
+        return USER if re.search(r"\b(?:my|our|me|us)\b", sentence.lower()) else OTHER
+    theirs = _POSSESSIVE_RELATIVE.match(sentence)
+    if theirs is not None and not _NAMING.search(sentence.lower()):
+        return OTHER  # "Bob's sister Eva lives in Bergen" is Eva's fact, not Bob's
+    name = _subject_name(sentence)
+    return USER if name is None else name  # no subject: the speaker's diary ("Decided to...")
+
+
+def _subject_name(sentence: str) -> str | None:
+    """The lower-cased name a sentence opens with as its subject ("Dana moved", "Dana's
+    daughter"), or None: a capitalised first word is a name only when what follows reads as its
+    verb or it is possessive ("Dentist appointment moved" has no subject)."""
+    named = _NAME_START.match(sentence)
+    if named is None:
+        return None
+    word, possessive, following = named.group(1), named.group(2), named.group(3).lower()
+    lowered = word.lower()
+    if lowered in _NOT_NAMES or lowered.endswith(("ly", "ing")) or (
+            lowered.endswith("ed") and len(lowered) > 4):
+        return None
+    if possessive or following in _AUXILIARIES or (
+            following.isalpha() and following.endswith(("s", "ed"))):
+        return lowered
+    return None
+
+
+_AUXILIARIES: Final = frozenset(
+    """
+    is was has had will would can could just now still recently finally also never always
+    got went took left quit bought sold drove ate became began broke came fell felt found gave
+    grew kept knew lost made met paid ran said saw sent spent stood swore thought told took
+    won wrote and is's isn't wasn't doesn't didn't hasn't won't can't might must should
+    """.split())  # noqa: SIM905
+
+
+_COMPILED_AGE: Final = dict(_COMPILED)["age"]
+
+
+def _qualifier(attribute: str, lowered: str) -> str | None:
+    """The thing a multi-valued attribute's fact is about, or None."""
+    if attribute == "count":
+        for match in _NUMBERED.finditer(lowered):
+            noun = match.group(1)
+            if noun not in _NOT_COUNTED and noun not in _QUESTION_STOP:
+                return singular(noun)
+        return None
+    if attribute == "family":
+        for word in _NOUN.findall(lowered):
+            if singular(word) in _KIN:
+                return singular(word)
+        return None
+    if attribute == "appointment":
+        for word in _NOUN.findall(lowered):
+            if word in _APPOINTMENT_WORDS:
+                return _APPOINTMENT_WORDS[word]
+        return None
+    return None
+
+
+_APPOINTMENT_WORDS: Final = {w: ("physio" if w.startswith("physio") else
+                                 "checkup" if w.startswith("check") else w)
+                             for w in _APPOINTMENTS.replace("-", " ").split()}
+
+
+def singular(word: str) -> str:
+    """A crude singular: "houseplants" -> "houseplant", "boxes" -> "box", "children" -> "child"."""
+    if word == "children":
+        return "child"
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def read(text: str) -> tuple[Fact, ...]:
+    """The facts ``text`` states: for each sentence, whose they are and each attribute it
+    names (in the order of :data:`_ATTRIBUTES`), without repeats.
+
+    >>> read("User moved from Turin to Valencia")
+    (Fact(owner='user', attribute='residence', qualifier=None),)
+    >>> read("My friend Jake still lives in Boston.")
+    (Fact(owner='other', attribute='residence', qualifier=None),)
+    >>> read("I just bought another bike, so I have 4 bikes now.")
+    (Fact(owner='user', attribute='count', qualifier='bike'),)
+    """
+    found: list[Fact] = []
+    speaker, text = _speaker(text)
+    for sentence in sentences(text):
+        owner = owner_of(sentence)
+        if owner is None:
+            continue
+        if owner == USER and speaker is not None:
+            owner = speaker  # "Caroline: I moved to Denver" is Caroline's
+        lowered = sentence.lower()
+        facts = [Fact(owner, attribute, _qualifier(attribute, lowered))
+                 for attribute, pattern in _COMPILED if pattern.search(lowered)]
+        if _JOINED.search(sentence) and all(f.attribute != "employer" for f in facts):
+            facts.append(Fact(owner, "employer", None))  # "Sam joined Globex"
+        if _SEEING.search(sentence) and all(f.attribute != "relationship" for f in facts):
+            facts.append(Fact(owner, "relationship", None))  # "I'm seeing Theo"
+        # "My brother Liam is coming over" names the user's brother, whatever else it says.
+        relative = _NAMED_RELATIVE.search(sentence)
+        if relative is not None:
+            facts.append(Fact(USER, "family", singular(relative.group(1).lower())))
+        if any(f.attribute in ("appointment", "departure") for f in facts):
+            # "Dentist appointment moved from Friday to Tuesday" moves a date, not a home.
+            facts = [f for f in facts if f.attribute != "residence"]
+        if any(f.attribute == "departure" for f in facts):
+            # "They rescheduled my flight" is a departure, not an appointment.
+            facts = [f for f in facts if f.attribute != "appointment" or f.qualifier]
+        for fact in facts:
+            if fact.attribute == "count" and fact.qualifier is None:
+                continue  # a number of nothing named ("6 years old") is no count
+            if fact.attribute == "age":
+                fact = fact._replace(qualifier=_aged(sentence, owner))
+            if fact not in found:
+                found.append(fact)
+    return tuple(found)
+
+
+_JOINED: Final = re.compile(r"\b(?i:joined|joining|moved over to|switched to)\s+(?:the\s+)?[A-Z]")
+_SEEING: Final = re.compile(r"\b(?i:seeing|dating)\s+[A-Z][a-z]+\b(?!\s+(?:again|today|tomorrow))")
+_NAMED_RELATIVE: Final = re.compile(
+    rf"\b(?:[Mm]y|[Oo]ur|[Uu]ser's) ((?i:{_words(' '.join(sorted(_KIN)))}))"
+    r" ([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
+
+
+def _aged(sentence: str, owner: str) -> str | None:
+    """Whose age a sentence states: the person it names (the subject "Tessa turned 6", or
+    "my daughter Tessa is 5"), else the relative ("my son is 7"), else None."""
+    names = [w.lower() for w in re.findall(r"\b([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b", sentence)
+             if w.lower() not in _NOT_NAMES and w.lower() not in ("user", "i")]
+    if owner not in (USER, OTHER) and _POSSESSIVE_RELATIVE.match(sentence):
+        return None  # "Oscar's son turned 9": someone else's child
+    if names:
+        return names[-1] if owner in names[:1] and len(names) > 1 else names[0]
+    relative = next((singular(w) for w in _NOUN.findall(sentence.lower())
+                     if singular(w) in _KIN), None)
+    return relative
+
+
+_POSSESSIVE_RELATIVE: Final = re.compile(
+    rf"^[A-Z][a-z]+'s ((?i:{_words(' '.join(sorted(_KIN)))}))\b")
+
+
+def read_question(text: str) -> Question | None:
+    """The owner and attribute ``text`` asks about, or None when it asks about no personal
+    attribute (or about a relation of the user's: "Where does my sister live?").
+
+    >>> read_question("Where do I live now?")
+    Question(owner='user', attribute='residence', qualifier=None, options=frozenset())
+    >>> read_question("How many bikes does Dana own?").owner
+    'dana'
+    """
+    folded = _fold(text).strip()
+    lowered = folded.lower()
+    owner = _question_owner(folded)
+    if owner is None:
+        return None
+    attribute = next((name for name, pattern in _QUESTION_FORMS if pattern.search(lowered)),
+                     None)
+    if attribute is None:
+        attribute = next((name for name, pattern in _COMPILED
+                          if name not in ("count", "age") and pattern.search(lowered)), None)
+    if attribute is None:
+        return None
+    qualifier = None
+    if attribute == "count":
+        counted = re.search(r"\bhow many ([a-z]+)", lowered)
+        qualifier = singular(counted.group(1)) if counted else None
+    elif attribute in ("family", "appointment"):
+        qualifier = _qualifier(attribute, lowered)
+    elif attribute == "age":
+        # "How old is Tessa?" asks Tessa's age; "What age is Dana's daughter?" her daughter's.
+        named = [w.lower() for w in re.findall(r"\b([A-Z][a-z]+)\b", folded)
+                 if w.lower() not in _NOT_NAMES and w.lower() != owner]
+        possessive = re.search(r"\b[A-Z][a-z]+'s\b", folded)
+        qualifier = named[-1] if named else (
+            owner if owner != USER and possessive is None else None)
+    options: frozenset[str] = frozenset()
+    if attribute == "preference":
+        options = frozenset(w for w in _NOUN.findall(lowered)
+                            if w not in _QUESTION_STOP and len(w) > 2 and w != owner)
+    return Question(owner, attribute, qualifier, options)
+
+
+def _question_owner(question: str) -> str | None:
+    """USER for a question in the first person or about "the user", a lower-cased name for one
+    about someone named, None for one about a relation ("my sister")."""
+    lowered = question.lower()
+    mine = re.search(r"\b(?:my|our|(?:the )?user's)\s+([a-z]+)", lowered)
+    if mine is not None and mine.group(1) in _RELATIVES and not re.search(
+            r"\b(?:name|called|named|how old|what age)\b", lowered):
+        return None
+    if re.search(r"\b(?:i|me|my|mine|we|our|user|user's)\b", lowered):
+        return USER
+    for word in re.findall(r"\b([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b", question):
+        if word.lower() not in _NOT_NAMES and word.lower() not in _QUESTION_STOP:
+            return word.lower()
+    return None
+
+
+def declared_name(text: str) -> str | None:
+    """The name the user gives themself in ``text`` ("My name is Dana", "I'm Dana.", "User's
+    name is Dana"), lower-cased, or None."""
+    for sentence in sentences(text):
+        match = _DECLARED.search(sentence)
+        if match is not None:
+            name = match.group(1) or match.group(2)
+            if name.lower() not in _NOT_NAMES:
+                return name.lower()
+    return None
+
+
+def introduces(text: str, name: str) -> bool:
+    """Whether ``text`` names ``name`` (lower-cased) as someone other than the user: a relation
+    ("my friend Dana", "User's sister Dana") or someone's relative ("Dana's mother" is not)."""
+    pattern = rf"\b(?:my|our|user's)\s+(?:[a-z]+\s+)?(?:{_words(' '.join(sorted(_RELATIVES)))})" \
+              rf"\s+{re.escape(name)}\b"
+    return re.search(pattern, _fold(text).lower()) is not None
+
+
+# Attributes with one value at a time (per qualifier): a new value replaces the old one. The
+# others (pets, relatives, hobbies, allergies, preferences between different things) add up.
+# (A hometown or a birthday does not change: a second one is someone else's, or a correction the
+# caller makes with update.)
+SINGLE_VALUED: Final = frozenset({
+    "residence", "employer", "title", "diet", "car", "phone", "relationship", "count", "age",
+    "departure", "appointment"})
+
+_VALUE_WORDS: Final = frozenset(
+    f"{_CAR_MAKES} {_JOBS} {_PETS} iphone pixel galaxy oneplus xperia fairphone moto nokia "
+    "xiaomi huawei vegan vegetarian pescatarian pescetarian keto paleo flexitarian carnivore halal "
+    "kosher single dating engaged married divorced widowed seeing".split())
+_DATE_LIKE: Final = re.compile(r"^\d{4}-\d\d-\d\d$|^\d{4}$|^\d{1,2}(?:st|nd|rd|th)$")
+_TOKEN: Final = re.compile(r"[A-Za-z0-9][\w-]*")
+
+
+def is_statement(text: str) -> bool:
+    """Whether ``text`` is short enough to be the statement of a fact or two (at most two
+    sentences and 40 words), rather than a conversation turn saying many things: replacing a
+    memory hides all it says, so only a statement is ever replaced by a new value."""
+    return len(sentences(text)) <= 2 and len(text.split()) <= 40
+
+
+def values_of(text: str) -> frozenset[str]:
+    """The words of ``text`` that carry values: names (capitalised, not opening a sentence),
+    numbers and clock times (dates aside: they say when, not what), and the words a value of a
+    personal attribute is said in (a diet, a make of car, a job, a relationship status...).
+    Two statements of one attribute with different values of these say different things.
+
+    >>> sorted(values_of("I replaced my Galaxy A54 with a Galaxy S23."))
+    ['a54', 'galaxy', 's23']
+    """
+    found: set[str] = set()
+    for sentence in sentences(text):
+        tokens = _TOKEN.findall(sentence)
+        for i, token in enumerate(tokens):
+            lowered = token.lower()
+            if lowered in _NOT_NAMES or lowered in ("user", "i") or _DATE_LIKE.match(lowered) \
+                    or lowered in _MONTH_WORDS:
+                continue
+            if (i > 0 and token[0].isupper()) or any(c.isdigit() for c in token) \
+                    or lowered in _VALUE_WORDS:
+                found.add(lowered)
+    return frozenset(found)
+
+
+_MONTH_WORDS: Final = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+
+
+def attribute_words(attribute: str) -> str:
+    """Words a memory stating ``attribute`` is likely to hold, for a lexical search of the
+    namespace's candidates (the vocabulary's plain words)."""
+    return _SEARCH_WORDS.get(attribute, attribute)
+
+
+_SEARCH_WORDS: Final = {
+    "residence": "live lives living moved move relocated relocating based settled city home "
+                 "apartment",
+    "employer": "work works working job employer company joined hired started firm",
+    "title": f"job title role position promoted work working {_JOBS}",
+    "diet": "diet vegan vegetarian pescatarian pescetarian keto paleo gluten dairy flexitarian "
+            "carnivore halal kosher meat plant based",
+    "car": f"car drive drives driving vehicle truck suv {_CAR_MAKES}",
+    "phone": "phone iphone pixel galaxy smartphone oneplus xperia fairphone motorola moto nokia "
+             "xiaomi huawei",
+    "pet": f"{_PETS} adopted passed away died",
+    "relationship": "single dating seeing engaged married girlfriend boyfriend fiance fiancee "
+                    "divorced broke relationship proposed partner",
+    "count": "own owns have bought another now left",
+    "age": "years old turned birthday age",
+    "departure": "flight departs departure leaves leave takes off train",
+    "appointment": f"appointment rescheduled moved pushed {_APPOINTMENTS}",
+    "preference": "prefer prefers rather favourite favorite over switched",
+    "allergy": "allergy allergic allergies intolerant intolerance",
+    "family": "name named called " + " ".join(sorted(_KIN)),
+    "hobby": "hobby hobbies fun enjoy enjoys into free time passion favourite weekends spends",
+    "hometown": "grew up hometown originally from born raised",
+    "birthday": "birthday born",
+}

@@ -1,0 +1,179 @@
+"""The asked fact first: for a question about one attribute of the user (or of someone named),
+the memories stating that attribute, the latest value on top.
+
+Lexical and vector relevance cannot answer "Where do I live now?": "My friend Jake still lives in
+Boston" shares more words with it than "Finally settled in Geneva after the move", and every
+value the user ever had is as relevant as the current one. What answers it is the attribute:
+:mod:`eventmem.policies.facts` reads the question's owner and attribute and each candidate's
+facts; the memories that state that attribute of that owner are put first, the newest (by valid
+time, else recorded time) on top. Recency decides only between memories about the same subject
+and attribute, which is the one place where it means "current"; a recall at ``valid_at`` T sees
+only what was valid at T (the eligibility), so the newest there is the value at T.
+
+The candidates come from the namespace's BM25 index searched with the attribute's vocabulary and
+the question's words, so a memory stating the attribute in words the question does not use is
+found too ("What diet do I follow?" -> "Decided to become pescatarian"). Plans are left out
+except for appointments and departures: a plan about the car is no answer to "What do I drive?".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final
+
+from eventmem.policies import facts
+from eventmem.policies.facts import OTHER, USER, Fact, Question
+from eventmem.recall import channels as ch
+from eventmem.recall.plan import QueryPlan
+from projections import Projections
+from projections.state import MemoryRecord
+
+# How many BM25 candidates the attribute's search reads; how many fact memories go on top.
+_DEPTH: Final = 200
+_ON_TOP: Final = 3
+# A name is the user's when at least this many memories state facts with it as the subject and
+# none introduces it as someone else ("my friend Dana").
+_NAME_EVIDENCE: Final = 3
+_ALONE: Final = 0.5
+
+Candidate = tuple[str, float, dict[str, float]]
+
+
+Read = Callable[[Sequence[str]], list[str | None]]  # memory ids -> their texts
+
+
+class NamespaceFacts:
+    """One namespace's memories read as facts, for one recall or one write: the memories a
+    BM25 search for an attribute finds, and whether a name is the user's (each read once)."""
+
+    def __init__(self, views: Projections, namespace: str, read: Read, allowed: ch.Allowed,
+                 *, inferred_names: bool = True) -> None:
+        self.views, self.namespace, self.read, self.allowed = views, namespace, read, allowed
+        # Whether a name the memories only use as the user's counts (see is_user): enough to
+        # order a recall, not to replace a fact (the write path takes declared names only).
+        self.inferred_names = inferred_names
+        self._names: dict[str, bool] = {}
+
+    def stating(self, words: str, *, dated: bool = False
+                ) -> dict[str, tuple[str, tuple[Fact, ...]]]:
+        """The text and facts of the memories a BM25 search of the namespace for ``words``
+        finds, by memory (in search order), leaving out what may not be returned, and plans
+        unless the attribute is ``dated`` (an appointment or a departure is planned by
+        nature)."""
+        found = ch.lexical(self.views, self.namespace, [(words, 1.0)])
+        memories = self.views.state.memories
+        ids = [mid for mid, _ in ch.bm25(found, _DEPTH, self.allowed)
+               if memories[mid].kind != "plan" or dated]
+        return {mid: (text, facts.read(text))
+                for mid, text in zip(ids, self.read(ids), strict=True) if text is not None}
+
+    def owners(self, owner: str, found: Mapping[str, tuple[str, tuple[Fact, ...]]]
+               ) -> frozenset[str]:
+        """Whose facts are ``owner``'s: the user and the user's names for the user or a name
+        that is the user's (looked for among the names ``found`` states facts of); the name
+        alone for anyone else."""
+        if owner == USER:
+            named = sorted({f.owner for _, stated in found.values() for f in stated}
+                           - {USER, OTHER})
+            return frozenset({USER, *(name for name in named if self.is_user(name))})
+        if owner != OTHER and self.is_user(owner):
+            return frozenset({USER, owner})
+        return frozenset({owner})
+
+    def is_user(self, name: str) -> bool:
+        """Whether the memories show ``name`` to be the user's: the user declares it ("I'm
+        Dana"), or (``inferred_names``) at least :data:`_NAME_EVIDENCE` memories state facts
+        with it as the subject and none introduces it as someone else's relation ("my friend
+        Dana")."""
+        known = self._names.get(name)
+        if known is None:
+            known = self._names[name] = self._shows_user(name)
+        return known
+
+    def _shows_user(self, name: str) -> bool:
+        subject = 0
+        for text, stated in self.stating(name).values():
+            if facts.declared_name(text) == name:
+                return True
+            if facts.introduces(text, name):
+                return False
+            subject += any(f.owner == name for f in stated)
+        return self.inferred_names and subject >= _NAME_EVIDENCE
+
+
+def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read: Read,
+                *, namespace: str, k: int, allowed: ch.Allowed) -> list[Candidate]:
+    """``hits`` with the memories that state the asked attribute of the asked owner on top
+    (at most three, newest first; each marked ``signals["fact"] = 1.0``). The scores stay where
+    they were in the list, so they never rise down it. ``hits`` unchanged when the question asks
+    about no personal attribute or no memory states it."""
+    if plan.intent == "todo":
+        return hits
+    question = facts.read_question(plan.text)
+    if question is None:
+        return hits
+    memories = views.state.memories
+    namespace_facts = NamespaceFacts(views, namespace, read, allowed)
+    found = namespace_facts.stating(_search_words(question),
+                                    dated=question.attribute in ("appointment", "departure"))
+    if not found:
+        return hits
+    owners = namespace_facts.owners(question.owner, found)
+    chosen = [mid for mid, (text, stated) in found.items()
+              if any(_answers(fact, question, owners) for fact in stated)
+              and _names_an_option(text, question)]
+    if not chosen:
+        return hits
+    chosen.sort(key=lambda mid: newest_first(memories[mid]))
+    top = chosen[:_ON_TOP]
+    signals_of = {mid: signals for mid, _, signals in hits}
+    order = top + [mid for mid, _, _ in hits if mid not in top]
+    scores = [score for _, score, _ in hits]
+    out: list[Candidate] = []
+    for i, mid in enumerate(order[:k]):
+        signals = signals_of.get(mid, {})
+        if mid in top:
+            signals["fact"] = 1.0
+        # Scores stay in place down the list; one past its end repeats the last (with no
+        # other hit, a stated fact scores as half the best possible relevance).
+        score = scores[i] if i < len(scores) else (scores[-1] if scores else _ALONE)
+        signals.setdefault("score", score)
+        out.append((mid, score, signals))
+    return out
+
+
+def _search_words(question: Question) -> str:
+    return " ".join(filter(None, (facts.attribute_words(question.attribute), question.qualifier,
+                                  " ".join(sorted(question.options)),
+                                  question.owner if question.owner != USER else None)))
+
+
+def _names_an_option(text: str, question: Question) -> bool:
+    """A preference answers a question about its alternatives only if it names one of them."""
+    if not question.options:
+        return True
+    words = set(text.lower().split())
+    return any(option in words or facts.singular(option) in words for option in question.options)
+
+
+def _answers(fact: Fact, question: Question, owners: frozenset[str]) -> bool:
+    if fact.attribute != question.attribute:
+        return False
+    if question.attribute == "age":
+        # An age is stated of the person it names: the question's name, else (a question about
+        # the user's child) any age the user states or someone named states of themself.
+        if question.qualifier is not None:
+            return fact.qualifier == question.qualifier and fact.owner != OTHER
+        return fact.owner in owners or (fact.owner not in (USER, OTHER)
+                                        and fact.qualifier == fact.owner)
+    if fact.owner not in owners:
+        return False
+    if question.attribute in ("count", "family", "appointment") and question.qualifier:
+        return fact.qualifier == question.qualifier
+    return True
+
+
+def newest_first(record: MemoryRecord) -> tuple[int, int, str]:
+    """A sort key: the latest valid start (the recorded time where none was given) first."""
+    start = record.valid_from if record.valid_from is not None else record.created_at
+    return -start, -record.created_seq, record.memory_id

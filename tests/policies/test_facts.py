@@ -1,0 +1,137 @@
+"""The personal-fact reading: whose attribute a sentence states, and what a question asks."""
+
+from __future__ import annotations
+
+import pytest
+
+from eventmem.policies import facts
+from eventmem.policies.classify import CLASSIFY_2, classify
+from eventmem.policies.facts import OTHER, USER
+
+
+def attributes(text: str, owner: str = USER) -> set[str]:
+    return {f.attribute for f in facts.read(text) if f.owner == owner}
+
+
+@pytest.mark.parametrize(("text", "attribute"), [
+    ("I moved to Denver", "residence"),
+    ("We just relocated to Lyon.", "residence"),
+    ("Finally settled in Geneva after the move.", "residence"),
+    ("User lives in Denver", "residence"),
+    ("On March 3, 2025, I moved to Denver.", "residence"),
+    ("First week at Northwind Traders done.", "employer"),
+    ("I started a new job as a product manager at Globex", "employer"),
+    ("I started a new job as a product manager at Globex", "title"),
+    ("The user's job is nurse practitioner", "title"),
+    ("Decided to become pescatarian.", "diet"),
+    ("I switched to tea, I don't drink coffee anymore", "preference"),
+    ("I prefer tea over coffee now.", "preference"),
+    ("Picked up my new car today, a Nissan Leaf.", "car"),
+    ("I replaced my Galaxy A54 with a Galaxy S23.", "phone"),
+    ("We adopted a labrador named Pumpkin!", "pet"),
+    ("User is allergic to peanuts.", "allergy"),
+    ("User's daughter is named Mia.", "family"),
+    ("My brother Liam is coming over this weekend.", "family"),
+    ("I just bought another bike, so I have 4 bikes now.", "count"),
+    ("My son Leo is 8", "age"),
+    ("My flight was moved from 4pm to 8pm.", "departure"),
+    ("Physio appointment moved from Sunday to Friday.", "appointment"),
+    ("I'm engaged to Ingrid now.", "relationship"),
+    ("I grew up in Dublin.", "hometown"),
+    ("My favourite hobby is bouldering.", "hobby"),
+])
+def test_each_attribute_is_read_in_the_users_words(text: str, attribute: str) -> None:
+    assert attribute in attributes(text)
+
+
+@pytest.mark.parametrize("text", [
+    "My friend Jake still lives in Boston.",
+    "My sister prefers coffee.",
+    "Bob's sister Eva lives in Bergen",
+    "My friend Ana's daughter is named Mia.",
+    "It works at last",
+    "She moved to Rome.",
+])
+def test_someone_elses_fact_is_not_the_users(text: str) -> None:
+    assert attributes(text) == set()
+    assert facts.read(text) == () or all(f.owner != USER for f in facts.read(text))
+
+
+def test_a_named_subject_is_kept_as_a_name_for_the_caller_to_resolve() -> None:
+    assert attributes("Dana moved to Denver.", "dana") == {"residence"}
+    assert attributes("Caleb's daughter is named Tessa.", "caleb") == {"family"}
+    # A capitalised first word is no name unless it reads as a subject.
+    assert attributes("Dentist appointment moved from Friday to Tuesday.") == {"appointment"}
+    assert attributes("Monday works for me") == set()
+
+
+def test_multi_valued_attributes_carry_what_they_are_about() -> None:
+    assert facts.read("Gave a houseplant to my cousin; 5 houseplants left.")[0].qualifier == \
+        "houseplant"
+    assert {f.qualifier for f in facts.read("User's sister is named Ruth")} >= {"sister"}
+    assert facts.read("Had to push the haircut to Tuesday.")[0].qualifier == "haircut"
+
+
+@pytest.mark.parametrize(("question", "owner", "attribute", "qualifier"), [
+    ("Where do I live now?", USER, "residence", None),
+    ("What city am I living in now?", USER, "residence", None),
+    ("Who is Caleb's employer?", "caleb", "employer", None),
+    ("Where was I working on 2025-03-23?", USER, "employer", None),
+    ("What does Nora do for a living?", "nora", "title", None),
+    ("What diet do I follow?", USER, "diet", None),
+    ("Does Caleb have dietary restrictions?", "caleb", "diet", None),
+    ("What does Caleb drive?", "caleb", "car", None),
+    ("What phone did I have on 2025-02-23?", USER, "phone", None),
+    ("How many houseplants does the user own?", USER, "count", "houseplant"),
+    ("How old is Tessa?", "tessa", "age", "tessa"),
+    ("What is Caleb's father called?", "caleb", "family", "father"),
+    ("When is Milo seeing the haircut?", "milo", "appointment", "haircut"),
+    ("Is Leo seeing anyone?", "leo", "relationship", None),
+    ("What do I do for fun?", USER, "hobby", None),
+    ("When was Clara born?", "clara", "birthday", None),
+    ("Where did I grow up?", USER, "hometown", None),
+])
+def test_a_question_names_its_owner_and_attribute(question: str, owner: str, attribute: str,
+                                                  qualifier: str | None) -> None:
+    asked = facts.read_question(question)
+    assert asked is not None
+    assert (asked.owner, asked.attribute, asked.qualifier) == (owner, attribute, qualifier)
+
+
+def test_a_question_about_no_attribute_or_about_a_relation_reads_as_none() -> None:
+    assert facts.read_question("How do I fix a squeaky door?") is None
+    assert facts.read_question("Where does my sister live?") is None
+
+
+def test_a_preference_question_lists_its_alternatives() -> None:
+    asked = facts.read_question("Does Sam like aisle seats or window seats better?")
+    assert asked is not None and asked.attribute == "preference"
+    assert {"aisle", "window"} <= asked.options
+
+
+def test_declared_names_and_introductions() -> None:
+    assert facts.declared_name("Hi, I'm Dana.") == "dana"
+    assert facts.declared_name("My name is Dana and I live in Oslo") == "dana"
+    assert facts.declared_name("I'm tired.") is None
+    assert facts.introduces("My friend Dana moved to Rome", "dana")
+    assert not facts.introduces("Dana moved to Rome", "dana")
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("The user is allergic to peanuts.", "identity"),
+    ("Finally settled in Geneva after the move.", "identity"),
+    ("Decided to become vegetarian on 2025-06-03.", "identity"),
+    ("User now prefers beaches over mountains", "preference"),
+    ("User is now seeing Theo", "relationship"),
+])
+def test_a_lasting_attribute_is_classified_durable(text: str, kind: str) -> None:
+    """classify-3: a statement of a lasting attribute of a person is never filed under a
+    short-lived kind (so decay does not take it away); classify-2 still decides as it did."""
+    assert classify(text)[0] == kind
+    assert classify(text, CLASSIFY_2)[0] != kind or classify(text, CLASSIFY_2)[1] != f"{kind}:fact"
+
+
+def test_chit_chat_and_others_facts_stay_short_lived() -> None:
+    assert classify("Traffic was terrible this morning.")[0] == "event"
+    assert classify("The weather in Berlin is cloudy")[0] == "context"
+    assert classify("My friend Jake still lives in Boston.")[1] != "identity:fact"
