@@ -4,6 +4,7 @@ written, with a message that names the field and says what would be accepted."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
@@ -154,4 +155,18 @@ def label(value: Any, field: str) -> str:
     if not isinstance(value, str) or not value or len(value) > 256:
         raise InvalidInputError(f"{field} must be a non-empty str of at most 256 chars")
     _utf8_clean(value, field)
+    return value
+
+
+_REASON = re.compile(r"[a-z0-9][a-z0-9_.:-]{0,63}")
+
+
+def reason(value: Any) -> str:
+    """Why a memory was forgotten or erased, as recorded: a short code (``explicit``,
+    ``gdpr:art17``), never prose. The log is immutable and an erasure cannot take back what an
+    event carries in the clear, so a reason must not be able to carry the user's text."""
+    if not isinstance(value, str) or not _REASON.fullmatch(value):
+        raise InvalidInputError(
+            "reason must be a short code: lowercase letters, digits and _.:- (at most 64), "
+            f"got {value!r}")
     return value

@@ -366,8 +366,11 @@ class Engine(Reader):
         return seq
 
     def forget(self, memory_id: str, *, reason: str = "explicit") -> int:
-        """Delete a memory: an event (status ``deleted``), not an erasure. Returns its seq."""
+        """Delete a memory: an event (status ``deleted``), not an erasure. Returns its seq.
+        ``reason`` is a short code (``explicit``, ``outdated``), never prose, as for
+        :meth:`erase`: the event keeps it for good."""
         self._check_writable()
+        reason = checks.reason(reason)
         record = self._record(memory_id)
         if record.status == "deleted":
             return record.updated_seq
@@ -472,7 +475,7 @@ class Engine(Reader):
         self._check_writable()
         if (memory_id is None) == (namespace is None):
             raise InvalidInputError("erase takes exactly one of memory_id= or namespace=")
-        reason = erase.check_reason(reason)
+        reason = checks.reason(reason)
         memories = self._views.state.memories
         if memory_id is not None:
             roots = [self._known(memory_id).memory_id]

@@ -151,6 +151,21 @@ def test_bad_flags_and_labels(full: eventmem.Engine, field: str, value: Any, mat
                    match)
 
 
+# -- forget ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reason", [1.5, None, ["a"], "", "She said: I moved out", "x" * 65])
+def test_bad_forget_reason(full: eventmem.Engine, reason: Any) -> None:
+    # Issue 15: forget(reason=1.5) once appended an event that never decoded again. A reason is a
+    # short code, as erase's is: prose would stay in the immutable log past any erasure.
+    mid = full.remember("Carol plays chess", namespace="alice").memory_id
+    assert_refused(full, lambda: full.forget(mid, reason=reason), InvalidInputError,
+                   "reason must be a short code")
+    assert full.get(mid).status == "active"
+    assert full.forget(mid, reason="outdated") == full.head().seq
+    assert full.history(mid)[-1].details["reason"] == "outdated"
+
+
 # -- remember_many -----------------------------------------------------------------------------
 
 

@@ -24,6 +24,7 @@ import eventmem.storage.log as log_module
 import projections
 from eventmem.clock import to_micros
 from eventmem.events import (
+    MemoryForgotten,
     MemoryIngested,
     MemoryPinned,
     MemoryRecalled,
@@ -160,6 +161,28 @@ def test_batch_with_an_unencodable_event_writes_nothing(store_path: Path) -> Non
         with pytest.raises(Exception):  # noqa: B017 - any error, as long as nothing is written
             log.append([_pin(2, 1), bad, _pin(4, 2)])
         assert _snapshot_of_log(log) == before
+    finally:
+        log.close()
+
+
+@pytest.mark.parametrize("reason", [1.5, None, ["a"], 2**70])
+def test_an_event_that_would_not_read_back_is_refused_before_any_write(
+    store_path: Path, reason: Any
+) -> None:
+    # The one guard every event passes (eventmem.codec.encode): a value that would be stored but
+    # never decode again (the forget(reason=1.5) of issue 15) is refused, appends and erasures
+    # alike, and the log stays readable from its first record.
+    log = EventLog.open(store_path)
+    try:
+        log.append([_pin(1, 0)])
+        before = _snapshot_of_log(log)
+        bad = MemoryForgotten(at=2, namespace="ns", memory_id="mem_0", reason=reason)
+        with pytest.raises(eventmem.InvalidInputError, match="would not read back"):
+            log.append([_pin(2, 1), bad])
+        with pytest.raises(eventmem.InvalidInputError, match="would not read back"):
+            log.erase([bad], drop_contents=())
+        assert _snapshot_of_log(log) == before
+        assert [seq for seq, _ in log.read()] == [1]
     finally:
         log.close()
 
