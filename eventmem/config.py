@@ -24,6 +24,7 @@ from eventmem.policies.tiers import TierParams
 from eventmem.policies.utility import UtilityParams
 from eventmem.storage.environment import DEFAULT_MAP_SIZE
 from eventmem.storage.log import EventLog
+from eventmem.storage.opslog import DEFAULT_KEEP, DEFAULT_MAX_BYTES
 
 BASE_STABILITY_DAYS: dict[str, float] = {
     "identity": 365.0,
@@ -48,6 +49,10 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # log once that is larger, so the snapshot cost per event stays flat as a store grows.
     snapshot_every: int = 50_000
     snapshots_kept: int = 2
+    # The ops log (<store>/ops.log, diagnostics only) rotates once it would pass this size, and
+    # keeps this many rotated files (ops.log.1 newest): at most about (files + 1) x size on disk.
+    ops_log_max_bytes: int = DEFAULT_MAX_BYTES
+    ops_log_files: int = DEFAULT_KEEP
 
     # Input limits
     max_text_chars: int = 16_000
@@ -77,6 +82,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
         if missing or any(not days > 0 for days in self.base_stability_days.values()):
             raise InvalidInputError("base_stability_days needs a positive value for every kind "
                                     f"(missing: {sorted(missing)})")
+        if self.ops_log_max_bytes < 4096 or self.ops_log_files < 0:
+            raise InvalidInputError("ops_log_max_bytes must be at least 4096 and ops_log_files "
+                                    "at least 0")
 
     # Retrieval
     rrf_k: int = 60

@@ -182,7 +182,14 @@ class Engine(Reader):
         self.opened_from, self._snapshot_seq = opened.opened_from, opened.snapshot_seq
         self._last_at = opened.last_at
         self._given_embedder = opened.embedder.inner  # _embedder checks its output
-        self._ops = ops_logger(self._log.path, enabled=not readonly)
+        try:
+            self._ops = ops_logger(self._log.path, enabled=not readonly,
+                                   max_bytes=self.config.ops_log_max_bytes,
+                                   keep=self.config.ops_log_files)
+        except OSError as exc:
+            self._log.close()  # the store must not stay locked by an engine that never opened
+            raise StoreError(f"cannot open the ops log of {self._log.path}: {exc.strerror}; "
+                             "check the directory's permissions and free space") from exc
         self._ops.info("open", seq=self._views.seq, origin=self.opened_from)
 
     @property
@@ -222,9 +229,13 @@ class Engine(Reader):
                     self._ops.info("close_snapshot_failed", error=str(exc))
             self._ops.info("close", seq=self._views.seq)
         finally:
+            # Whatever failed above (a full disk, say), the store is released: its writer lock
+            # and LMDB environment, so this process or another can open it again.
             self._closed = True
-            self._ops.close()
-            self._log.close()
+            try:
+                self._ops.close()
+            finally:
+                self._log.close()
 
     def snapshot(self) -> int:
         """Write a snapshot of the projections now; returns its seq."""
@@ -299,7 +310,10 @@ class Engine(Reader):
                     importance=importance, confidence=confidence, valid_from=valid_from,
                     valid_until=valid_until, pinned=pinned, immutable=immutable, tags=tags,
                     refs=refs, session=session, on_conflict=on_conflict)
-        return self.remember_many([item])[0]
+        # The namespace goes in as the batch's default too, where it is checked as given: in a
+        # mapping None means "the default namespace", but remember(namespace=None) is refused
+        # like every other call's None, never a silent write into "default".
+        return self.remember_many([item], namespace=namespace)[0]
 
     def remember_many(
         self, items: Iterable[str | Mapping[str, Any]], *, namespace: str = "default"

@@ -132,7 +132,7 @@ def test_valid_until_not_after_valid_from(full: eventmem.Engine, t0: datetime,
                    InvalidInputError, "valid_until must be after valid_from")
 
 
-@pytest.mark.parametrize("namespace", ["", 5, b"alice", ["alice"], False, "a\nb", "x" * 129])
+@pytest.mark.parametrize("namespace", ["", None, 5, b"alice", ["alice"], False, "a\nb", "x" * 129])
 def test_bad_namespace_on_remember(full: eventmem.Engine, namespace: Any) -> None:
     assert_refused(full, lambda: full.remember("a fact", namespace=namespace), InvalidInputError,
                    "namespace")
