@@ -10,6 +10,8 @@ force when it was made (:func:`recorded_configs`), not with the auditing engine'
 
 from __future__ import annotations
 
+import functools
+
 import msgspec
 
 from eventmem.errors import InvalidInputError
@@ -75,6 +77,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     gate: GateParams = msgspec.field(default_factory=GateParams)
 
     def __post_init__(self) -> None:
+        _check_types(self)
         if self.default_kind not in MEMORY_KINDS:
             raise InvalidInputError(f"default_kind {self.default_kind!r} is not one of "
                                     f"{', '.join(MEMORY_KINDS)}")
@@ -126,6 +129,23 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # Maintenance: the dream cycle that consolidate() runs after the lifecycle sweep
     # (rehearsal, strategic forgetting, clusters, category summaries; see DreamParams).
     dream: DreamParams = msgspec.field(default_factory=DreamParams)
+
+
+@functools.cache
+def _fields(cls: type[Config]) -> tuple[msgspec.structs.FieldInfo, ...]:
+    return msgspec.structs.fields(cls)  # resolves the annotations: a millisecond each time
+
+
+def _check_types(config: Config) -> None:
+    """Refuse a field whose value is not of its declared type (msgspec does not check types on
+    construction): ``Config(max_k="5")`` would otherwise fail later, inside some call, with a
+    TypeError. Each value must convert to its field's type strictly (an int is a float; a bool
+    is not an int), nested parameter structs field by field."""
+    for field in _fields(type(config)):
+        try:
+            msgspec.convert(msgspec.to_builtins(getattr(config, field.name)), field.type)
+        except (msgspec.ValidationError, TypeError, ValueError, OverflowError) as exc:
+            raise InvalidInputError(f"Config.{field.name}: {exc}") from None
 
 
 # meta key of the config history: msgpack [[from_seq, msgpack Config], ...], by from_seq.

@@ -170,6 +170,8 @@ class Engine(Reader):
         readonly: bool = False,
         summarizer: Summarizer | None = None,
     ) -> None:
+        checks.plugins(clock=clock, embedder=embedder, summarizer=summarizer, config=config)
+        readonly = checks.flag(readonly, "readonly")
         self.config = config or Config()
         self.clock: Clock = clock or SystemClock()
         self._recall_cache: RecallCache[Any] = RecallCache(max(1, self.config.recall_cache_size))
@@ -324,7 +326,8 @@ class Engine(Reader):
         default for items that name none. If any item is invalid, nothing is written.
         """
         self._check_writable()
-        if isinstance(items, str | bytes | Mapping):  # would iterate characters or keys
+        # A text or a mapping would iterate characters or keys; None or a number not at all.
+        if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
             raise InvalidInputError(
                 "remember_many takes a list of texts or mappings; for one text use remember()")
         checked = check_items(items, namespace, self.config)
@@ -629,7 +632,7 @@ class Engine(Reader):
     def verify(self, *, expected_head: Head | None = None) -> VerifyReport:
         """Check the hash chain, the blobs, the head, and live projections against a rebuild."""
         self._ensure_current()
-        report = verify(self._log, live=self._views, expected_head=expected_head)
+        report = verify(self._log, live=self._views, expected_head=checks.head(expected_head))
         self._ops.info("verify", ok=report.ok, findings=len(report.findings))
         return report
 
@@ -640,7 +643,8 @@ class Engine(Reader):
         Read-only: appends nothing. See :mod:`replay.audit`."""
         self._ensure_current()
         report = audit(self._log, config=self.config, embedder=self._embedder,
-                       until=until, tolerance=tolerance)
+                       until=checks.optional_seq(until, "until"),
+                       tolerance=checks.tolerance(tolerance))
         self._ops.info("audit", ok=report.ok, findings=len(report.findings),
                        checked=report.decisions_checked, unverifiable=report.unverifiable)
         return report
