@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from eventmem.errors import InvalidInputError
+from eventmem.errors import CorruptRecordError, InvalidInputError
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MICROS_PER_DAY = 86_400_000_000
@@ -41,7 +41,12 @@ def to_micros(when: datetime, *, name: str = "time") -> int:
 
 
 def from_micros(micros: int) -> datetime:
-    """The UTC datetime for microseconds since the epoch."""
+    """The UTC datetime for microseconds since the epoch. Every time eventmem stores passed
+    :func:`to_micros`, so one outside the years 1 to 9999 was damaged on disk:
+    CorruptRecordError, as for any record that does not read back."""
+    if not _MIN_MICROS <= micros <= _MAX_MICROS:
+        raise CorruptRecordError(f"stored time {micros} (microseconds) is outside the years "
+                                 "1 to 9999; the store is damaged: run verify")
     return _EPOCH + timedelta(microseconds=micros)
 
 

@@ -144,14 +144,14 @@ def recorded_dim(log: EventLog) -> int | None:
     None when the first event is not one (an erased or foreign log)."""
     if log.head().seq == 0:
         return None
-    first = next(log.read(1, 1))[1]
+    first = log.event(1)
     return first.dim if isinstance(first, EmbedderRegistered) else None
 
 
 def head_time(log: EventLog, head: int | None = None) -> int:
     """The time of the log's latest event, or of the event at seq ``head`` (0 for none)."""
     head = log.head().seq if head is None else head
-    return next(log.read(head, head))[1].at if head else 0
+    return log.event(head).at if head else 0
 
 
 class Engine(Reader):

@@ -438,7 +438,7 @@ def view_at(log: EventLog, embedder: Embedder, config: Config, *, head: int,
         if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= head:
             raise InvalidInputError(f"seq must be an int from 0 to the head ({head})")
         until = seq
-        now = next(log.read(seq, seq))[1].at if seq else 0
+        now = log.event(seq).at if seq else 0
     else:
         now = to_micros(at, name="at")  # type: ignore[arg-type]
         until = log.seq_at_time(now)

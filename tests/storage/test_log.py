@@ -855,3 +855,80 @@ def test_a_reader_iterating_while_another_process_grows_the_map_catches_up(
         assert [first[0], *(seq for seq, _ in events)] == list(range(1, end + 1))
         assert [first_env.seq, *(env.seq for env in envelopes)] == list(range(1, end + 1))
         assert ro.verify().ok
+
+
+# -- damaged records that still decode: an eventmem error, never a raw one -----------------------
+
+
+def _store_with_a_tail(store: Path, clock: eventmem.ManualClock, *tail: Any) -> int:
+    """A store with one memory, then ``tail`` appended straight to the log (valid chain, bad
+    content: what a damaged record that still decodes looks like) and no snapshot, so an open
+    folds the tail. Returns the tail's first seq."""
+    with eventmem.open(store, clock=clock) as mem:
+        mem.remember("Alice lives in Berlin", namespace="alice")
+    log = EventLog.open(store)
+    try:
+        first = log.append(list(tail))[0]
+        _drop_snapshots(log)
+    finally:
+        log.close()
+    return first
+
+
+def _drop_snapshots(log: EventLog) -> None:
+    env = log.environment.env
+    snapshots = env.open_db(b"snapshots", create=False)
+    with env.begin(write=True) as txn:
+        txn.drop(snapshots, delete=False)
+
+
+@pytest.mark.parametrize("readonly", [False, True])
+def test_an_event_for_a_memory_never_ingested_is_a_corrupt_record_at_open(
+    store_path: Path, clock: eventmem.ManualClock, readonly: bool
+) -> None:
+    seq = _store_with_a_tail(store_path, clock,
+                             MemoryPinned(at=to_micros(clock.now()), namespace="alice",
+                                          memory_id="mem_never_was"))
+    with pytest.raises(eventmem.CorruptRecordError, match="does not fit") as caught:
+        eventmem.open(store_path, clock=clock, readonly=readonly)
+    assert caught.value.seq == seq
+
+
+def test_a_content_hash_that_is_not_hex_is_a_corrupt_record(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    seq = _store_with_a_tail(store_path, clock, MemoryIngested(
+        at=to_micros(clock.now()), namespace="alice", memory_id="mem_bad_hash",
+        content_hash="zz" * 16, dedup_key="x", kind="event"))
+    with pytest.raises(eventmem.CorruptRecordError, match="not hex") as caught:
+        eventmem.open(store_path, clock=clock)
+    assert caught.value.seq == seq
+
+
+def test_a_stored_time_outside_the_years_is_a_corrupt_record(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    with eventmem.open(store_path, clock=clock) as mem:
+        mid = mem.remember("Alice lives in Berlin", namespace="alice").memory_id
+    log = EventLog.open(store_path)
+    try:
+        log.append([MemoryPinned(at=2**62, namespace="alice", memory_id=mid)])
+    finally:
+        log.close()
+    with eventmem.open(store_path, clock=clock) as mem:
+        for read in (lambda: mem.history(mid), mem.now):
+            with pytest.raises(eventmem.CorruptRecordError, match="outside the years"):
+                read()
+
+
+def test_a_record_the_index_names_but_the_log_lost_is_a_corrupt_record(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    with eventmem.open(store_path, clock=clock) as mem:
+        result = mem.remember("Alice lives in Berlin", namespace="alice")
+        mem.remember("Bob likes tea", namespace="bob")
+    _edit(store_path, b"log", lambda txn, db: txn.delete(seq_key(result.seq), db=db))
+    with eventmem.open(store_path, clock=clock) as mem:  # from the snapshot: no fold of the gap
+        with pytest.raises(eventmem.CorruptRecordError, match="record missing") as caught:
+            mem.history(result.memory_id)
+        assert caught.value.seq == result.seq
