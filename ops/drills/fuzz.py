@@ -1,7 +1,8 @@
 """Fuzzed public calls against a real store: every call succeeds or raises an eventmem error, and
 a refused call leaves the log's head where it was.
 
-    python -m ops.drills.fuzz [--calls 2000] [--seed 15] [--out FILE] [--tmp DIR]
+    python -m ops.drills.fuzz [--calls 2000] [--seed 15] [--start TIME] [--damaged N]
+                              [--out FILE] [--tmp DIR]
 
 Each call is a public method of the engine, of a read-only ``as_of`` view, of their graph
 readers, or of the module (``open``, ``Config``, ``ManualClock``), with each argument either a
@@ -12,12 +13,17 @@ input). It prints the counts and writes them, with every raw exception and head 
 JSON file (``ops/drills/results/fuzz.json`` by default). The targets: no raw exception, no head
 change on a refused call, no failed verify. Exit status 1 when a target is missed.
 
+``--damaged N`` then fuzzes the bytes instead of the arguments: N copies of the store with bits
+of ``data.mdb`` flipped, each opened in a child process and read (verify, recall, get, history,
+audit...): every call must succeed or raise an eventmem error, and no child may crash.
+
 It uses only the public API (``eventmem.__all__``); ``tests/test_layout.py`` checks that.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
@@ -317,7 +323,7 @@ def _learn(ctx: Context, call: Call, result: Any, mem: eventmem.Engine) -> None:
     """Note the ids a successful call handed out, so later calls can name them."""
     results = result if isinstance(result, list) else [result]
     for r in results:
-        if isinstance(r, eventmem.RememberResult):
+        if isinstance(r, eventmem.RememberResult) and r.memory_id is not None:
             ctx.memory_ids.append(r.memory_id)
             if r.conflict_id:
                 ctx.conflict_ids.append(r.conflict_id)
@@ -328,7 +334,7 @@ def seed_store(mem: eventmem.Engine, ctx: Context) -> None:
     """A few memories, a conflict and a session, so calls have something to act on."""
     for namespace in NAMESPACES:
         results = mem.remember_many(TEXTS, namespace=namespace)
-        ctx.memory_ids += [r.memory_id for r in results]
+        ctx.memory_ids += [r.memory_id for r in results if r.memory_id is not None]
     found = mem.remember("Alice lives in Munich", namespace="alice", on_conflict="ask")
     if found.conflict_id:
         ctx.conflict_ids.append(found.conflict_id)
@@ -373,6 +379,80 @@ def drill(store: Path, calls: int, seed: int, *, start: datetime = T0,
     return tally
 
 
+# -- damaged copies: the same promise when the bytes on disk are wrong -------------------------
+
+# Run in a child process per damaged copy: a damaged file may still crash LMDB itself (a signal),
+# which the drill counts instead of dying of it. Prints one JSON list of [call, outcome, detail].
+_ON_DAMAGED_COPY = r"""
+import json, sys, eventmem
+store, readonly = sys.argv[1], sys.argv[2] == "ro"
+out = []
+def attempt(name, call):
+    try:
+        result = call()
+        if hasattr(result, "__next__"):
+            list(result)
+        out.append([name, "ok", ""])
+    except eventmem.EventmemError as exc:
+        out.append([name, "refused", type(exc).__name__])
+    except Exception as exc:
+        out.append([name, "raw", f"{type(exc).__name__}: {str(exc)[:200]}"])
+try:
+    mem = eventmem.open(store, readonly=readonly)
+except Exception as exc:
+    kind = "refused" if isinstance(exc, eventmem.EventmemError) else "raw"
+    print(json.dumps([["open", kind, type(exc).__name__]]))
+    sys.exit(0)
+attempt("verify", mem.verify)
+attempt("recall", lambda: mem.recall("where does alice live", namespace="alice"))
+attempt("memories", lambda: [m.text for m in mem.memories()])
+attempt("events", mem.events)
+attempt("stats", mem.stats)
+ids = []
+attempt("ids", lambda: ids.extend(m.memory_id for m in mem.memories()))
+for mid in ids[:3]:
+    attempt("get", lambda: mem.get(mid))
+    attempt("history", lambda: mem.history(mid))
+attempt("audit", mem.audit)
+attempt("as_of", lambda: mem.as_of(seq=min(mem.seq, 5)).recall("tea", namespace="bob"))
+attempt("close", mem.close)
+print(json.dumps(out))
+"""
+
+
+def damaged_drill(store: Path, work: Path, runs: int, seed: int) -> dict[str, Any]:
+    """Flip 1 to 16 random bits of ``data.mdb`` in ``runs`` copies of the closed ``store``;
+    open each (writable or read-only, in a child process) and make read calls. Counts what
+    came back: refusals are expected, a raw exception or a crash is not."""
+    import shutil
+    import subprocess
+
+    rng = random.Random(seed)
+    counts: Counter[str] = Counter()
+    raw: list[dict[str, Any]] = []
+    for run in range(runs):
+        copy = work / f"damaged-{run}"
+        shutil.copytree(store, copy)
+        data = bytearray((copy / "data.mdb").read_bytes())
+        for _ in range(rng.choice([1, 4, 16])):
+            data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+        (copy / "data.mdb").write_bytes(data)
+        mode = rng.choice(["rw", "ro"])
+        child = subprocess.run([sys.executable, "-c", _ON_DAMAGED_COPY, str(copy), mode],
+                               capture_output=True, text=True, timeout=300)
+        shutil.rmtree(copy)
+        counts["copies"] += 1
+        if child.returncode != 0:
+            counts["crashes"] += 1
+            raw.append({"copy": run, "crash": child.returncode, "stderr": child.stderr[-500:]})
+            continue
+        for name, outcome, detail in json.loads(child.stdout.strip().splitlines()[-1]):
+            counts[f"calls_{outcome}"] += 1
+            if outcome == "raw":
+                raw.append({"copy": run, "call": name, "error": detail})
+    return {"counts": dict(sorted(counts.items())), "raw_exceptions": raw}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the drill; print the counts; write the JSON file; exit 1 if a target is missed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -382,10 +462,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", type=datetime.fromisoformat, default=T0,
                         help="the clock's start, an aware ISO time (try 9999-12-20T00:00+00:00)")
     parser.add_argument("--tmp", type=Path, default=None, help="where the store is made")
+    parser.add_argument("--damaged", type=int, default=0,
+                        help="then open this many copies of the store with bits flipped")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(dir=args.tmp, prefix="eventmem-fuzz-") as tmp:
         tally = drill(Path(tmp) / "store", args.calls, args.seed, start=args.start)
+        damaged = damaged_drill(Path(tmp) / "store", Path(tmp), args.damaged, args.seed) \
+            if args.damaged else None
     counts = tally.counts()
+    if damaged is not None:
+        counts |= {f"damaged_{name}": value for name, value in damaged["counts"].items()}
+        counts["damaged_raw_or_crash"] = len(damaged["raw_exceptions"])
     for name, value in counts.items():
         print(f"{name:26} {value:>8,}")
     for raw in tally.raw[:10]:
@@ -393,12 +480,14 @@ def main(argv: list[str] | None = None) -> int:
     for changed in tally.head_changed[:10]:
         print(f"head moved on {changed['error']}: {changed['call']}")
     missed = counts["raw_exceptions"] + counts["head_changes_on_refusal"] \
-        + counts["verify_failures"]
+        + counts["verify_failures"] + counts.get("damaged_raw_or_crash", 0)
     path = write_json(args.out, {
         "drill": "fuzz", "seed": args.seed, "start": args.start.isoformat(), "counts": counts,
         "refused_by_error": dict(sorted(tally.refused.items())),
         "raw_exceptions": tally.raw, "head_changes_on_refusal": tally.head_changed,
-        "verify_failures": tally.verify_failures, "pass": missed == 0,
+        "verify_failures": tally.verify_failures,
+        "damaged_raw_exceptions": None if damaged is None else damaged["raw_exceptions"],
+        "pass": missed == 0,
         "machine": machine_info(),
     })
     print(f"\n{'PASS' if missed == 0 else 'MISS'}; wrote {path}")
