@@ -4,14 +4,16 @@ written, with a message that names the field and says what would be accepted."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from eventmem.clock import from_micros, to_micros
+from eventmem.clock import to_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError
 from eventmem.events import ACTORS, MEMORY_KINDS, Actor, MemoryKind
+from eventmem.storage.log import HASH_SIZE, Head
 from eventmem.text.normalize import normalize
 
 
@@ -93,17 +95,9 @@ def unit_float(value: Any, field: str) -> float:
 
 
 def optional_time(value: Any, field: str) -> int | None:
-    """Microseconds since the epoch, for a time that reads back as a datetime: an offset can
-    put datetime.min or max outside the years 1..9999 in UTC, and a stored time that cannot be
-    shown again would break every read of its memory."""
-    if value is None:
-        return None
-    micros = to_micros(value, name=field)
-    try:
-        from_micros(micros)
-    except OverflowError:
-        raise InvalidInputError(f"{field} is outside the years 1 to 9999 in UTC") from None
-    return micros
+    """Microseconds since the epoch, or None: a time that reads back as a datetime
+    (:func:`eventmem.clock.to_micros` refuses the others)."""
+    return None if value is None else to_micros(value, name=field)
 
 
 def interval(
@@ -155,3 +149,78 @@ def label(value: Any, field: str) -> str:
         raise InvalidInputError(f"{field} must be a non-empty str of at most 256 chars")
     _utf8_clean(value, field)
     return value
+
+
+_REASON = re.compile(r"[a-z0-9][a-z0-9_.:-]{0,63}")
+
+
+def reason(value: Any) -> str:
+    """Why a memory was forgotten or erased, as recorded: a short code (``explicit``,
+    ``gdpr:art17``), never prose. The log is immutable and an erasure cannot take back what an
+    event carries in the clear, so a reason must not be able to carry the user's text."""
+    if not isinstance(value, str) or not _REASON.fullmatch(value):
+        raise InvalidInputError(
+            "reason must be a short code: lowercase letters, digits and _.:- (at most 64), "
+            f"got {value!r}")
+    return value
+
+
+MAX_SEQ = 2**63 - 1  # a seq is a msgpack int and an 8-byte key: larger ones cannot exist
+
+
+def seq(value: Any, field: str) -> int:
+    """A seq to read from or up to: an int from 0 (before the first event)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEQ:
+        raise InvalidInputError(f"{field} must be an int from 0, got {value!r}")
+    return value
+
+
+def optional_seq(value: Any, field: str) -> int | None:
+    """A seq, or None (the head)."""
+    return None if value is None else seq(value, field)
+
+
+def head(value: Any) -> Head | None:
+    """A head saved earlier (``engine.head()``, or its seq and hash as a pair), or None."""
+    if value is None:
+        return None
+    if not isinstance(value, tuple) or len(value) != 2:
+        raise InvalidInputError(f"expected_head must be a Head (engine.head()), got {value!r}")
+    number, digest = value
+    if not isinstance(digest, bytes) or len(digest) != HASH_SIZE:
+        raise InvalidInputError(f"expected_head's hash must be {HASH_SIZE} bytes")
+    return Head(seq(number, "expected_head's seq"), digest)
+
+
+def tolerance(value: Any) -> float:
+    """How far a re-derived score may be from the recorded one: a finite number >= 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or not math.isfinite(value) or value < 0:
+        raise InvalidInputError(f"tolerance must be a finite number >= 0, got {value!r}")
+    return float(value)
+
+
+def _lacks(value: Any, methods: tuple[str, ...]) -> str | None:
+    return next((name for name in methods if not callable(getattr(value, name, None))), None)
+
+
+def plugins(*, clock: Any, embedder: Any, summarizer: Any, config: Any) -> None:
+    """What open() is given to plug in has the methods it will call: each left out (None) or
+    of the right shape, so a wrong one fails here, clearly, and not at its first use deep in
+    some later call."""
+    if clock is not None and _lacks(clock, ("now",)):
+        raise InvalidInputError(f"clock must have a now() method (eventmem.SystemClock, "
+                                f"ManualClock), got {type(clock).__name__}")
+    if embedder is not None:
+        missing = _lacks(embedder, ("embed",))
+        dim = getattr(embedder, "dim", None)
+        if missing or not isinstance(getattr(embedder, "embedder_id", None), str) \
+                or isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
+            raise InvalidInputError(
+                "embedder must have embed(texts), a str embedder_id and a positive int dim "
+                f"(see eventmem.Embedder), got {type(embedder).__name__}")
+    if summarizer is not None and _lacks(summarizer, ("summarize",)):
+        raise InvalidInputError(f"summarizer must have a summarize(texts) method, got "
+                                f"{type(summarizer).__name__}")
+    if config is not None and not isinstance(config, Config):
+        raise InvalidInputError(f"config must be an eventmem.Config, got {type(config).__name__}")

@@ -15,8 +15,8 @@ from typing import Any
 
 import msgspec
 
-from eventmem.errors import CorruptRecordError
-from eventmem.events import AnyEvent, Event
+from eventmem.errors import CorruptRecordError, InvalidInputError
+from eventmem.events import AnyEvent, Event, event_tag
 
 _encoder = msgspec.msgpack.Encoder(order="deterministic")
 _decoder = msgspec.msgpack.Decoder(AnyEvent)
@@ -31,8 +31,27 @@ _UNDECODABLE = (msgspec.DecodeError, UnicodeDecodeError)
 
 
 def encode(event: Event) -> bytes:
-    """Encode an event (or any msgspec-encodable value) deterministically."""
-    return _encoder.encode(event)
+    """The bytes the log stores for ``event``, checked to read back: they must decode with strict
+    types into an event that encodes to the same bytes, or InvalidInputError is raised.
+
+    Every event reaches the log through here (appends and erasures alike), so a value the
+    argument checks missed (a float where a str belongs, a list, None) is refused before the
+    write transaction instead of becoming a record that no read, replay or open can decode
+    again. Comparing bytes, not events, also catches a value that decodes as another type (an
+    int in a float field): the live fold would see one and a replay the other.
+    """
+    tag = event_tag(event) if isinstance(event, Event) else type(event).__name__
+    try:
+        data = _encoder.encode(event)
+        if _encoder.encode(_decoder.decode(data)) == data:
+            return data
+        problem = "it reads back as another value"
+    except (*_UNDECODABLE, TypeError, ValueError, OverflowError) as exc:
+        problem = str(exc)
+    raise InvalidInputError(
+        f"event {tag} would not read back from the log ({problem}); nothing was written. "
+        "An argument of the call has the wrong type: pass the documented one"
+    )
 
 
 def encode_value(value: Any) -> bytes:

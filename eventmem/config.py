@@ -10,6 +10,8 @@ force when it was made (:func:`recorded_configs`), not with the auditing engine'
 
 from __future__ import annotations
 
+import functools
+
 import msgspec
 
 from eventmem.errors import InvalidInputError
@@ -24,6 +26,7 @@ from eventmem.policies.tiers import TierParams
 from eventmem.policies.utility import UtilityParams
 from eventmem.storage.environment import DEFAULT_MAP_SIZE
 from eventmem.storage.log import EventLog
+from eventmem.storage.opslog import DEFAULT_KEEP, DEFAULT_MAX_BYTES
 
 BASE_STABILITY_DAYS: dict[str, float] = {
     "identity": 365.0,
@@ -48,6 +51,10 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # log once that is larger, so the snapshot cost per event stays flat as a store grows.
     snapshot_every: int = 50_000
     snapshots_kept: int = 2
+    # The ops log (<store>/ops.log, diagnostics only) rotates once it would pass this size, and
+    # keeps this many rotated files (ops.log.1 newest): at most about (files + 1) x size on disk.
+    ops_log_max_bytes: int = DEFAULT_MAX_BYTES
+    ops_log_files: int = DEFAULT_KEEP
 
     # Input limits
     max_text_chars: int = 16_000
@@ -70,6 +77,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     gate: GateParams = msgspec.field(default_factory=GateParams)
 
     def __post_init__(self) -> None:
+        _check_types(self)
         if self.default_kind not in MEMORY_KINDS:
             raise InvalidInputError(f"default_kind {self.default_kind!r} is not one of "
                                     f"{', '.join(MEMORY_KINDS)}")
@@ -77,6 +85,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
         if missing or any(not days > 0 for days in self.base_stability_days.values()):
             raise InvalidInputError("base_stability_days needs a positive value for every kind "
                                     f"(missing: {sorted(missing)})")
+        if self.ops_log_max_bytes < 4096 or self.ops_log_files < 0:
+            raise InvalidInputError("ops_log_max_bytes must be at least 4096 and ops_log_files "
+                                    "at least 0")
 
     # Retrieval
     rrf_k: int = 60
@@ -118,6 +129,23 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # Maintenance: the dream cycle that consolidate() runs after the lifecycle sweep
     # (rehearsal, strategic forgetting, clusters, category summaries; see DreamParams).
     dream: DreamParams = msgspec.field(default_factory=DreamParams)
+
+
+@functools.cache
+def _fields(cls: type[Config]) -> tuple[msgspec.structs.FieldInfo, ...]:
+    return msgspec.structs.fields(cls)  # resolves the annotations: a millisecond each time
+
+
+def _check_types(config: Config) -> None:
+    """Refuse a field whose value is not of its declared type (msgspec does not check types on
+    construction): ``Config(max_k="5")`` would otherwise fail later, inside some call, with a
+    TypeError. Each value must convert to its field's type strictly (an int is a float; a bool
+    is not an int), nested parameter structs field by field."""
+    for field in _fields(type(config)):
+        try:
+            msgspec.convert(msgspec.to_builtins(getattr(config, field.name)), field.type)
+        except (msgspec.ValidationError, TypeError, ValueError, OverflowError) as exc:
+            raise InvalidInputError(f"Config.{field.name}: {exc}") from None
 
 
 # meta key of the config history: msgpack [[from_seq, msgpack Config], ...], by from_seq.

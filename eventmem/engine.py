@@ -144,14 +144,14 @@ def recorded_dim(log: EventLog) -> int | None:
     None when the first event is not one (an erased or foreign log)."""
     if log.head().seq == 0:
         return None
-    first = next(log.read(1, 1))[1]
+    first = log.event(1)
     return first.dim if isinstance(first, EmbedderRegistered) else None
 
 
 def head_time(log: EventLog, head: int | None = None) -> int:
     """The time of the log's latest event, or of the event at seq ``head`` (0 for none)."""
     head = log.head().seq if head is None else head
-    return next(log.read(head, head))[1].at if head else 0
+    return log.event(head).at if head else 0
 
 
 class Engine(Reader):
@@ -170,6 +170,8 @@ class Engine(Reader):
         readonly: bool = False,
         summarizer: Summarizer | None = None,
     ) -> None:
+        checks.plugins(clock=clock, embedder=embedder, summarizer=summarizer, config=config)
+        readonly = checks.flag(readonly, "readonly")
         self.config = config or Config()
         self.clock: Clock = clock or SystemClock()
         self._recall_cache: RecallCache[Any] = RecallCache(max(1, self.config.recall_cache_size))
@@ -182,7 +184,14 @@ class Engine(Reader):
         self.opened_from, self._snapshot_seq = opened.opened_from, opened.snapshot_seq
         self._last_at = opened.last_at
         self._given_embedder = opened.embedder.inner  # _embedder checks its output
-        self._ops = ops_logger(self._log.path, enabled=not readonly)
+        try:
+            self._ops = ops_logger(self._log.path, enabled=not readonly,
+                                   max_bytes=self.config.ops_log_max_bytes,
+                                   keep=self.config.ops_log_files)
+        except OSError as exc:
+            self._log.close()  # the store must not stay locked by an engine that never opened
+            raise StoreError(f"cannot open the ops log of {self._log.path}: {exc.strerror}; "
+                             "check the directory's permissions and free space") from exc
         self._ops.info("open", seq=self._views.seq, origin=self.opened_from)
 
     @property
@@ -222,9 +231,13 @@ class Engine(Reader):
                     self._ops.info("close_snapshot_failed", error=str(exc))
             self._ops.info("close", seq=self._views.seq)
         finally:
+            # Whatever failed above (a full disk, say), the store is released: its writer lock
+            # and LMDB environment, so this process or another can open it again.
             self._closed = True
-            self._ops.close()
-            self._log.close()
+            try:
+                self._ops.close()
+            finally:
+                self._log.close()
 
     def snapshot(self) -> int:
         """Write a snapshot of the projections now; returns its seq."""
@@ -299,7 +312,10 @@ class Engine(Reader):
                     importance=importance, confidence=confidence, valid_from=valid_from,
                     valid_until=valid_until, pinned=pinned, immutable=immutable, tags=tags,
                     refs=refs, session=session, on_conflict=on_conflict)
-        return self.remember_many([item])[0]
+        # The namespace goes in as the batch's default too, where it is checked as given: in a
+        # mapping None means "the default namespace", but remember(namespace=None) is refused
+        # like every other call's None, never a silent write into "default".
+        return self.remember_many([item], namespace=namespace)[0]
 
     def remember_many(
         self, items: Iterable[str | Mapping[str, Any]], *, namespace: str = "default"
@@ -310,7 +326,8 @@ class Engine(Reader):
         default for items that name none. If any item is invalid, nothing is written.
         """
         self._check_writable()
-        if isinstance(items, str | bytes | Mapping):  # would iterate characters or keys
+        # A text or a mapping would iterate characters or keys; None or a number not at all.
+        if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
             raise InvalidInputError(
                 "remember_many takes a list of texts or mappings; for one text use remember()")
         checked = check_items(items, namespace, self.config)
@@ -366,8 +383,11 @@ class Engine(Reader):
         return seq
 
     def forget(self, memory_id: str, *, reason: str = "explicit") -> int:
-        """Delete a memory: an event (status ``deleted``), not an erasure. Returns its seq."""
+        """Delete a memory: an event (status ``deleted``), not an erasure. Returns its seq.
+        ``reason`` is a short code (``explicit``, ``outdated``), never prose, as for
+        :meth:`erase`: the event keeps it for good."""
         self._check_writable()
+        reason = checks.reason(reason)
         record = self._record(memory_id)
         if record.status == "deleted":
             return record.updated_seq
@@ -472,7 +492,7 @@ class Engine(Reader):
         self._check_writable()
         if (memory_id is None) == (namespace is None):
             raise InvalidInputError("erase takes exactly one of memory_id= or namespace=")
-        reason = erase.check_reason(reason)
+        reason = checks.reason(reason)
         memories = self._views.state.memories
         if memory_id is not None:
             roots = [self._known(memory_id).memory_id]
@@ -612,7 +632,7 @@ class Engine(Reader):
     def verify(self, *, expected_head: Head | None = None) -> VerifyReport:
         """Check the hash chain, the blobs, the head, and live projections against a rebuild."""
         self._ensure_current()
-        report = verify(self._log, live=self._views, expected_head=expected_head)
+        report = verify(self._log, live=self._views, expected_head=checks.head(expected_head))
         self._ops.info("verify", ok=report.ok, findings=len(report.findings))
         return report
 
@@ -623,7 +643,8 @@ class Engine(Reader):
         Read-only: appends nothing. See :mod:`replay.audit`."""
         self._ensure_current()
         report = audit(self._log, config=self.config, embedder=self._embedder,
-                       until=until, tolerance=tolerance)
+                       until=checks.optional_seq(until, "until"),
+                       tolerance=checks.tolerance(tolerance))
         self._ops.info("audit", ok=report.ok, findings=len(report.findings),
                        checked=report.decisions_checked, unverifiable=report.unverifiable)
         return report

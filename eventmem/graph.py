@@ -144,6 +144,8 @@ class GraphReader:
     def links(self, memory_id: str, *, namespace: str = "default") -> list[Link]:
         """A memory's links to other memories (both directions), strongest first."""
         namespace = self._namespace(namespace)
+        if not isinstance(memory_id, str):
+            raise InvalidInputError(f"memory_id must be a str, got {type(memory_id).__name__}")
         return [Link(memory_id=memory_id, other=v.other, relation=v.relation, weight=v.weight,
                      direction="out" if v.outgoing else "in")
                 for v in graph_view.memory_links(self._graph(), namespace, memory_id)]

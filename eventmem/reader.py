@@ -171,7 +171,7 @@ class Reader:
         k = checks.k(k, self.config)
         at = checks.optional_time(valid_at, "valid_at")
         include_hidden = checks.flag(include_hidden, "include_hidden")
-        if profile not in PROFILES:
+        if not isinstance(profile, str) or profile not in PROFILES:  # a list is unhashable
             raise InvalidInputError(f"unknown profile {profile!r}; use one of "
                                     f"{', '.join(PROFILES)}")
         now = self._now()
@@ -298,6 +298,8 @@ class Reader:
     def events(self, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, Event]]:
         """The raw events ``start..stop`` (capped at this reader's seq)."""
         self._ensure_current()
+        start = checks.seq(start, "start")
+        stop = checks.optional_seq(stop, "stop")
         end = self._views.seq if stop is None else min(stop, self._views.seq)
         return self._log.read(start, end)
 
@@ -436,7 +438,7 @@ def view_at(log: EventLog, embedder: Embedder, config: Config, *, head: int,
         if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= head:
             raise InvalidInputError(f"seq must be an int from 0 to the head ({head})")
         until = seq
-        now = next(log.read(seq, seq))[1].at if seq else 0
+        now = log.event(seq).at if seq else 0
     else:
         now = to_micros(at, name="at")  # type: ignore[arg-type]
         until = log.seq_at_time(now)

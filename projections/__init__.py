@@ -16,6 +16,7 @@ from itertools import islice
 import msgspec
 
 from eventmem import codec
+from eventmem.errors import CorruptRecordError
 from eventmem.storage.envelope import Envelope
 from projections import graph as graph_view
 from projections import state as state_view
@@ -81,13 +82,23 @@ class Projections:
         same as :meth:`apply_all` over their concatenation."""
         state, temporal = self.state, self.temporal
         apply_state, apply_temporal = state_view.apply, temporal_view.apply  # the hot loop
+        # The folds trust the log: an event the write path appended always fits the state
+        # before it. One that does not (a memory never ingested, a row that is not there) is a
+        # damaged record that still decodes, reported as such (the hash chain says more).
         for chunk in chunks:
-            for env in chunk:
-                apply_state(state, env)
-                apply_temporal(temporal, env)
-            vector_view.apply_many(self.vectors, chunk)
-            text_view.apply_many(self.text, chunk)
-            graph_view.apply_many(self.graph, chunk)
+            env = None
+            try:
+                for env in chunk:
+                    apply_state(state, env)
+                    apply_temporal(temporal, env)
+            except _MISFIT as exc:
+                raise _misfit(exc, env.seq if env else 0) from exc
+            try:
+                vector_view.apply_many(self.vectors, chunk)
+                text_view.apply_many(self.text, chunk)
+                graph_view.apply_many(self.graph, chunk)
+            except _MISFIT as exc:
+                raise _misfit(exc, chunk[0].seq, chunk[-1].seq) from exc
         return self
 
     def dump(self) -> tuple[Snapshot, bytes]:
@@ -195,6 +206,15 @@ class Projections:
 
 
 _CHUNK = 1024
+# What a fold raises on an event that does not fit the state before it (see apply_chunks).
+_MISFIT = (KeyError, IndexError, ValueError, TypeError, AttributeError)
+
+
+def _misfit(exc: Exception, first: int, last: int | None = None) -> CorruptRecordError:
+    where = "the event" if last is None else f"an event in seqs {first}..{last}"
+    return CorruptRecordError(
+        f"{where} does not fit the state folded before it ({type(exc).__name__}: {exc}); the "
+        "log is damaged: run verify, and restore the store from a copy", seq=first)
 _MAGIC = b"EMSNAP"
 _HEADER_SIZE = len(_MAGIC) + 4
 _CHECKSUM_SIZE = 16

@@ -140,6 +140,19 @@ class _Auditor:
             self.unverifiable[f"unknown policy {policy}"] += len(events)
             self.fold(group.envelopes)
             return
+        try:
+            self._rederive(group)
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
+            # The planners trust the state they are given; on a damaged log (a record that
+            # decodes but names what was never there) they can fail. That is this decision
+            # not re-deriving: a finding, not a crash of the audit.
+            env = group.envelopes[0]
+            self._finding(env.seq, env.event, "action", summary(env.event), None,
+                          f"could not be re-derived ({type(exc).__name__}: {exc}); the log "
+                          "may be damaged: run verify")
+        self.fold(group.envelopes)
+
+    def _rederive(self, group: Group) -> None:
         match group.kind:
             case "write":
                 self._write(group.envelopes)
@@ -155,7 +168,6 @@ class _Auditor:
                 env = group.envelopes[0]
                 self._finding(env.seq, env.event, "action", event_tag(env.event), None,
                               "no recorded decision accounts for this event")
-        self.fold(group.envelopes)
 
     def _config_at(self, seq: int) -> Config | None:
         """The config the decision at ``seq`` was made with: the given one before the first

@@ -20,7 +20,7 @@ def history(log: EventLog, memory_id: str, *, until: int | None = None) -> list[
     for seq in log.seqs_for_memory(memory_id):
         if until is not None and seq > until:
             break
-        _, event = next(log.read(seq, seq))
+        event = log.event(seq)
         details = event_details(log, event)
         entries.append(
             HistoryEntry(

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import eventmem
 from eventmem import (
@@ -19,6 +21,7 @@ from eventmem import (
     NotFoundError,
     ReadOnlyError,
 )
+from ops.drills import fuzz
 
 NAIVE = datetime(2025, 1, 1, 12, 0)
 
@@ -132,7 +135,7 @@ def test_valid_until_not_after_valid_from(full: eventmem.Engine, t0: datetime,
                    InvalidInputError, "valid_until must be after valid_from")
 
 
-@pytest.mark.parametrize("namespace", ["", 5, b"alice", ["alice"], False, "a\nb", "x" * 129])
+@pytest.mark.parametrize("namespace", ["", None, 5, b"alice", ["alice"], False, "a\nb", "x" * 129])
 def test_bad_namespace_on_remember(full: eventmem.Engine, namespace: Any) -> None:
     assert_refused(full, lambda: full.remember("a fact", namespace=namespace), InvalidInputError,
                    "namespace")
@@ -149,6 +152,21 @@ def test_bad_namespace_on_remember(full: eventmem.Engine, namespace: Any) -> Non
 def test_bad_flags_and_labels(full: eventmem.Engine, field: str, value: Any, match: str) -> None:
     assert_refused(full, lambda: full.remember("a fact", **{field: value}), InvalidInputError,
                    match)
+
+
+# -- forget ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reason", [1.5, None, ["a"], "", "She said: I moved out", "x" * 65])
+def test_bad_forget_reason(full: eventmem.Engine, reason: Any) -> None:
+    # Issue 15: forget(reason=1.5) once appended an event that never decoded again. A reason is a
+    # short code, as erase's is: prose would stay in the immutable log past any erasure.
+    mid = full.remember("Carol plays chess", namespace="alice").memory_id
+    assert_refused(full, lambda: full.forget(mid, reason=reason), InvalidInputError,
+                   "reason must be a short code")
+    assert full.get(mid).status == "active"
+    assert full.forget(mid, reason="outdated") == full.head().seq
+    assert full.history(mid)[-1].details["reason"] == "outdated"
 
 
 # -- remember_many -----------------------------------------------------------------------------
@@ -429,3 +447,132 @@ def test_unknown_keys_of_mixed_types_are_an_invalid_input(mem):
     with pytest.raises(eventmem.InvalidInputError, match="unknown fields"):
         mem.remember_many([{"text": "Carol likes jazz", 1: 2, "colour": "red"}])
     assert mem.head() == head
+
+
+# -- any public call: an eventmem error or success, never a raw exception ----------------------
+
+
+def test_a_batch_that_is_not_iterable(full: eventmem.Engine) -> None:
+    for items in (None, 5, 1.5, object()):
+        assert_refused(full, lambda items=items: full.remember_many(items), InvalidInputError,
+                       "list of texts or mappings")
+
+
+@pytest.mark.parametrize("start,stop", [("a", None), (1, "b"), (-1, None), (1, 2**70),
+                                        (True, None), (1.0, None), (None, 3)])
+def test_bad_seqs_on_events(full: eventmem.Engine, start: Any, stop: Any) -> None:
+    assert_refused(full, lambda: list(full.events(start, stop)), InvalidInputError,
+                   "must be an int from 0")
+    view = full.as_of(seq=full.seq)
+    assert_refused(full, lambda: list(view.events(start, stop)), InvalidInputError,
+                   "must be an int from 0")
+
+
+@pytest.mark.parametrize("head", ["x", 5, (1,), (1, "ab"), ("x", bytes(32)), (-1, bytes(32)),
+                                  (1, b"short")])
+def test_bad_expected_head_on_verify(full: eventmem.Engine, head: Any) -> None:
+    assert_refused(full, lambda: full.verify(expected_head=head), InvalidInputError,
+                   "expected_head")
+    saved = full.head()
+    assert full.verify(expected_head=(saved.seq, saved.hash)).ok  # a plain pair works too
+
+
+@pytest.mark.parametrize("kwargs,match", [({"until": "a"}, "until"), ({"until": -1}, "until"),
+                                          ({"tolerance": "x"}, "tolerance"),
+                                          ({"tolerance": math.nan}, "tolerance"),
+                                          ({"tolerance": -1.0}, "tolerance")])
+def test_bad_audit_options(full: eventmem.Engine, kwargs: dict[str, Any], match: str) -> None:
+    assert_refused(full, lambda: full.audit(**kwargs), InvalidInputError, match)
+
+
+@pytest.mark.parametrize("now", [
+    datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=1))),  # year 0 in UTC
+    datetime(9999, 12, 31, 23, tzinfo=timezone(timedelta(hours=-5))),  # year 10000 in UTC
+])
+def test_consolidate_at_a_time_outside_the_utc_years_writes_nothing(
+    full: eventmem.Engine, now: datetime
+) -> None:
+    # It used to append its events and then fail with OverflowError showing ``now`` back.
+    full.forget(full.remember("Bob has a dog", namespace="bob").memory_id)
+    assert_refused(full, lambda: full.consolidate(now=now), InvalidInputError,
+                   "outside the years 1 to 9999")
+    assert_refused(full, lambda: full.as_of(at=now), InvalidInputError, "outside the years")
+
+
+@pytest.mark.parametrize("start", [datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=1))),
+                                   datetime.max.replace(tzinfo=timezone(timedelta(hours=-1)))])
+def test_a_clock_outside_the_utc_years_is_refused(start: datetime) -> None:
+    with pytest.raises(InvalidInputError, match="outside the years 1 to 9999"):
+        eventmem.ManualClock(start=start)
+
+
+@pytest.mark.parametrize("kwargs", [{"max_k": "5"}, {"max_k": True}, {"sync": 1},
+                                    {"mmr_lambda": "high"}, {"decay": 3},
+                                    {"base_stability_days": {"event": "long"}},
+                                    {"ops_log_files": None}])
+def test_a_config_field_of_the_wrong_type_is_refused(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(InvalidInputError, match=f"Config.{next(iter(kwargs))}"):
+        eventmem.Config(**kwargs)
+    assert eventmem.Config(mmr_lambda=1).mmr_lambda == 1  # an int is a float
+
+
+def test_links_of_an_id_that_is_not_a_str(full: eventmem.Engine) -> None:
+    assert_refused(full, lambda: full.graph.links(["a"]), InvalidInputError,  # type: ignore
+                   "memory_id must be a str")
+
+
+@pytest.fixture(scope="module")
+def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]:
+    """One store for every fuzzed example (it grows as they run), with its view and context."""
+    clock = eventmem.ManualClock(start=datetime(2025, 1, 1, tzinfo=UTC))
+    store = tmp_path_factory.mktemp("fuzz") / "store"
+    mem = eventmem.open(store, clock=clock)
+    ctx = fuzz.Context(store=store)
+    fuzz.seed_store(mem, ctx)
+    try:
+        yield mem, ctx, clock
+    finally:
+        mem.close()
+
+
+@pytest.mark.parametrize("where", fuzz.SURFACE, ids="{0[0]}.{0[1]}".format)
+@settings(max_examples=12, deadline=None)
+@given(rng=st.randoms(use_true_random=False), hostile_share=st.sampled_from([0.2, 0.5, 0.9]))
+def test_any_public_call_succeeds_or_raises_an_eventmem_error_and_writes_nothing_if_refused(
+    fuzzed: tuple[Any, ...], where: tuple[str, str], rng: Any, hostile_share: float
+) -> None:
+    # The calls and hostile values are those of the fuzz drill (ops/drills/fuzz.py): every
+    # public method of the engine, of an as_of view and of their graph readers, and the
+    # module's constructors, each argument plausible or hostile (None, NaN, 2**70, a naive or
+    # out-of-range time, a NUL, a lone surrogate, a list, an object...).
+    mem, ctx, clock = fuzzed
+    clock.advance(timedelta(minutes=rng.randint(0, 600)))
+    view = mem.as_of(seq=mem.seq)
+    tally = fuzz.Tally()
+    call = fuzz.fuzzed_call(rng, ctx, hostile_share=hostile_share, only=where)
+    fuzz.check_call(call, mem, view, tally)  # ctx stays as seeded: draws depend on rng only
+    assert tally.raw == []
+    assert tally.head_changed == []
+
+
+def test_the_fuzzed_store_still_verifies_and_reopens(fuzzed: tuple[Any, ...]) -> None:
+    mem = fuzzed[0]
+    report = mem.verify()
+    assert report.ok, report.findings
+    assert mem.audit().ok
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"clock": "now"}, "clock must have a now"),
+    ({"embedder": object()}, "embedder must have embed"),
+    ({"summarizer": 5}, "summarizer must have a summarize"),
+    ({"config": {"max_k": 5}}, "config must be an eventmem.Config"),
+    ({"readonly": "yes"}, "readonly must be True or False"),
+])
+def test_open_refuses_what_it_cannot_plug_in(store_path: Path, kwargs: dict[str, Any],
+                                             match: str) -> None:
+    # Each used to be accepted and to fail later, inside some call, with an AttributeError.
+    with pytest.raises(InvalidInputError, match=match):
+        eventmem.open(store_path, **kwargs)
+    with eventmem.open(store_path) as mem:  # the refused open left the store free
+        assert mem.head().seq == 1

@@ -11,8 +11,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from eventmem import codec
-from eventmem.errors import CorruptRecordError
-from eventmem.events import EVENT_TYPES, Event, MemoryPinned, event_tag
+from eventmem.errors import CorruptRecordError, InvalidInputError
+from eventmem.events import EVENT_TYPES, Event, FeedbackGiven, MemoryPinned, event_tag
 from tests.strategies import EVENT_STRATEGIES
 from tests.strategies import any_event as any_event_strategy
 
@@ -66,6 +66,34 @@ def test_different_values_give_different_bytes(a: Event, b: Event) -> None:
     # The hash chain relies on the converse of determinism too: equal bytes mean equal values.
     if codec.encode(a) == codec.encode(b):
         assert a == b
+
+
+_NOT_A_STR = st.one_of(_floats, st.none(), st.lists(_text, max_size=2), _ints)
+
+
+@SETTINGS
+@given(event=any_event, value=_NOT_A_STR, data=st.data())
+def test_an_event_with_a_mistyped_field_is_refused(event: Event, value: Any,
+                                                   data: st.DataObject) -> None:
+    # Whatever field of whatever event holds a value of the wrong type, encode() refuses it
+    # rather than handing the log bytes that would never decode.
+    fields = [name for name, field_value in msgspec.structs.asdict(event).items()
+              if type(field_value) is str]
+    if not fields:
+        return
+    name = data.draw(st.sampled_from(fields))
+    broken = msgspec.structs.replace(event, **{name: value})
+    with pytest.raises(InvalidInputError, match=f"would not read back.*{name}"):
+        codec.encode(broken)
+
+
+def test_an_int_in_a_float_field_is_refused() -> None:
+    # It would decode (as 1.0) but re-encode to other bytes: the live fold would hold an int and
+    # a replay a float, and their digests would differ.
+    event = FeedbackGiven(at=1, namespace="n", memory_id="m", target=1, utility=0.5)
+    with pytest.raises(InvalidInputError, match="reads back as another value"):
+        codec.encode(event)
+    assert codec.decode(codec.encode(msgspec.structs.replace(event, target=1.0))).target == 1.0
 
 
 def test_tag_is_stored_in_the_bytes() -> None:

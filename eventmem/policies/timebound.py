@@ -29,6 +29,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Final
 
 from eventmem.clock import from_micros, to_micros
+from eventmem.errors import CorruptRecordError
 from eventmem.policies.literals import Prefilter
 from eventmem.text.normalize import folded as text_folded
 
@@ -167,7 +168,7 @@ def infer_valid_until(text: str, now: int) -> tuple[int, str] | None:
     folded = text_folded(text)
     try:
         at = from_micros(now)
-    except OverflowError:
+    except CorruptRecordError:  # a damaged recorded now, re-run by an audit: nothing to infer
         return None
     best: tuple[int, int, str] | None = None  # (micros, -index, rule): the latest, then first rule
     for index, (rule, pattern, end_of) in enumerate(_COMPILED):

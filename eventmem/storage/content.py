@@ -30,8 +30,12 @@ from eventmem.storage.envelope import Content, Envelope
 
 
 def content_key(content_hash: str) -> bytes:
-    """The ``content`` table's key for a content hash: the hash's 16 bytes."""
-    return bytes.fromhex(content_hash)
+    """The ``content`` table's key for a content hash: the hash's 16 bytes. A hash that is not
+    hex comes from a damaged record (the write path only makes hex ones): CorruptRecordError."""
+    try:
+        return bytes.fromhex(content_hash)
+    except (ValueError, TypeError):
+        raise CorruptRecordError(f"content hash {content_hash!r} is not hex") from None
 
 
 def slot_key(slot: int) -> bytes:
@@ -125,8 +129,17 @@ class ContentTables:
         ``records``: the whole content table (:meth:`records`), when the caller read it at once
         for many chunks; otherwise the chunk's records are looked up here."""
         fromhex = bytes.fromhex
-        keys = [fromhex(event.content_hash)  # type: ignore[attr-defined]
-                if isinstance(event, CONTENT_EVENTS) else None for _, event in chunk]
+        try:
+            keys = [fromhex(event.content_hash)  # type: ignore[attr-defined]
+                    if isinstance(event, CONTENT_EVENTS) else None for _, event in chunk]
+        except ValueError:  # a damaged record: name it
+            for seq, event in chunk:
+                if isinstance(event, CONTENT_EVENTS):
+                    try:
+                        content_key(event.content_hash)  # type: ignore[attr-defined]
+                    except CorruptRecordError as exc:
+                        raise CorruptRecordError(str(exc), seq=seq) from None
+            raise
         if records is None:
             wanted = sorted({key for key in keys if key is not None})  # sorted: B-tree locality
             records = dict(txn.cursor(db=self._content).getmulti(wanted)) if wanted else {}

@@ -27,6 +27,7 @@ import lmdb
 
 from eventmem.errors import (
     ClosedError,
+    InvalidInputError,
     ReadOnlyError,
     StorageFullError,
     StoreError,
@@ -72,15 +73,26 @@ class Environment:
 
         A writer takes the store's writer lock; a second writer fails with StoreLockedError.
         """
-        root = Path(path)
+        root = store_directory(path)
         lock_fd = None
         if readonly:
             if not (root / "data.mdb").exists():
                 raise StoreError(f"no store at {root}: open it writable once to create it")
         else:
-            root.mkdir(mode=0o700, parents=True, exist_ok=True)
-            os.chmod(root, 0o700)  # owner-only even when the directory already existed
-            lock_fd = os.open(root / "writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                root.mkdir(mode=0o700, parents=True, exist_ok=True)
+                os.chmod(root, 0o700)  # owner-only even when the directory already existed
+            except OSError as exc:
+                raise StoreError(f"cannot create the store directory {root}: {exc.strerror}; "
+                                 "give a directory path you may write to") from None
+        _refuse_links(root)
+        if not readonly:
+            # O_NOFOLLOW too: a link planted between the check above and this open.
+            try:
+                lock_fd = os.open(root / "writer.lock",
+                                  os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            except OSError as exc:
+                raise StoreError(f"cannot open the writer lock of {root}: {exc.strerror}") from None
             try:
                 fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -128,10 +140,12 @@ class Environment:
     def close(self) -> None:
         """Close the environment and release the writer lock."""
         self._closed = True
-        self.env.close()
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)
-            self._lock_fd = None
+        try:
+            self.env.close()
+        finally:
+            if self._lock_fd is not None:
+                fd, self._lock_fd = self._lock_fd, None
+                os.close(fd)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -245,7 +259,7 @@ class Environment:
         the rename is done. (Locks are per process: a second environment of this process on
         the same store goes unseen, and would be left on the old file.)
         """
-        lock_fd = os.open(self.path / "lock.mdb", os.O_RDWR)
+        lock_fd = os.open(self.path / "lock.mdb", os.O_RDWR | os.O_NOFOLLOW)
         try:
             try:
                 fcntl.lockf(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 0)
@@ -288,6 +302,42 @@ class Environment:
             raise StoreError(
                 f"reading the store at {self.path} failed ({exc}); run `eventmem verify` on it, "
                 "and restore it from a copy if the file is damaged") from exc
+
+
+def store_directory(path: object) -> Path:
+    """The store's directory for ``path``, or InvalidInputError for a path that cannot name one
+    (StoreError where it names a file). ``""`` is refused: it would be the current directory,
+    and the store would take it over (its mode made owner-only, its files put beside yours)."""
+    if not isinstance(path, str | os.PathLike):
+        raise InvalidInputError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        raise InvalidInputError("path must be text, not bytes")
+    if not text:
+        raise InvalidInputError("path is empty: name the store's directory")
+    if "\x00" in text:
+        raise InvalidInputError("path contains a NUL character")
+    root = Path(text)
+    if root.exists() and not root.is_dir():
+        raise StoreError(f"{root} is a file, not a store directory; give a directory path")
+    return root
+
+
+def _refuse_links(root: Path) -> None:
+    """Refuse a store with a symbolic link in it. LMDB, the writer lock and the ops log would
+    follow it: a ``lock.mdb`` link overwrites whatever it points at, a ``data.mdb`` link puts
+    the store elsewhere. Nothing eventmem writes there is a link, so one is refused, whatever
+    its name. (The store directory itself may be a link: that is the caller's path.)"""
+    try:
+        with os.scandir(root) as entries:
+            links = sorted(entry.name for entry in entries if entry.is_symlink())
+    except OSError as exc:
+        raise StoreError(f"cannot read the store directory {root}: {exc.strerror}") from None
+    if links:
+        raise StoreError(
+            f"{root / links[0]} is a symbolic link; a store holds no links (eventmem would "
+            "write through it, outside the store). Replace it with the file it points to, or "
+            "remove it")
 
 
 def _reserve_lock_page(root: Path) -> None:

@@ -329,6 +329,13 @@ class EventLog:
                 raise CorruptRecordError("record shorter than its hash prefix", seq=seq)
             yield RawRecord(seq, bytes(value[:HASH_SIZE]), bytes(value[HASH_SIZE:]))
 
+    def event(self, seq: int) -> Event:
+        """The event at ``seq``; CorruptRecordError when the log has no record there (an index
+        or head of a damaged store can name one)."""
+        for _, event in self.read(seq, seq):
+            return event
+        raise CorruptRecordError("record missing from the log", seq=seq)
+
     def read(self, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, Event]]:
         """Decoded events with ``start <= seq <= stop``."""
         for raw in self.iter_raw(start, stop):

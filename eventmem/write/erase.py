@@ -35,12 +35,10 @@ Erased bytes remain in LMDB's freed pages until ``compact`` rewrites the file.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 
 import msgspec
 
-from eventmem.errors import InvalidInputError
 from eventmem.events import (
     CONTENT_GONE,
     ConflictFlagged,
@@ -55,8 +53,6 @@ from eventmem.storage.envelope import Envelope
 from projections import Projections
 from projections.state import MemoryRecord
 
-_REASON = re.compile(r"[a-z0-9][a-z0-9_.:-]{0,63}")
-
 
 class Erasure(msgspec.Struct, frozen=True, kw_only=True):
     """What an erase did (empty ``memory_ids``: nothing was left to erase, nothing written)."""
@@ -65,16 +61,6 @@ class Erasure(msgspec.Struct, frozen=True, kw_only=True):
     cascaded: tuple[str, ...]  # those erased because derived from an erased one
     contents_removed: int  # distinct texts removed, with their vectors and terms
     seqs: tuple[int, ...]  # the erasure events
-
-
-def check_reason(reason: object) -> str:
-    """The reason as recorded: a short code (``request``, ``gdpr:art17``), never prose, so that
-    an erasure event cannot carry text."""
-    if not isinstance(reason, str) or not _REASON.fullmatch(reason):
-        raise InvalidInputError(
-            "reason must be a short code: lowercase letters, digits and _.:- (at most 64), "
-            f"got {reason!r}")
-    return reason
 
 
 def targets(memories: Mapping[str, MemoryRecord], roots: Iterable[str]) -> list[str]:

@@ -24,6 +24,7 @@ import eventmem.storage.log as log_module
 import projections
 from eventmem.clock import to_micros
 from eventmem.events import (
+    MemoryForgotten,
     MemoryIngested,
     MemoryPinned,
     MemoryRecalled,
@@ -160,6 +161,28 @@ def test_batch_with_an_unencodable_event_writes_nothing(store_path: Path) -> Non
         with pytest.raises(Exception):  # noqa: B017 - any error, as long as nothing is written
             log.append([_pin(2, 1), bad, _pin(4, 2)])
         assert _snapshot_of_log(log) == before
+    finally:
+        log.close()
+
+
+@pytest.mark.parametrize("reason", [1.5, None, ["a"], 2**70])
+def test_an_event_that_would_not_read_back_is_refused_before_any_write(
+    store_path: Path, reason: Any
+) -> None:
+    # The one guard every event passes (eventmem.codec.encode): a value that would be stored but
+    # never decode again (the forget(reason=1.5) of issue 15) is refused, appends and erasures
+    # alike, and the log stays readable from its first record.
+    log = EventLog.open(store_path)
+    try:
+        log.append([_pin(1, 0)])
+        before = _snapshot_of_log(log)
+        bad = MemoryForgotten(at=2, namespace="ns", memory_id="mem_0", reason=reason)
+        with pytest.raises(eventmem.InvalidInputError, match="would not read back"):
+            log.append([_pin(2, 1), bad])
+        with pytest.raises(eventmem.InvalidInputError, match="would not read back"):
+            log.erase([bad], drop_contents=())
+        assert _snapshot_of_log(log) == before
+        assert [seq for seq, _ in log.read()] == [1]
     finally:
         log.close()
 
@@ -832,3 +855,80 @@ def test_a_reader_iterating_while_another_process_grows_the_map_catches_up(
         assert [first[0], *(seq for seq, _ in events)] == list(range(1, end + 1))
         assert [first_env.seq, *(env.seq for env in envelopes)] == list(range(1, end + 1))
         assert ro.verify().ok
+
+
+# -- damaged records that still decode: an eventmem error, never a raw one -----------------------
+
+
+def _store_with_a_tail(store: Path, clock: eventmem.ManualClock, *tail: Any) -> int:
+    """A store with one memory, then ``tail`` appended straight to the log (valid chain, bad
+    content: what a damaged record that still decodes looks like) and no snapshot, so an open
+    folds the tail. Returns the tail's first seq."""
+    with eventmem.open(store, clock=clock) as mem:
+        mem.remember("Alice lives in Berlin", namespace="alice")
+    log = EventLog.open(store)
+    try:
+        first = log.append(list(tail))[0]
+        _drop_snapshots(log)
+    finally:
+        log.close()
+    return first
+
+
+def _drop_snapshots(log: EventLog) -> None:
+    env = log.environment.env
+    snapshots = env.open_db(b"snapshots", create=False)
+    with env.begin(write=True) as txn:
+        txn.drop(snapshots, delete=False)
+
+
+@pytest.mark.parametrize("readonly", [False, True])
+def test_an_event_for_a_memory_never_ingested_is_a_corrupt_record_at_open(
+    store_path: Path, clock: eventmem.ManualClock, readonly: bool
+) -> None:
+    seq = _store_with_a_tail(store_path, clock,
+                             MemoryPinned(at=to_micros(clock.now()), namespace="alice",
+                                          memory_id="mem_never_was"))
+    with pytest.raises(eventmem.CorruptRecordError, match="does not fit") as caught:
+        eventmem.open(store_path, clock=clock, readonly=readonly)
+    assert caught.value.seq == seq
+
+
+def test_a_content_hash_that_is_not_hex_is_a_corrupt_record(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    seq = _store_with_a_tail(store_path, clock, MemoryIngested(
+        at=to_micros(clock.now()), namespace="alice", memory_id="mem_bad_hash",
+        content_hash="zz" * 16, dedup_key="x", kind="event"))
+    with pytest.raises(eventmem.CorruptRecordError, match="not hex") as caught:
+        eventmem.open(store_path, clock=clock)
+    assert caught.value.seq == seq
+
+
+def test_a_stored_time_outside_the_years_is_a_corrupt_record(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    with eventmem.open(store_path, clock=clock) as mem:
+        mid = mem.remember("Alice lives in Berlin", namespace="alice").memory_id
+    log = EventLog.open(store_path)
+    try:
+        log.append([MemoryPinned(at=2**62, namespace="alice", memory_id=mid)])
+    finally:
+        log.close()
+    with eventmem.open(store_path, clock=clock) as mem:
+        for read in (lambda: mem.history(mid), mem.now):
+            with pytest.raises(eventmem.CorruptRecordError, match="outside the years"):
+                read()
+
+
+def test_a_record_the_index_names_but_the_log_lost_is_a_corrupt_record(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    with eventmem.open(store_path, clock=clock) as mem:
+        result = mem.remember("Alice lives in Berlin", namespace="alice")
+        mem.remember("Bob likes tea", namespace="bob")
+    _edit(store_path, b"log", lambda txn, db: txn.delete(seq_key(result.seq), db=db))
+    with eventmem.open(store_path, clock=clock) as mem:  # from the snapshot: no fold of the gap
+        with pytest.raises(eventmem.CorruptRecordError, match="record missing") as caught:
+            mem.history(result.memory_id)
+        assert caught.value.seq == result.seq
