@@ -87,7 +87,8 @@ R = TypeVar("R")
 ReaderT = TypeVar("ReaderT", bound="Reader")
 
 
-def serialized(method: Callable[Concatenate[ReaderT, P], R]) -> Callable[Concatenate[ReaderT, P], R]:
+def serialized(method: Callable[Concatenate[ReaderT, P], R]
+               ) -> Callable[Concatenate[ReaderT, P], R]:
     """``method`` run under its instance's lock (``self._lock``): see the comment above."""
     @functools.wraps(method)
     def run(self: ReaderT, /, *args: P.args, **kwargs: P.kwargs) -> R:
