@@ -80,6 +80,7 @@ class Opened(NamedTuple):
     opened_from: str  # "snapshot@SEQ+TAIL" or "rebuild+TAIL" (load_or_rebuild)
     snapshot_seq: int  # the seq of the snapshot it opened from (0: none)
     last_at: int  # the time of the latest event (0: an empty log)
+    rejected: tuple[tuple[int, str], ...]  # (seq, why) of a snapshot it did not trust
 
 
 def open_store(path: str | os.PathLike[str], *, config: Config, clock: Clock,
@@ -90,7 +91,9 @@ def open_store(path: str | os.PathLike[str], *, config: Config, clock: Clock,
         bound = bind_embedder(log, embedder, clock=clock, readonly=readonly)
         if not readonly:  # the parameters this writer decides with (replay/audit.py)
             record_config(log, config)
-        views, opened_from = load_or_rebuild(log)
+        rejected: list[tuple[int, str]] = []
+        views, opened_from = load_or_rebuild(log, on_reject=lambda seq, why:
+                                             rejected.append((seq, why)))
         # The seq of the snapshot it opened from ("snapshot@SEQ+TAIL"), not the head: after
         # a crash the replayed tail must still be snapshotted on close.
         snapshot_seq = (
@@ -101,7 +104,7 @@ def open_store(path: str | os.PathLike[str], *, config: Config, clock: Clock,
     except BaseException:
         log.close()
         raise
-    return Opened(log, bound, views, opened_from, snapshot_seq, last_at)
+    return Opened(log, bound, views, opened_from, snapshot_seq, last_at, tuple(rejected))
 
 
 def bind_embedder(log: EventLog, given: Embedder | None, *, clock: Clock,
@@ -188,6 +191,8 @@ class Engine(Reader):
         self._last_at = opened.last_at
         self._given_embedder = opened.embedder.inner  # _embedder checks its output
         self._ops = ops_logger(self._log.path, enabled=not readonly)
+        for seq, why in opened.rejected:  # a cache not used: the operator hears why
+            self._ops.info("snapshot_rejected", snapshot_seq=seq, why=why)
         self._ops.info("open", seq=self._views.seq, origin=self.opened_from)
 
     @property

@@ -5,7 +5,8 @@ Sub-databases::
     log        seq (8-byte big-endian)  -> prev_hash (32 bytes) + event (msgpack)
     content, blobs, vectors             texts, vectors and terms by hash (eventmem.storage.content)
     by_memory  memory id                -> seq (dupsort, so a memory's seqs come back in order)
-    snapshots  seq (8-byte big-endian)  -> serialized projection state (a cache)
+    snapshots  seq (8-byte big-endian)  -> SNAPSHOT_FRAME + the log's chain hash at that seq
+                                           + serialized projection state (a cache)
     meta       b"format", b"head" (seq + hash), b"embedder", b"slots" (next slot),
                b"erasures" (the seqs of the erasure events, 8 bytes each)
 
@@ -48,6 +49,7 @@ __all__ = [
     "Head",
     "Pinned",
     "RawRecord",
+    "Snapshot",
     "record_hash",
     "seq_key",
 ]
@@ -56,6 +58,10 @@ FORMAT_VERSION = b"2"
 GENESIS = bytes(32)  # the "previous hash" of the first record
 HASH_SIZE = 32
 _READ_CHUNK = 1024  # records decoded and joined with their content at a time
+# A stored snapshot starts with this, then the chain hash of the record it was taken at: what ties
+# it to this log (another store's snapshot at the same seq names another hash). A value without
+# the frame is an older eventmem's snapshot, tied to nothing.
+SNAPSHOT_FRAME = b"emsnap1\x00"
 
 
 def seq_key(seq: int) -> bytes:
@@ -85,6 +91,15 @@ class Pinned(NamedTuple):
     last_seq: int  # the log's last key (0: empty); the head's seq unless damaged
     erasures: tuple[int, ...]
     blobs: Iterator[tuple[str, bytes]]  # (content hash, text bytes), valid inside pinned()
+
+
+class Snapshot(NamedTuple):
+    """A stored snapshot: its seq, the projections' bytes, and the chain hash of the log record
+    it was taken at (None for an untied snapshot of an older eventmem)."""
+
+    seq: int
+    data: bytes
+    chain_hash: bytes | None
 
 
 class RawRecord(NamedTuple):
@@ -441,18 +456,21 @@ class EventLog:
     # -- snapshots (a cache of projection state; never the source of truth) -------------------
 
     def put_snapshot(self, seq: int, data: bytes, *, keep: int = 2) -> None:
-        """Store a snapshot taken at ``seq`` and drop all but the newest ``keep``."""
+        """Store a snapshot taken at ``seq``, tied to the chain hash of the log's record there
+        (read in the same transaction), and drop all but the newest ``keep``."""
 
         def body(txn: lmdb.Transaction) -> None:
-            txn.put(seq_key(seq), data, db=self._snapshots)
+            tie = self._hash_at(txn, seq)
+            txn.put(seq_key(seq), SNAPSHOT_FRAME + tie + data, db=self._snapshots)
             keys = [bytes(k) for k in txn.cursor(db=self._snapshots).iternext(values=False)]
             for old in keys[:-keep] if keep else keys:
                 txn.delete(old, db=self._snapshots)
 
         self.environment.write(body)
 
-    def latest_snapshot(self, max_seq: int | None = None) -> tuple[int, bytes] | None:
-        """The newest snapshot taken at or before ``max_seq``."""
+    def latest_snapshot(self, max_seq: int | None = None) -> Snapshot | None:
+        """The newest snapshot taken at or before ``max_seq``. Whether it belongs to this log
+        is the caller's to check: its ``chain_hash`` against :meth:`chain_hash`."""
         with self.environment.read_txn() as txn:
             cursor = txn.cursor(db=self._snapshots)
             if max_seq is None:
@@ -463,7 +481,25 @@ class EventLog:
                 found = cursor.last()
             if not found:
                 return None
-            return int.from_bytes(cursor.key(), "big"), bytes(cursor.value())
+            seq, value = int.from_bytes(cursor.key(), "big"), bytes(cursor.value())
+        framed = len(SNAPSHOT_FRAME) + HASH_SIZE
+        if value.startswith(SNAPSHOT_FRAME) and len(value) >= framed:
+            return Snapshot(seq, value[framed:], value[len(SNAPSHOT_FRAME):framed])
+        return Snapshot(seq, value, None)
+
+    def chain_hash(self, seq: int) -> bytes:
+        """The chain hash of the record at ``seq`` (GENESIS for 0): the head hash the log had
+        when ``seq`` was its last record. Raises CorruptRecordError when the record is missing."""
+        with self.environment.read_txn() as txn:
+            return self._hash_at(txn, seq)
+
+    def _hash_at(self, txn: lmdb.Transaction, seq: int) -> bytes:
+        if seq == 0:
+            return GENESIS
+        value = txn.get(seq_key(seq), db=self._log)
+        if value is None:
+            raise CorruptRecordError("record missing from the log", seq=seq)
+        return record_hash(seq, value)
 
     def snapshot_seqs(self) -> list[int]:
         """The seqs the stored snapshots were taken at, oldest first."""
