@@ -35,7 +35,7 @@ import lmdb
 import msgspec
 
 from eventmem import codec
-from eventmem.errors import CorruptRecordError, IncompatibleStoreError
+from eventmem.errors import CorruptRecordError, IncompatibleStoreError, StoreLockedError
 from eventmem.events import AnyEvent, Event, memory_ids_of
 from eventmem.storage.content import ContentTables
 from eventmem.storage.envelope import Content, Envelope
@@ -121,6 +121,11 @@ class EventLog:
     def __init__(self, environment: Environment) -> None:
         self.environment = environment
         self._open_dbs()
+        # The head as this writer last left it (None: a reader's log). Every append checks the
+        # log still ends there, inside its write transaction: should a second writer ever get
+        # past the locks, its commits are found and the append refused, never chained onto a
+        # log this writer's projections know nothing of.
+        self._written: Head | None = None
 
     @classmethod
     def open(
@@ -138,6 +143,8 @@ class EventLog:
         def build(environment: Environment) -> EventLog:
             log = cls(environment)
             log._check_format()
+            if not log.readonly:
+                log._written = log.head()
             return log
 
         return Environment.open(path, readonly=readonly, sync=sync, map_size=map_size,
@@ -198,8 +205,9 @@ class EventLog:
         Returns the seqs assigned, gapless after the current head.
         """
         encoded = [codec.encode(event) for event in events]
-        return self.environment.write(
+        seqs, self._written = self.environment.write(
             lambda txn: self._append_in(txn, events, encoded, contents, meta, drop_contents))
+        return seqs
 
     def _append_in(
         self,
@@ -209,9 +217,16 @@ class EventLog:
         contents: Mapping[str, Content] | None,
         meta: Mapping[bytes, bytes] | None,
         drop_contents: Sequence[str],
-    ) -> list[int]:
-        """The body of :meth:`append`, inside the caller's write transaction."""
+    ) -> tuple[list[int], Head]:
+        """The body of :meth:`append`, inside the caller's write transaction; returns the seqs
+        and the new head."""
         head = self._head(txn)
+        if head != self._written:
+            raise StoreLockedError(
+                f"the log of {self.path} moved under this writer (head {head.seq}, not the "
+                f"{self._written.seq if self._written else 0} it last wrote): another process "
+                "wrote to it (its writer.lock deleted?). Nothing was written; close this store "
+                "and open it again")
         if contents:
             self.content.put(txn, contents, self._meta)
         for content_hash in drop_contents:
@@ -229,7 +244,7 @@ class EventLog:
             prev = record_hash(seq, value)
             seqs.append(seq)
         txn.put(b"head", seq_key(seq) + prev, db=self._meta)
-        return seqs
+        return seqs, Head(seq, prev)
 
     # -- erasure (ARCHITECTURE section 8) -----------------------------------------------------
 
@@ -243,15 +258,16 @@ class EventLog:
         """
         encoded = [codec.encode(event) for event in events]
 
-        def body(txn: lmdb.Transaction) -> list[int]:
+        def body(txn: lmdb.Transaction) -> tuple[list[int], Head]:
             for key in [bytes(k) for k in txn.cursor(db=self._snapshots).iternext(values=False)]:
                 txn.delete(key, db=self._snapshots)
-            seqs = self._append_in(txn, events, encoded, None, None, drop_contents)
+            seqs, head = self._append_in(txn, events, encoded, None, None, drop_contents)
             known = txn.get(b"erasures", db=self._meta) or b""
             txn.put(b"erasures", bytes(known) + b"".join(map(seq_key, seqs)), db=self._meta)
-            return seqs
+            return seqs, head
 
-        return self.environment.write(body)
+        seqs, self._written = self.environment.write(body)
+        return seqs
 
     def erasure_seqs(self) -> list[int]:
         """The seqs of every erasure event, in order."""
