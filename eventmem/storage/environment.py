@@ -6,7 +6,9 @@ catch up to the head at any time. The writer holds an exclusive ``flock`` on ``w
 another on ``data.mdb`` itself: deleting ``writer.lock`` (or LMDB's ``lock.mdb``) under a running
 writer lets no second writer in, since the file LMDB writes cannot be deleted without deleting
 the store. (``flock``, not ``fcntl``: an ``fcntl`` lock is dropped when any descriptor of the file
-in the process closes, as LMDB's own and every read-only environment's do.) A write transaction that
+in the process closes, as LMDB's own and every read-only environment's do.) Before LMDB maps
+``data.mdb``, :mod:`eventmem.storage.datafile` checks that it holds every page its meta names and
+was not emptied (CorruptStoreError, not a SIGBUS or a new empty store). A write transaction that
 finds the map full doubles it and runs again; one that finds the disk full raises
 StorageFullError and leaves the store as it was. :meth:`Environment.compact` rewrites the
 environment with only its live data.
@@ -23,7 +25,7 @@ import fcntl
 import os
 import shutil
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TypeVar
 
@@ -36,6 +38,7 @@ from eventmem.errors import (
     StoreError,
     StoreLockedError,
 )
+from eventmem.storage import datafile
 
 T = TypeVar("T")
 
@@ -80,6 +83,7 @@ class Environment:
         root = Path(path)
         lock_fds: list[int] = []
         if readonly:
+            datafile.check(root, readonly=True)
             if not (root / "data.mdb").exists():
                 raise StoreError(f"no store at {root}: open it writable once to create it")
         else:
@@ -87,6 +91,7 @@ class Environment:
             os.chmod(root, 0o700)  # owner-only even when the directory already existed
             lock_fds.append(_exclusive(root / "writer.lock", root))
             try:
+                datafile.check(root, readonly=False)  # before data.mdb is created to lock it
                 lock_fds.append(_exclusive(root / "data.mdb", root))
             except BaseException:
                 os.close(lock_fds.pop())
@@ -114,6 +119,12 @@ class Environment:
             # slot pins old pages (the file only grows) and the table has max_readers places.
             env.reader_check()
             built = build(cls(root, env, readonly=readonly, lock_fds=tuple(lock_fds)))
+            if not readonly and not (root / datafile.MARKER).exists():
+                # Its first transaction (the format) durable first: the marker must never
+                # stand beside a data file that a crash could still leave empty.
+                env.sync(True)
+                with suppress(OSError):  # a full disk, say: the next writable open marks it
+                    datafile.mark(root)
         except lmdb.Error as exc:
             for fd in lock_fds:
                 os.close(fd)
