@@ -37,46 +37,59 @@ def one_run(store: Path, *, threads: int, ops: int, sync: bool) -> dict[str, Any
     errors: list[str] = []
     start = threading.Barrier(threads)
 
-    with eventmem.open(store, clock=clock, config=eventmem.Config(sync=sync)) as mem:
-        def work(t: int) -> None:
-            start.wait()
-            try:
-                for i in range(ops):
-                    text = f"thread {t} learned fact {i} about topic {i % 7} in city {t * i % 5}"
-                    r = mem.remember(text, namespace=f"ns{t % 2}")
-                    acknowledged[r.memory_id] = text
-                    mem.recall(f"fact {i} topic {i % 7}", namespace=f"ns{t % 2}", k=3)
-            except Exception as exc:  # counted: any exception here is a failure of the drill
-                errors.append(f"{type(exc).__name__}: {exc}")
+    mem = eventmem.open(store, clock=clock, config=eventmem.Config(sync=sync))
 
-        before = sys.getswitchinterval()
-        sys.setswitchinterval(1e-6)
+    def work(t: int) -> None:
+        start.wait()
         try:
-            workers = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
-            for w in workers:
-                w.start()
-            for w in workers:
-                w.join()
-        finally:
-            sys.setswitchinterval(before)
+            for i in range(ops):
+                text = f"thread {t} learned fact {i} about topic {i % 7} in city {t * i % 5}"
+                r = mem.remember(text, namespace=f"ns{t % 2}")
+                acknowledged[r.memory_id] = text
+                mem.recall(f"fact {i} topic {i % 7}", namespace=f"ns{t % 2}", k=3)
+        except Exception as exc:  # counted: any exception here is a failure of the drill
+            errors.append(f"{type(exc).__name__}: {exc}")
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        workers = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    finally:
+        sys.setswitchinterval(before)
+    live_verify, audit_findings = False, -1
+    try:
         live_verify = mem.verify().ok
-        live_audit = mem.audit()
-    with eventmem.open(store, clock=clock) as mem:
-        reopened_verify = mem.verify().ok
-        lost = 0
-        for mid in acknowledged:
-            try:
-                lost += mem.get(mid).text is None
-            except eventmem.NotFoundError:
-                lost += 1
-    detected = not (live_verify and live_audit.ok and reopened_verify)
+        audit_findings = len(mem.audit().findings)
+    except Exception as exc:  # a check that cannot even run: a crash, and detected damage
+        errors.append(f"checks: {type(exc).__name__}: {exc}")
+    try:
+        mem.close()
+    except Exception as exc:  # the closing snapshot of a damaged state
+        errors.append(f"close: {type(exc).__name__}: {exc}")
+    reopened_verify, lost = False, len(acknowledged)
+    try:
+        with eventmem.open(store, clock=clock) as again:
+            reopened_verify = again.verify().ok
+            lost = 0
+            for mid in acknowledged:
+                try:
+                    lost += again.get(mid).text is None
+                except eventmem.NotFoundError:
+                    lost += 1
+    except Exception as exc:  # the store no longer opens
+        errors.append(f"reopen: {type(exc).__name__}: {exc}")
+    detected = not (live_verify and audit_findings == 0 and reopened_verify)
     return {
         "acknowledged": len(acknowledged),
         "crashes": len(errors),
         "errors": errors[:5],
         "lost": lost,
         "verify_ok": live_verify and reopened_verify,
-        "audit_findings": len(live_audit.findings),
+        "audit_findings": audit_findings,
         "detected_corruption": detected,
         "undetected_corruption": (not detected) and lost > 0,
     }
