@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from eventmem.errors import (
     ClosedError,
     CorruptRecordError,
+    CorruptStoreError,
     EmbedderError,
     EmbedderMismatchError,
     EventmemError,
@@ -103,6 +104,7 @@ __all__ = [
     "Conflict",
     "ConsolidationReport",
     "CorruptRecordError",
+    "CorruptStoreError",
     "DecayParams",
     "DreamParams",
     "Embedder",

@@ -8,6 +8,7 @@ append fails nothing is folded, so the live state never runs ahead of the log.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -41,7 +42,7 @@ from eventmem.maintain.sweep import report as consolidation_report
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.dream.summaries import Summarizer
 from eventmem.policies.utility import after_feedback
-from eventmem.reader import Reader, View, view_at
+from eventmem.reader import Reader, View, serialized, view_at
 from eventmem.recall.cache import RecallCache
 from eventmem.results import Action, Hit, RememberResult
 from eventmem.storage.envelope import Content, appended
@@ -79,6 +80,7 @@ class Opened(NamedTuple):
     opened_from: str  # "snapshot@SEQ+TAIL" or "rebuild+TAIL" (load_or_rebuild)
     snapshot_seq: int  # the seq of the snapshot it opened from (0: none)
     last_at: int  # the time of the latest event (0: an empty log)
+    rejected: tuple[tuple[int, str], ...]  # (seq, why) of a snapshot it did not trust
 
 
 def open_store(path: str | os.PathLike[str], *, config: Config, clock: Clock,
@@ -89,7 +91,9 @@ def open_store(path: str | os.PathLike[str], *, config: Config, clock: Clock,
         bound = bind_embedder(log, embedder, clock=clock, readonly=readonly)
         if not readonly:  # the parameters this writer decides with (replay/audit.py)
             record_config(log, config)
-        views, opened_from = load_or_rebuild(log)
+        rejected: list[tuple[int, str]] = []
+        views, opened_from = load_or_rebuild(log, on_reject=lambda seq, why:
+                                             rejected.append((seq, why)))
         # The seq of the snapshot it opened from ("snapshot@SEQ+TAIL"), not the head: after
         # a crash the replayed tail must still be snapshotted on close.
         snapshot_seq = (
@@ -100,7 +104,7 @@ def open_store(path: str | os.PathLike[str], *, config: Config, clock: Clock,
     except BaseException:
         log.close()
         raise
-    return Opened(log, bound, views, opened_from, snapshot_seq, last_at)
+    return Opened(log, bound, views, opened_from, snapshot_seq, last_at, tuple(rejected))
 
 
 def bind_embedder(log: EventLog, given: Embedder | None, *, clock: Clock,
@@ -157,7 +161,10 @@ def head_time(log: EventLog, head: int | None = None) -> int:
 class Engine(Reader):
     """A store opened for reading and writing (or read-only with ``readonly=True``).
 
-    Use :func:`eventmem.open`; close it, or use it as a context manager.
+    Use :func:`eventmem.open`; close it, or use it as a context manager. One engine may be
+    shared between threads: every public method that reads the projections or touches the log
+    runs under the engine's lock, so writes are serialized and reads see whole folds
+    (:func:`eventmem.reader.serialized`).
     """
 
     def __init__(
@@ -178,6 +185,7 @@ class Engine(Reader):
         self.summarizer = summarizer  # None: extractive (eventmem.policies.dream.summaries)
         self.readonly = readonly
         self._closed = False
+        self._lock = threading.RLock()
         opened = open_store(path, config=self.config, clock=self.clock, embedder=embedder,
                             readonly=readonly)
         self._log, self._embedder, self._views = opened.log, opened.embedder, opened.views
@@ -192,6 +200,8 @@ class Engine(Reader):
             self._log.close()  # the store must not stay locked by an engine that never opened
             raise StoreError(f"cannot open the ops log of {self._log.path}: {exc.strerror}; "
                              "check the directory's permissions and free space") from exc
+        for seq, why in opened.rejected:  # a cache not used: the operator hears why
+            self._ops.info("snapshot_rejected", snapshot_seq=seq, why=why)
         self._ops.info("open", seq=self._views.seq, origin=self.opened_from)
 
     @property
@@ -217,6 +227,7 @@ class Engine(Reader):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @serialized
     def close(self) -> None:
         """Snapshot the projections (when there is anything new) and close the store."""
         if self._closed:
@@ -239,6 +250,7 @@ class Engine(Reader):
             finally:
                 self._log.close()
 
+    @serialized
     def snapshot(self) -> int:
         """Write a snapshot of the projections now; returns its seq."""
         self._check_writable()
@@ -253,6 +265,7 @@ class Engine(Reader):
         if self.readonly:
             self.refresh()
 
+    @serialized
     def refresh(self) -> int:
         """Fold in whatever another process appended since; returns the new seq."""
         head = self._log.head().seq
@@ -317,6 +330,7 @@ class Engine(Reader):
         # like every other call's None, never a silent write into "default".
         return self.remember_many([item], namespace=namespace)[0]
 
+    @serialized
     def remember_many(
         self, items: Iterable[str | Mapping[str, Any]], *, namespace: str = "default"
     ) -> list[RememberResult]:
@@ -382,6 +396,7 @@ class Engine(Reader):
         self._ops.info(op, seq=seq, **logged)
         return seq
 
+    @serialized
     def forget(self, memory_id: str, *, reason: str = "explicit") -> int:
         """Delete a memory: an event (status ``deleted``), not an erasure. Returns its seq.
         ``reason`` is a short code (``explicit``, ``outdated``), never prose, as for
@@ -395,6 +410,7 @@ class Engine(Reader):
                                                 actor="user", memory_id=memory_id, reason=reason),
                                 "forget", memory_id=memory_id)
 
+    @serialized
     def touch(self, memory_id: str) -> int:
         """Record that the agent used a memory: an access, like being recalled. It restores
         retention, grows stability by the spacing effect and revives a stale, archived or
@@ -407,6 +423,7 @@ class Engine(Reader):
                                               memory_id=memory_id, stability=stability),
                                 "touch", memory_id=memory_id)
 
+    @serialized
     def end_session(self, session: str, *, namespace: str = "default") -> int:
         """End a session: every working-memory item that ``remember(..., session=session)`` put
         in ``namespace`` moves to the episodic tier at once (one ``memory.tier_changed`` event,
@@ -424,6 +441,7 @@ class Engine(Reader):
         self._append_one(events[0], "end_session", namespace=namespace, moved=moved)
         return moved
 
+    @serialized
     def feedback(self, memory_id: str, *, useful: bool | float = True) -> float:
         """Say whether a memory helped: utility moves 10% of the way to 1 (useful) or 0 (not),
         or to a graded target in [0, 1]. Returns the new utility."""
@@ -441,6 +459,7 @@ class Engine(Reader):
                          "feedback", memory_id=memory_id, target=target)
         return utility
 
+    @serialized
     def consolidate(self, *, now: datetime | None = None) -> ConsolidationReport:
         """Maintenance at ``now`` (default: the clock), in one atomic append:
 
@@ -475,6 +494,7 @@ class Engine(Reader):
         self._ops.info("consolidate", now=when, events=len(events))
         return consolidation_report(when, events, seqs)
 
+    @serialized
     def erase(self, memory_id: str | None = None, *, namespace: str | None = None,
               reason: str = "request") -> Erasure:
         """Erase a memory's content (``memory_id``) or every memory of ``namespace`` (exactly one
@@ -522,6 +542,7 @@ class Engine(Reader):
                                                                 if m not in set(roots)),
                        contents_removed=len(dropped), seqs=tuple(seqs))
 
+    @serialized
     def compact(self) -> tuple[int, int]:
         """Rewrite the store file without its free pages (atomically replacing ``data.mdb``), so
         that the bytes an erase or a purge freed are gone from disk. Needs this engine to be the
@@ -532,6 +553,7 @@ class Engine(Reader):
         self._ops.info("compact", before=before, after=after)
         return before, after
 
+    @serialized
     def resolve(self, conflict_id: str, *, strategy: str = "use_new") -> RememberResult:
         """Settle an open conflict: ``keep_existing``, ``use_new``, ``merge`` (one memory
         carries both) or ``temporal`` (the later valid time wins). The loser is superseded, not
@@ -557,6 +579,7 @@ class Engine(Reader):
         """Unpin a memory: it can be forgotten again. Returns the seq (no event if unpinned)."""
         return self._set_pin(memory_id, False)
 
+    @serialized
     def _set_pin(self, memory_id: str, pinned: bool) -> int:
         self._check_writable()
         record = self._record(memory_id)
@@ -582,6 +605,7 @@ class Engine(Reader):
 
     # -- reading that writes ------------------------------------------------------------------
 
+    @serialized
     def recall(
         self,
         query: str,
@@ -614,12 +638,14 @@ class Engine(Reader):
 
     # -- the past, and checks -----------------------------------------------------------------
 
+    @serialized
     def as_of(self, *, at: datetime | None = None, seq: int | None = None) -> View:
         """A read-only view of the store as it stood at time ``at`` or just after ``seq``."""
         self._ensure_current()
         return view_at(self._log, self._embedder, self.config, head=self._views.seq, at=at,
                        seq=seq)
 
+    @serialized
     def replay(self) -> View:
         """A read-only view of the store at this engine's seq, folded from the log's first event
         without any snapshot: what an open without a usable snapshot computes. It answers as
@@ -629,6 +655,7 @@ class Engine(Reader):
         return view_at(self._log, self._embedder, self.config, head=self._views.seq, at=None,
                        seq=self._views.seq, snapshots=False)
 
+    @serialized
     def verify(self, *, expected_head: Head | None = None) -> VerifyReport:
         """Check the hash chain, the blobs, the head, and live projections against a rebuild."""
         self._ensure_current()
@@ -636,6 +663,7 @@ class Engine(Reader):
         self._ops.info("verify", ok=report.ok, findings=len(report.findings))
         return report
 
+    @serialized
     def audit(self, *, until: int | None = None, tolerance: float = 1e-6) -> AuditReport:
         """Re-derive every recorded decision (write gate, resolutions, consolidations, the
         stabilities of accesses, feedback) on the state as it was, and report each one that
@@ -649,6 +677,7 @@ class Engine(Reader):
                        checked=report.decisions_checked, unverifiable=report.unverifiable)
         return report
 
+    @serialized
     def head(self) -> Head:
         """The log's head: its last seq and the hash that chains every event up to it."""
         self._ensure_current()

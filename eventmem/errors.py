@@ -13,7 +13,8 @@ The tree::
         ├── IncompatibleStoreError              format version or embedder does not match
         │   └── EmbedderMismatchError           vectors of another embedder would be mixed in
         ├── StorageFullError                    the disk is full; the call wrote nothing
-        └── CorruptRecordError                  a record or blob fails to decode or verify (.seq)
+        ├── CorruptRecordError                  a record or blob fails to decode or verify (.seq)
+        └── CorruptStoreError                   the store's file is damaged (truncated, emptied)
 
 Each message says what went wrong and what to do about it.
 """
@@ -75,3 +76,9 @@ class CorruptRecordError(StoreError):
     def __init__(self, message: str, *, seq: int | None = None) -> None:
         super().__init__(message if seq is None else f"seq {seq}: {message}")
         self.seq = seq
+
+
+class CorruptStoreError(StoreError):
+    """The store's data file is damaged as a whole (cut short, emptied, missing): it is refused
+    at open, before LMDB maps it, instead of crashing the process or opening as a new, empty
+    store. Restore the store from a copy."""

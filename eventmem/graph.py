@@ -7,9 +7,11 @@ way extraction keys them, within one namespace.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
-from typing import Literal
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 import msgspec
 
@@ -72,21 +74,40 @@ class Link(msgspec.Struct, frozen=True, kw_only=True):
     direction: Literal["out", "in"]
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _locked(method: Callable[Concatenate[GraphReader, P], R]
+            ) -> Callable[Concatenate[GraphReader, P], R]:
+    """``method`` run under the reader's lock (its engine's: see GraphReader.__init__)."""
+    @functools.wraps(method)
+    def run(self: GraphReader, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return run
+
+
 class GraphReader:
     """Read-only queries over the graph projection. ``views_getter`` returns the current
     :class:`~projections.graph.Graph` and ``now_getter`` the reader's now (epoch microseconds),
     so a reader follows its engine or view as both move on."""
 
     def __init__(self, views_getter: Callable[[], Graph], now_getter: Callable[[], int],
-                 config: Config | None = None) -> None:
+                 config: Config | None = None, *,
+                 lock: AbstractContextManager[Any] | None = None) -> None:
         self._graph = views_getter
         self._now = now_getter
         self._config = Config() if config is None else config
+        # The engine's (or view's) lock: a query walks the graph while no other thread folds
+        # into it (eventmem.reader.serialized).
+        self._lock = nullcontext() if lock is None else lock
 
     def _namespace(self, namespace: object) -> str:
         # Refused as recall refuses it: a namespace of None or 5 is a mistake, not an empty one.
         return checks.namespace(namespace, self._config)
 
+    @_locked
     def entity(self, name: str, *, namespace: str = "default") -> Entity:
         """The entity named ``name``: type, mentions, relations and the memories mentioning it.
         Raises :class:`~eventmem.errors.NotFoundError` when the namespace has no such entity."""
@@ -97,6 +118,7 @@ class GraphReader:
             raise _unknown(name, namespace)
         return _entity(graph, namespace, key, node, self._now())
 
+    @_locked
     def neighbors(self, name: str, *, namespace: str = "default", hops: int = 1,
                   relation_types: Iterable[str] | None = None,
                   entity_types: Iterable[str] | None = None, limit: int = 50) -> list[Neighbor]:
@@ -119,6 +141,7 @@ class GraphReader:
         return [Neighbor(key=n.key, name=nodes[n.key].name, type=nodes[n.key].type, hops=n.hops,
                          score=n.score, via=n.via) for n in found]
 
+    @_locked
     def memories(self, name: str, *, namespace: str = "default") -> list[str]:
         """The ids of the memories that mention ``name``, oldest first."""
         namespace = self._namespace(namespace)
@@ -128,6 +151,7 @@ class GraphReader:
             raise _unknown(name, namespace)
         return list(node.memory_ids)
 
+    @_locked
     def entities(self, *, namespace: str = "default", type: str | None = None) -> list[Entity]:
         """Every entity of a namespace (of one ``type`` if given), most mentioned first, then by
         key."""
@@ -141,6 +165,7 @@ class GraphReader:
         found.sort(key=lambda e: (-e.mentions, e.key))
         return found
 
+    @_locked
     def links(self, memory_id: str, *, namespace: str = "default") -> list[Link]:
         """A memory's links to other memories (both directions), strongest first."""
         namespace = self._namespace(namespace)

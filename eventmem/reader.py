@@ -7,10 +7,12 @@ one at a past time or seq.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+import functools
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
 import msgspec
 
@@ -70,10 +72,39 @@ def versions(views: Projections, memory_id: str) -> list[str]:
     return sorted(seen, key=lambda mid: (memories[mid].created_seq, mid))
 
 
+# One engine (or view) shared between threads.
+#
+# Projections are plain Python structures that a fold mutates in place (the BM25 segments seal,
+# the vector matrix grows), and the engine's recall is itself a write (the access event). So every
+# public method that reads projections or touches the log runs under the instance's one re-entrant
+# lock: calls are serialized, a reader never sees a half-folded state, and a snapshot never
+# captures one. Re-entrant, because public methods call each other (remember -> remember_many,
+# a write that snapshots, context -> recall). An uncontended RLock costs well under a
+# microsecond, nothing beside a recall or a durable append.
+
+P = ParamSpec("P")
+R = TypeVar("R")
+ReaderT = TypeVar("ReaderT", bound="Reader")
+
+
+def serialized(method: Callable[Concatenate[ReaderT, P], R]
+               ) -> Callable[Concatenate[ReaderT, P], R]:
+    """``method`` run under its instance's lock (``self._lock``): see the comment above."""
+    @functools.wraps(method)
+    def run(self: ReaderT, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return run
+
+
 class Reader:
     """The query methods the live engine and read-only views share: answers from projections
-    folded to some seq, at some ``now``; never writes. A subclass provides ``_now``."""
+    folded to some seq, at some ``now``; never writes. A subclass provides ``_now``.
 
+    Safe to share between threads: each public method runs under the instance's lock
+    (:func:`serialized`)."""
+
+    _lock: threading.RLock
     _log: EventLog
     _views: Projections
     _embedder: Embedder
@@ -94,6 +125,7 @@ class Reader:
     # -- queries ------------------------------------------------------------------------------
 
     @property
+    @serialized
     def seq(self) -> int:
         """The last seq these answers reflect."""
         self._ensure_current()
@@ -104,6 +136,7 @@ class Reader:
         latest event), or the view's time."""
         return from_micros(self._now())
 
+    @serialized
     def get(self, memory_id: str, *, valid_at: datetime | None = None) -> Memory:
         """The memory with this id (archived and deleted ones too). With ``valid_at``, raises
         NotFoundError unless the memory was true at that time."""
@@ -117,6 +150,7 @@ class Reader:
                 raise NotFoundError(f"memory {memory_id!r} was not valid at {valid_at.isoformat()}")
         return self._memory(record)
 
+    @serialized
     def recall(
         self,
         query: str,
@@ -212,6 +246,7 @@ class Reader:
                                           isinstance(embedder, HashingEmbedder))),
         )
 
+    @serialized
     def timeline(self, memory_id: str | None = None, *, entity: str | None = None,
                  namespace: str = "default") -> list[Version]:
         """The history of a fact or of an entity, from the temporal view (no replay).
@@ -248,8 +283,9 @@ class Reader:
         def views() -> Graph:
             self._ensure_current()
             return self._views.graph
-        return GraphReader(views, self._now, self.config)
+        return GraphReader(views, self._now, self.config, lock=self._lock)
 
+    @serialized
     def conflicts(self, *, namespace: str = "default", status: str | None = "open"
                   ) -> list[Conflict]:
         """The contradictions the write gate found in ``namespace``: open ones by default
@@ -261,20 +297,24 @@ class Reader:
         return [conflict_listing.as_result(c)
                 for c in conflict_listing.listing(self._views, namespace, status)]
 
+    @serialized
     def history(self, memory_id: str) -> list[HistoryEntry]:
         """Every event that touched ``memory_id`` up to this reader's seq, oldest first."""
         self.get(memory_id)
         return replay_history(self._log, memory_id, until=self._views.seq)
 
+    @serialized
     def memories(self, *, namespace: str | None = None) -> Iterator[Memory]:
         """Every memory (of ``namespace``, when given), in creation order."""
         self._ensure_current()
         # Sorted, not dict order: a state loaded from a snapshot has its ids in key order.
         records = sorted(self._views.state.memories.values(), key=lambda r: r.created_seq)
-        for record in records:
-            if namespace is None or record.namespace == namespace:
-                yield self._memory(record)
+        # Built here, under the lock, not lazily: a generator would read the projections
+        # between yields, while another thread folds into them.
+        return iter([self._memory(record) for record in records
+                     if namespace is None or record.namespace == namespace])
 
+    @serialized
     def hot(self, *, namespace: str = "default", k: int = 5) -> list[Memory]:
         """The always-relevant memories of ``namespace`` (high utility, often used, still well
         retained), best first: what an agent can put in its context on every turn."""
@@ -286,6 +326,7 @@ class Reader:
                       self.config.decay, self.config.utility, self.config.tiers)
         return [self._memory(memories[mid]) for mid in ids]
 
+    @serialized
     def working(self, session: str, *, namespace: str = "default") -> list[Memory]:
         """The working memory of ``session`` (at most ``Config.tiers.working_capacity``), in the
         order the memories entered it."""
@@ -295,6 +336,7 @@ class Reader:
         ids = self._views.state.working.get(working_key(namespace, session), ())
         return [self._memory(self._views.state.memories[mid]) for mid in ids]
 
+    @serialized
     def events(self, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, Event]]:
         """The raw events ``start..stop`` (capped at this reader's seq)."""
         self._ensure_current()
@@ -303,6 +345,7 @@ class Reader:
         end = self._views.seq if stop is None else min(stop, self._views.seq)
         return self._log.read(start, end)
 
+    @serialized
     def stats(self) -> dict[str, Any]:
         """Counts of memories by status, tier, kind, priority and namespace, and the means of
         retention, importance, utility and stability over active and stale ones at ``now``.
@@ -392,6 +435,7 @@ class View(Reader):
 
     def __init__(self, log: EventLog, views: Projections, embedder: Embedder, config: Config,
                  now: int, *, erasures: int | None = None) -> None:
+        self._lock = threading.RLock()  # a view is shared between threads as safely as its engine
         self._log = log
         self._views = views
         self._embedder = embedder

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from eventmem.clock import to_micros
@@ -37,27 +38,45 @@ def until_seq(log: EventLog, until: int | datetime | None) -> int | None:
     return until
 
 
-def load_or_rebuild(log: EventLog, *, until: int | None = None) -> tuple[Projections, str]:
+def load_or_rebuild(
+    log: EventLog, *, until: int | None = None,
+    on_reject: Callable[[int, str], None] | None = None,
+) -> tuple[Projections, str]:
     """Projections at ``until`` (None: the head): the newest compatible snapshot at or before it
     plus the tail of the log. Returns how it got there ("snapshot@SEQ+N" or "rebuild+N").
 
-    A missing, unreadable or incompatible snapshot is never an error: it falls back to a rebuild.
+    A snapshot is used only when it is tied to this log (the chain hash it names is the log's
+    at its seq: another store's snapshot at the same seq is not), decodes, and agrees with its
+    key. A missing, foreign, unreadable or incompatible snapshot is never an error: it falls
+    back to a rebuild, and ``on_reject(seq, why)`` hears why (the engine's ops log).
     """
     head = log.head().seq
     target = head if until is None else min(until, head)
     found = log.latest_snapshot(target)
-    views = None
+    views, tied, why = None, False, ""
     with paused_gc():
         if found is not None:
-            views = Projections.from_bytes(found[1])
-            if views is not None and views.seq != found[0]:
-                views = None  # a snapshot that disagrees with its own key is not trusted
+            tied = found.chain_hash is not None and found.chain_hash == log.chain_hash(found.seq)
+            if not tied:
+                why = ("another log's (its chain hash is not this log's at its seq)"
+                       if found.chain_hash is not None else "tied to no log (an older format)")
+            else:
+                views = Projections.from_bytes(found.data)
+                if views is None:
+                    why = "unreadable, or of another projection version"
+                elif views.seq != found.seq:
+                    # A snapshot that disagrees with its own key is not trusted.
+                    why = f"its content is at seq {views.seq}, not its key's"
+                    views = None
+            if why and on_reject is not None:
+                on_reject(found.seq, why)
         origin = "rebuild" if views is None else f"snapshot@{views.seq}"
         kept_ann = None
         if views is None:
             views = Projections()
-            # Another version's snapshot still holds good ANN indexes (a cache of the rows).
-            kept_ann = Projections.ann_of(found[1]) if found is not None else None
+            # Another version's snapshot of this log still holds good ANN indexes (a cache of
+            # the rows); a foreign one's index rows are another store's.
+            kept_ann = Projections.ann_of(found.data) if found is not None and tied else None
         start = views.seq + 1
         views.apply_chunks(log.envelope_chunks(start, target))
         if kept_ann is not None:

@@ -1,8 +1,14 @@
 """One LMDB environment on disk, as the event log holds it: who may write, transactions, growth,
 a full disk, and compaction.
 
-One process writes (an exclusive ``flock`` on ``writer.lock``); any number of processes read with
-plain LMDB read transactions and can catch up to the head at any time. A write transaction that
+One process writes; any number of processes read with plain LMDB read transactions and can
+catch up to the head at any time. The writer holds an exclusive ``flock`` on ``writer.lock`` and
+another on ``data.mdb`` itself: deleting ``writer.lock`` (or LMDB's ``lock.mdb``) under a running
+writer lets no second writer in, since the file LMDB writes cannot be deleted without deleting
+the store. (``flock``, not ``fcntl``: an ``fcntl`` lock is dropped when any descriptor of the file
+in the process closes, as LMDB's own and every read-only environment's do.) Before LMDB maps
+``data.mdb``, :mod:`eventmem.storage.datafile` checks that it holds every page its meta names and
+was not emptied (CorruptStoreError, not a SIGBUS or a new empty store). A write transaction that
 finds the map full doubles it and runs again; one that finds the disk full raises
 StorageFullError and leaves the store as it was. :meth:`Environment.compact` rewrites the
 environment with only its live data.
@@ -19,7 +25,7 @@ import fcntl
 import os
 import shutil
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TypeVar
 
@@ -33,6 +39,7 @@ from eventmem.errors import (
     StoreError,
     StoreLockedError,
 )
+from eventmem.storage import datafile
 
 T = TypeVar("T")
 
@@ -48,11 +55,12 @@ class Environment:
     transactions through :meth:`read_txn`, write transactions through :meth:`write`.
     """
 
-    def __init__(self, path: Path, env: lmdb.Environment, *, readonly: bool, lock_fd: int | None):
+    def __init__(self, path: Path, env: lmdb.Environment, *, readonly: bool,
+                 lock_fds: tuple[int, ...] = ()):
         self.path = path
         self.readonly = readonly
         self.env = env
-        self._lock_fd = lock_fd
+        self._lock_fds = list(lock_fds)  # writer.lock, data.mdb (a writer's; see the module doc)
         self._closed = False
 
     # -- opening and closing ------------------------------------------------------------------
@@ -74,33 +82,29 @@ class Environment:
         A writer takes the store's writer lock; a second writer fails with StoreLockedError.
         """
         root = store_directory(path)
-        lock_fd = None
-        if readonly:
-            if not (root / "data.mdb").exists():
-                raise StoreError(f"no store at {root}: open it writable once to create it")
-        else:
+        lock_fds: list[int] = []
+        if not readonly:
             try:
                 root.mkdir(mode=0o700, parents=True, exist_ok=True)
                 os.chmod(root, 0o700)  # owner-only even when the directory already existed
             except OSError as exc:
                 raise StoreError(f"cannot create the store directory {root}: {exc.strerror}; "
                                  "give a directory path you may write to") from None
+        if readonly and not root.is_dir():
+            raise StoreError(f"no store at {root}: open it writable once to create it")
         _refuse_links(root)
-        if not readonly:
-            # O_NOFOLLOW too: a link planted between the check above and this open.
+        if readonly:
+            datafile.check(root, readonly=True)
+            if not (root / "data.mdb").exists():
+                raise StoreError(f"no store at {root}: open it writable once to create it")
+        else:
+            lock_fds.append(_exclusive(root / "writer.lock", root))
             try:
-                lock_fd = os.open(root / "writer.lock",
-                                  os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-            except OSError as exc:
-                raise StoreError(f"cannot open the writer lock of {root}: {exc.strerror}") from None
-            try:
-                fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(lock_fd)
-                raise StoreLockedError(
-                    f"another process is writing to {root}; it can still be read "
-                    "(eventmem.open(..., readonly=True); the CLI's read commands do so)"
-                ) from None
+                datafile.check(root, readonly=False)  # before data.mdb is created to lock it
+                lock_fds.append(_exclusive(root / "data.mdb", root))
+            except BaseException:
+                os.close(lock_fds.pop())
+                raise
             # What a compaction that died before its rename left: the copy, its working dir.
             (root / COMPACT_TMP).unlink(missing_ok=True)
             shutil.rmtree(root / COMPACT_WORK, ignore_errors=True)
@@ -123,29 +127,34 @@ class Environment:
             # Free the reader slots of processes that died inside a read transaction: a stale
             # slot pins old pages (the file only grows) and the table has max_readers places.
             env.reader_check()
-            built = build(cls(root, env, readonly=readonly, lock_fd=lock_fd))
+            built = build(cls(root, env, readonly=readonly, lock_fds=tuple(lock_fds)))
+            if not readonly and not (root / datafile.MARKER).exists():
+                # Its first transaction (the format) durable first: the marker must never
+                # stand beside a data file that a crash could still leave empty.
+                env.sync(True)
+                with suppress(OSError):  # a full disk, say: the next writable open marks it
+                    datafile.mark(root)
         except lmdb.Error as exc:
-            if lock_fd is not None:
-                os.close(lock_fd)
+            for fd in lock_fds:
+                os.close(fd)
             if _is_disk_full(exc):
                 raise StorageFullError(f"disk full: cannot open the store at {root}; "
                                        "free space and open it again") from exc
             raise StoreError(f"cannot open store at {root}: {exc}") from exc
         except BaseException:
-            if lock_fd is not None:
-                os.close(lock_fd)
+            for fd in lock_fds:
+                os.close(fd)
             raise
         return built
 
     def close(self) -> None:
-        """Close the environment and release the writer lock."""
+        """Close the environment and release the writer's locks."""
         self._closed = True
         try:
             self.env.close()
         finally:
-            if self._lock_fd is not None:
-                fd, self._lock_fd = self._lock_fd, None
-                os.close(fd)
+            while self._lock_fds:
+                os.close(self._lock_fds.pop())
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -267,9 +276,18 @@ class Environment:
                 tmp.unlink(missing_ok=True)
                 raise StoreLockedError(
                     f"another process has {self.path} open; close it, then compact") from None
+            # The writer's lock moves to the new file before it becomes data.mdb: no moment
+            # in which a second writer could take the store.
+            new_fd = _exclusive(tmp, self.path)
             # The copy is whole on disk before the rename: a crash before it leaves the old
             # store and a stray copy (removed by the next writable open).
-            os.replace(tmp, data)
+            try:
+                os.replace(tmp, data)
+            except BaseException:
+                os.close(new_fd)
+                raise
+            os.close(self._lock_fds[1])  # the old file's
+            self._lock_fds[1] = new_fd
             _fsync_dir(self.path)
         finally:
             os.close(lock_fd)  # releases the lock (before LMDB reopens and takes its own)
@@ -338,6 +356,24 @@ def _refuse_links(root: Path) -> None:
             f"{root / links[0]} is a symbolic link; a store holds no links (eventmem would "
             "write through it, outside the store). Replace it with the file it points to, or "
             "remove it")
+
+
+def _exclusive(path: Path, root: Path) -> int:
+    """An open descriptor of ``path`` (created when missing) holding an exclusive ``flock``,
+    or StoreLockedError when another process holds it."""
+    try:  # O_NOFOLLOW too: a link planted after the store's links were refused
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot open {path}: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StoreLockedError(
+            f"another process is writing to {root}; it can still be read "
+            "(eventmem.open(..., readonly=True); the CLI's read commands do so)"
+        ) from None
+    return fd
 
 
 def _reserve_lock_page(root: Path) -> None:

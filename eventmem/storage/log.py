@@ -5,7 +5,8 @@ Sub-databases::
     log        seq (8-byte big-endian)  -> prev_hash (32 bytes) + event (msgpack)
     content, blobs, vectors             texts, vectors and terms by hash (eventmem.storage.content)
     by_memory  memory id                -> seq (dupsort, so a memory's seqs come back in order)
-    snapshots  seq (8-byte big-endian)  -> serialized projection state (a cache)
+    snapshots  seq (8-byte big-endian)  -> SNAPSHOT_FRAME + the log's chain hash at that seq
+                                           + serialized projection state (a cache)
     meta       b"format", b"head" (seq + hash), b"embedder", b"slots" (next slot),
                b"erasures" (the seqs of the erasure events, 8 bytes each)
 
@@ -34,7 +35,7 @@ import lmdb
 import msgspec
 
 from eventmem import codec
-from eventmem.errors import CorruptRecordError, IncompatibleStoreError
+from eventmem.errors import CorruptRecordError, IncompatibleStoreError, StoreLockedError
 from eventmem.events import AnyEvent, Event, memory_ids_of
 from eventmem.storage.content import ContentTables
 from eventmem.storage.envelope import Content, Envelope
@@ -48,6 +49,7 @@ __all__ = [
     "Head",
     "Pinned",
     "RawRecord",
+    "Snapshot",
     "record_hash",
     "seq_key",
 ]
@@ -56,6 +58,10 @@ FORMAT_VERSION = b"2"
 GENESIS = bytes(32)  # the "previous hash" of the first record
 HASH_SIZE = 32
 _READ_CHUNK = 1024  # records decoded and joined with their content at a time
+# A stored snapshot starts with this, then the chain hash of the record it was taken at: what ties
+# it to this log (another store's snapshot at the same seq names another hash). A value without
+# the frame is an older eventmem's snapshot, tied to nothing.
+SNAPSHOT_FRAME = b"emsnap1\x00"
 
 
 def seq_key(seq: int) -> bytes:
@@ -87,6 +93,15 @@ class Pinned(NamedTuple):
     blobs: Iterator[tuple[str, bytes]]  # (content hash, text bytes), valid inside pinned()
 
 
+class Snapshot(NamedTuple):
+    """A stored snapshot: its seq, the projections' bytes, and the chain hash of the log record
+    it was taken at (None for an untied snapshot of an older eventmem)."""
+
+    seq: int
+    data: bytes
+    chain_hash: bytes | None
+
+
 class RawRecord(NamedTuple):
     """One log record as stored, undecoded: its seq, the hash it chains from, and the event."""
 
@@ -106,6 +121,11 @@ class EventLog:
     def __init__(self, environment: Environment) -> None:
         self.environment = environment
         self._open_dbs()
+        # The head as this writer last left it (None: a reader's log). Every append checks the
+        # log still ends there, inside its write transaction: should a second writer ever get
+        # past the locks, its commits are found and the append refused, never chained onto a
+        # log this writer's projections know nothing of.
+        self._written: Head | None = None
 
     @classmethod
     def open(
@@ -123,6 +143,8 @@ class EventLog:
         def build(environment: Environment) -> EventLog:
             log = cls(environment)
             log._check_format()
+            if not log.readonly:
+                log._written = log.head()
             return log
 
         return Environment.open(path, readonly=readonly, sync=sync, map_size=map_size,
@@ -183,8 +205,9 @@ class EventLog:
         Returns the seqs assigned, gapless after the current head.
         """
         encoded = [codec.encode(event) for event in events]
-        return self.environment.write(
+        seqs, self._written = self.environment.write(
             lambda txn: self._append_in(txn, events, encoded, contents, meta, drop_contents))
+        return seqs
 
     def _append_in(
         self,
@@ -194,9 +217,16 @@ class EventLog:
         contents: Mapping[str, Content] | None,
         meta: Mapping[bytes, bytes] | None,
         drop_contents: Sequence[str],
-    ) -> list[int]:
-        """The body of :meth:`append`, inside the caller's write transaction."""
+    ) -> tuple[list[int], Head]:
+        """The body of :meth:`append`, inside the caller's write transaction; returns the seqs
+        and the new head."""
         head = self._head(txn)
+        if head != self._written:
+            raise StoreLockedError(
+                f"the log of {self.path} moved under this writer (head {head.seq}, not the "
+                f"{self._written.seq if self._written else 0} it last wrote): another process "
+                "wrote to it (its writer.lock deleted?). Nothing was written; close this store "
+                "and open it again")
         if contents:
             self.content.put(txn, contents, self._meta)
         for content_hash in drop_contents:
@@ -214,7 +244,7 @@ class EventLog:
             prev = record_hash(seq, value)
             seqs.append(seq)
         txn.put(b"head", seq_key(seq) + prev, db=self._meta)
-        return seqs
+        return seqs, Head(seq, prev)
 
     # -- erasure (ARCHITECTURE section 8) -----------------------------------------------------
 
@@ -228,15 +258,16 @@ class EventLog:
         """
         encoded = [codec.encode(event) for event in events]
 
-        def body(txn: lmdb.Transaction) -> list[int]:
+        def body(txn: lmdb.Transaction) -> tuple[list[int], Head]:
             for key in [bytes(k) for k in txn.cursor(db=self._snapshots).iternext(values=False)]:
                 txn.delete(key, db=self._snapshots)
-            seqs = self._append_in(txn, events, encoded, None, None, drop_contents)
+            seqs, head = self._append_in(txn, events, encoded, None, None, drop_contents)
             known = txn.get(b"erasures", db=self._meta) or b""
             txn.put(b"erasures", bytes(known) + b"".join(map(seq_key, seqs)), db=self._meta)
-            return seqs
+            return seqs, head
 
-        return self.environment.write(body)
+        seqs, self._written = self.environment.write(body)
+        return seqs
 
     def erasure_seqs(self) -> list[int]:
         """The seqs of every erasure event, in order."""
@@ -448,18 +479,21 @@ class EventLog:
     # -- snapshots (a cache of projection state; never the source of truth) -------------------
 
     def put_snapshot(self, seq: int, data: bytes, *, keep: int = 2) -> None:
-        """Store a snapshot taken at ``seq`` and drop all but the newest ``keep``."""
+        """Store a snapshot taken at ``seq``, tied to the chain hash of the log's record there
+        (read in the same transaction), and drop all but the newest ``keep``."""
 
         def body(txn: lmdb.Transaction) -> None:
-            txn.put(seq_key(seq), data, db=self._snapshots)
+            tie = self._hash_at(txn, seq)
+            txn.put(seq_key(seq), SNAPSHOT_FRAME + tie + data, db=self._snapshots)
             keys = [bytes(k) for k in txn.cursor(db=self._snapshots).iternext(values=False)]
             for old in keys[:-keep] if keep else keys:
                 txn.delete(old, db=self._snapshots)
 
         self.environment.write(body)
 
-    def latest_snapshot(self, max_seq: int | None = None) -> tuple[int, bytes] | None:
-        """The newest snapshot taken at or before ``max_seq``."""
+    def latest_snapshot(self, max_seq: int | None = None) -> Snapshot | None:
+        """The newest snapshot taken at or before ``max_seq``. Whether it belongs to this log
+        is the caller's to check: its ``chain_hash`` against :meth:`chain_hash`."""
         with self.environment.read_txn() as txn:
             cursor = txn.cursor(db=self._snapshots)
             if max_seq is None:
@@ -470,7 +504,25 @@ class EventLog:
                 found = cursor.last()
             if not found:
                 return None
-            return int.from_bytes(cursor.key(), "big"), bytes(cursor.value())
+            seq, value = int.from_bytes(cursor.key(), "big"), bytes(cursor.value())
+        framed = len(SNAPSHOT_FRAME) + HASH_SIZE
+        if value.startswith(SNAPSHOT_FRAME) and len(value) >= framed:
+            return Snapshot(seq, value[framed:], value[len(SNAPSHOT_FRAME):framed])
+        return Snapshot(seq, value, None)
+
+    def chain_hash(self, seq: int) -> bytes:
+        """The chain hash of the record at ``seq`` (GENESIS for 0): the head hash the log had
+        when ``seq`` was its last record. Raises CorruptRecordError when the record is missing."""
+        with self.environment.read_txn() as txn:
+            return self._hash_at(txn, seq)
+
+    def _hash_at(self, txn: lmdb.Transaction, seq: int) -> bytes:
+        if seq == 0:
+            return GENESIS
+        value = txn.get(seq_key(seq), db=self._log)
+        if value is None:
+            raise CorruptRecordError("record missing from the log", seq=seq)
+        return record_hash(seq, value)
 
     def snapshot_seqs(self) -> list[int]:
         """The seqs the stored snapshots were taken at, oldest first."""

@@ -633,7 +633,8 @@ def _edit_payload(data: bytes) -> bytes:
 
     from projections.state import MemoryRecord
 
-    body_at = 10 + 16  # magic and version, then the checksum
+    tie = 8 + 32  # the log's frame: b"emsnap1\0" and the chain hash it was taken at
+    body_at = tie + 10 + 16  # magic and version, then the checksum
     size = int.from_bytes(data[body_at : body_at + 8], "big")
     payload = data[body_at + 8 : body_at + 8 + size]
     snap = msgspec.msgpack.decode(payload)
@@ -932,3 +933,64 @@ def test_a_record_the_index_names_but_the_log_lost_is_a_corrupt_record(
         with pytest.raises(eventmem.CorruptRecordError, match="record missing") as caught:
             mem.history(result.memory_id)
         assert caught.value.seq == result.seq
+
+
+def _stored_snapshots(store: Path) -> list[tuple[bytes, bytes]]:
+    env = _raw_env(store)
+    try:
+        with env.begin() as txn:
+            return [(bytes(k), bytes(v))
+                    for k, v in txn.cursor(db=env.open_db(b"snapshots", txn=txn, create=False))]
+    finally:
+        env.close()
+
+
+def test_another_stores_snapshot_at_the_same_seq_is_not_used(
+    tmp_path: Path, clock: eventmem.ManualClock
+) -> None:
+    """Issue 15, item 5: store B's snapshot copied into store A at the same seq (same number of
+    events, other texts) names B's chain hash, not A's: A rebuilds, says so in its ops log, and
+    answers from its own log; the closing snapshot is A's own again."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    for store, animal in ((a, "cat"), (b, "dog")):
+        with eventmem.open(store, clock=eventmem.ManualClock(start=clock.now())) as mem:
+            for i in range(5):
+                mem.remember(f"the {animal} number {i} sleeps on the sofa", namespace="n")
+    foreign = _stored_snapshots(b)
+    assert [k for k, _ in foreign] == [k for k, _ in _stored_snapshots(a)]  # the same seq
+
+    def replace(txn: lmdb.Transaction, db: Any) -> None:
+        for key, value in foreign:
+            txn.put(key, value, db=db)
+
+    _edit(a, b"snapshots", replace)
+    with eventmem.open(a, clock=clock) as mem:
+        assert mem.opened_from.startswith("rebuild"), mem.opened_from
+        hits = mem.recall("which cat sleeps on the sofa", namespace="n", k=5)
+        assert hits and all(h.text is not None and "cat" in h.text for h in hits)
+        assert mem.verify().ok
+    ops = (a / "ops.log").read_text()
+    assert "snapshot_rejected" in ops and "another log" in ops
+    with eventmem.open(a, clock=clock) as mem:  # the closing snapshot was A's own
+        assert mem.opened_from.startswith("snapshot"), mem.opened_from
+
+
+def test_as_of_views_skip_a_foreign_snapshot(tmp_path: Path, clock: eventmem.ManualClock) -> None:
+    """A view of the past starts from a snapshot only if it is tied to this log, too."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    for store, animal in ((a, "cat"), (b, "dog")):
+        with eventmem.open(store, clock=eventmem.ManualClock(start=clock.now())) as mem:
+            for i in range(4):
+                mem.remember(f"the {animal} number {i} sleeps on the sofa", namespace="n")
+            mem.snapshot()
+            mem.remember(f"one more {animal}", namespace="n")
+            seq = mem.seq - 1
+    foreign = dict(_stored_snapshots(b))
+
+    def replace(txn: lmdb.Transaction, db: Any) -> None:
+        txn.put(seq_key(seq), foreign[seq_key(seq)], db=db)
+
+    _edit(a, b"snapshots", replace)
+    with eventmem.open(a, clock=clock) as mem:
+        texts = [m.text for m in mem.as_of(seq=seq).memories()]
+        assert texts and all(t is not None and "cat" in t for t in texts)

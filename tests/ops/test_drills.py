@@ -1,0 +1,46 @@
+"""Quick versions of the drills of ``ops/drills`` (issue 15): each runs end to end at a small
+size and every count that must be 0 is 0. The full drills are ``python -m ops.drills.NAME``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ops.drills import lock, threads, truncate
+
+
+def test_threads_drill(tmp_path: Path) -> None:
+    result = threads.run(runs=1, threads=3, ops=15, sync=False, tmp=tmp_path)
+    counts = result["counts"]
+    assert counts["acknowledged"] == 45
+    assert counts["lost"] == counts["crashes"] == 0
+    assert counts["detected_corruptions"] == counts["undetected_corruptions"] == 0
+
+
+def test_lock_drill(tmp_path: Path) -> None:
+    """Two runs: writer.lock deleted, then writer.lock and lock.mdb."""
+    result = lock.run(runs=2, before=3, attempts=3, tmp=tmp_path)
+    counts = result["counts"]
+    assert counts["acknowledged"] >= 6
+    assert counts["second_writer_admitted"] == counts["lost"] == counts["crashes"] == 0, \
+        result["runs"]
+    assert counts["store_failures"] == counts["undetected_corruptions"] == 0
+
+
+@pytest.mark.slow  # 14 child processes; tests/storage/test_truncated_store.py is the quick one
+def test_truncate_drill(tmp_path: Path) -> None:
+    result = truncate.run(memories=200, n_random=0, tmp=tmp_path)
+    counts = result["counts"]
+    assert counts["runs"] == 14
+    assert counts["crashes"] == counts["undetected_corruptions"] == counts["lost"] == 0
+    assert counts["refused"] == 14
+
+
+def test_a_drill_writes_its_counts_as_json(tmp_path: Path) -> None:
+    out = tmp_path / "threads.json"
+    assert threads.main(["--runs", "1", "--threads", "2", "--ops", "5", "--no-sync",
+                         "--out", str(out), "--tmp", str(tmp_path)]) == 0
+    written = json.loads(out.read_text())
+    assert written["counts"]["runs"] == 1 and "machine" in written
