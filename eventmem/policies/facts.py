@@ -542,6 +542,9 @@ SINGLE_VALUED: Final = frozenset({
     "residence", "employer", "title", "diet", "car", "phone", "relationship", "count", "age",
     "departure", "appointment"})
 
+# Attributes whose statements are plans by nature (a date to come).
+DATED: Final = frozenset({"appointment", "departure"})
+
 _VALUE_WORDS: Final = frozenset(
     f"{_CAR_MAKES} {_JOBS} {_PETS} iphone pixel galaxy oneplus xperia fairphone moto nokia "
     "xiaomi huawei vegan vegetarian pescatarian pescetarian keto paleo flexitarian carnivore halal "
@@ -571,6 +574,9 @@ def values_of(text: str) -> frozenset[str]:
         tokens = _TOKEN.findall(sentence)
         for i, token in enumerate(tokens):
             lowered = token.lower()
+            if lowered in _WEEKDAYS:
+                found.add(lowered)  # "moved from Monday to Friday": the day is the value
+                continue
             if lowered in _NOT_NAMES or lowered in ("user", "i") or _DATE_LIKE.match(lowered) \
                     or lowered in _MONTH_WORDS:
                 continue
@@ -580,6 +586,7 @@ def values_of(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+_WEEKDAYS: Final = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _MONTH_WORDS: Final = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec".split())

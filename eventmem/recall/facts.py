@@ -115,7 +115,7 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     memories = views.state.memories
     namespace_facts = NamespaceFacts(views, namespace, read, allowed)
     found = namespace_facts.stating(_search_words(question),
-                                    dated=question.attribute in ("appointment", "departure"))
+                                    dated=question.attribute in facts.DATED)
     if not found:
         return hits
     owners = namespace_facts.owners(question.owner, found)

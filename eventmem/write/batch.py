@@ -780,8 +780,12 @@ def _latest_of_attributes(batch: Batch, item: Item, *, inferred_names: bool = Fa
     stated_all = facts.read(item.text)
     stated = [f for f in stated_all
               if f.attribute in facts.SINGLE_VALUED and f.owner != facts.OTHER]
-    if not stated or (item.kind or classify.classify(item.text)[0]) == "plan":
-        return []  # a plan ("renew the car registration by May") changes no fact yet
+    if stated and (item.kind or classify.classify(item.text)[0]) == "plan":
+        # A plan ("renew the car registration by May") changes no fact yet; only an
+        # appointment or a departure, planned by nature, is rescheduled by one.
+        stated = [f for f in stated if f.attribute in facts.DATED]
+    if not stated:
+        return []
     memories, ns = batch.views.state.memories, item.namespace
 
     def usable(memory_id: str) -> bool:
@@ -791,7 +795,7 @@ def _latest_of_attributes(batch: Batch, item: Item, *, inferred_names: bool = Fa
                             inferred_names=inferred_names)
     out = []
     for fact in stated:
-        dated = fact.attribute in ("appointment", "departure")
+        dated = fact.attribute in facts.DATED
         found = reader.stating(" ".join(filter(None, (facts.attribute_words(fact.attribute),
                                                        fact.qualifier))), dated=dated)
         for mid, event in batch.created.items():  # the batch's own

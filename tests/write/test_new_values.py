@@ -1,0 +1,109 @@
+"""gate-7: a new value of a person's single-valued attribute supersedes the latest statement of
+it, whatever the style (ISSUE: remember correctly, item 4); what is not a new value supersedes
+nothing."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+import eventmem
+
+DAY = timedelta(days=1)
+
+
+def _told(mem: eventmem.Engine, clock: eventmem.ManualClock, *texts: str
+          ) -> list[eventmem.RememberResult]:
+    out = []
+    for text in texts:
+        clock.advance(DAY)
+        out.append(mem.remember(text, namespace="n"))
+    return out
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I live in Boston.", "We just moved to Denver"),
+    ("User lives in Boston", "I moved to Chicago."),
+    ("I'm keto.", "Decided to become vegetarian."),
+    ("The user's job is teacher", "The user's job is nurse"),
+    ("My son Leo is 7", "My son Leo is 8"),
+    ("I own 3 bikes.", "I just bought another bike, so I have 4 bikes now."),
+    ("My flight is at 9am.", "My flight was moved from 9am to 9pm."),
+    ("My dentist appointment is on Monday.", "Dentist appointment moved from Monday to Friday."),
+    ("I drive a Subaru Outback.", "Picked up my new car today, a Nissan Leaf."),
+    ("I'm single.", "I'm engaged to Ingrid now."),
+    ("I work at Initech.", "First week at Northwind Traders done."),
+])
+def test_a_new_value_supersedes_the_old_one_and_keeps_it_in_history(
+        mem: eventmem.Engine, clock: eventmem.ManualClock, old: str, new: str) -> None:
+    first, second = _told(mem, clock, old, new)
+    assert second.action == "superseded", second
+    assert second.neighbour == first.memory_id
+    before = mem.get(first.memory_id)
+    assert before.status == "superseded" and before.superseded_by == second.memory_id
+    assert before.valid_until is not None  # it was true until the new value began
+    # The evidence: the attribute and the value words each side says.
+    conflict = mem.conflicts(namespace="n", status=None)[0]
+    assert conflict.memory_id == first.memory_id
+    # Asked at a time between the two, the old value answers.
+    then = mem.recall(old.rstrip("."), namespace="n", valid_at=clock.now() - DAY / 2)
+    assert then and then[0].memory_id == first.memory_id
+    assert mem.audit().ok and mem.verify().ok
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # the same value, said again in other words
+    ("User now lives in Montreal", "I'm based in Montreal these days."),
+    # more about the same value
+    ("Alice works at Acme as a data engineer", "Alice works at Acme as a data engineer in Berlin"),
+    # someone else's value
+    ("I live in Oslo.", "My friend Jake still lives in Boston."),
+    # a plan is no change yet
+    ("I drive a Mazda CX-5.", "Remind me to renew the car registration by May 28."),
+    # a name never declared as the user's is not the user
+    ("I live in Oslo.", "Rosa moved to Madrid."),
+])
+def test_what_is_not_a_new_value_supersedes_nothing(
+        mem: eventmem.Engine, clock: eventmem.ManualClock, old: str, new: str) -> None:
+    first, second = _told(mem, clock, old, new)
+    assert second.action != "superseded", second
+    if second.action == "merged":  # the gate's near duplicate: one memory carries both
+        assert old.split()[-1].rstrip(".") in (mem.get(second.memory_id).text or "")
+    else:
+        assert mem.get(first.memory_id).status == "active"
+
+
+def test_a_declared_name_is_the_user(mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    _, home, move = _told(mem, clock, "Hi, I'm Dana.", "I live in Oslo.", "Dana moved to Lyon.")
+    assert move.action == "superseded" and move.neighbour == home.memory_id
+
+
+def test_a_long_conversation_turn_is_never_replaced(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    """Superseding hides all a memory says: a turn telling many things stays."""
+    turn = ("I live in Boston with my two cats. Work has been hectic and my sister visits on "
+            "Friday. We might try that new ramen place, and I still owe Sam a call about the "
+            "trip to Lisbon next month.")
+    first, second = _told(mem, clock, turn, "We just moved to Denver")
+    assert second.action == "created"
+    assert mem.get(first.memory_id).status == "active"
+
+
+def test_an_older_value_said_again_after_a_change_is_news(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    oslo, denver, again = _told(mem, clock, "I live in Oslo.", "I moved to Denver.",
+                                "I live in Oslo.")
+    assert denver.action == "superseded"
+    assert again.action == "superseded" and again.memory_id != oslo.memory_id
+    assert mem.get(denver.memory_id).status == "superseded"
+    assert mem.recall("Where do I live?", namespace="n")[0].text == "I live in Oslo."
+
+
+def test_a_late_report_of_an_earlier_value_replaces_nothing(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    denver, = _told(mem, clock, "I moved to Denver.")
+    late = mem.remember("I lived in Austin.", namespace="n",
+                        valid_from=clock.now() - 30 * DAY)
+    assert late.action != "superseded" or late.neighbour != denver.memory_id
+    assert mem.get(denver.memory_id).status == "active"
