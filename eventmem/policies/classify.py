@@ -209,9 +209,13 @@ _FACT_KINDS: Final[dict[str, str]] = {
     "car": "identity", "phone": "identity", "pet": "identity", "count": "identity",
     "relationship": "relationship", "family": "relationship",
     "preference": "preference", "hobby": "preference",
+    # A flight or an appointment is an event to come: kept as one (decay may archive it, not
+    # delete it), never as passing context.
+    "departure": "event", "appointment": "event",
 }
 _SHORT_LIVED: Final = frozenset({"context", "event", "activity", "ephemeral"})
-FACT_RULES: Final[tuple[str, ...]] = ("identity:fact", "relationship:fact", "preference:fact")
+FACT_RULES: Final[tuple[str, ...]] = ("identity:fact", "relationship:fact", "preference:fact",
+                                      "event:fact")
 RULES: Final[tuple[str, ...]] = (
     *(f"{kind}:{name}" for kind, rules in _RULE_TABLE for name, _ in rules),
     DEFAULT_RULE,
@@ -376,4 +380,6 @@ def classify(text: str, policy: str = POLICY_VERSION) -> tuple[str, str]:
         return decided
     lasting = next((_FACT_KINDS[f.attribute] for f in facts.read(text)
                     if f.attribute in _FACT_KINDS and f.owner != facts.OTHER), None)
-    return decided if lasting is None else (lasting, f"{lasting}:fact")
+    if lasting is None or lasting == decided[0]:
+        return decided
+    return lasting, f"{lasting}:fact"

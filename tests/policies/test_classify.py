@@ -79,6 +79,7 @@ CLASSIFY_EXAMPLES = [
     ("We got married", "relationship:fact"),
     ("Picked up my new car today, a Nissan Leaf", "identity:fact"),
     ("User now prefers beaches over mountains", "preference:fact"),
+    ("My flight was moved from 4pm to 2pm.", "event:fact"),
     ("Right now the build is red", "ephemeral:right_now"),
     ("At the moment the build is red", "ephemeral:at_the_moment"),
     ("currently feeling a bit off", "ephemeral:feeling"),
@@ -114,7 +115,7 @@ def test_rule_names_are_stable() -> None:
         "event:yesterday event:last_period event:ago event:went_to event:milestone "
         "event:past_with_time ephemeral:right_now ephemeral:at_the_moment ephemeral:feeling "
         "ephemeral:state ephemeral:away ephemeral:greeting context:default identity:fact "
-        "relationship:fact preference:fact".split()
+        "relationship:fact preference:fact event:fact".split()
     )
     assert sorted(KIND_ORDER) == sorted(MEMORY_KINDS)
 
