@@ -224,3 +224,12 @@ def plugins(*, clock: Any, embedder: Any, summarizer: Any, config: Any) -> None:
                                 f"{type(summarizer).__name__}")
     if config is not None and not isinstance(config, Config):
         raise InvalidInputError(f"config must be an eventmem.Config, got {type(config).__name__}")
+
+
+def min_score(value: object) -> float | None:
+    """A recall's ``min_score``: None, or a finite number."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidInputError(f"min_score must be a finite number or None, got {value!r}")
+    return float(value)

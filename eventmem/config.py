@@ -102,6 +102,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     vector_weight: float = 1.0
     time_weight: float = 1.0
     graph_weight: float = 1.0  # memories of the entities the query names, and their neighbours
+    # A vector match alone counts as evidence of relevance only at this cosine or above (None:
+    # the embedder's own relevance_floor; 0.0 returns whatever the vector search finds).
+    vector_floor: float | None = None
     # A lexical embedder (the default hashing one) sees the words BM25 sees: its vectors weigh
     # vector_weight x this share x the share of the query's words that no memory holds.
     lexical_vector_share: float = 0.5

@@ -615,13 +615,16 @@ class Engine(Reader):
         valid_at: datetime | None = None,
         include_hidden: bool = False,
         profile: str = "default",
+        min_score: float | None = None,
     ) -> list[Hit]:
         """Reader.recall, and the recall is recorded as one ``memory.recalled`` event (the access
-        that reinforces the returned memories, and the trail of what the agent was given). A
-        greeting or acknowledgement asks for nothing: no hits, and nothing recorded."""
+        that reinforces the returned memories, and only those, and the trail of what the agent
+        was given). A greeting or acknowledgement asks for nothing: no hits, and nothing
+        recorded."""
         self._ensure_current()
         hits, _, plan = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
-                                     include_hidden=include_hidden, profile=profile)
+                                     include_hidden=include_hidden, profile=profile,
+                                     min_score=min_score)
         if self.config.record_recalls and not self.readonly and not plan.chitchat:
             now = self._now()
             memories = self._views.state.memories

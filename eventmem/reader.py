@@ -160,8 +160,15 @@ class Reader:
         valid_at: datetime | None = None,
         include_hidden: bool = False,
         profile: str = "default",
+        min_score: float | None = None,
     ) -> list[Hit]:
-        """The ``k`` memories of ``namespace`` that best answer ``query``, best first.
+        """Up to ``k`` memories of ``namespace`` that answer ``query``, best first.
+
+        Only memories with evidence of relevance are returned, so a recall may return fewer
+        than ``k``, or none: a shared word, a vector similarity at or above the embedder's
+        floor (``Config.vector_floor``), a match of the time the query asks about, a graph
+        path from an entity it names, a neighbouring turn of a match, or the attribute it asks
+        about. ``min_score``: leave out hits scoring below it.
 
         ``valid_at``: only memories true at that time. ``include_hidden``: also deleted, archived
         and superseded ones. ``profile``: how relevance is weighed against recency, retention,
@@ -173,7 +180,8 @@ class Reader:
         """
         self._ensure_current()
         hits, _, _ = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
-                                  include_hidden=include_hidden, profile=profile)
+                                  include_hidden=include_hidden, profile=profile,
+                                  min_score=min_score)
         return hits
 
     def context(
@@ -198,13 +206,14 @@ class Reader:
 
     def _search(
         self, query: str, *, namespace: str, k: int, valid_at: datetime | None,
-        include_hidden: bool, profile: str = "default",
+        include_hidden: bool, profile: str = "default", min_score: float | None = None,
     ) -> tuple[list[Hit], list[Candidate], QueryPlan]:
         query = checks.query(query, self.config)
         namespace = checks.namespace(namespace, self.config)
         k = checks.k(k, self.config)
         at = checks.optional_time(valid_at, "valid_at")
         include_hidden = checks.flag(include_hidden, "include_hidden")
+        floor = checks.min_score(min_score)
         if not isinstance(profile, str) or profile not in PROFILES:  # a list is unhashable
             raise InvalidInputError(f"unknown profile {profile!r}; use one of "
                                     f"{', '.join(PROFILES)}")
@@ -213,7 +222,7 @@ class Reader:
         # unreachable) and by every input of the answer, now included (scores decay).
         key = recall_key(query, namespace, self._views.seq,
                          {"k": k, "valid_at": at, "include_hidden": include_hidden,
-                          "profile": profile, "now": now})
+                          "profile": profile, "now": now, "min_score": floor})
         cached = self._recall_cache.get(key) if not self.extra_channels else None
         if cached is not None:
             return _fresh(cached[0]), [(m, s, dict(sig)) for m, s, sig in cached[1]], cached[2]
@@ -221,6 +230,8 @@ class Reader:
         found = search(self._views, plan, self._access(), namespace=namespace, k=k, now=now,
                        config=self.config, valid_at=at, include_hidden=include_hidden,
                        profile=profile, extra_channels=self.extra_channels)
+        if floor is not None:
+            found = [candidate for candidate in found if candidate[1] >= floor]
         memories = self._views.state.memories
         hits = []
         for mid, score, signals in found:
@@ -244,6 +255,8 @@ class Reader:
                                     for c in log.contents(hashes)],
             lexical_embedder=bool(getattr(embedder, "lexical",
                                           isinstance(embedder, HashingEmbedder))),
+            vector_floor=self.config.vector_floor if self.config.vector_floor is not None
+            else float(getattr(embedder, "relevance_floor", 0.0)),
         )
 
     @serialized

@@ -34,6 +34,7 @@ from eventmem.recall.facts import asked_first
 from eventmem.recall.plan import QueryPlan
 from eventmem.recall.score import PROFILES, Params, composite, mmr
 from eventmem.text.blas import single_thread
+from eventmem.text.normalize import STOPWORDS, tokenize
 from eventmem.text.timeexpr import Anchored, mentions_time
 from projections import Projections
 from projections.state import HIDDEN_STATUSES, MemoryRecord
@@ -49,6 +50,7 @@ class Access(NamedTuple):
     texts: Callable[[Sequence[str]], list[str | None]]  # content hashes -> texts
     vectors: Callable[[Sequence[str]], list[bytes | None]]  # content hashes -> float32 rows
     lexical_embedder: bool  # its vectors see words, as BM25 does (the hashing embedder)
+    vector_floor: float = 0.0  # a cosine below it is no evidence of relevance on its own
 
 
 def eligibility(
@@ -294,6 +296,24 @@ def search(
     if not fused:  # no channel matched, but a memory may still state the asked attribute
         return asked_first([], views, plan, _reader(views, access), namespace=namespace, k=k,
                            allowed=allowed)
+    # Only what some evidence ties to the query is returned (and so reinforced): a shared word,
+    # a vector close enough to mean something, a match of the asked time, a graph path, a
+    # neighbouring turn of a match. Padding would be recorded as accessed and never fade.
+    forms = word_forms(" ".join([plan.content, *plan.parts])) if access.lexical_embedder \
+        else None
+
+    def shares_form(memory_id: str) -> bool:
+        if forms is None:
+            return True
+        text = access.texts([memories[memory_id].content_hash])[0]
+        return text is not None and shares_a_form(forms, word_forms(text))
+
+    fused = {mid: signals for mid, signals in fused.items()
+             if _evident(signals, got.own_bm25.get(mid, 0.0), access.vector_floor,
+                         lambda mid=mid: shares_form(mid))}
+    if not fused:
+        return asked_first([], views, plan, _reader(views, access), namespace=namespace, k=k,
+                           allowed=allowed)
     best_possible = sum(got.weights[name] for name, ranked in got.lists.items() if ranked) / (
         config.rrf_k + 1)
     by_relevance = sorted(fused.items(), key=lambda item: (-item[1]["support"], item[0]))
@@ -324,6 +344,45 @@ def search(
     # of those valid at T).
     return asked_first(hits, views, plan, _reader(views, access), namespace=namespace, k=k,
                        allowed=allowed)
+
+
+def word_forms(text: str) -> list[frozenset[str]]:
+    """The character 4-grams of each content word of a text (padded with spaces)."""
+    out = []
+    for word in tokenize(text):
+        if word not in STOPWORDS:
+            padded = f" {word} "
+            out.append(frozenset(padded[i:i + 4] for i in range(len(padded) - 3)))
+    return out
+
+
+def shares_a_form(query: Sequence[frozenset[str]], text: Sequence[frozenset[str]]) -> bool:
+    """Whether a word of the query and a word of the text are forms of one word: they share at
+    least half the 4-grams of the shorter (and two or more), as a misspelling or an inflection
+    does ("printr" / "printer") and a shared ending does not ("juniper" / "copper")."""
+    return any(len(q & t) >= max(2, min(len(q), len(t)) / 2) for q in query for t in text)
+
+
+def _evident(signals: Mapping[str, float], own_bm25: float, floor: float,
+             shares_form: Callable[[], bool]) -> bool:
+    """Whether a fused candidate has evidence of relevance: a shared word (BM25, or the
+    neighbouring-turn context of one), a place in a list tied to the query otherwise (the
+    asked time, a graph path, the open plans, a plugged-in channel), or a vector match: at or
+    above ``floor`` for a semantic embedder; for a lexical one (whose hashed features of
+    unrelated short texts collide), also a word form it shares with the query
+    (``shares_form``, read only when nothing else counts)."""
+    if own_bm25 > 0:
+        return True
+    vector = False
+    for name, value in signals.items():
+        if name in ("rrf", "support") or name.endswith(("_rank", "_weight")):
+            continue
+        channel = name.partition("@")[0]
+        if channel == "vector":
+            vector = vector or value >= floor
+        elif channel not in ("bm25", "context") or value > 0:
+            return True
+    return vector and shares_form()
 
 
 def _reader(views: Projections, access: Access) -> Callable[[Sequence[str]], list[str | None]]:

@@ -288,6 +288,10 @@ class CheckedEmbedder:
         # The retrieval fusion asks whether the vectors see words (the hashing embedder) or
         # meaning; the wrapper must not hide the answer.
         self.lexical = bool(getattr(inner, "lexical", isinstance(inner, HashingEmbedder)))
+        # The cosine below which a vector match alone is no evidence of relevance (recall);
+        # an embedder that does not say has none. (A lexical embedder's match needs a word form
+        # shared with the query instead: see eventmem.recall.fuse.)
+        self.relevance_floor = float(getattr(inner, "relevance_floor", 0.0))
 
     def __repr__(self) -> str:
         return f"CheckedEmbedder({self.inner!r})"
