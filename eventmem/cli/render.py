@@ -137,22 +137,44 @@ def _when(micros: int) -> str:
     return from_micros(micros).strftime("%Y-%m-%d %H:%M")
 
 
-_CHANNEL_ORDER = ("vector", "bm25", "context", "time")
+# Each channel in words, for the explain.
+_CHANNEL_NAMES = {
+    "vector": "meaning (vector)", "bm25": "shared words (BM25)",
+    "context": "shared words with their neighbouring turns", "time": "the asked time",
+    "graph": "a graph path from a named entity", "plans": "open plans",
+}
 
 
-def _channels(signals: Mapping[str, float]) -> list[str]:
-    """The channels that ranked a hit: the built-in ones first, then the rest by name."""
-    ranked = [name.removesuffix("_rank") for name in signals if name.endswith("_rank")]
-    return sorted(ranked, key=lambda c: (_CHANNEL_ORDER.index(c) if c in _CHANNEL_ORDER
-                                         else len(_CHANNEL_ORDER), c))
+def _channels(signals: Mapping[str, float]) -> list[tuple[str, float]]:
+    """The weighted channels that ranked a hit with what each added to its RRF score, the
+    largest first (a channel of weight 0 only annotates: it is left out)."""
+    out = []
+    for name in signals:
+        if not name.endswith("_rank"):
+            continue
+        channel = name.removesuffix("_rank")
+        weight = signals.get(channel + "_weight", 0.0)
+        if weight > 0:
+            out.append((channel, weight / (_RRF_K + signals[name])))
+    return sorted(out, key=lambda item: (-item[1], item[0]))
+
+
+_RRF_K = 60  # Config.rrf_k's default: the contribution shown is relative anyway
 
 
 def explain_lines(signals: Mapping[str, float]) -> list[str]:
-    """Why a hit scored what it did: each channel's rank, raw score and RRF weight, then the
-    composite's factors."""
-    channels = ", ".join(
-        f"{c} #{int(signals[c + '_rank'])} ({signals.get(c, 0.0):.3f}, "
-        f"w {signals.get(c + '_weight', 0.0):.2f})" for c in _channels(signals))
+    """Why a hit scored what it did: each channel that ranked it, named in words, with its rank
+    and raw score, the largest contribution first; then the composite's factors."""
+    parts = []
+    for channel, _ in _channels(signals):
+        base, _, part = channel.partition("@")
+        words = _CHANNEL_NAMES.get(base, base) + (f" (part {part} of the question)"
+                                                   if part else "")
+        parts.append(f"{words} #{int(signals[channel + '_rank'])} "
+                     f"({signals.get(channel, 0.0):.3f})")
+    if signals.get("fact"):
+        parts.insert(0, "the asked attribute, latest value first")
+    channels = "; ".join(parts)
     g = signals.get
     # The vector search runs only when it counts (see eventmem.recall.fuse.gather); a hit it did
     # not rank still shows its cosine to the query.

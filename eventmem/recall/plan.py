@@ -63,6 +63,10 @@ IRREGULAR: dict[str, tuple[str, str]] = {
 _AUX = {"did", "does", "do", "has", "have", "had", "is", "was", "were", "are", "will", "can",
         "could", "would", "should"}
 _PRONOUNS = {"i", "you", "he", "she", "we", "they", "it"}
+# Words that follow a subject but are never its verb: a template would inflect them into
+# non-words ("and" -> "anded").
+_NOT_VERBS = {"and", "or", "but", "the", "a", "an", "to", "of", "in", "on", "at", "for", "with",
+              "his", "her", "their", "my", "your", "our", "its", "not", "also", "ever", "still"}
 _DETERMINERS = {"the", "a", "an", "my", "your", "his", "her", "our", "their", "its"}
 _QUESTION_WORDS = r"(?:when|where|what|which|who|whom|why|how(?:\s+(?:long|many|much|often))?)"
 _QUESTION = re.compile(rf"^\s*(?:{_QUESTION_WORDS}\s+)?(\w+)\s+(.+?)[\s?.!]*$", re.IGNORECASE)
@@ -99,6 +103,19 @@ def third_person(verb: str) -> str:
 def _split_subject(words: list[str]) -> tuple[list[str], list[str]] | None:
     """The subject at the start of ``words`` (a pronoun, a run of capitalized names, or a noun
     phrase of a determiner or possessive and one noun) and the rest."""
+    one = _one_subject(words)
+    if one is None:
+        return None
+    subject, rest = one
+    # "Andrew and his girlfriend", "Jolene and Deborah": a subject joined by "and" is one.
+    if len(rest) > 1 and rest[0].lower() == "and":
+        other = _one_subject(rest[1:])
+        if other is not None and other[1]:
+            return [*subject, "and", *other[0]], other[1]
+    return subject, rest
+
+
+def _one_subject(words: list[str]) -> tuple[list[str], list[str]] | None:
     if not words:
         return None
     first = words[0]
@@ -138,12 +155,14 @@ def declarative(question: str) -> str | None:
     if not rest:
         return None
     verb, tail = rest[0], rest[1:]
-    if not verb.isalpha():
-        return None
+    if not verb.isalpha() or verb.lower() in _NOT_VERBS:
+        return None  # no template fits: never a made-up word such as "anded"
     if aux == "did":
         verb = past_tense(verb)
     elif aux == "does":
         verb = third_person(verb)
+    elif aux == "do" and "and" in subject:
+        pass  # "Where do Jon and Gina live" -> "Jon and Gina live"
     elif aux in ("has", "have", "had") or aux in ("will", "can", "could", "would", "should"):
         verb = f"{aux} {verb}"
     return " ".join([head, verb, *tail])

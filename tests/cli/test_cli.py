@@ -67,10 +67,12 @@ def test_remember_recall_get_history_roundtrip(tmp_path):
         "memory.ingested", "memory.reinforced", "memory.recalled"]
     explained = run("recall", "Toronto", "-n", "sam", "--explain", store=store).stdout
     # Every word of the query is in the store, so the lexical channels rank it and the vector
-    # search (weighted 0 then) is skipped; the hit still shows its cosine.
-    assert "via bm25 #1" in explained and "cosine 0." in explained
+    # search (weighted 0 then) is skipped; the hit still shows its cosine. Channels are named
+    # in words, and plain BM25 (weight 0: it only annotates) is not listed.
+    assert "via shared words with their neighbouring turns #1" in explained
+    assert "cosine 0." in explained and "BM25" not in explained
     typo = run("recall", "Torontoo", "-n", "sam", "--explain", store=store).stdout
-    assert "via vector #1" in typo  # a word no memory holds: the vectors count
+    assert "via meaning (vector) #1" in typo  # a word no memory holds: the vectors count
 
 
 @pytest.mark.slow
@@ -251,6 +253,6 @@ def test_cli_explain_prints_the_plan_and_the_factors(tmp_path: Path) -> None:
     out = cli("recall", "when did Priya move to Toronto?", "-n", "sam", "--explain",
               "--profile", "recent")
     assert out.splitlines()[0] == "query: intent temporal; expanded 'Priya moved to Toronto'"
-    assert "via vector #1" in out and "context #1" in out
+    assert "meaning (vector) #1" in out and "neighbouring turns #1" in out
     assert "relevance" in out and "x prior" in out and "redundancy" in out
     assert to_micros(datetime.now(UTC)) > 0

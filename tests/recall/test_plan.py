@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from eventmem.clock import from_micros, to_micros
 from eventmem.recall.plan import (
@@ -131,3 +133,36 @@ def test_plan_of_a_compound_question_has_parts_and_no_expansion() -> None:
     assert p.parts == ("When did Alice move", "what is her job")
     assert p.expansion is None
     assert plan("When did Alice move?", NOW).expansion == "Alice moved"
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("When did Andrew and his girlfriend go fishing?", "Andrew and his girlfriend went fishing"),
+    ("How long have Jolene and her partner been together?",
+     "Jolene and her partner have been together"),
+    ("Where do Jon and Gina live?", "Jon and Gina live"),
+    ("When did Melanie and Caroline meet?", "Melanie and Caroline met"),
+])
+def test_a_subject_joined_by_and_is_one_subject(question: str, expected: str) -> None:
+    assert declarative(question) == expected
+
+
+_SUBJECTS = ["Andrew", "Andrew and his girlfriend", "Jon and Gina", "my sister", "they",
+             "the team", "Melanie's friend"]
+_VERBS = ["go", "meet", "buy", "study", "stop", "and", "his", "visit"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["When did", "Where does", "How long have", "What do", "Why did"]),
+       st.sampled_from(_SUBJECTS), st.sampled_from(_VERBS),
+       st.lists(st.sampled_from(["to", "the", "park", "fishing", "with", "Tom"]), max_size=3))
+def test_the_declarative_form_never_makes_up_a_word(opening: str, subject: str, verb: str,
+                                                    tail: list[str]) -> None:
+    question = f"{opening} {subject} {verb} {' '.join(tail)}?"
+    answer = declarative(question)
+    if answer is None:
+        return
+    said = {w.lower() for w in question.rstrip("?").split()}
+    for word in answer.split():
+        w = word.lower()
+        assert w in said or any(w in (past_tense(v), third_person(v)) for v in said), (
+            question, answer)
