@@ -101,7 +101,8 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     context_weight: float = 1.0
     vector_weight: float = 1.0
     time_weight: float = 1.0
-    graph_weight: float = 1.0  # memories of the entities the query names, and their neighbours
+    # Memories reached through a graph path weigh half a direct match (BM25 context, vectors).
+    graph_weight: float = 0.5  # memories of the neighbours of the entities the query names
     # A vector match alone counts as evidence of relevance only at this cosine or above (None:
     # the embedder's own relevance_floor; 0.0 returns whatever the vector search finds).
     vector_floor: float | None = None

@@ -221,6 +221,7 @@ def overlaps(record: MemoryRecord, start: int, end: int) -> bool:
 # an entity named by more than HUB_SHARE of a namespace's memories (the speaker of a
 # conversation, the user) says as little about what is asked as a stopword does.
 GRAPH_MEMORIES_PER_ENTITY = 200
+GRAPH_MEMORIES_PER_NEIGHBOUR = 5  # what one neighbour entity may lend its graph weight to
 HUB_SHARE = 0.05
 HUB_MIN = 20  # in a small namespace, naming a handful of memories does not make a hub
 
@@ -246,13 +247,26 @@ def graph_channel(views: Projections, namespace: str, query: str, n: int, allowe
     graph, memories = views.graph, views.state.memories
     scores: dict[str, float] = {}
 
+    def created(mid: str) -> int:
+        return memories[mid].created_seq
+
+    def lexical_score(mid: str) -> float:  # rows are in creation order: a binary search
+        row = bisect_left(found.ids, created(mid), key=created)
+        return float(found.scores[row]) if row < len(found.ids) and found.ids[row] == mid \
+            else 0.0
+
     def credit(key: str, weight: float) -> None:
         count, named = graph_view.latest_memories(graph, namespace, key,
                                                   GRAPH_MEMORIES_PER_ENTITY)
         if not count or count > max(HUB_SHARE * total, HUB_MIN):
             return
         gain = weight * math.log(1.0 + total / count)
-        for memory_id in named:
+        # One neighbour lends its weight to a few of its memories only, those sharing most
+        # with the query (then the latest): a neighbour named in fifty memories must not flood
+        # the list with fifty equal graph matches.
+        best = sorted((mid for mid in named if allowed(mid)),
+                      key=lambda mid: (-lexical_score(mid), -created(mid), mid))
+        for memory_id in best[:GRAPH_MEMORIES_PER_NEIGHBOUR]:
             scores[memory_id] = scores.get(memory_id, 0.0) + gain
 
     for key in dict.fromkeys(keys):
@@ -263,15 +277,10 @@ def graph_channel(views: Projections, namespace: str, query: str, n: int, allowe
         for neighbour in graph_view.neighbors(graph, namespace, key, now, hops=hops, limit=20,
                                               stated_by=allowed):
             credit(neighbour.key, neighbour.score * 0.5 ** neighbour.hops)
-    def created(mid: str) -> int:
-        return memories[mid].created_seq
-
-    def lexical_score(mid: str) -> float:  # rows are in creation order: a binary search
-        row = bisect_left(found.ids, created(mid), key=created)
-        return float(found.scores[row]) if row < len(found.ids) and found.ids[row] == mid \
-            else 0.0
-
     ranked = [(mid, score) for mid, score in scores.items() if score > 0 and allowed(mid)]
     ranked.sort(key=lambda item: (-item[1], -lexical_score(item[0]), -created(item[0]),
                                   item[0]))
-    return ranked[:n]
+    # Equal graph scores would share one rank in the fusion, whatever BM25 says: the order
+    # above (by the query's BM25, then the latest) becomes part of the score, a little less
+    # at each step down.
+    return [(mid, score * (1.0 - 1e-6 * i)) for i, (mid, score) in enumerate(ranked[:n])]

@@ -128,3 +128,28 @@ def test_the_graph_channel_ignores_a_superseded_relation(mem: eventmem.Engine,
     assert graph_found(mem.as_of(seq=new.seq - 1).recall(question, namespace="g", k=3), berlin)
     assert graph_found(mem.recall(question, namespace="g", k=3,
                                   valid_at=datetime(2025, 1, 1, 12, tzinfo=UTC)), berlin)
+
+
+# -- the graph channel cannot flood ------------------------------------------------------------
+
+
+def test_one_neighbour_lends_its_weight_to_a_few_memories_ranked_by_the_query(
+        mem: eventmem.Engine) -> None:
+    """A question naming Bob reaches memories about his neighbour Acme: at most
+    GRAPH_MEMORIES_PER_NEIGHBOUR of them, those sharing most with the query first, each with its
+    own rank (equal graph scores would tie in the fusion, whatever BM25 says)."""
+    from eventmem.recall.channels import GRAPH_MEMORIES_PER_NEIGHBOUR
+
+    mem.remember_many([f"Note {i}: the weather was mild" for i in range(40)], namespace="g")
+    mem.remember("Bob works at Acme", namespace="g")
+    mem.remember_many([f"Last week Acme shipped release {i} of the app" for i in range(12)],
+                      namespace="g")
+    mem.remember("Last week Acme opened a new office in Lisbon", namespace="g")
+    hits = mem.recall("did Bob's company open an office?", namespace="g", k=20)
+    by_graph = [h for h in hits if "graph_rank" in h.signals]
+    assert 0 < len(by_graph) <= GRAPH_MEMORIES_PER_NEIGHBOUR
+    ranks = sorted(int(h.signals["graph_rank"]) for h in by_graph)
+    assert ranks == list(range(1, len(by_graph) + 1))  # no two share a rank
+    rank = {h.text: h.signals["graph_rank"] for h in by_graph}
+    office = rank["Last week Acme opened a new office in Lisbon"]
+    assert all(office < r for text, r in rank.items() if text and "release" in text)
