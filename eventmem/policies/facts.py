@@ -415,7 +415,7 @@ def read(text: str) -> tuple[Fact, ...]:
         # "My brother Liam is coming over" names the user's brother, whatever else it says.
         relative = _NAMED_RELATIVE.search(sentence)
         if relative is not None:
-            facts.append(Fact(USER, "family", singular(relative.group(1).lower())))
+            facts.append(Fact(speaker or USER, "family", singular(relative.group(1).lower())))
         if any(f.attribute in ("appointment", "departure") for f in facts):
             # "Dentist appointment moved from Friday to Tuesday" moves a date, not a home.
             facts = [f for f in facts if f.attribute != "residence"]

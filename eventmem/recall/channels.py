@@ -222,6 +222,31 @@ def overlaps(record: MemoryRecord, start: int, end: int) -> bool:
 # conversation, the user) says as little about what is asked as a stopword does.
 GRAPH_MEMORIES_PER_ENTITY = 200
 GRAPH_MEMORIES_PER_NEIGHBOUR = 5  # what one neighbour entity may lend its graph weight to
+# The words by which a question asks about a relation (policies.extract.relations types): a
+# memory of the entity at its other end answers it without sharing a word with the question.
+RELATION_CUES: dict[str, frozenset[str]] = {
+    relation: frozenset(words.split()) for relation, words in {
+        "works_at": "work works working job company employer office firm colleague boss",
+        "manages": "manager manages team report reports",
+        "reports_to": "boss manager reports supervisor",
+        "friend_of": "friend friends",
+        "lives_in": "city live lives living home town country place where",
+        "parent_of": "kid kids child children son daughter",
+        "child_of": "mom mother dad father parent parents",
+        "dating": "girlfriend boyfriend dating partner date",
+        "married_to": "husband wife spouse married",
+        "member_of": "club team group member band",
+        "founded": "founder founded company startup business",
+        "uses": "use uses using",
+        "created": "made created built wrote",
+        "collaborates_with": "colleague coworker together",
+        "mentors": "mentor mentee",
+        "competitor_of": "competitor rival",
+        "partner_of": "partner",
+        "client_of": "client customer",
+        "sibling_of": "brother sister sibling",
+    }.items()
+}
 HUB_SHARE = 0.05
 HUB_MIN = 20  # in a small namespace, naming a handful of memories does not make a hub
 
@@ -243,6 +268,11 @@ def graph_channel(views: Projections, namespace: str, query: str, n: int, allowe
     index = views.text.indexes.get(namespace)
     if not keys or index is None:
         return []
+    # What the query asks besides the names it gives: a neighbour's memory must share a word of
+    # it (every turn John speaks names John).
+    names = {word for e in entities for word in tokenize(e.name)}
+    rest = " ".join(w for w in tokenize(query) if w not in names)
+    found = lexical(views, namespace, [(rest, 1.0)]) if rest else Lexical(np.zeros(0), ())
     total = len(index.ids)
     graph, memories = views.graph, views.state.memories
     scores: dict[str, float] = {}
@@ -255,7 +285,9 @@ def graph_channel(views: Projections, namespace: str, query: str, n: int, allowe
         return float(found.scores[row]) if row < len(found.ids) and found.ids[row] == mid \
             else 0.0
 
-    def credit(key: str, weight: float) -> None:
+    asked = set(tokenize(query))
+
+    def credit(key: str, weight: float, relation: str) -> None:
         count, named = graph_view.latest_memories(graph, namespace, key,
                                                   GRAPH_MEMORIES_PER_ENTITY)
         if not count or count > max(HUB_SHARE * total, HUB_MIN):
@@ -264,7 +296,13 @@ def graph_channel(views: Projections, namespace: str, query: str, n: int, allowe
         # One neighbour lends its weight to a few of its memories only, those sharing most
         # with the query (then the latest): a neighbour named in fifty memories must not flood
         # the list with fifty equal graph matches.
-        best = sorted((mid for mid in named if allowed(mid)),
+        # And, unless the query asks about the relation that leads there ("Alice's husband",
+        # "Alice's city"), only memories sharing a word with the query: a path alone would tie
+        # a neighbour's memories to every question naming the entity ("John's daughter Sara"
+        # came up for every question about John).
+        about_it = bool(RELATION_CUES.get(relation, frozenset()) & asked)
+        best = sorted((mid for mid in named
+                       if allowed(mid) and (about_it or lexical_score(mid) > 0)),
                       key=lambda mid: (-lexical_score(mid), -created(mid), mid))
         for memory_id in best[:GRAPH_MEMORIES_PER_NEIGHBOUR]:
             scores[memory_id] = scores.get(memory_id, 0.0) + gain
@@ -276,7 +314,7 @@ def graph_channel(views: Projections, namespace: str, query: str, n: int, allowe
         # forgotten or superseded memory, or one not true at valid_at, must not lead here.
         for neighbour in graph_view.neighbors(graph, namespace, key, now, hops=hops, limit=20,
                                               stated_by=allowed):
-            credit(neighbour.key, neighbour.score * 0.5 ** neighbour.hops)
+            credit(neighbour.key, neighbour.score * 0.5 ** neighbour.hops, neighbour.via[0][1])
     ranked = [(mid, score) for mid, score in scores.items() if score > 0 and allowed(mid)]
     ranked.sort(key=lambda item: (-item[1], -lexical_score(item[0]), -created(item[0]),
                                   item[0]))
