@@ -7,8 +7,9 @@ The function checks the grant before it reads or writes:
 
 - an operation naming a namespace needs that namespace (read or write); outside the grant it is
   refused with 403;
-- an operation naming a memory (or conflict) by id needs the memory's namespace; outside the
-  grant it answers 404 as for an unknown id, so ids of other tenants cannot be probed;
+- an operation naming a memory by id needs the memory's namespace; a memory the caller may not
+  read answers 404 as an unknown id does, so ids of other tenants cannot be probed (a write to a
+  memory it may only read, 403);
 - the store-wide operations (stats, verify, audit, consolidate, head) need the ``*`` grant.
 
 Every refusal is written to the store's ops log (the token id, the operation, the namespace and
@@ -73,12 +74,14 @@ class Call:
 
     def memory(self, reader: eventmem.Engine | eventmem.View, memory_id: str,
                mode: Mode) -> eventmem.Memory:
-        """The memory, if the grant covers its namespace; else NotFoundError, as for an unknown
-        id (the refusal is logged)."""
+        """The memory, if the grant covers its namespace for ``mode``. A memory the caller may
+        not even read answers NotFoundError, as for an unknown id; one it may read but not
+        write, 403. Refusals are logged."""
         memory = reader.get(memory_id)
-        if not self.grant.allows(memory.namespace, mode):
+        if not self.grant.allows(memory.namespace, "read"):
             self.deny(memory.namespace, 404, mode)
             raise NotFoundError(f"no memory {memory_id!r} in this store")
+        self.need(memory.namespace, mode)
         return memory
 
     def k(self, k: int) -> int:
