@@ -296,9 +296,9 @@ class Client(RemoteView):
                             wire.UtilityResult).utility
 
     def resolve(self, conflict_id: str, *, strategy: str = "use_new",
-                namespace: str = "default") -> RememberResult:
-        """Settle an open conflict of ``namespace`` (the server checks the caller may write
-        it)."""
+                namespace: str | None = None) -> RememberResult:
+        """Settle an open conflict (``namespace``, if known, spares the server a search); the
+        server checks the caller may write its namespace."""
         return self._t.call("resolve", wire.ResolveRequest(
             conflict_id=conflict_id, strategy=strategy, namespace=namespace), RememberResult)
 

@@ -203,13 +203,20 @@ def _conflicts(call: Call, req: wire.ConflictsRequest) -> list[eventmem.Conflict
 
 
 def _resolve(call: Call, req: wire.ResolveRequest) -> eventmem.RememberResult:
-    call.need(req.namespace, "write")
-    # The conflict must be of the namespace the caller named (and may write): another tenant's
-    # conflict answers as an unknown one.
-    if all(c.conflict_id != req.conflict_id
-           for c in call.engine.conflicts(namespace=req.namespace, status=None)):
-        raise NotFoundError(f"no conflict {req.conflict_id!r} in namespace {req.namespace!r}")
-    return call.engine.resolve(req.conflict_id, strategy=req.strategy)
+    # Conflicts are listed per namespace: look in the one named, else in every namespace the
+    # caller may read. Another tenant's conflict answers as an unknown one.
+    if req.namespace is not None:
+        call.need(req.namespace, "read")
+        spaces = [req.namespace]
+    else:
+        spaces = [n for n in call.engine.stats()["by_namespace"]
+                  if call.grant.allows(n, "read")]
+    for namespace in spaces:
+        if any(c.conflict_id == req.conflict_id
+               for c in call.engine.conflicts(namespace=namespace, status=None)):
+            call.need(namespace, "write")
+            return call.engine.resolve(req.conflict_id, strategy=req.strategy)
+    raise NotFoundError(f"no conflict {req.conflict_id!r} in this store")
 
 
 def _consolidate(call: Call, req: wire.ConsolidateRequest) -> eventmem.ConsolidationReport:

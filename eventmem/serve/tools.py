@@ -154,7 +154,7 @@ def build_mcp(engine: eventmem.Engine, *, tokens: Tokens | None = None,
 
     @server.tool()
     def resolve(conflict_id: str, ctx: Context, strategy: Strategy = "use_new",
-                namespace: str = "default") -> dict[str, Any]:
+                namespace: str | None = None) -> dict[str, Any]:
         """Settle an open conflict: `use_new` (the newer value wins), `keep_existing`, `merge`
         (one memory carries both) or `temporal` (the later valid time wins). The loser is
         superseded, not deleted."""

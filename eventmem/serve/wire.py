@@ -176,11 +176,12 @@ class ConflictsRequest(Request):
 
 
 class ResolveRequest(Request):
-    """``resolve`` an open conflict of ``namespace`` with ``strategy``."""
+    """``resolve`` an open conflict with ``strategy`` (``namespace``: where to find it; by
+    default every namespace the caller may read)."""
 
     conflict_id: str
     strategy: str = "use_new"
-    namespace: str = "default"
+    namespace: str | None = None
 
 
 class ConsolidateRequest(Request):
