@@ -31,7 +31,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 import eventmem
 from eventmem.errors import EventmemError, InvalidInputError
@@ -150,18 +150,9 @@ class Server:
             return Response(data, media_type="application/json")
         return endpoint
 
-    def _guard(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]
-               ) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
+    def _guard(self, app: ASGIApp) -> ASGIApp:
         """The MCP endpoint behind the same token check (its tools check the namespaces)."""
-        async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
-            request = Request(scope)
-            try:
-                self.grant(request.headers, "mcp")
-            except wire.AccessDeniedError as exc:
-                await error_response(exc)(scope, receive, send)
-                return
-            await app(scope, receive, send)
-        return guarded
+        return _Guarded(self, app)
 
     async def _health(self, request: Request) -> Response:
         seq = await run_in_threadpool(lambda: self.engine.seq)
@@ -179,6 +170,23 @@ class Server:
         return _json(wire.ErrorBody(error="InvalidInputError",
                                     message=f"{request.method} is not allowed on "
                                             f"{request.url.path}; operations are POST"), 405)
+
+
+class _Guarded:
+    """An ASGI app that answers 401 unless the request's token is valid, then runs ``app``. A
+    class, not a function: Starlette would take a function endpoint for a request handler."""
+
+    def __init__(self, server: Server, app: ASGIApp) -> None:
+        self.server, self.app = server, app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            try:
+                self.server.grant(Request(scope).headers, "mcp")
+            except wire.AccessDeniedError as exc:
+                await error_response(exc)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def openapi() -> dict[str, Any]:

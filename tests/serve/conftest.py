@@ -38,6 +38,14 @@ def eventmem_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess
                           capture_output=True, text=True, timeout=timeout)
 
 
+def add_token(store: Path, *args: str) -> tuple[str, str]:
+    """``eventmem token add`` as a user runs it; returns (token, token id)."""
+    done = eventmem_cli("--store", str(store), "--json", "token", "add", *args)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    return out["token"], out["token_id"]
+
+
 def free_port() -> int:
     """A port nothing listens on now (the kernel's pick)."""
     with socket.socket() as sock:
@@ -92,13 +100,14 @@ def start_server(store: Path, *args: str, wait: float = 60) -> Served:
 
 def post(url: str, op: str, body: Any, *, token: str | None = None,
          raw: bytes | None = None) -> tuple[int, Any]:
-    """POST JSON to ``url/v1/op`` over real HTTP (urllib); returns the status and the decoded
-    body (error statuses included)."""
+    """POST JSON to ``url/v1/op`` (``url`` + ``op`` when it starts with /) over real HTTP
+    (urllib); returns the status and the decoded body (error statuses included)."""
     headers = {"Content-Type": "application/json"}
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
     data = raw if raw is not None else json.dumps(body).encode()
-    request = urllib.request.Request(f"{url}/v1/{op}", data=data, headers=headers,
+    path = op if op.startswith("/") else f"/v1/{op}"  # "/mcp": a route outside /v1
+    request = urllib.request.Request(url + path, data=data, headers=headers,
                                      method="POST")
     try:
         with urllib.request.urlopen(request, timeout=60) as response:

@@ -13,17 +13,9 @@ import pytest
 import eventmem
 from eventmem.serve.tokens import Grant, Tokens, digest
 from eventmem.serve.wire import AccessDeniedError
-from tests.serve.conftest import Served, eventmem_cli, post, start_server
+from tests.serve.conftest import Served, add_token, eventmem_cli, post, start_server
 
 SECRET = "the spare key is under the blue pot"
-
-
-def add_token(store: Path, *args: str) -> tuple[str, str]:
-    """``eventmem token add`` as a user runs it; returns (token, token id)."""
-    done = eventmem_cli("--store", str(store), "--json", "token", "add", *args)
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)
-    return out["token"], out["token_id"]
 
 
 @pytest.fixture(scope="module")
