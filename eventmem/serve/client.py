@@ -20,7 +20,7 @@ import threading
 import urllib.parse
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import msgspec
 
@@ -33,8 +33,6 @@ from eventmem.storage.log import Head
 from eventmem.write.erase import Erasure
 from replay.audit import AuditReport
 from replay.verify import VerifyReport
-
-T = TypeVar("T")
 
 _RETRIES = 1  # a keep-alive connection the server closed is retried once on a fresh one
 
@@ -71,8 +69,8 @@ class Transport:
         if conn is not None:
             conn.close()
 
-    def request(self, method: str, path: str, body: bytes | None, result: type[T] | Any) -> T:
-        """Send one request and decode the answer into ``result``."""
+    def request(self, method: str, path: str, body: bytes | None, result: Any) -> Any:
+        """Send one request and decode the answer into ``result`` (a type msgspec decodes)."""
         for attempt in range(_RETRIES + 1):
             conn = self._connection()
             try:
@@ -91,10 +89,10 @@ class Transport:
                 self._drop()
             if response.status != 200:
                 raise wire.error_from(response.status, data)
-            return msgspec.json.decode(data, type=result)  # type: ignore[no-any-return]
+            return msgspec.json.decode(data, type=result)
         raise AssertionError("unreachable")
 
-    def call(self, name: str, request: wire.Request, result: type[T] | Any) -> T:
+    def call(self, name: str, request: wire.Request, result: Any) -> Any:
         """``POST /v1/<name>`` with ``request`` as its body."""
         return self.request("POST", f"/v1/{name}", msgspec.json.encode(request), result)
 
@@ -323,7 +321,7 @@ class Client(RemoteView):
 
     def head(self) -> Head:
         """The log's head: its last seq and chain hash (needs ``*``)."""
-        found = self._t.call("head", wire.Empty(), wire.HeadResult)
+        found: wire.HeadResult = self._t.call("head", wire.Empty(), wire.HeadResult)
         return Head(found.seq, bytes.fromhex(found.hash))
 
 

@@ -79,8 +79,10 @@ class Server:
     operation, the OpenAPI schema, and the MCP endpoint."""
 
     def __init__(self, engine: eventmem.Engine, *, tokens: Tokens | None,
-                 limits: Limits | None = None, mcp: bool = True, host: str = "127.0.0.1") -> None:
+                 limits: Limits | None = None, mcp: bool = True, host: str = "127.0.0.1",
+                 owns_engine: bool = False) -> None:
         self.engine, self.tokens = engine, tokens
+        self.owns_engine = owns_engine  # close the engine when the application shuts down
         self.limits = limits or Limits()
         self._mcp = None
         routes: list[Route] = [
@@ -99,11 +101,18 @@ class Server:
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        if self._mcp is None:
-            yield
-            return
-        async with self._mcp.session_manager.run():
-            yield
+        # The engine closes here, in the application's shutdown, and not after uvicorn returns:
+        # on SIGTERM uvicorn shuts the application down, then raises the signal again, and the
+        # process ends there (a store left unclosed reopens fine, but without its snapshot).
+        try:
+            if self._mcp is None:
+                yield
+            else:
+                async with self._mcp.session_manager.run():
+                    yield
+        finally:
+            if self.owns_engine:
+                await run_in_threadpool(self.engine.close)
 
     def grant(self, headers: Any, op: str) -> Grant:
         """The caller's grant: open when there is no token file, else the token's; a missing,
@@ -255,7 +264,8 @@ def serve(store: str | os.PathLike[str], *, host: str = "127.0.0.1", port: int =
             "token with `eventmem token add` or serve on 127.0.0.1")
     engine = eventmem.open(store)
     try:
-        server = Server(engine, tokens=tokens, limits=limits, mcp=mcp, host=host)
+        server = Server(engine, tokens=tokens, limits=limits, mcp=mcp, host=host,
+                        owns_engine=True)
         access = f"tokens from {path}" if tokens is not None else "open (no token file)"
         print(f"eventmem serve: store {engine.path} on http://{host}:{port} ({access})",
               file=sys.stderr, flush=True)
@@ -263,4 +273,4 @@ def serve(store: str | os.PathLike[str], *, host: str = "127.0.0.1", port: int =
                                 lifespan="on", limit_concurrency=256)
         uvicorn.Server(config).run()
     finally:
-        engine.close()
+        engine.close()  # a second close does nothing; this one is for a failed start

@@ -328,5 +328,5 @@ def error_from(status: int, body: bytes) -> EventmemError:
         return AccessDeniedError(decoded.message, status=status)
     cls: Any = getattr(errors, decoded.error, None)
     if isinstance(cls, type) and issubclass(cls, EventmemError):
-        return cls(decoded.message)  # type: ignore[no-any-return]
+        return cls(decoded.message)
     return ServerError(f"{decoded.error}: {decoded.message}")

@@ -119,7 +119,7 @@ def post(url: str, op: str, body: Any, *, token: str | None = None,
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """An open server (no token file) on a fresh store, shared by a module's tests."""
-    served = start_server(tmp_path_factory.mktemp("serve") / "store")
+    served = start_server(tmp_path_factory.mktemp("serve") / "store", "--max-body", "200000")
     try:
         yield served
     finally:

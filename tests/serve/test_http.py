@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import urllib.request
 from datetime import datetime
+from pathlib import Path
 
+import eventmem
 from eventmem.serve.operations import OPERATIONS
-from tests.serve.conftest import Served, post
+from tests.serve.conftest import Served, post, start_server
 
 
 def _aware(value: str) -> datetime:
@@ -103,8 +105,10 @@ def test_errors_are_json_with_their_status(server: Served) -> None:
     assert status == 400, body  # a time without its offset is refused, as a naive datetime is
     status, body = post(server.url, "no/such/op", {})
     assert status == 404 and body["error"] == "NotFoundError"
-    status, body = post(server.url, "remember", {"text": "x" * (2 << 20)})
-    assert status == 413 and body["error"] == "InvalidInputError"
+    # Past --max-body (200000 for this server); small enough that the whole body fits in the
+    # socket's buffers, so the client reads the 413 instead of a reset while it still sends.
+    status, body = post(server.url, "remember", {"text": "x" * 300_000})
+    assert status == 413 and body["error"] == "InvalidInputError" and "200000" in body["message"]
     request = urllib.request.Request(server.url + "/v1/recall", method="GET")
     try:
         urllib.request.urlopen(request, timeout=10)
@@ -133,3 +137,16 @@ def test_server_writes_reach_the_log_and_verify(server: Served) -> None:
     post(server.url, "remember", {"text": "Erin likes hiking", "namespace": "http-v"})
     _, after = post(server.url, "head", {})
     assert after["seq"] == before["seq"] + 1 and len(after["hash"]) == 64
+
+
+def test_sigterm_closes_the_store_cleanly(tmp_path: Path) -> None:
+    served = start_server(tmp_path / "store", "--no-mcp")
+    _, created = post(served.url, "remember", {"text": "Frank collects stamps", "namespace": "f"})
+    served.stop()
+    # uvicorn shuts the application down, then lets the SIGTERM end the process as it would.
+    assert served.process.returncode in (0, -15), served.log.read_text()
+    lines = [json.loads(line) for line in (served.store / "ops.log").read_text().splitlines()]
+    assert lines[-1]["event"] == "close"
+    with eventmem.open(served.store) as mem:  # released: this process can take it over
+        assert mem.get(created["memory_id"]).text == "Frank collects stamps"
+        assert mem.verify().ok
