@@ -441,7 +441,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--until", help="audit the decisions up to this seq (default: the head)")
     add("stats", cmd_stats, "counts and sizes")
     p = add("serve", cmd_serve, "serve the store to many agents: a JSON HTTP API "
-            "(/openapi.json) and MCP (/mcp); with no token file it runs open, loopback only")
+            "(/openapi.json) and MCP (/mcp); with no token file it runs open, loopback only "
+            "(the store is created if missing)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
     p.add_argument("--tokens", help="the token file (default <store>/tokens.json)")

@@ -211,7 +211,7 @@ class Client(RemoteView):
     """A store served by ``eventmem serve``: the engine's methods over HTTP (see the module
     docstring). Use :func:`connect`; close it, or use it as a context manager."""
 
-    def __init__(self, url: str, *, token: str | None = None, timeout: float = 60.0) -> None:
+    def __init__(self, url: str, *, token: str | None = None, timeout: float = 300.0) -> None:
         super().__init__(Transport(url, token=token, timeout=timeout), None)
 
     @property
@@ -325,7 +325,8 @@ class Client(RemoteView):
         return Head(found.seq, bytes.fromhex(found.hash))
 
 
-def connect(url: str, *, token: str | None = None, timeout: float = 60.0) -> Client:
+def connect(url: str, *, token: str | None = None, timeout: float = 300.0) -> Client:
     """A client of the ``eventmem serve`` at ``url`` (``http://127.0.0.1:8765``), with the
-    engine's methods and result types. ``token``: the bearer token (``eventmem token add``)."""
+    engine's methods and result types. ``token``: the bearer token (``eventmem token add``).
+    ``timeout``: seconds to wait for one answer; an audit of a large store takes minutes."""
     return Client(url, token=token, timeout=timeout)

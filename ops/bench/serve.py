@@ -251,8 +251,12 @@ def run(memories: int, clients: list[int], requests: int, mcp: bool) -> dict[str
             modes["http"] = bench_http(server.url, clients, requests)
             if mcp:
                 modes["mcp"] = bench_mcp(server.url, clients, requests)
-            with eventmem.connect(server.url) as client:
-                checks = {"verify_ok": client.verify().ok, "audit_ok": client.audit().ok}
+            # Audit re-derives every decision, each recall's included: minutes on a big store.
+            with eventmem.connect(server.url, timeout=3_600) as client:
+                started = time.perf_counter()
+                checks = {"verify_ok": client.verify().ok}
+                checks["audit_ok"] = client.audit().ok
+                checks["checks_s"] = time.perf_counter() - started
         finally:
             server.stop()
     overhead = {}
@@ -270,7 +274,7 @@ def run(memories: int, clients: list[int], requests: int, mcp: bool) -> dict[str
     targets = {
         "no request failed": {"value": failed, "target": 0, "pass": failed == 0},
         "verify and audit ok": {"value": checks, "target": True,
-                                "pass": bool(checks) and all(checks.values())},
+                                "pass": bool(checks.get("verify_ok") and checks.get("audit_ok"))},
     }
     return {"benchmark": "serve", "machine": machine_info(),
             "params": {"memories": memories, "clients": clients, "requests": requests,
