@@ -4,6 +4,8 @@
     with eventmem.open("path/to/store") as mem:
         mem.remember("Alice moved to Berlin in March", namespace="alice")
         hits = mem.recall("where does alice live", namespace="alice")
+
+    mem = eventmem.connect("http://127.0.0.1:8765", token=...)   # the same, through a server
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
     from eventmem.reader import View
     from eventmem.recall.channels import Channel
     from eventmem.results import Conflict, HistoryEntry, Hit, Memory, RememberResult, Version
+    from eventmem.serve.client import connect
     from eventmem.storage.log import Head
     from eventmem.text.embedders import Embedder, HashingEmbedder
     from eventmem.text.neural import MiniLMEmbedder
@@ -93,6 +96,7 @@ _LAZY = {
     "Version": "eventmem.results",
     "VerifyReport": "replay.verify",
     "View": "eventmem.reader",
+    "connect": "eventmem.serve.client",
 }
 
 __all__ = [
@@ -144,6 +148,7 @@ __all__ = [
     "VerifyReport",
     "Version",
     "View",
+    "connect",
     "open",
 ]
 

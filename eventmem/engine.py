@@ -259,6 +259,13 @@ class Engine(Reader):
         self._snapshot_seq = self._views.seq
         return self._snapshot_seq
 
+    def log_op(self, op: str, **fields: object) -> None:
+        """Write one line to the store's ops log: ``op`` and ``fields`` (ids, counts, codes;
+        never memory text or queries, which an erase could not reach there). For what runs
+        around the engine, such as the server's access refusals. Best effort, as every ops-log
+        line; nothing when the store is read-only."""
+        self._ops.info(op, **fields)
+
     def _ensure_current(self) -> None:
         if self._closed:
             raise ClosedError("the store is closed; open it again")

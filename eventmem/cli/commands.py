@@ -310,6 +310,59 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(path, as_json=args.json)
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the store over HTTP (a JSON API and MCP at /mcp) until interrupted."""
+    from eventmem.serve.http import serve
+    from eventmem.serve.operations import Limits
+    path = _check_path(_store(args))
+    serve(path, host=args.host, port=args.port, tokens_path=args.tokens,
+          limits=Limits(max_body=args.max_body, max_k=args.max_k), mcp=not args.no_mcp)
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """Serve the store as an MCP server over stdin and stdout (for a desktop agent)."""
+    from eventmem.serve.tools import run_stdio
+    run_stdio(_check_path(_store(args)))
+    return 0
+
+
+def _tokens_path(args: argparse.Namespace) -> str:
+    from eventmem.serve.tokens import default_path
+    return str(args.tokens) if args.tokens else str(default_path(_check_path(_store(args))))
+
+
+def cmd_token(args: argparse.Namespace) -> int:
+    """Manage the server's bearer tokens: ``add`` prints a new token once, ``list`` shows
+    them (never their text), ``revoke ID`` refuses one from its next call."""
+    from eventmem.serve import tokens
+    path = _tokens_path(args)
+    if args.action == "add":
+        if not args.namespace:
+            raise InvalidInputError("token add needs at least one --namespace (or '*' for all)")
+        token, record = tokens.add(path, args.namespace, read_only=args.read_only,
+                                   label=args.label)
+        grant = "read" if record.read_only else "read-write"
+        _emit(args, {"token": token, "token_id": record.token_id,
+                     "namespaces": list(record.namespaces), "read_only": record.read_only},
+              f"{token}\n(token {record.token_id}, {grant} on {', '.join(record.namespaces)}; "
+              f"shown once: only its sha256 is kept in {path})")
+    elif args.action == "list":
+        records = tokens.load(path).tokens
+        shown = [msgspec.structs.replace(r, sha256=r.sha256[:12]) for r in records]
+        lines = [f"{r.token_id}  {'revoked' if r.revoked_at else 'active '}  "
+                 f"{'read' if r.read_only else 'read-write':10}  {','.join(r.namespaces)}"
+                 f"{'  ' + r.label if r.label else ''}" for r in records]
+        _emit(args, shown, "\n".join(lines) if lines else f"no tokens in {path}")
+    else:
+        if not args.token_id:
+            raise InvalidInputError("token revoke takes the token's id (see `token list`)")
+        record = tokens.revoke(path, args.token_id)
+        _emit(args, {"token_id": record.token_id, "revoked_at": record.revoked_at},
+              f"revoked {record.token_id}")
+    return 0
+
+
 # -- the parser ----------------------------------------------------------------------------------
 
 
@@ -387,6 +440,27 @@ def build_parser() -> argparse.ArgumentParser:
             "come out differently")
     p.add_argument("--until", help="audit the decisions up to this seq (default: the head)")
     add("stats", cmd_stats, "counts and sizes")
+    p = add("serve", cmd_serve, "serve the store to many agents: a JSON HTTP API "
+            "(/openapi.json) and MCP (/mcp); with no token file it runs open, loopback only "
+            "(the store is created if missing)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    p.add_argument("--tokens", help="the token file (default <store>/tokens.json)")
+    p.add_argument("--max-body", type=_positive, default=1 << 20,
+                   help="largest request body in bytes (default 1 MiB)")
+    p.add_argument("--max-k", type=_positive, default=100,
+                   help="most results one recall may ask for (default 100)")
+    p.add_argument("--no-mcp", action="store_true", help="do not mount MCP at /mcp")
+    add("mcp", cmd_mcp, "serve the store as an MCP server over stdio (for desktop agents)")
+    p = add("token", cmd_token, "manage the server's bearer tokens (add, list, revoke)")
+    p.add_argument("action", choices=["add", "list", "revoke"])
+    p.add_argument("token_id", nargs="?", help="revoke: the token's id")
+    p.add_argument("--namespace", "-n", action="append",
+                   help="add: a namespace the token grants (repeat; '*' for all and the "
+                        "store-wide operations)")
+    p.add_argument("--read-only", action="store_true", help="add: read, never write")
+    p.add_argument("--label", default="", help="add: a note for `token list`")
+    p.add_argument("--tokens", help="the token file (default <store>/tokens.json)")
     return parser
 
 

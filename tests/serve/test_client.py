@@ -1,0 +1,149 @@
+"""``eventmem.connect``: the engine's API contract, checked on an in-process engine and, the same
+checks, through a real server process; switching is one line."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import eventmem
+from tests.serve.conftest import Served
+
+_names = itertools.count()
+
+
+@pytest.fixture(params=["engine", "client"])
+def mem(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """The same API in process (``eventmem.open``) and remote (``eventmem.connect``)."""
+    if request.param == "engine":
+        with eventmem.open(tmp_path / "store") as engine:
+            yield engine
+    else:
+        served: Served = request.getfixturevalue("server")
+        with eventmem.connect(served.url) as client:
+            yield client
+
+
+@pytest.fixture
+def ns() -> str:
+    """A namespace of this test's own (the remote store is shared by the module)."""
+    return f"contract-{next(_names)}"
+
+
+def test_exact_duplicates_reinforce_per_namespace(mem: Any, ns: str) -> None:
+    first = mem.remember("Alice prefers tea over coffee", namespace=ns)
+    assert isinstance(first, eventmem.RememberResult) and first.action == "created"
+    again = mem.remember("alice prefers  tea over coffee", namespace=ns)
+    assert (again.action, again.memory_id) == ("reinforced", first.memory_id)
+    other = mem.remember("Alice prefers tea over coffee", namespace=ns + "-other")
+    assert other.action == "created" and other.memory_id != first.memory_id
+
+
+def test_remember_many_is_one_batch(mem: Any, ns: str) -> None:
+    results = mem.remember_many(["Carol plays the cello", "carol plays the cello",
+                                 {"text": "Dan works at Acme", "kind": "relationship"}],
+                                namespace=ns)
+    assert [r.action for r in results] == ["created", "reinforced", "created"]
+    assert mem.get(results[2].memory_id).kind == "relationship"
+
+
+def test_recall_is_isolated_and_explained(mem: Any, ns: str) -> None:
+    created = mem.remember("Alice moved to Berlin in March", namespace=ns)
+    hits = mem.recall("which city did alice move to?", namespace=ns, k=2)
+    assert isinstance(hits[0], eventmem.Hit) and hits[0].memory_id == created.memory_id
+    assert {"vector_rank", "bm25_rank"} <= set(hits[0].signals)
+    assert hits[0].created_at.tzinfo is not None
+    assert mem.recall("which city did alice move to?", namespace=ns + "-x") == []
+
+
+def test_forget_hides_and_as_of_remembers(mem: Any, ns: str) -> None:
+    kept = mem.remember("The spare key is under the blue pot", namespace=ns)
+    before = mem.seq
+    mem.pin(kept.memory_id)
+    mem.unpin(kept.memory_id)
+    mem.forget(kept.memory_id)
+    assert all(h.memory_id != kept.memory_id for h in mem.recall("spare key", namespace=ns))
+    memory = mem.get(kept.memory_id)
+    assert isinstance(memory, eventmem.Memory) and memory.status == "deleted"
+    assert mem.as_of(seq=before).get(kept.memory_id).status == "active"
+    types = [e.type for e in mem.history(kept.memory_id)]
+    assert {"memory.pinned", "memory.unpinned", "memory.forgotten"} <= set(types)
+    assert all(isinstance(e, eventmem.HistoryEntry) for e in mem.history(kept.memory_id))
+
+
+def test_valid_at_answers_what_was_true_then(mem: Any, ns: str) -> None:
+    rome = mem.remember("Alice studied in Rome", namespace=ns,
+                        valid_from=datetime(2010, 1, 1, tzinfo=UTC),
+                        valid_until=datetime(2014, 1, 1, tzinfo=UTC))
+    mem.remember("Alice teaches in Berlin", namespace=ns,
+                 valid_from=datetime(2016, 1, 1, tzinfo=UTC))
+    then = datetime(2012, 6, 1, tzinfo=UTC)
+    assert [h.memory_id for h in mem.recall("Alice", namespace=ns, valid_at=then)] \
+        == [rome.memory_id]
+    assert mem.get(rome.memory_id, valid_at=then).valid_until == datetime(2014, 1, 1,
+                                                                          tzinfo=UTC)
+    with pytest.raises(eventmem.NotFoundError):
+        mem.get(rome.memory_id, valid_at=datetime(2020, 1, 1, tzinfo=UTC))
+
+
+def test_errors_are_the_engines(mem: Any, ns: str) -> None:
+    with pytest.raises(eventmem.NotFoundError):
+        mem.get("mem_nope")
+    with pytest.raises(eventmem.InvalidInputError):
+        mem.remember("", namespace=ns)
+    with pytest.raises(eventmem.InvalidInputError):
+        mem.recall("tea", namespace=ns, profile="loudest")
+    with pytest.raises(eventmem.InvalidInputError):
+        mem.erase()
+    with pytest.raises(eventmem.InvalidInputError):
+        mem.remember_many("one text, not a list", namespace=ns)
+
+
+def test_conflicts_resolve_and_graph(mem: Any, ns: str) -> None:
+    oslo = mem.remember("Bob lives in Oslo", namespace=ns, on_conflict="ask")
+    paris = mem.remember("Bob moved to Paris", namespace=ns, on_conflict="ask")
+    [conflict] = mem.conflicts(namespace=ns)
+    assert isinstance(conflict, eventmem.Conflict) and conflict.memory_id == oslo.memory_id
+    won = mem.resolve(conflict.conflict_id, strategy="use_new")
+    assert won.memory_id == paris.memory_id and mem.conflicts(namespace=ns) == []
+    assert [v.memory_id for v in mem.timeline(paris.memory_id)] == [oslo.memory_id,
+                                                                     paris.memory_id]
+    bob = mem.graph.entity("Bob", namespace=ns)
+    assert isinstance(bob, eventmem.Entity) and bob.type == "person"
+    assert ("lives_in", "paris") in {(r.relation, r.object) for r in bob.relations}
+
+
+def test_checks_and_maintenance(mem: Any, ns: str) -> None:
+    mem.remember("Erin likes hiking", namespace=ns)
+    assert mem.verify().ok and mem.audit().ok
+    report = mem.consolidate()
+    assert isinstance(report, eventmem.ConsolidationReport) and report.now.tzinfo is not None
+    assert mem.head().seq == mem.seq
+    assert "Erin" in mem.context("what does erin like", namespace=ns)
+
+
+def test_one_client_shared_by_threads(server: Served) -> None:
+    with eventmem.connect(server.url) as mem:
+        errors: list[BaseException] = []
+
+        def work(n: int) -> None:
+            try:
+                for i in range(5):
+                    mem.remember(f"Thread {n} fact number {i} about kites", namespace="threads")
+                    mem.recall("kites", namespace="threads")
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        assert mem.verify().ok
