@@ -39,7 +39,8 @@ from typing import Final
 from eventmem.policies import facts
 from eventmem.policies.literals import Prefilter
 
-__all__ = ["CLASSIFY_1", "CLASSIFY_2", "FACT_RULES", "KIND_ORDER", "POLICIES", "POLICY_VERSION", "RULES", "classify"]
+__all__ = ["CLASSIFY_1", "CLASSIFY_2", "FACT_RULES", "KIND_ORDER", "POLICIES", "POLICY_VERSION",
+           "RULES", "classify"]
 
 CLASSIFY_1: Final = "classify-1"  # the text as written only (no third-person subjects)
 CLASSIFY_2: Final = "classify-2"  # no personal-attribute reading (see FACT_RULES)

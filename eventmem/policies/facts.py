@@ -75,7 +75,7 @@ _KIN: Final = frozenset(
     spouse partner girlfriend boyfriend fiance fiancee grandma grandmother grandpa grandfather
     aunt uncle cousin niece nephew stepson stepdaughter stepmother stepfather
     """.split())  # noqa: SIM905
-_CHILDREN: Final = frozenset("son daughter kid child baby stepson stepdaughter".split())
+_CHILDREN: Final = frozenset("son daughter kid child baby stepson stepdaughter".split())  # noqa: SIM905
 _APPOINTMENTS: Final = (
     "dentist doctor physio physiotherapist physiotherapy haircut hairdresser barber checkup "
     "check-up vet therapist therapy optician optometrist dermatologist chiropractor "
@@ -85,7 +85,8 @@ _JOBS: Final = (
     "engineer manager director scientist analyst designer developer nurse teacher lawyer "
     "accountant consultant architect writer editor researcher programmer administrator officer "
     "specialist coordinator technician practitioner pharmacist chef intern professor lecturer "
-    "librarian bookkeeper cashier clerk paralegal electrician plumber mechanic recruiter strategist marketer "
+    "librarian bookkeeper cashier clerk paralegal electrician plumber mechanic recruiter "
+    "strategist marketer "
     "salesperson representative supervisor executive founder cto ceo cfo vp owner "
     "journalist photographer translator economist statistician physicist chemist biologist "
     "surgeon paramedic firefighter pilot tutor instructor counselor counsellor auditor "
@@ -110,7 +111,8 @@ _ATTRIBUTES: Final[tuple[tuple[str, str], ...]] = (
     ("appointment", rf"\bappointments?\b|\bresched\w*|\b(?:{_words(_APPOINTMENTS)})\b[^.;]*"
                     r"\b(?:on|moved|pushed|booked|scheduled|to) (?:the )?(?:next )?"
                     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d)"
-                    rf"|\b(?:push|pushed|move|moved|book|booked|schedule|scheduled) (?:the |my |a )?"
+                    r"|\b(?:push|pushed|move|moved|book|booked|schedule|scheduled)"
+                    r" (?:the |my |a )?"
                     rf"(?:{_words(_APPOINTMENTS)})\b"),
     ("departure", r"\bflights?\b|\bdepart\w*|\btakes? off\b|\btake-?off\b|\bboarding\b"
                   r"|\b(?:train|bus|ferry|plane)\b.*\b(?:leaves?|leaving)\b"),
@@ -118,7 +120,8 @@ _ATTRIBUTES: Final[tuple[tuple[str, str], ...]] = (
     ("birthday", r"\bbirthday (?:is|was|falls)\b|\bbirthday's\b|\bborn on\b|\bdate of birth\b"
                  r"|\bwhen is \w+(?:'s)? birthday\b"),
     ("age", r"\b\d+\s*(?:years?|yrs?)[ -]old\b|\bturn(?:s|ed)? \d+\b|\bhow old\b"
-            rf"|\bwhat age\b|\bage\b|\b(?:{_words(' '.join(sorted(_CHILDREN)))})\b.* is (?:now )?\d+\b"),
+            r"|\bwhat age\b|\bage\b"
+            rf"|\b(?:{_words(' '.join(sorted(_CHILDREN)))})\b.* is (?:now )?\d+\b"),
     ("count", r"\bhow many\b|\b(?:own|owns|owned|have|has|had|got|bought|buy|sold|gave|left|"
               r"picked up|that's|thats|total|collect\w*)\b.*\b(?:\d+|another|one more|an extra)\b"
               r"|\b(?:\d+|another|one more|an extra)\b.*\b(?:own|owns|have|has|left|now)\b"),
@@ -130,12 +133,14 @@ _ATTRIBUTES: Final[tuple[tuple[str, str], ...]] = (
              r"|\bgluten[- ]free\b|\bdairy[- ]free\b|\blactose\b|\bflexitarian\b|\bcarnivore\b"
              r"|\bhalal\b|\bkosher\b|\bplant[- ]based\b|\beat(?:s|ing)? (?:no )?(?:meat|fish)\b"
              r"|\blow[- ]carb\b|\bfasting\b"),
-    ("car", rf"\bcars?\b|\b(?:driv(?:e|es|ing)|drove)\s+(?:a|an|the|my|our|his|her|their)\b|\bvehicle\b|\btruck\b|\bsuv\b"
+    ("car", rf"\bcars?\b|\b(?:driv(?:e|es|ing)|drove)\s+(?:a|an|the|my|our|his|her|their)\b"
+            rf"|\bvehicle\b|\btruck\b|\bsuv\b"
             rf"|\bsedan\b|\bhatchback\b|\bminivan\b|\b(?:{_words(_CAR_MAKES)})\b"),
     ("phone", r"\bphones?\b|\biphone\w*|\bpixel\b|\bgalaxy\b|\bsmartphone\b|\boneplus\b"
               r"|\bxperia\b|\bfairphone\b|\bmotorola\b|\bmoto\b|\bnokia\b|\bxiaomi\b|\bhuawei\b"),
     ("pet", rf"\b(?:{_words(_PETS)})\b|\badopt\w*|\bpassed away\b|\bdied\b|\bput down\b"),
-    ("relationship", r"\bsingle\b|\bdating\b|\bseeing (?:someone|somebody|anyone|each other|a (?:guy|girl|man|woman))\b"
+    ("relationship", r"\bsingle\b|\bdating\b"
+                     r"|\bseeing (?:someone|somebody|anyone|each other|a (?:guy|girl|man|woman))\b"
                      r"|\bengaged\b|\bmarried\b|\bgirlfriend\b"
                      r"|\bboyfriend\b|\bfianc[eé]e?\b|\bdivorc\w*|\bbroke up\b|\bbreak ?up\b"
                      r"|\bsplit up\b|\brelationship\b|\bin love\b|\bproposed\b"),
@@ -145,14 +150,17 @@ _ATTRIBUTES: Final[tuple[tuple[str, str], ...]] = (
               r"|\benjoy\w*|\b(?:got|getting|gotten|really|totally|very|so|big|huge|i'm|im) "
               r"into\b|\bpassion\b|\bspends? (?:\w+ )?(?:weekends|evenings|free time|spare time)"
               r" on\b"),
-    ("title", rf"\bjob title\b|\btitle\b|\b(?:job|role|position|occupation|profession) is\b|\bpromoted\b|\bpromotion to\b|\b(?:work\w*|start\w*|hired|employed) as\b"
+    ("title", rf"\bjob title\b|\btitle\b|\b(?:job|role|position|occupation|profession) is\b"
+              rf"|\bpromoted\b|\bpromotion to\b|\b(?:work\w*|start\w*|hired|employed) as\b"
               rf"|\brole\b|\bposition\b|\boccupation\b|\bprofession\b|\bfor a living\b"
               rf"|\bjob as\b|\b(?:as|a|an|new|now|from|to)\s+(?:[a-z]+\s+)?(?:{_words(_JOBS)})\b"
               r"|\b(?:is|am|i'm|im|became|become|becoming|now) (?:now )?an? [a-z]+"
               r"(?:ist|er|or|ian|ant|grapher|ologist)\b"),
-    ("employer", r"\bwork(?:s|ed|ing)? (?:at|for)\b(?! (?:me|us|you|him|her|them|it)\b)|\bemploy\w*|\bjob (?:at|with)\b"
+    ("employer", r"\bwork(?:s|ed|ing)? (?:at|for)\b(?! (?:me|us|you|him|her|them|it)\b)"
+                 r"|\bemploy\w*|\bjob (?:at|with)\b"
                  r"|\bhired (?:at|by)\b|\bfirst (?:day|week|month) at\b"
-                 r"|\bstart(?:ed|ing|s)? (?:a new job )?at\b|\bjob as [a-z ]+ at\b|\bcompany\b|\blaid off\b"
+                 r"|\bstart(?:ed|ing|s)? (?:a new job )?at\b|\bjob as [a-z ]+ at\b|\bcompany\b"
+                 r"|\blaid off\b"
                  r"|\bquit\b|\bwhere (?:do|does|did) \w+ work\b|\bfirm\b|\bover at\b"
                  r"|\b(?:i'm|im|i am) an? [a-z]+(?: [a-z]+)? at\b"),
     ("residence", r"\bliv(?:e|es|ed|ing) in\b|\bmov(?:e|ed|es|ing) (?:to|from|back|out|away)\b"
@@ -181,7 +189,8 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ("car", r"\bdrive\b|\bdriving\b|\bcar\b"),
         ("age", r"\bhow old\b|\bwhat age\b"),
         ("hometown", r"\bgrow up\b|\bgrew up\b|\bhome ?town\b|\bfrom originally\b"
-                     r"|\boriginally from\b|\bwhere (?:is|are) \w+ from\b|\bwhere (?:was|were) \w+ born\b"),
+                     r"|\boriginally from\b|\bwhere (?:is|are) \w+ from\b"
+                     r"|\bwhere (?:was|were) \w+ born\b"),
         ("family", rf"\b(?:{_words(' '.join(sorted(_KIN)))})(?:'s)? (?:name|called)\b"
                    rf"|\bname of \w+ (?:{_words(' '.join(sorted(_KIN)))})\b"),
         ("residence", r"\bwhere (?:do|does|did) \w+ live\b|\bcity\b|\bresidence\b"
@@ -245,8 +254,8 @@ _NUMBERED: Final = re.compile(
     r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|another|one more|"
     r"an extra|a new|a|an)\s+(?:(?:new|more|other|extra|electric|old|used)\s+)?([a-z]+)")
 _NOT_COUNTED: Final = frozenset(
-    "year years month months week weeks day days hour hours minute minutes time times bit lot "
-    "few couple while".split())
+    ["year", "years", "month", "months", "week", "weeks", "day", "days", "hour", "hours",
+        "minute", "minutes", "time", "times", "bit", "lot", "few", "couple", "while"])
 _QUESTION_STOP: Final = frozenset(
     """
     do does did is are was were the a an my your his her their our i you he she they it what
@@ -586,10 +595,12 @@ def values_of(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-_WEEKDAYS: Final = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+_WEEKDAYS: Final = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday".split())  # noqa: SIM905
 _MONTH_WORDS: Final = frozenset(
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+        "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+        "sept", "oct", "nov", "dec"])
 
 
 def attribute_words(attribute: str) -> str:

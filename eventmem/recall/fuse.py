@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, partial
 from typing import NamedTuple
 
 import numpy as np
@@ -310,7 +310,7 @@ def search(
 
     fused = {mid: signals for mid, signals in fused.items()
              if _evident(signals, got.own_bm25.get(mid, 0.0), access.vector_floor,
-                         lambda mid=mid: shares_form(mid))}
+                         partial(shares_form, mid))}
     if not fused:
         return asked_first([], views, plan, _reader(views, access), namespace=namespace, k=k,
                            allowed=allowed)

@@ -50,6 +50,7 @@ from eventmem.events import (
 from eventmem.policies import (
     causal,
     classify,
+    facts,
     gate,
     importance,
     merge,
@@ -59,17 +60,16 @@ from eventmem.policies import (
     timebound,
     values,
 )
-from eventmem.policies import facts
 from eventmem.policies.conflict import detect as conflict
 from eventmem.policies.decay import progress, stability_after_access
 from eventmem.policies.extract import relations as extract
 from eventmem.policies.observer import rules as observer
+from eventmem.recall.facts import NamespaceFacts
 from eventmem.results import Action
 from eventmem.storage.envelope import Content
 from eventmem.storage.log import Head
 from eventmem.text.blas import single_thread
 from eventmem.text.normalize import content_hash, dedup_key
-from eventmem.recall.facts import NamespaceFacts
 from eventmem.write.items import Item
 from eventmem.write.neighbours import Near, Neighbourhood, Query, eligible
 from projections import Projections

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from importlib import metadata
@@ -199,3 +201,36 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """The records of a JSON-lines file (blank lines skipped)."""
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+def bm25_scores(docs: Sequence[Counter[str]], lengths: Sequence[int], query: Sequence[str],
+                k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25) -> list[float]:
+    """Okapi BM25 of every doc (term counts, lengths) for ``query`` as rank_bm25's BM25Okapi
+    computes it: idf log((N - n + 0.5) / (n + 0.5)), a negative idf replaced by epsilon times
+    the average idf; a query term counts as often as it occurs."""
+    n_docs = len(docs)
+    if not n_docs:
+        return []
+    df: Counter[str] = Counter()
+    for doc in docs:
+        df.update(doc.keys())
+    idf: dict[str, float] = {}
+    for word, freq in df.items():
+        idf[word] = math.log(n_docs - freq + 0.5) - math.log(freq + 0.5)
+    average_idf = sum(idf.values()) / len(idf) if idf else 0.0
+    floor = epsilon * average_idf
+    for word, value in idf.items():
+        if value < 0:
+            idf[word] = floor
+    avgdl = sum(lengths) / n_docs or 1.0
+    norms = [k1 * (1 - b + b * length / avgdl) for length in lengths]
+    scores = [0.0] * n_docs
+    for term in query:
+        weight = idf.get(term)
+        if not weight:
+            continue
+        for i, doc in enumerate(docs):
+            f = doc.get(term)
+            if f:
+                scores[i] += weight * (f * (k1 + 1) / (f + norms[i]))
+    return scores

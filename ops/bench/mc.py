@@ -54,7 +54,6 @@ from __future__ import annotations
 import argparse
 import bisect
 import hashlib
-import math
 import os
 import re
 import shutil
@@ -72,6 +71,7 @@ import eventmem
 from ops.bench.common import (
     REPO_ROOT,
     RESULTS_DIR,
+    bm25_scores,
     data_dir,
     format_table,
     machine_info,
@@ -356,39 +356,6 @@ def stem(word: str) -> str:
 def tokenize(text: str) -> list[str]:
     """Lowercase ``\\w+`` tokens, function words dropped, suffixes stripped."""
     return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
-
-
-def bm25_scores(docs: Sequence[Counter[str]], lengths: Sequence[int], query: Sequence[str],
-                k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25) -> list[float]:
-    """Okapi BM25 of every doc (term counts, lengths) for ``query`` as rank_bm25's BM25Okapi
-    computes it: idf log((N - n + 0.5) / (n + 0.5)), a negative idf replaced by epsilon times
-    the average idf; a query term counts as often as it occurs."""
-    n_docs = len(docs)
-    if not n_docs:
-        return []
-    df: Counter[str] = Counter()
-    for doc in docs:
-        df.update(doc.keys())
-    idf: dict[str, float] = {}
-    for word, freq in df.items():
-        idf[word] = math.log(n_docs - freq + 0.5) - math.log(freq + 0.5)
-    average_idf = sum(idf.values()) / len(idf) if idf else 0.0
-    floor = epsilon * average_idf
-    for word, value in idf.items():
-        if value < 0:
-            idf[word] = floor
-    avgdl = sum(lengths) / n_docs or 1.0
-    norms = [k1 * (1 - b + b * length / avgdl) for length in lengths]
-    scores = [0.0] * n_docs
-    for term in query:
-        weight = idf.get(term)
-        if not weight:
-            continue
-        for i, doc in enumerate(docs):
-            f = doc.get(term)
-            if f:
-                scores[i] += weight * (f * (k1 + 1) / (f + norms[i]))
-    return scores
 
 
 class Corpus:

@@ -6,7 +6,7 @@ import pytest
 
 from eventmem.policies import facts
 from eventmem.policies.classify import CLASSIFY_2, classify
-from eventmem.policies.facts import OTHER, USER
+from eventmem.policies.facts import USER
 
 
 def attributes(text: str, owner: str = USER) -> set[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import tempfile
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -33,7 +34,7 @@ def test_the_current_home_comes_first_not_a_friends_or_the_old_one(tmp_path: Pat
         hits = mem.recall("Where do I live now?", namespace="n", k=5)
         assert hits[0].text == "We just moved to Denver"
         assert hits[0].signals["fact"] == 1.0
-        assert all(a.score >= b.score for a, b in zip(hits, hits[1:]))  # never rising
+        assert all(a.score >= b.score for a, b in pairwise(hits))  # never rising
 
 
 def test_the_attribute_is_found_in_words_the_question_does_not_use(tmp_path: Path) -> None:
@@ -130,7 +131,7 @@ STYLES = [
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(CITIES), st.sampled_from(STYLES)), min_size=2,
-                max_size=6).filter(lambda seq: all(a[0] != b[0] for a, b in zip(seq, seq[1:]))))
+                max_size=6).filter(lambda seq: all(a[0] != b[0] for a, b in pairwise(seq))))
 def test_the_latest_value_ranks_first_in_any_mix_of_styles(
         changes: list[tuple[str, str]]) -> None:
     """For any sequence of moves written in any mix of styles (Dana is the user, named as such
