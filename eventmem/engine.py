@@ -657,9 +657,12 @@ class Engine(Reader):
 
     @serialized
     def verify(self, *, expected_head: Head | None = None) -> VerifyReport:
-        """Check the hash chain, the blobs, the head, and live projections against a rebuild."""
+        """Check the hash chain, the blobs, what is derived from each text (vector, terms,
+        extraction) against a re-derivation, the head, and live projections against a
+        rebuild."""
         self._ensure_current()
-        report = verify(self._log, live=self._views, expected_head=checks.head(expected_head))
+        report = verify(self._log, live=self._views, expected_head=checks.head(expected_head),
+                        embedder=self._embedder)
         self._ops.info("verify", ok=report.ok, findings=len(report.findings))
         return report
 

@@ -115,6 +115,21 @@ class ContentTables:
             raw = txn.get(record[:8], db=self._blobs)
             yield bytes(key).hex(), b"" if raw is None else bytes(raw)
 
+    def iter_derived(self, txn: Any) -> Iterator[tuple[str, bytes, Content | None]]:
+        """(content hash, stored text bytes, what is derived from it) for every content, by
+        hash: the derived half of the Content (vector, terms, extraction; None fields where not
+        stored; ``text`` empty), None when the text is gone. What ``verify`` re-derives."""
+        for key, record in txn.cursor(db=self._content):
+            slot = record[:8]
+            raw = txn.get(slot, db=self._blobs)
+            if raw is None:
+                yield bytes(key).hex(), b"", None
+                continue
+            extraction = None if self._extractions is None else txn.get(slot,
+                                                                        db=self._extractions)
+            yield bytes(key).hex(), bytes(raw), Content(
+                "", txn.get(slot, db=self._vectors), bytes(record[8:]) or None, extraction)
+
     def stats(self, txn: Any) -> dict[str, int]:
         """How many texts and vectors the store holds."""
         return {"blobs": txn.stat(self._blobs)["entries"],

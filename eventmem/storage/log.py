@@ -466,6 +466,12 @@ class EventLog:
         with self.environment.read_txn() as txn:
             yield from self.content.iter_blobs(txn)
 
+    def iter_derived(self) -> Iterator[tuple[str, bytes, Content | None]]:
+        """(content hash, text bytes, its stored vector, terms and extraction) for every content
+        (see :meth:`eventmem.storage.content.ContentTables.iter_derived`)."""
+        with self.environment.read_txn() as txn:
+            yield from self.content.iter_derived(txn)
+
     def contents(self, content_hashes: Sequence[str]) -> list[Content | None]:
         """What the store holds for each content hash (None where it holds nothing)."""
         with self.environment.read_txn() as txn:
