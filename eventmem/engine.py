@@ -513,7 +513,9 @@ class Engine(Reader):
 
         One ``memory.erased`` event per namespace and, in the same transaction, the removal of
         every text, vector and term set only erased memories reference (their own text and the
-        caller inputs recorded for them) and of every snapshot; a fresh snapshot follows. The
+        caller inputs recorded for them), of their tags, refs and session as given, of the
+        queries of recalls that returned one of them (a namespace erase: every query the
+        namespace recorded) and of every snapshot; a fresh snapshot follows. The
         memories stay as skeletons with status ``erased`` and no text, in every view, past ones
         included; their events stay, so the chain verifies. Erasing what is already erased
         writes nothing; an unknown id or an empty namespace raises NotFoundError. The freed
