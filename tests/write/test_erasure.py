@@ -564,3 +564,36 @@ def test_no_erased_byte_survives_compaction_whatever_the_page_layout(
     everything = b"".join(store_bytes(path).values()).lower()
     for word in distinctive(SECRET, MERGING):
         assert word.encode() not in everything, word
+
+
+def test_labels_of_records_before_labels_1_still_read_and_are_blanked_by_erase(
+    store_path: Path, clock: eventmem.ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Older logs carry tags, refs and the session in the ingest itself: they still open,
+    read, verify and audit, and an erase blanks them in the projections and the snapshot (the
+    immutable log keeps those older records as they are)."""
+    import eventmem.write.batch as batch_module
+    import eventmem.write.items as items_module
+
+    with monkeypatch.context() as old:  # the write path as it was: labels in the clear
+        old.setattr(batch_module, "with_labels", lambda event, label: (event, {}))
+        old.setattr(items_module, "session_key", lambda namespace, session: session)
+        with eventmem.open(store_path, clock=clock) as mem:
+            mid = stored(mem.remember(f"the {MARKER} ledger sits in the attic", namespace="v",
+                                      tags=(f"t-{MARKER}",), session=f"s-{MARKER}"))
+            [ingest] = [e for _, e in mem.events() if isinstance(e, MemoryIngested)]
+            assert ingest.caller_hash is None and ingest.session == f"s-{MARKER}"
+    with eventmem.open(store_path, clock=clock) as mem:
+        got = mem.get(mid)
+        assert (got.tags, got.session) == ((f"t-{MARKER}",), f"s-{MARKER}")
+        assert [m.memory_id for m in mem.working(f"s-{MARKER}", namespace="v")] == [mid]
+        assert mem.verify().ok and mem.audit().ok
+        mem.erase(memory_id=mid)
+        got = mem.get(mid)
+        assert (got.tags, got.refs, got.session) == ((), (), None)
+        assert mem.verify().ok and mem.audit().ok
+        snapshot = mem.store.latest_snapshot()
+        assert snapshot is not None and MARKER.encode() not in snapshot.data
+    with eventmem.open(store_path, clock=clock) as mem:
+        assert mem.get(mid).tags == ()
+        assert rebuild(mem.store).digests() == mem.verify().digests
