@@ -336,7 +336,7 @@ class Reader:
         working = self._views.state.working
         # Grouped by the session's key; in records before labels-1, by the session itself.
         ids = working.get(working_key(namespace, session_key(namespace, session))) \
-            or working.get(working_key(namespace, session), ())
+            or working.get(working_key(namespace, session)) or []
         return [self._memory(self._views.state.memories[mid]) for mid in ids]
 
     @serialized

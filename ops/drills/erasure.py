@@ -70,9 +70,9 @@ def one_run(store: Path, memories: int, rng: random.Random) -> dict[str, Any]:
             if result.memory_id is None:
                 continue
             clock.advance(timedelta(minutes=3))
-            hits = mem.recall(f"where is the {words['query']} {words['text']} box",
-                              namespace=namespace, k=3)
-            returned = result.memory_id in {h.memory_id for h in hits}
+            found = mem.recall(f"where is the {words['query']} {words['text']} box",
+                               namespace=namespace, k=3)
+            returned = result.memory_id in {h.memory_id for h in found}
             if not returned and namespace == single:
                 del words["query"]  # only a query that returned a memory goes with it
             written.append((namespace, result.memory_id, words))
@@ -97,7 +97,7 @@ def one_run(store: Path, memories: int, rng: random.Random) -> dict[str, Any]:
         audit_ok = mem.audit().ok
         mem.compact()
     everything = store_bytes(store)
-    hits = Counter({field: 0 for field in FIELDS})
+    hits: Counter[str] = Counter({field: 0 for field in FIELDS})
     for word, field in gone.items():
         hits[field] += everything.count(word.encode())
     # Labels of kept memories are in the store; their queries too unless a returned victim's.
