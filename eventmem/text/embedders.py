@@ -287,12 +287,12 @@ class CheckedEmbedder:
         self.inner = inner
         self.dim = dim  # the store's (recorded when it was created)
         self.embedder_id = inner.embedder_id
-        # The retrieval fusion asks whether the vectors see words (the hashing embedder) or
-        # meaning; the wrapper must not hide the answer.
-        self.lexical = bool(getattr(inner, "lexical", isinstance(inner, HashingEmbedder)))
         # Whether the same text always gives the same bytes (verify then re-embeds to check
         # the stored vectors); an embedder that does not say so is not assumed to.
         self.deterministic = getattr(inner, "deterministic", False) is True
+        # The retrieval fusion asks whether the vectors see words (the hashing embedder) or
+        # meaning; the wrapper must not hide the answer.
+        self.lexical = bool(getattr(inner, "lexical", isinstance(inner, HashingEmbedder)))
 
     def __repr__(self) -> str:
         return f"CheckedEmbedder({self.inner!r})"
