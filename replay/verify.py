@@ -104,6 +104,9 @@ def verify(
                 chash = event.content_hash
                 holders[chash] = holders.get(chash, 0) + 1
                 extractors.setdefault(chash, event.extractor)
+                if event.caller_hash is not None:  # its labels: held like its text
+                    holders[event.caller_hash] = holders.get(event.caller_hash, 0) + 1
+                    content_seq.setdefault(event.caller_hash, raw.seq)
             elif purged := purged_ids(event):
                 gone |= purged
                 if isinstance(event, MemoryErased):
@@ -249,8 +252,9 @@ def _rebuilt_alike(log: EventLog, live: Projections) -> tuple[dict[str, str], di
 def _check_missing_blobs(log: EventLog, holders: dict[str, int], gone: set[str],
                          present: set[str], content_seq: dict[str, int],
                          out: list[Finding]) -> None:
-    """Every text a memory still holds must have its blob; a purged or erased memory's text
-    need not (its removal is in the log), unless another memory holds the same text."""
+    """Every text (and Labels document) a memory still holds must have its blob; a purged or
+    erased memory's need not (its removal is in the log), unless another memory holds the same
+    text."""
     try:
         events = log.memory_events(sorted(gone))
     except CorruptRecordError as exc:  # the by-memory index names a record the log lacks
@@ -259,6 +263,8 @@ def _check_missing_blobs(log: EventLog, holders: dict[str, int], gone: set[str],
     for _, event in events:
         if isinstance(event, MemoryIngested) and event.memory_id in gone:
             holders[event.content_hash] -= 1
+            if event.caller_hash is not None:
+                holders[event.caller_hash] -= 1
     for chash in sorted(h for h, n in holders.items() if n > 0 and h not in present):
         out.append(Finding(check="blob", seq=content_seq.get(chash),
                            message=f"blob {chash} is missing (a memory still holds it)"))

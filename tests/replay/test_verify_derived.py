@@ -145,3 +145,25 @@ def test_a_missing_extraction_is_reported(store_path: Path, clock: eventmem.Manu
         env.close()
     report = _verify(store_path)
     assert [(f.check, f.seq) for f in report.findings] == [("derived", seq)]
+
+
+def test_a_memorys_missing_labels_are_reported(store_path: Path,
+                                                clock: eventmem.ManualClock) -> None:
+    with eventmem.open(store_path, clock=clock) as mem:
+        mid = mem.remember("the red kite nests by the mill", namespace="a", tags=("birds",),
+                           session="walk").memory_id
+        [(seq, ingest)] = [(s, e) for s, e in mem.events() if isinstance(e, MemoryIngested)]
+    assert ingest.caller_hash is not None and mid is not None
+    env = _raw_env(store_path)
+    try:
+        with env.begin(write=True) as txn:
+            record = bytes(txn.get(content_key(ingest.caller_hash),
+                                   db=env.open_db(b"content", txn=txn, create=False)))
+            txn.delete(record[:8], db=env.open_db(b"blobs", txn=txn, create=False))
+    finally:
+        env.close()
+    report = _verify(store_path)
+    assert (report.findings[0].check, report.findings[0].seq) == ("blob", seq)
+    # (and the live projections, opened from the snapshot, still hold the labels)
+    assert [f.check for f in report.findings] == ["blob", "projection"]
+    assert ingest.caller_hash in report.findings[0].message
