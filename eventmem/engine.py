@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
+import msgspec
 import numpy as np
 
 from eventmem import checks
@@ -35,6 +36,8 @@ from eventmem.events import (
     MemoryRecalled,
     MemoryTouched,
     MemoryUnpinned,
+    RecalledQuery,
+    session_key,
 )
 from eventmem.maintain import cycle
 from eventmem.maintain.sweep import ConsolidationReport, purged_contents
@@ -60,6 +63,8 @@ from projections.state import MemoryRecord
 from replay.audit import AuditReport, audit
 from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
+
+_QUERY = msgspec.json.Encoder(order="deterministic")  # RecalledQuery documents, as content
 
 # Opening a store: its event log, the embedder bound to it, and the projections folded to its head.
 #
@@ -441,7 +446,12 @@ class Engine(Reader):
         self._check_writable()
         session = checks.label(session, "session")
         namespace = checks.namespace(namespace, self.config)
-        events = session_end(self._views, namespace, session, self._now(), self.config)
+        now = self._now()
+        # Working memory is grouped by the session's key; records written before labels-1
+        # (the session in the clear) by the session itself.
+        events = (session_end(self._views, namespace, session_key(namespace, session), now,
+                              self.config)
+                  or session_end(self._views, namespace, session, now, self.config))
         if not events:
             return 0
         moved = len(events[0].changes)
@@ -510,7 +520,9 @@ class Engine(Reader):
 
         One ``memory.erased`` event per namespace and, in the same transaction, the removal of
         every text, vector and term set only erased memories reference (their own text and the
-        caller inputs recorded for them) and of every snapshot; a fresh snapshot follows. The
+        caller inputs recorded for them), of their tags, refs and session as given, of the
+        queries of recalls that returned one of them (a namespace erase: every query the
+        namespace recorded) and of every snapshot; a fresh snapshot follows. The
         memories stay as skeletons with status ``erased`` and no text, in every view, past ones
         included; their events stay, so the chain verifies. Erasing what is already erased
         writes nothing; an unknown id or an empty namespace raises NotFoundError. The freed
@@ -534,6 +546,9 @@ class Engine(Reader):
         gone = set(erased)
         referenced = erase.referenced_contents(
             (event for _, event in self._log.memory_events(erased)), gone)
+        if namespace is not None:  # its recall queries too, those that found nothing included
+            referenced |= erase.namespace_queries(self._log.events_tagged(
+                b"memory.recalled", self._views.seq), namespace)
         dropped = erase.contents_to_drop(memories, gone, referenced)
         shared = resolve.kept_evidence(self._views, gone)  # other conflicts' evidence
         dropped = [h for h in dropped if h not in shared]
@@ -635,15 +650,21 @@ class Engine(Reader):
         if self.config.record_recalls and not self.readonly and not plan.chitchat:
             now = self._now()
             memories = self._views.state.memories
-            self._append_one(MemoryRecalled(
-                at=now, namespace=namespace, actor="agent",
-                query=checks.query(query, self.config), k=k,
-                memory_ids=tuple(h.memory_id for h in hits),
+            # The query is caller text: stored as content, which an erasure can remove; the
+            # event names it by hash.
+            document = _QUERY.encode(RecalledQuery(
+                namespace=namespace, query=checks.query(query, self.config))).decode()
+            query_hash = content_hash(document)
+            event = MemoryRecalled(
+                at=now, namespace=namespace, actor="agent", query="", query_hash=query_hash,
+                k=k, memory_ids=tuple(h.memory_id for h in hits),
                 scores=tuple(h.score for h in hits),
                 valid_at=None if valid_at is None else to_micros(valid_at),
                 stabilities=tuple(stability_after_access(memories[h.memory_id], now,
-                                                         self.config.decay) for h in hits)),
-                "recall", hits=len(hits))  # never the query: it is text
+                                                         self.config.decay) for h in hits))
+            seq = self._log.append([event], contents={query_hash: Content(document)})[0]
+            self._fold([event], [seq])
+            self._ops.info("recall", seq=seq, hits=len(hits))  # never the query: it is text
         return hits
 
     # -- the past, and checks -----------------------------------------------------------------
@@ -667,9 +688,12 @@ class Engine(Reader):
 
     @serialized
     def verify(self, *, expected_head: Head | None = None) -> VerifyReport:
-        """Check the hash chain, the blobs, the head, and live projections against a rebuild."""
+        """Check the hash chain, the blobs, what is derived from each text (vector, terms,
+        extraction) against a re-derivation, the head, and live projections against a
+        rebuild."""
         self._ensure_current()
-        report = verify(self._log, live=self._views, expected_head=checks.head(expected_head))
+        report = verify(self._log, live=self._views, expected_head=checks.head(expected_head),
+                        embedder=self._embedder)
         self._ops.info("verify", ok=report.ok, findings=len(report.findings))
         return report
 

@@ -133,6 +133,12 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     # by content hash (see Extraction), so that erasing the text erases them too.
     links: tuple[MemoryLink, ...] = ()
     extractor: str = ""  # the extractor that analysed the content
+    # The caller's labels (tags, refs and the session as given) are caller text: since
+    # labels-1 they are content (a Labels document, JSON, by this hash) stored beside the text,
+    # so that erasure removes them; ``tags`` and ``refs`` stay empty and ``session`` holds only
+    # the session's key (:func:`session_key`), which groups working memory. Older records carry
+    # them in the clear above (caller_hash None).
+    caller_hash: str | None = None
     # The caller's input where the fields above do not show it, so that an audit can re-run the
     # decision (replay/audit.py): the item's position in its batch, the importance the caller
     # gave (the recorded one may be raised by a predecessor or a flashbulb), and where
@@ -246,7 +252,11 @@ class ConflictResolved(Event, tag="conflict.resolved", frozen=True, kw_only=True
 
 class MemoryRecalled(Event, tag="memory.recalled", frozen=True, kw_only=True):
     """A recall returned these memories; each counts as an access. The audit trail of what an
-    agent was given."""
+    agent was given.
+
+    The query is caller text: since labels-1 it is content (a RecalledQuery document, JSON, by
+    ``query_hash``), erased with the namespace or with a memory the recall returned, and
+    ``query`` stays empty. Older records carry it in the clear (query_hash None)."""
 
     query: str
     k: int
@@ -257,6 +267,34 @@ class MemoryRecalled(Event, tag="memory.recalled", frozen=True, kw_only=True):
     # the decay policy; empty in records written before memory dynamics (stability unchanged).
     stabilities: tuple[float, ...] = ()
     policy: str = POLICY_VERSION
+    query_hash: str | None = None
+
+
+class Labels(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A memory's caller labels, stored as content beside its text (``caller_hash``). The
+    memory id makes each memory's document its own, so erasing one memory removes exactly its
+    labels."""
+
+    memory_id: str
+    tags: tuple[str, ...] = ()
+    refs: tuple[str, ...] = ()
+    session: str | None = None
+
+
+class RecalledQuery(msgspec.Struct, frozen=True, kw_only=True):
+    """A recall's query, stored as content (``query_hash``); the namespace keeps one
+    namespace's queries apart from another's and from every memory text."""
+
+    namespace: str
+    query: str
+
+
+def session_key(namespace: str, session: str) -> str:
+    """What events and projections hold for a caller's session: a digest of it, enough to group
+    a session's working memory, while the session as given is erasable content (Labels)."""
+    digest = hashlib.blake2b(f"{namespace}\x00{session}".encode(), digest_size=12,
+                             person=b"em-session").hexdigest()
+    return f"s:{digest}"
 
 
 class MemoryTouched(Event, tag="memory.touched", frozen=True, kw_only=True):

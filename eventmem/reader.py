@@ -20,7 +20,7 @@ from eventmem import checks
 from eventmem.clock import from_micros, to_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError
-from eventmem.events import CONTENT_GONE, Event
+from eventmem.events import CONTENT_GONE, Event, session_key
 from eventmem.graph import GraphReader
 from eventmem.policies.decay import effective_stability, retention
 from eventmem.policies.tiers import hot_set
@@ -346,7 +346,10 @@ class Reader:
         self._ensure_current()
         namespace = checks.namespace(namespace, self.config)
         session = checks.label(session, "session")
-        ids = self._views.state.working.get(working_key(namespace, session), ())
+        working = self._views.state.working
+        # Grouped by the session's key; in records before labels-1, by the session itself.
+        ids = working.get(working_key(namespace, session_key(namespace, session))) \
+            or working.get(working_key(namespace, session)) or []
         return [self._memory(self._views.state.memories[mid]) for mid in ids]
 
     @serialized
@@ -420,7 +423,7 @@ class Reader:
             storage_strength=record.access_count + record.reinforce_count,
             priority=record.priority,
             flashbulb=record.flashbulb,
-            session=record.session,
+            session=record.session_label,
             valid_from=None if record.valid_from is None else from_micros(record.valid_from),
             valid_until=None if record.valid_until is None else from_micros(record.valid_until),
             source=record.source,

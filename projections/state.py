@@ -11,6 +11,7 @@ from typing import Literal
 
 import msgspec
 
+from eventmem.errors import CorruptRecordError
 from eventmem.events import (
     CategorySummarized,
     ConflictEvidence,
@@ -18,6 +19,7 @@ from eventmem.events import (
     ConflictResolved,
     EmbedderRegistered,
     FeedbackGiven,
+    Labels,
     LifecycleTransitioned,
     MemoriesDormant,
     MemoriesRehearsed,
@@ -91,6 +93,9 @@ class MemoryRecord(msgspec.Struct, array_like=True, gc=False):
     decay_from: int = 0
     superseded_by: str | None = None  # the memory that replaced it (merge, update, conflict)
     derived_from: tuple[str, ...] = ()  # the memories whose facts it carries
+    # The session as the caller gave it (``session`` is its key; see events.session_key), from
+    # the ingest's Labels content, or from the event itself in records before labels-1.
+    session_label: str | None = None
 
 
 class ConflictRecord(msgspec.Struct, array_like=True, gc=False):
@@ -163,6 +168,19 @@ def _leave_working(state: State, record: MemoryRecord) -> None:
 
 
 _EVIDENCE = msgspec.json.Decoder(ConflictEvidence)
+_LABELS = msgspec.json.Decoder(Labels)
+_NO_LABELS = Labels(memory_id="")
+
+
+def _labels(env: Envelope) -> Labels:
+    """An ingest's caller labels, joined like its text (gone once erased: none)."""
+    if not env.caller:
+        return _NO_LABELS
+    try:
+        return _LABELS.decode(env.caller)
+    except msgspec.DecodeError:
+        raise CorruptRecordError("the caller labels of an ingest do not decode",
+                                 seq=env.seq) from None
 _NO_EVIDENCE = ConflictEvidence(subject="", attribute="", old_value="", new_value="")
 
 # Statuses an access brings back: using a memory is the best evidence it is still wanted.
@@ -179,16 +197,22 @@ def apply(state: State, env: Envelope) -> State:
     match event:
         case MemoryIngested():
             e = event
-            state.memories[e.memory_id] = MemoryRecord(
+            tags, refs, label = e.tags, e.refs, e.session
+            if e.caller_hash is not None:  # the labels are content (None once erased)
+                labels = _labels(env)
+                tags, refs, label = labels.tags, labels.refs, labels.session
+            record = state.memories[e.memory_id] = MemoryRecord(
                 e.memory_id, e.namespace, e.content_hash, e.dedup_key, e.kind, e.kind_rule,
                 e.source, e.stability, e.importance, e.confidence, e.pinned, e.immutable,
-                e.valid_from, e.valid_until, e.tags, e.refs, at, seq,  # created
+                e.valid_from, e.valid_until, tags, refs, at, seq,  # created
                 at, seq,  # last access, last update
                 0.5, 0, 0, "active", e.tier, None,  # utility, accesses, reinforcements, ...
                 at, at, e.session, e.priority, e.flashbulb,  # status and utility since, ...
             )
+            if label is not None:
+                record.session_label = label
             if e.derived_from:
-                state.memories[e.memory_id].derived_from = e.derived_from
+                record.derived_from = e.derived_from
             if e.tier == "working":
                 state.working.setdefault(working_key(e.namespace, e.session), []).append(
                     e.memory_id)
@@ -294,6 +318,10 @@ def _erase(state: State, erased: tuple[str, ...], at: int, seq: int) -> None:
         record = state.memories.get(mid)
         if record is not None:
             _set_status(state, record, "erased", at, seq)
+            # The caller's labels are caller text, gone with the content (a rebuild no longer
+            # finds them); the record has left its session's working memory already.
+            record.tags = record.refs = ()
+            record.session = record.session_label = None
     for conflict in state.conflicts.values():
         if conflict.memory_id in gone or conflict.other_id in gone:
             conflict.subject = conflict.attribute = conflict.old_value = conflict.new_value = ""

@@ -18,8 +18,9 @@ import msgspec
 from eventmem.events import ConflictFlagged, Event, MemoryIngested, event_tag
 from replay.policies import KNOWN
 
-# Fields that are not decisions: bookkeeping for the audit itself.
-IGNORED = frozenset({"item"})
+# Fields that are not decisions: bookkeeping for the audit itself, and the caller's labels
+# (tags, refs: carried as erasable content since labels-1, in the clear before; not decided).
+IGNORED = frozenset({"item", "tags", "refs", "caller_hash"})
 
 
 class Ids:

@@ -1,16 +1,29 @@
 """Verify a store: the whole hash chain, every blob against its hash (and that every memory still
-holding content has its blob: erased and purged ones do not), the head anchor, the record of
-erasures, and that the live projections equal a rebuild from the log."""
+holding content has its blob: erased and purged ones do not), what is derived from each text
+against a re-derivation, the head anchor, the record of erasures, and that the live projections
+equal a rebuild from the log.
+
+Derived content (the vector, the BM25 terms and the extraction stored beside each text) feeds
+every rebuild, so a rebuild cannot catch it altered: live and rebuilt projections fold the same
+wrong bytes. It is derivable, so verify derives it again from the text and compares: the terms
+(:func:`eventmem.text.normalize.packed_terms`), the extraction when the ingest that stored it
+names the current extractor, and the vector when the embedder says it is ``deterministic`` (the
+default hashing embedder is); another embedder's vectors are checked for shape, finiteness and
+unit length only.
+"""
 
 from __future__ import annotations
 
 import msgspec
+import numpy as np
 
 from eventmem import codec
 from eventmem.errors import CorruptRecordError, StoreError
 from eventmem.events import CONTENT_EVENTS, MemoryErased, MemoryIngested, purged_ids
+from eventmem.policies.extract import relations as extract
 from eventmem.storage.log import GENESIS, EventLog, Head
-from eventmem.text.normalize import content_hash
+from eventmem.text.embedders import Embedder
+from eventmem.text.normalize import content_hash, packed_terms
 from eventmem.write.erase import with_later_erasures
 from projections import Projections, paused_gc
 
@@ -19,7 +32,7 @@ class Finding(msgspec.Struct, frozen=True, kw_only=True):
     """One problem :func:`verify` found: the check that failed, what is wrong, and the seq it
     concerns (None when no one record is to blame)."""
 
-    check: str  # chain | decode | head | blob | erasures | content | projection
+    check: str  # chain | decode | head | blob | derived | erasures | content | projection
     message: str
     seq: int | None = None
 
@@ -38,12 +51,14 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def verify(
-    log: EventLog, *, live: Projections | None = None, expected_head: Head | None = None
+    log: EventLog, *, live: Projections | None = None, expected_head: Head | None = None,
+    embedder: Embedder | None = None,
 ) -> VerifyReport:
     """Check everything and report every problem found (an empty report means all is well).
 
     ``live``: projections to compare with a rebuild. ``expected_head``: a head the operator saved
-    elsewhere; the log must still contain it, so a truncation past it is caught.
+    elsewhere; the log must still contain it, so a truncation past it is caught. ``embedder``:
+    the store's, to check the stored vectors with (None: vectors are not checked).
     """
     findings: list[Finding] = []
     # One prefix, pinned in one read transaction: the head, the record of erasures and the
@@ -65,6 +80,7 @@ def verify(
                 mismatched.append(key)
     head = pin.head
     content_seq: dict[str, int] = {}  # blob hash -> first seq that references it
+    extractors: dict[str, str] = {}  # memory text hash -> the extractor its first ingest names
     holders: dict[str, int] = {}  # content hash -> how many memories hold it as their text
     gone: set[str] = set()  # memories whose content was purged or erased: no blob expected
     erasures: list[int] = []
@@ -87,6 +103,10 @@ def verify(
             if isinstance(event, MemoryIngested):
                 chash = event.content_hash
                 holders[chash] = holders.get(chash, 0) + 1
+                extractors.setdefault(chash, event.extractor)
+                if event.caller_hash is not None:  # its labels: held like its text
+                    holders[event.caller_hash] = holders.get(event.caller_hash, 0) + 1
+                    content_seq.setdefault(event.caller_hash, raw.seq)
             elif purged := purged_ids(event):
                 gone |= purged
                 if isinstance(event, MemoryErased):
@@ -116,6 +136,8 @@ def verify(
         findings.append(Finding(check="blob", seq=content_seq.get(key),
                                 message=f"blob {key} does not match its hash"))
 
+    _check_derived(log, embedder, extractors, content_seq, set(mismatched), findings)
+
     digests: dict[str, str] = {}
     decode_failed = any(f.check in ("decode", "chain") for f in findings)
     if not decode_failed:  # a damaged log says nothing reliable about which blobs must exist
@@ -136,6 +158,72 @@ def verify(
     unique = tuple(dict.fromkeys(findings))  # one finding per (check, seq, message)
     return VerifyReport(ok=not unique, findings=unique, events_checked=checked, blobs_checked=blobs,
                         head_seq=head.seq, head_hash=head.hash.hex(), digests=digests)
+
+
+_DERIVE_CHUNK = 512  # texts re-embedded per batch
+
+
+def _check_derived(log: EventLog, embedder: Embedder | None, extractors: dict[str, str],
+                   content_seq: dict[str, int], mismatched: set[str],
+                   out: list[Finding]) -> None:
+    """Re-derive what is stored beside each text (module docstring) and report every stored
+    vector, terms and extraction that differs; a memory's text stored without its vector too.
+    Texts that fail their own hash are reported by the blob check and skipped here."""
+    embed = embedder is not None and getattr(embedder, "deterministic", False) is True
+    chunk: list[tuple[str, str, bytes]] = []  # (hash, text, stored vector) to re-embed
+
+    def flush() -> None:
+        if not chunk or embedder is None:
+            return
+        rows = embedder.embed([text for _, text, _ in chunk])
+        for (chash, _, stored), row in zip(chunk, rows, strict=True):
+            if row.astype(np.float32).tobytes() != stored:
+                out.append(_derived(chash, "vector", content_seq))
+        chunk.clear()
+
+    for chash, raw, derived in log.iter_derived():
+        if derived is None or chash in mismatched:
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # the blob check reports it
+        if derived.terms is not None and derived.terms != packed_terms(text):
+            out.append(_derived(chash, "terms", content_seq))
+        extractor = extractors.get(chash)
+        if extractor == extract.EXTRACTOR_VERSION and derived.extraction != extract.encoded(text):
+            out.append(_derived(chash, "extraction", content_seq))
+        if derived.vector is None:
+            if extractor is not None and embedder is not None:
+                out.append(Finding(check="derived", seq=content_seq.get(chash),
+                                   message=f"content {chash} has no vector (a memory holds it)"))
+            continue
+        if embedder is None:
+            continue
+        if embed:
+            chunk.append((chash, text, derived.vector))
+            if len(chunk) >= _DERIVE_CHUNK:
+                flush()
+        elif not _well_formed(derived.vector, embedder.dim):
+            out.append(_derived(chash, "vector", content_seq))
+    flush()
+
+
+def _derived(chash: str, what: str, content_seq: dict[str, int]) -> Finding:
+    return Finding(check="derived", seq=content_seq.get(chash),
+                   message=f"the {what} stored for content {chash} does not match its text "
+                           "(altered: re-derived from the text it differs)")
+
+
+def _well_formed(vector: bytes, dim: int) -> bool:
+    """A vector another embedder made: the store's length, finite, unit (or zero) length."""
+    if len(vector) != 4 * dim:
+        return False
+    row = np.frombuffer(vector, dtype=np.float32)
+    if not np.isfinite(row).all():
+        return False
+    norm = float(np.linalg.norm(row.astype(np.float64)))
+    return norm == 0.0 or abs(norm - 1.0) <= 1e-3
 
 
 def _rebuilt_alike(log: EventLog, live: Projections) -> tuple[dict[str, str], dict[str, str]]:
@@ -164,8 +252,9 @@ def _rebuilt_alike(log: EventLog, live: Projections) -> tuple[dict[str, str], di
 def _check_missing_blobs(log: EventLog, holders: dict[str, int], gone: set[str],
                          present: set[str], content_seq: dict[str, int],
                          out: list[Finding]) -> None:
-    """Every text a memory still holds must have its blob; a purged or erased memory's text
-    need not (its removal is in the log), unless another memory holds the same text."""
+    """Every text (and Labels document) a memory still holds must have its blob; a purged or
+    erased memory's need not (its removal is in the log), unless another memory holds the same
+    text."""
     try:
         events = log.memory_events(sorted(gone))
     except CorruptRecordError as exc:  # the by-memory index names a record the log lacks
@@ -174,6 +263,8 @@ def _check_missing_blobs(log: EventLog, holders: dict[str, int], gone: set[str],
     for _, event in events:
         if isinstance(event, MemoryIngested) and event.memory_id in gone:
             holders[event.content_hash] -= 1
+            if event.caller_hash is not None:
+                holders[event.caller_hash] -= 1
     for chash in sorted(h for h, n in holders.items() if n > 0 and h not in present):
         out.append(Finding(check="blob", seq=content_seq.get(chash),
                            message=f"blob {chash} is missing (a memory still holds it)"))

@@ -3,6 +3,7 @@ point-in-time views, history, deterministic ids, reopen and verify."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -115,7 +116,10 @@ def test_recall_appends_exactly_one_recalled_event(mem: eventmem.Engine,
     hits = mem.recall("  Berlin   office ", namespace="work", k=2)
     [event] = _new_events(mem, seq)
     assert isinstance(event, MemoryRecalled)
-    assert event.query == "Berlin office"
+    # The query (normalized) is caller text: stored as erasable content, named by its hash.
+    assert event.query == "" and event.query_hash is not None
+    assert json.loads(mem.store.blob(event.query_hash)) == {"namespace": "work",
+                                                            "query": "Berlin office"}
     assert event.k == 2
     assert event.namespace == "work"
     assert event.memory_ids == tuple(h.memory_id for h in hits)

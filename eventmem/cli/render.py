@@ -54,7 +54,7 @@ def describe_event(tag: str, details: Mapping[str, Any]) -> str:
         case "memory.recalled":
             ids = ", ".join(f"{m} ({s:.3f})" for m, s in zip(
                 d["memory_ids"], d.get("scores") or [0.0] * len(d["memory_ids"]), strict=True))
-            return f"recalled {ids or 'nothing'} for {d['query']!r} (k={d['k']})"
+            return f"recalled {ids or 'nothing'} for {_query(d)} (k={d['k']})"
         case "memory.forgotten":
             return f"forgot {mid} ({d.get('reason', 'explicit')})"
         case "memory.pinned":
@@ -319,7 +319,7 @@ def _life_event(me: str, tag: str, d: dict[str, Any], conflicts: dict[str, Any])
         case "memory.recalled":
             rank = d["memory_ids"].index(me)
             score = d["scores"][rank] if d.get("scores") else 0.0
-            return f"Recalled for {d['query']!r} (rank {rank + 1}, score {score:.3f})."
+            return f"Recalled for {_query(d)} (rank {rank + 1}, score {score:.3f})."
         case "memory.touched":
             return f"Used by the agent; stability now {d['stability']:.1f} days."
         case "memory.feedback":
@@ -436,3 +436,11 @@ def render_audit(report: Any) -> str:
         lines.append("  (audit re-runs the policies with this process's Config: a store written "
                      "with other parameters re-derives differently)")
     return "\n".join(lines)
+
+
+def _query(d: dict[str, Any]) -> str:
+    """A recall's query as a log line shows it: in the clear in older records; since labels-1
+    it is erasable content, named by its hash (the line never reads the store)."""
+    if d.get("query") or not d.get("query_hash"):
+        return repr(d.get("query", ""))
+    return f"query {d['query_hash'][:12]}"

@@ -115,6 +115,21 @@ class ContentTables:
             raw = txn.get(record[:8], db=self._blobs)
             yield bytes(key).hex(), b"" if raw is None else bytes(raw)
 
+    def iter_derived(self, txn: Any) -> Iterator[tuple[str, bytes, Content | None]]:
+        """(content hash, stored text bytes, what is derived from it) for every content, by
+        hash: the derived half of the Content (vector, terms, extraction; None fields where not
+        stored; ``text`` empty), None when the text is gone. What ``verify`` re-derives."""
+        for key, record in txn.cursor(db=self._content):
+            slot = record[:8]
+            raw = txn.get(slot, db=self._blobs)
+            if raw is None:
+                yield bytes(key).hex(), b"", None
+                continue
+            extraction = None if self._extractions is None else txn.get(slot,
+                                                                        db=self._extractions)
+            yield bytes(key).hex(), bytes(raw), Content(
+                "", txn.get(slot, db=self._vectors), bytes(record[8:]) or None, extraction)
+
     def stats(self, txn: Any) -> dict[str, int]:
         """How many texts and vectors the store holds."""
         return {"blobs": txn.stat(self._blobs)["entries"],
@@ -156,13 +171,30 @@ class ContentTables:
         for (seq, event), record in zip(chunk, found, strict=True):
             # (tuple.__new__ makes the named tuple without a Python frame)
             if record is None:
-                add(new(Envelope, (seq, event, None, None, None, None)))
+                add(new(Envelope, (seq, event, None, None, None, None, None)))
                 continue
             slot, terms = next_slot(), record[8:] or None  # (the slot's bytes hash once)
             text = txn.get(slot, db=blobs) if with_text or terms is None else None
             add(new(Envelope, (seq, event, None if text is None else decode_text(text, seq),
-                               vectors.get(slot), terms, extractions.get(slot))))
+                               vectors.get(slot), terms, extractions.get(slot), None)))
+        # The caller labels of ingests that have them (few do): read per key.
+        for i, (seq, event) in enumerate(chunk):
+            caller_hash = getattr(event, "caller_hash", None)
+            if caller_hash is not None:
+                out[i] = out[i]._replace(caller=self._caller(txn, caller_hash, seq, get))
         return out
+
+    def _caller(self, txn: Any, caller_hash: str, seq: int, get: Any) -> str | None:
+        """The Labels document of an ingest, or None when erased."""
+        try:
+            key = content_key(caller_hash)
+        except CorruptRecordError as exc:
+            raise CorruptRecordError(str(exc), seq=seq) from None
+        record = get(key)
+        if record is None:
+            record = txn.get(key, db=self._content)
+        raw = None if record is None else txn.get(record[:8], db=self._blobs)
+        return None if raw is None else decode_text(raw, seq)
 
     def records(self, txn: Any) -> dict[bytes, bytes]:
         """The whole content table (hash -> slot and terms) in one sequential scan: for a read

@@ -36,6 +36,9 @@ class Envelope(NamedTuple):
     vector: bytes | None = None  # float32 row from the vector cache, same condition
     terms: bytes | None = None  # cached packed_terms(text), same condition
     extraction: bytes | None = None  # the encoded Extraction of the text, same condition
+    # An ingest's caller labels (the Labels document its ``caller_hash`` names; None without
+    # one, and once erased).
+    caller: str | None = None
 
 
 def appended(
@@ -45,8 +48,11 @@ def appended(
     for event, seq in zip(events, seqs, strict=True):
         content = contents.get(getattr(event, "content_hash", "")) \
             if isinstance(event, CONTENT_EVENTS) else None
+        caller_hash = getattr(event, "caller_hash", None)
+        labels = None if caller_hash is None else contents.get(caller_hash)
+        caller = None if labels is None else labels.text
         if content is None:
-            yield Envelope(seq, event)
+            yield Envelope(seq, event, caller=caller)
         else:
             yield Envelope(seq, event, content.text, content.vector, content.terms,
-                           content.extraction)
+                           content.extraction, caller)

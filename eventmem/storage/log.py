@@ -466,6 +466,19 @@ class EventLog:
         with self.environment.read_txn() as txn:
             yield from self.content.iter_blobs(txn)
 
+    def events_tagged(self, tag: bytes, stop: int) -> Iterator[Event]:
+        """The events up to ``stop`` whose record holds ``tag`` (an event tag such as
+        ``b"memory.recalled"``): a whole-log scan that decodes only those records."""
+        for raw in self.iter_raw(1, stop):
+            if tag in raw.payload:
+                yield codec.decode(raw.payload, seq=raw.seq)
+
+    def iter_derived(self) -> Iterator[tuple[str, bytes, Content | None]]:
+        """(content hash, text bytes, its stored vector, terms and extraction) for every content
+        (see :meth:`eventmem.storage.content.ContentTables.iter_derived`)."""
+        with self.environment.read_txn() as txn:
+            yield from self.content.iter_derived(txn)
+
     def contents(self, content_hashes: Sequence[str]) -> list[Content | None]:
         """What the store holds for each content hash (None where it holds nothing)."""
         with self.environment.read_txn() as txn:

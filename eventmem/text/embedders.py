@@ -173,6 +173,8 @@ class HashingEmbedder:
     """
 
     version = 1
+    # A pure function of the text: verify re-embeds stored texts and compares the bytes.
+    deterministic = True
 
     def __init__(self, dim: int = 256, *, max_cached_tokens: int = 100_000) -> None:
         if not isinstance(dim, int) or isinstance(dim, bool) or not 8 <= dim <= 1 << 16:
@@ -285,6 +287,9 @@ class CheckedEmbedder:
         self.inner = inner
         self.dim = dim  # the store's (recorded when it was created)
         self.embedder_id = inner.embedder_id
+        # Whether the same text always gives the same bytes (verify then re-embeds to check
+        # the stored vectors); an embedder that does not say so is not assumed to.
+        self.deterministic = getattr(inner, "deterministic", False) is True
         # The retrieval fusion asks whether the vectors see words (the hashing embedder) or
         # meaning; the wrapper must not hide the answer.
         self.lexical = bool(getattr(inner, "lexical", isinstance(inner, HashingEmbedder)))

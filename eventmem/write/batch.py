@@ -34,6 +34,7 @@ from eventmem.events import (
     EntityRef,
     Event,
     Extraction,
+    Labels,
     LinkType,
     MemoryIngested,
     MemoryKind,
@@ -129,6 +130,23 @@ def ingested_event(item: Item, text: str, memory_id: str, *, at: int, config: Co
                         gate.GateDecision("merge", rule), Near([], None, None),
                         derived_from=derived_from, rule=rule)
     return ingested(item, creation, at=at, config=config)
+
+
+def with_labels(event: MemoryIngested, session_label: str | None
+                ) -> tuple[MemoryIngested, dict[str, Content]]:
+    """``event`` with its caller labels (tags, refs, the session as given) moved out of the
+    event into a Labels document stored as content by ``caller_hash``: caller text that an
+    erasure must be able to remove (the log is immutable). Nothing to move: no content."""
+    if not (event.tags or event.refs or session_label):
+        return event, {}
+    document = _LABELS.encode(Labels(memory_id=event.memory_id, tags=event.tags,
+                                     refs=event.refs, session=session_label)).decode()
+    chash = content_hash(document)
+    return (msgspec.structs.replace(event, tags=(), refs=(), caller_hash=chash),
+            {chash: Content(document)})
+
+
+_LABELS = msgspec.json.Encoder(order="deterministic")
 
 
 def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> MemoryIngested:
@@ -541,7 +559,9 @@ class Batch:
             derived_from=(derived_from,) if derived_from else (),
             input_hash=input_hash if chash != input_hash else None, rule=rule,
             inherited=inherited, reward=self._utility(near))
-        event = ingested(item, creation, at=self.at, config=self.config)
+        event, labels = with_labels(ingested(item, creation, at=self.at, config=self.config),
+                                    item.session_label)
+        self.stored.update(labels)
         self.events.append(event)
         self.created[memory_id] = event
         self.texts[memory_id] = text

@@ -25,10 +25,19 @@ What is erased, and why:
   time, because its bytes are gone from the store (see :func:`with_later_erasures`).
 
 What the text yields is content too: the entities and relations the graph extracted are
-stored beside the text (by content hash) and go with it. What erasure cannot remove: the log is
-immutable, so what events carry in the clear stays in it: caller tags and refs, and recall
-queries (what the agent asked, not what it was told). A conflict's evidence (subject and values,
-words of the two texts) is content too, and goes with either text.
+stored beside the text (by content hash) and go with it. A conflict's evidence (subject and
+values, words of the two texts) is content too, and goes with either text.
+
+* **Caller text beside the text.** A memory's tags, refs and session as given are a Labels
+  document stored as content (``caller_hash``; the event keeps only the session's key, a
+  digest that groups working memory), erased with the memory. A recall's query is content too
+  (``query_hash``): a namespace erase removes every query the namespace recorded, and a memory
+  erase every query that returned an erased memory (it likely names what the memory said).
+* **What stays in the clear.** Reasons (forget, erase) are short codes checked at the API, not
+  prose; ids, kinds, scores and times are not caller text. The namespace name itself stays in
+  every event (it is the scope, chosen by the application). Logs written before labels-1 carry
+  tags, refs, sessions and queries in the clear: an erasure blanks them in the projections and
+  snapshots, but the immutable log keeps those records as they are.
 
 Erased bytes remain in LMDB's freed pages until ``compact`` rewrites the file.
 """
@@ -45,6 +54,7 @@ from eventmem.events import (
     Event,
     MemoryErased,
     MemoryIngested,
+    MemoryRecalled,
     MemoryReinforced,
     MemorySkipped,
     MemorySuperseded,
@@ -104,7 +114,21 @@ def referenced_contents(events: Iterable[Event], erased: set[str]) -> set[str]:
         elif isinstance(event, MemorySuperseded) and event.content_hash is not None \
                 and {event.memory_id, event.by} & erased:
             out.add(event.content_hash)  # a plan's evidence quotes it and its report
+        if isinstance(event, MemoryIngested) and event.memory_id in erased \
+                and event.caller_hash is not None:
+            out.add(event.caller_hash)  # the memory's own tags, refs and session
+        elif isinstance(event, MemoryRecalled) and event.query_hash is not None \
+                and not erased.isdisjoint(event.memory_ids):
+            out.add(event.query_hash)  # a query that found it likely names what it said
     return out
+
+
+def namespace_queries(events: Iterable[Event], namespace: str) -> set[str]:
+    """The content hashes of every recall query ``namespace`` recorded (those that found
+    nothing included): a namespace erase removes everything the namespace wrote."""
+    return {event.query_hash for event in events
+            if isinstance(event, MemoryRecalled) and event.namespace == namespace
+            and event.query_hash is not None}
 
 
 def contents_to_drop(memories: Mapping[str, MemoryRecord], erased: set[str],

@@ -14,7 +14,7 @@ import msgspec
 from eventmem import checks
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError
-from eventmem.events import Actor, MemoryKind
+from eventmem.events import Actor, MemoryKind, session_key
 from eventmem.policies.gate import STRATEGIES, Strategy
 
 
@@ -33,7 +33,8 @@ class Item(msgspec.Struct, frozen=True, kw_only=True):
     immutable: bool = False
     tags: tuple[str, ...] = ()
     refs: tuple[str, ...] = ()
-    session: str | None = None
+    session: str | None = None  # the session's key (eventmem.events.session_key)
+    session_label: str | None = None  # the session as the caller gave it (erasable content)
     on_conflict: Strategy | None = None  # None: the store's conflict strategy
     # Only the audit sets it: the gate version a recorded decision was made under, so that it is
     # re-decided as it was (the engine always decides with the current gate).
@@ -43,7 +44,8 @@ class Item(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # What a caller's mapping may hold (the policies are the audit's, never the caller's).
-ITEM_FIELDS = frozenset(Item.__struct_fields__) - {"gate_policy", "classify_policy"}
+ITEM_FIELDS = frozenset(Item.__struct_fields__) - {"gate_policy", "classify_policy",
+                                                    "session_label"}
 
 
 def check_items(items: Iterable[str | Mapping[str, Any]], namespace: str,
@@ -71,12 +73,15 @@ def _check_mapping(index: int, raw: Any, default_ns: str, config: Config) -> Ite
     valid_from, valid_until = checks.interval(raw.get("valid_from"), raw.get("valid_until"))
     weight = raw.get("importance")
     session = raw.get("session")
+    text = checks.text(raw.get("text"), config)
+    # Only a missing/None namespace means the default: "" or 0 is an error, never a silent
+    # write into another tenant's "default" namespace.
+    namespace = checks.namespace(
+        default_ns if raw.get("namespace") is None else raw["namespace"], config)
+    label = None if session is None else checks.label(session, "session")
     return Item(
-        text=checks.text(raw.get("text"), config),
-        # Only a missing/None namespace means the default: "" or 0 is an error, never a silent
-        # write into another tenant's "default" namespace.
-        namespace=checks.namespace(
-            default_ns if raw.get("namespace") is None else raw["namespace"], config),
+        text=text,
+        namespace=namespace,
         kind=checks.kind(raw.get("kind")),
         source=checks.actor(raw.get("source", "user")),
         importance=None if weight is None else checks.unit_float(weight, "importance"),
@@ -87,7 +92,8 @@ def _check_mapping(index: int, raw: Any, default_ns: str, config: Config) -> Ite
         immutable=checks.flag(raw.get("immutable", False), "immutable"),
         tags=checks.labels(raw.get("tags", ()), "tags"),
         refs=checks.labels(raw.get("refs", ()), "refs"),
-        session=None if session is None else checks.label(session, "session"),
+        session=None if label is None else session_key(namespace, label),
+        session_label=label,
         on_conflict=_strategy(raw.get("on_conflict")),
     )
 

@@ -20,7 +20,7 @@ from eventmem.results import Conflict
 from eventmem.storage.envelope import Content
 from eventmem.storage.log import Head
 from eventmem.text.normalize import content_hash
-from eventmem.write.batch import Analyse, TextOf, evidence_text, ingested_event
+from eventmem.write.batch import Analyse, TextOf, evidence_text, ingested_event, with_labels
 from eventmem.write.items import Item
 from projections import Projections
 from projections.state import ConflictRecord
@@ -74,14 +74,14 @@ def resolution_events(views: Projections, conflict: ConflictRecord, strategy: st
         tags=existing.tags + tuple(t for t in new.tags if t not in existing.tags),
         refs=existing.refs + tuple(r for r in new.refs if r not in existing.refs),
     )
-    event = ingested_event(item, text, memory_id, at=at, config=config,
-                           derived_from=(existing.memory_id, new.memory_id),
-                           rule=resolution.rule)
+    event, labels = with_labels(ingested_event(item, text, memory_id, at=at, config=config,
+                                               derived_from=(existing.memory_id, new.memory_id),
+                                               rule=resolution.rule), None)
     events: list[Event] = [event, *settled(memory_id, existing.memory_id, new_from)]
     events.append(MemorySuperseded(at=at, namespace=ns, actor="user", memory_id=new.memory_id,
                                    by=memory_id, until=None, rule=resolution.rule,
                                    conflict_id=cid, policy=gate.GATE_VERSION))
-    return events, {content_hash(text): content}, memory_id
+    return events, {content_hash(text): content, **labels}, memory_id
 
 
 def listing(views: Projections, namespace: str, status: str | None) -> list[ConflictRecord]:

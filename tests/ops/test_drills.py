@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ops.drills import lock, threads, truncate
+from ops.drills import crash, erasure, flips, lock, threads, truncate
 
 
 def test_threads_drill(tmp_path: Path) -> None:
@@ -44,3 +44,31 @@ def test_a_drill_writes_its_counts_as_json(tmp_path: Path) -> None:
                          "--out", str(out), "--tmp", str(tmp_path)]) == 0
     written = json.loads(out.read_text())
     assert written["counts"]["runs"] == 1 and "machine" in written
+
+
+def test_erasure_drill(tmp_path: Path) -> None:
+    result = erasure.run(runs=1, memories=18, tmp=tmp_path)
+    counts = result["counts"]
+    assert counts["runs"] == 1 and counts["markers"] > 20
+    assert counts["hits"] == counts["kept_missing"] == 0, result["hits_by_field"]
+    assert counts["verify_failures"] == counts["audit_failures"] == 0
+
+
+@pytest.mark.slow  # ~3.5 s a flip (a child opens, reads, verifies and audits each copy)
+def test_flips_drill(tmp_path: Path) -> None:
+    result = flips.run(n_flips=6, memories=100, tmp=tmp_path)
+    counts = result["counts"]
+    assert counts["runs"] == 6
+    assert counts["crashes"] == counts["raw_exceptions"] == 0, result["runs"]
+    assert counts["undetected_corruptions"] == 0, result["runs"]
+    assert counts["detected"] + counts["harmless"] == 6
+
+
+@pytest.mark.slow  # child processes killed and reopened
+def test_crash_drill(tmp_path: Path) -> None:
+    result = crash.run(runs=3, max_delay=0.8, tmp=tmp_path)
+    counts = result["counts"]
+    assert counts["runs"] == 3 and counts["acknowledged"] > 0
+    assert counts["lost"] == counts["crashes_at_open"] == counts["verify_failures"] == 0, \
+        result["runs"]
+    assert counts["writer_failed_to_start"] == 0

@@ -252,7 +252,7 @@ def test_fresh_store_verifies(store_path: Path, clock: eventmem.ManualClock) -> 
     assert report.ok, report.findings
     assert report.events_checked == info["head"].seq
     assert report.head_seq == info["head"].seq
-    assert report.blobs_checked == 8
+    assert report.blobs_checked == 9  # 8 texts and the recall's query
     with eventmem.open(store_path, clock=clock) as mem:
         report = mem.verify()
         assert report.ok, report.findings

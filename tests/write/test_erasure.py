@@ -13,6 +13,7 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -74,7 +75,7 @@ def test_erased_text_is_in_no_file_of_the_store_after_compact(
         merged = stored(merging)
         assert merging.action == "merged" and merged != secret
         kept = stored(mem.remember(KEPT, namespace="alice"))
-        mem.recall("brake pads", namespace="alice")  # queries stay in the log: not the secret
+        mem.recall("brake pads", namespace="alice")  # returns the secret too: its query goes
         mem.snapshot()  # a snapshot holding the secret's vector and terms
         before_seq, before_at = mem.head().seq, mem.now()
         clock.advance(timedelta(minutes=1))
@@ -83,9 +84,10 @@ def test_erased_text_is_in_no_file_of_the_store_after_compact(
 
         assert done.memory_ids == (secret, merged)
         assert done.cascaded == (merged,)
-        # The secret, its reinforcement, and the merge (which is its input's own text: the input
-        # says all the secret did and more, so the merge keeps it alone).
-        assert done.contents_removed == 3
+        # The secret, its reinforcement, the merge (which is its input's own text: the input
+        # says all the secret did and more, so the merge keeps it alone), and the query of the
+        # recall that returned the secret.
+        assert done.contents_removed == 4
         assert mem.store.snapshot_seqs() == [mem.head().seq]  # the old ones gone, a fresh one
         for mid in done.memory_ids:
             got = mem.get(mid)
@@ -121,6 +123,60 @@ def test_erased_text_is_in_no_file_of_the_store_after_compact(
         assert mem.get(secret).status == "erased"
         assert mem.get(kept).text == KEPT
         assert mem.verify().ok
+
+
+MARKER = "zanzibarquill"  # in every field a caller writes; no byte of it may survive
+
+
+@pytest.mark.parametrize("by", ["memory", "namespace"])
+def test_no_field_the_caller_wrote_survives_erase_and_compact(
+    store_path: Path, clock: eventmem.ManualClock, by: str
+) -> None:
+    """Text, tags, refs, session, recall queries (one that found the memory, one that found
+    nothing), and a reason: after erase and compact no byte of the marker is in any file."""
+    with eventmem.open(store_path, clock=clock) as mem:
+        victim = stored(mem.remember(
+            f"the {MARKER} ledger sits in the attic trunk", namespace="vic",
+            tags=(f"tag-{MARKER}", "plain"), refs=(f"https://example.org/{MARKER}",),
+            session=f"session-{MARKER}"))
+        other = stored(mem.remember("the garden hose is coiled by the shed", namespace="vic",
+                                    tags=("garden",), session="chores"))
+        kept = stored(mem.remember("the kettle whistles when the water boils", namespace="ok",
+                                   tags=("kitchen",), session="home"))
+        mem.recall(f"where is the {MARKER} ledger", namespace="vic")
+        mem.recall(f"{MARKER} {MARKER} quasar nebula", namespace="vic", k=1)
+        mem.recall("kettle", namespace="ok")
+        with pytest.raises(InvalidInputError):  # a reason is a code, never the caller's prose
+            mem.forget(other, reason=f"she said the {MARKER} is gone")
+        mem.forget(other, reason="outdated")
+        got = mem.get(victim)
+        assert (got.tags, got.refs, got.session) == (
+            (f"tag-{MARKER}", "plain"), (f"https://example.org/{MARKER}",), f"session-{MARKER}")
+        assert MARKER.encode() not in b"".join(  # the events carry none of it now
+            msgspec.json.encode(e) for _, e in mem.events())
+        mem.snapshot()
+        assert MARKER.encode() in b"".join(store_bytes(store_path).values())  # the scan sees it
+        if by == "memory":
+            mem.erase(memory_id=victim)
+        else:
+            mem.erase(namespace="vic")
+        got = mem.get(victim)
+        assert (got.status, got.text, got.tags, got.refs, got.session) == (
+            "erased", None, (), (), None)
+        assert mem.get(kept).tags == ("kitchen",) and mem.get(kept).session == "home"
+        if by == "namespace":
+            assert mem.get(other).tags == () and mem.get(other).session is None
+        else:
+            assert mem.get(other).tags == ("garden",) and mem.get(other).session == "chores"
+        assert mem.verify().ok and mem.audit().ok
+        mem.compact()
+    everything = b"".join(store_bytes(store_path).values()).lower()
+    assert MARKER.encode() not in everything
+    assert b"kitchen" in everything  # the other namespace's labels stay
+    with eventmem.open(store_path, clock=clock) as mem:  # a rebuild agrees
+        assert mem.verify().ok
+        assert rebuild(mem.store).digests() == mem.verify().digests
+        assert mem.get(victim).tags == ()
 
 
 def test_recall_never_returns_erased_memories(mem: eventmem.Engine) -> None:
@@ -508,3 +564,36 @@ def test_no_erased_byte_survives_compaction_whatever_the_page_layout(
     everything = b"".join(store_bytes(path).values()).lower()
     for word in distinctive(SECRET, MERGING):
         assert word.encode() not in everything, word
+
+
+def test_labels_of_records_before_labels_1_still_read_and_are_blanked_by_erase(
+    store_path: Path, clock: eventmem.ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Older logs carry tags, refs and the session in the ingest itself: they still open,
+    read, verify and audit, and an erase blanks them in the projections and the snapshot (the
+    immutable log keeps those older records as they are)."""
+    import eventmem.write.batch as batch_module
+    import eventmem.write.items as items_module
+
+    with monkeypatch.context() as old:  # the write path as it was: labels in the clear
+        old.setattr(batch_module, "with_labels", lambda event, label: (event, {}))
+        old.setattr(items_module, "session_key", lambda namespace, session: session)
+        with eventmem.open(store_path, clock=clock) as mem:
+            mid = stored(mem.remember(f"the {MARKER} ledger sits in the attic", namespace="v",
+                                      tags=(f"t-{MARKER}",), session=f"s-{MARKER}"))
+            [ingest] = [e for _, e in mem.events() if isinstance(e, MemoryIngested)]
+            assert ingest.caller_hash is None and ingest.session == f"s-{MARKER}"
+    with eventmem.open(store_path, clock=clock) as mem:
+        got = mem.get(mid)
+        assert (got.tags, got.session) == ((f"t-{MARKER}",), f"s-{MARKER}")
+        assert [m.memory_id for m in mem.working(f"s-{MARKER}", namespace="v")] == [mid]
+        assert mem.verify().ok and mem.audit().ok
+        mem.erase(memory_id=mid)
+        got = mem.get(mid)
+        assert (got.tags, got.refs, got.session) == ((), (), None)
+        assert mem.verify().ok and mem.audit().ok
+        snapshot = mem.store.latest_snapshot()
+        assert snapshot is not None and MARKER.encode() not in snapshot.data
+    with eventmem.open(store_path, clock=clock) as mem:
+        assert mem.get(mid).tags == ()
+        assert rebuild(mem.store).digests() == mem.verify().digests
