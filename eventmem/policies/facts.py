@@ -139,7 +139,9 @@ _ATTRIBUTES: Final[tuple[tuple[str, str], ...]] = (
     ("phone", r"\bphones?\b|\biphone\w*|\bpixel\b|\bgalaxy\b|\bsmartphone\b|\boneplus\b"
               r"|\bxperia\b|\bfairphone\b|\bmotorola\b|\bmoto\b|\bnokia\b|\bxiaomi\b|\bhuawei\b"),
     ("pet", rf"\b(?:{_words(_PETS)})\b|\badopt\w*|\bpassed away\b|\bdied\b|\bput down\b"),
-    ("relationship", r"\bsingle\b|\bdating\b"
+    # "single" as a status ("I'm single", "back to being single"), not "a single ticket".
+    ("relationship", r"\b(?:i'm|im|i am|is|am|are|now|still|been|being|stay\w*) single\b"
+                     r"|\bdating\b"
                      r"|\bseeing (?:someone|somebody|anyone|each other|a (?:guy|girl|man|woman))\b"
                      r"|\bengaged\b|\bmarried\b|\bgirlfriend\b"
                      r"|\bboyfriend\b|\bfianc[eé]e?\b|\bdivorc\w*|\bbroke up\b|\bbreak ?up\b"

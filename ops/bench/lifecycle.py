@@ -250,7 +250,9 @@ def _build_and_sweep(
         ingest_seconds += time.perf_counter() - t
         for item, r in zip(items, results, strict=True):
             actions[r.action] += 1
-            if r.action == "created" and r.memory_id is not None:
+            # A supersession, merge or update makes a memory too (the new version).
+            if r.action in ("created", "superseded", "merged", "updated") \
+                    and r.memory_id is not None:
                 ids.append(r.memory_id)
                 if item["kind"] in LONG_LIVED and item.get("source", "user") == "user" \
                         and not item.get("pinned") and not item.get("immutable"):
