@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ops.drills import crash, erasure, flips, lock, threads, truncate
+from ops.drills import crash, erasure, flips, lock, readers, threads, truncate
 
 
 def test_threads_drill(tmp_path: Path) -> None:
@@ -72,3 +72,12 @@ def test_crash_drill(tmp_path: Path) -> None:
     assert counts["lost"] == counts["crashes_at_open"] == counts["verify_failures"] == 0, \
         result["runs"]
     assert counts["writer_failed_to_start"] == 0
+
+
+@pytest.mark.slow  # three processes
+def test_readers_drill(tmp_path: Path) -> None:
+    result = readers.run(runs=1, readers=2, writes=60, tmp=tmp_path)
+    counts = result["counts"]
+    assert counts["acknowledged"] == 60 and counts["reads"] > 0
+    assert counts["lost"] == counts["crashes"] == counts["torn_reads"] == 0
+    assert counts["verify_failures"] == 0
