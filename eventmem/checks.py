@@ -233,3 +233,21 @@ def min_score(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise InvalidInputError(f"min_score must be a finite number or None, got {value!r}")
     return float(value)
+
+
+STATUSES = ("active", "stale", "archived", "dormant", "superseded", "deleted", "purged",
+            "erased")
+
+
+def statuses(value: Any) -> frozenset[str] | None:
+    """A listing's status filter: None, one status, or several."""
+    if value is None:
+        return None
+    given = [value] if isinstance(value, str) else value
+    if not isinstance(given, list | tuple | set | frozenset):
+        raise InvalidInputError(f"status must be a status or a sequence of them, got {value!r}")
+    unknown = [s for s in given if s not in STATUSES]
+    if unknown or not given:
+        raise InvalidInputError(f"unknown status {unknown or given!r}; the statuses are "
+                                f"{', '.join(STATUSES)}")
+    return frozenset(given)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar
@@ -317,15 +317,61 @@ class Reader:
         return replay_history(self._log, memory_id, until=self._views.seq)
 
     @serialized
-    def memories(self, *, namespace: str | None = None) -> Iterator[Memory]:
-        """Every memory (of ``namespace``, when given), in creation order."""
+    def memories(
+        self,
+        *,
+        namespace: str | None = None,
+        status: str | Iterable[str] | None = None,
+        kind: str | None = None,
+        tags: Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Iterator[Memory]:
+        """The memories (of ``namespace``, when given), in creation order, whatever their
+        status unless filtered.
+
+        ``status``: one status or several (``"active"``, ``("active", "stale")``...).
+        ``kind``: one memory kind. ``tags``: memories carrying every one of them. ``since`` /
+        ``until``: created at or after / before. ``limit`` and ``cursor`` page through them:
+        pass the ``memory_id`` of the last memory of a page as ``cursor`` to get the next.
+        """
         self._ensure_current()
+        if namespace is not None:
+            namespace = checks.namespace(namespace, self.config)
+        wanted = checks.statuses(status)
+        kind = checks.kind(kind)
+        needed = set(checks.labels(tags, "tags")) if tags is not None else set()
+        start, end = checks.optional_time(since, "since"), checks.optional_time(until, "until")
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                                  or limit < 1):
+            raise InvalidInputError(f"limit must be a positive int, got {limit!r}")
+        after = -1
+        if cursor is not None:
+            record = self._views.state.memories.get(cursor) if isinstance(cursor, str) else None
+            if record is None:
+                raise InvalidInputError(f"cursor {cursor!r} names no memory of this store")
+            after = record.created_seq
         # Sorted, not dict order: a state loaded from a snapshot has its ids in key order.
         records = sorted(self._views.state.memories.values(), key=lambda r: r.created_seq)
+        chosen = [r for r in records
+                  if r.created_seq > after
+                  and (namespace is None or r.namespace == namespace)
+                  and (wanted is None or r.status in wanted)
+                  and (kind is None or r.kind == kind)
+                  and needed <= set(r.tags)
+                  and (start is None or r.created_at >= start)
+                  and (end is None or r.created_at < end)]
         # Built here, under the lock, not lazily: a generator would read the projections
         # between yields, while another thread folds into them.
-        return iter([self._memory(record) for record in records
-                     if namespace is None or record.namespace == namespace])
+        return iter([self._memory(record) for record in chosen[:limit]])
+
+    @serialized
+    def namespaces(self) -> list[str]:
+        """The namespaces that hold at least one memory, sorted."""
+        self._ensure_current()
+        return sorted({r.namespace for r in self._views.state.memories.values()})
 
     @serialized
     def hot(self, *, namespace: str = "default", k: int = 5) -> list[Memory]:
