@@ -192,6 +192,22 @@ class RemoteView:
         return self._t.call("conflicts", wire.ConflictsRequest(
             namespace=namespace, status=status, as_of=self._as_of), list[Conflict])
 
+    def memories(self, *, namespace: str = "default", status: str | Sequence[str] | None = None,
+                 kind: str | None = None, tags: Sequence[str] | None = None,
+                 since: datetime | None = None, until: datetime | None = None,
+                 limit: int = 100, cursor: str | None = None) -> list[Memory]:
+        """A namespace's memories, filtered and paged (the server sends 1,000 at most)."""
+        statuses = (status,) if isinstance(status, str) else (
+            None if status is None else tuple(status))
+        return self._t.call("memories", wire.MemoriesRequest(
+            namespace=namespace, status=statuses, kind=kind,
+            tags=None if tags is None else tuple(tags), since=since, until=until, limit=limit,
+            cursor=cursor, as_of=self._as_of), list[Memory])
+
+    def namespaces(self) -> list[str]:
+        """The namespaces holding memories that this token may read."""
+        return self._t.call("namespaces", wire.NamespacesRequest(as_of=self._as_of), list[str])
+
     def hot(self, *, namespace: str = "default", k: int = 5) -> list[Memory]:
         """The always-relevant memories of ``namespace``, best first."""
         return self._t.call("hot", wire.HotRequest(namespace=namespace, k=k, as_of=self._as_of),

@@ -224,6 +224,23 @@ def _consolidate(call: Call, req: wire.ConsolidateRequest) -> eventmem.Consolida
     return call.engine.consolidate(now=req.now)
 
 
+MAX_PAGE = 1_000  # memories per page of a listing
+
+
+def _memories(call: Call, req: wire.MemoriesRequest) -> list[eventmem.Memory]:
+    call.need(req.namespace, "read")
+    if isinstance(req.limit, bool) or not 1 <= req.limit <= MAX_PAGE:
+        raise InvalidInputError(f"limit must be from 1 to {MAX_PAGE}, got {req.limit!r}")
+    return list(call.reader(req.as_of).memories(
+        namespace=req.namespace, status=req.status, kind=req.kind, tags=req.tags,
+        since=req.since, until=req.until, limit=req.limit, cursor=req.cursor))
+
+
+def _namespaces(call: Call, req: wire.NamespacesRequest) -> list[str]:
+    # Each caller sees the namespaces it may read, never another tenant's names.
+    return [ns for ns in call.reader(req.as_of).namespaces() if call.grant.allows(ns, "read")]
+
+
 def _hot(call: Call, req: wire.HotRequest) -> list[eventmem.Memory]:
     call.need(req.namespace, "read")
     return call.reader(req.as_of).hot(namespace=req.namespace, k=call.k(req.k))
@@ -314,6 +331,11 @@ OPERATIONS: tuple[Operation, ...] = (
               writes=True),
     Operation("hot", wire.HotRequest, list[eventmem.Memory], _hot,
               "The always-relevant memories of a namespace."),
+    Operation("memories", wire.MemoriesRequest, list[eventmem.Memory], _memories,
+              "A namespace's memories in creation order, filtered by status, kind, tags and "
+              "creation time, paged by limit and cursor (the last id of a page)."),
+    Operation("namespaces", wire.NamespacesRequest, list[str], _namespaces,
+              "The namespaces holding memories that the caller may read."),
     Operation("graph/entity", wire.EntityRequest, eventmem.Entity, _entity,
               "What the knowledge graph knows about an entity."),
     Operation("graph/neighbors", wire.NeighborsRequest, list[eventmem.Neighbor], _neighbors,

@@ -190,6 +190,27 @@ class ConsolidateRequest(Request):
     now: datetime | None = None
 
 
+class MemoriesRequest(Request):
+    """``memories``: a namespace's memories, filtered and paged (see
+    :meth:`eventmem.Engine.memories`); at most 1,000 per page."""
+
+    namespace: str = "default"
+    status: tuple[str, ...] | None = None
+    kind: str | None = None
+    tags: tuple[str, ...] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    limit: int = 100
+    cursor: str | None = None
+    as_of: AsOf | None = None
+
+
+class NamespacesRequest(Request):
+    """``namespaces``: the namespaces holding memories that the caller may read."""
+
+    as_of: AsOf | None = None
+
+
 class HotRequest(Request):
     """``hot``: the always-relevant memories of a namespace."""
 

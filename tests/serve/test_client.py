@@ -45,6 +45,23 @@ def test_exact_duplicates_reinforce_per_namespace(mem: Any, ns: str) -> None:
     assert other.action == "created" and other.memory_id != first.memory_id
 
 
+def test_memories_are_listed_filtered_and_paged(mem: Any, ns: str) -> None:
+    made = [mem.remember(f"note {i} about the {w}", namespace=ns, tags=["n"] if i % 2 else [])
+            .memory_id for i, w in enumerate(["garden", "boat", "roof", "piano", "attic"])]
+    mem.forget(made[0], reason="outdated")
+    assert [m.memory_id for m in mem.memories(namespace=ns)] == made
+    assert [m.memory_id for m in mem.memories(namespace=ns, status="active")] == made[1:]
+    assert [m.memory_id for m in mem.memories(namespace=ns, tags=["n"])] == [made[1], made[3]]
+    first = [m.memory_id for m in mem.memories(namespace=ns, limit=2)]
+    rest = [m.memory_id for m in mem.memories(namespace=ns, limit=10, cursor=first[-1])]
+    assert first + rest == made
+    assert isinstance(mem.memories(namespace=ns)[0] if isinstance(
+        mem.memories(namespace=ns), list) else next(mem.memories(namespace=ns)), eventmem.Memory)
+    assert ns in mem.namespaces()
+    with pytest.raises(eventmem.InvalidInputError):
+        list(mem.memories(namespace=ns, status="alive"))
+
+
 def test_remember_many_is_one_batch(mem: Any, ns: str) -> None:
     results = mem.remember_many(["Carol plays the cello", "carol plays the cello",
                                  {"text": "Dan works at Acme", "kind": "relationship"}],

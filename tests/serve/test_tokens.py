@@ -92,6 +92,18 @@ def test_grants_decide_namespaces_and_writes(guarded: tuple[Served, dict[str, st
     assert post(served.url, "verify", {}, token=tokens["admin"])[0] == 200
 
 
+def test_listings_show_only_what_the_grant_covers(guarded: tuple[Served, dict[str, str]]) -> None:
+    served, tokens = guarded
+    assert post(served.url, "namespaces", {}, token=tokens["alice"]) == (200, ["alice"])
+    assert post(served.url, "namespaces", {}, token=tokens["bob_ro"]) == (200, ["bob"])
+    assert post(served.url, "namespaces", {}, token=tokens["admin"])[1] == ["alice", "bob"]
+    assert post(served.url, "memories", {"namespace": "bob"}, token=tokens["alice"])[0] == 403
+    status, listed = post(served.url, "memories", {"namespace": "bob"}, token=tokens["bob_ro"])
+    assert status == 200 and [m["text"] for m in listed] == [SECRET]
+    assert post(served.url, "memories", {"namespace": "bob", "limit": 5000},
+                token=tokens["bob_ro"])[0] == 400
+
+
 def test_a_revoked_token_is_refused_from_its_next_call(
         guarded: tuple[Served, dict[str, str]]) -> None:
     served, tokens = guarded
