@@ -115,9 +115,12 @@ def add(path: str | os.PathLike[str], namespaces: list[str], *, read_only: bool 
         raise InvalidInputError("a token grants at least one namespace (or * for all)")
     tokens = load(path)
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    # The operator's token file lies outside the log and every projection: wall time and
+    # randomness are what it needs (a token must be unguessable).
+    now = datetime.now(UTC)  # allow-nondeterminism: a token's creation time, not an event
     record = TokenRecord(token_id="tok_" + secrets.token_hex(6), sha256=digest(token),
                          namespaces=tuple(sorted(set(namespaces))), read_only=read_only,
-                         created_at=datetime.now(UTC), label=label)
+                         created_at=now, label=label)
     tokens.tokens.append(record)
     save(path, tokens)
     return token, record
@@ -129,7 +132,8 @@ def revoke(path: str | os.PathLike[str], token_id: str) -> TokenRecord:
     for index, record in enumerate(tokens.tokens):
         if record.token_id == token_id:
             if record.revoked_at is None:
-                record = msgspec.structs.replace(record, revoked_at=datetime.now(UTC))
+                now = datetime.now(UTC)  # allow-nondeterminism: the token file, not the log
+                record = msgspec.structs.replace(record, revoked_at=now)
                 tokens.tokens[index] = record
                 save(path, tokens)
             return record
