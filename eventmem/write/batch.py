@@ -329,6 +329,8 @@ class Batch:
         self.queries_by_text = {item.text: q for item, q in zip(items, self.queries,
                                                                     strict=True)}
         self._vectors: dict[str, np.ndarray] = {}  # the batch's memories' vectors by id
+        # The current item's latest memories per attribute (by inferred_names), read once.
+        self.latest_facts: dict[bool, list[tuple[facts.Fact, tuple[str, str]]]] = {}
 
     # -- one item -----------------------------------------------------------------------------
 
@@ -377,6 +379,7 @@ class Batch:
 
     def _decide(self, i: int, item: Item) -> None:
         text, ns = item.text, item.namespace
+        self.latest_facts.clear()  # read once per item: nothing is appended while it decides
         rejection = observer.screen(text, self.config.observer)
         if rejection is not None:
             self.events.append(MemoryRejected(
@@ -797,6 +800,14 @@ def _latest_of_attributes(batch: Batch, item: Item, *, inferred_names: bool = Fa
     (same thing counted, same relative...), with its text. A name is the user's when declared,
     or (``inferred_names``: enough to make a restatement news, not to replace a fact) when the
     memories name the user so (:class:`NamespaceFacts`)."""
+    known = batch.latest_facts.get(inferred_names)
+    if known is None:
+        known = batch.latest_facts[inferred_names] = _read_latest(batch, item, inferred_names)
+    return known
+
+
+def _read_latest(batch: Batch, item: Item, inferred_names: bool
+                 ) -> list[tuple[facts.Fact, tuple[str, str]]]:
     stated_all = facts.read(item.text)
     stated = [f for f in stated_all
               if f.attribute in facts.SINGLE_VALUED and f.owner != facts.OTHER]
