@@ -17,7 +17,8 @@ from eventmem.storage.log import HASH_SIZE, Head
 from eventmem.text.normalize import normalize
 
 
-def _utf8_clean(value: str, field: str) -> None:
+def utf8_clean(value: str, field: str) -> None:
+    """Refuse text that cannot be stored: a lone surrogate (not UTF-8) or a NUL."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -33,7 +34,7 @@ def text(value: Any, config: Config, field: str = "text") -> str:
     """The normalized text, or an error for non-strings, empty, oversize or invalid Unicode."""
     if not isinstance(value, str):
         raise InvalidInputError(f"{field} must be a str, got {type(value).__name__}")
-    _utf8_clean(value, field)
+    utf8_clean(value, field)
     normalized = normalize(value)
     if not normalized:
         raise InvalidInputError(f"{field} is empty or only whitespace")
@@ -49,7 +50,7 @@ def query(value: Any, config: Config) -> str:
     """The normalized query, read up to ``config.max_query_chars``."""
     if not isinstance(value, str):
         raise InvalidInputError(f"query must be a str, got {type(value).__name__}")
-    _utf8_clean(value, "query")
+    utf8_clean(value, "query")
     normalized = normalize(value)
     if not normalized:
         raise InvalidInputError("query is empty or only whitespace")
@@ -60,7 +61,7 @@ def namespace(value: Any, config: Config) -> str:
     """A non-empty namespace of valid text within ``config.max_namespace_chars``."""
     if not isinstance(value, str) or not value:
         raise InvalidInputError(f"namespace must be a non-empty str, got {value!r}")
-    _utf8_clean(value, "namespace")
+    utf8_clean(value, "namespace")
     if len(value) > config.max_namespace_chars:
         raise InvalidInputError(f"namespace is longer than {config.max_namespace_chars} characters")
     if any(ord(c) < 32 for c in value):
@@ -124,7 +125,7 @@ def labels(value: Any, field: str) -> tuple[str, ...]:
     for item in value:
         if not isinstance(item, str) or not item or len(item) > 256:
             raise InvalidInputError(f"each of {field} must be a non-empty str of at most 256 chars")
-        _utf8_clean(item, field)
+        utf8_clean(item, field)
         out.append(item)
     return tuple(out)
 
@@ -147,7 +148,7 @@ def label(value: Any, field: str) -> str:
     """A short identifier such as a session id: a non-empty str of at most 256 characters."""
     if not isinstance(value, str) or not value or len(value) > 256:
         raise InvalidInputError(f"{field} must be a non-empty str of at most 256 chars")
-    _utf8_clean(value, field)
+    utf8_clean(value, field)
     return value
 
 

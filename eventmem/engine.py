@@ -16,7 +16,8 @@ from typing import Any, NamedTuple
 import msgspec
 import numpy as np
 
-from eventmem import checks
+from eventmem import checks, transfer
+from eventmem import metadata as caller_metadata
 from eventmem.clock import Clock, SystemClock, to_micros
 from eventmem.config import Config, record_config
 from eventmem.errors import (
@@ -52,19 +53,21 @@ from eventmem.storage.envelope import Content, appended
 from eventmem.storage.log import EventLog, Head
 from eventmem.storage.opslog import ops_logger
 from eventmem.text.embedders import EMBEDDERS, CheckedEmbedder, Embedder, default_embedder
-from eventmem.text.normalize import content_hash
+from eventmem.text.normalize import content_hash, dedup_key
 from eventmem.write import batch, erase, resolve
 from eventmem.write.analysis import contents_for
 from eventmem.write.erase import Erasure
-from eventmem.write.items import check_items
+from eventmem.write.items import Item, check_items
+from eventmem.write.neighbours import eligible
 from eventmem.write.session import session_end
 from projections import Projections
-from projections.state import MemoryRecord
+from projections.state import MemoryRecord, dedup_slot
 from replay.audit import AuditReport, audit
 from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
 
 _QUERY = msgspec.json.Encoder(order="deterministic")  # RecalledQuery documents, as content
+IMPORT_BATCH = 1_000  # memories per atomic append of an import: bounded memory, resumable
 
 # Opening a store: its event log, the embedder bound to it, and the projections folded to its head.
 #
@@ -316,6 +319,7 @@ class Engine(Reader):
         refs: Sequence[str] = (),
         session: str | None = None,
         on_conflict: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
     ) -> RememberResult:
         """Store what the agent learned; returns the action taken and the memory it landed in.
 
@@ -332,11 +336,16 @@ class Engine(Reader):
         keep_existing, use_new, merge, ask (both kept; see :meth:`conflicts`) or temporal.
         Input the observer filter refuses (markup, prompt injection, code) comes back
         ``action="rejected"`` with the reason, and only the rejection is recorded.
+
+        ``metadata``: a small JSON object of the caller's (at most 32 keys, 4 KB), returned with
+        the memory and matched by ``recall(filters=...)`` and ``memories(filters=...)``; a new
+        version of the memory (an update, a merge) carries it on. It is caller data, erased
+        with the text, and no decision of the engine reads it.
         """
         item = dict(text=text, namespace=namespace, kind=kind, source=source,
                     importance=importance, confidence=confidence, valid_from=valid_from,
                     valid_until=valid_until, pinned=pinned, immutable=immutable, tags=tags,
-                    refs=refs, session=session, on_conflict=on_conflict)
+                    refs=refs, session=session, on_conflict=on_conflict, metadata=metadata)
         # The namespace goes in as the batch's default too, where it is checked as given: in a
         # mapping None means "the default namespace", but remember(namespace=None) is refused
         # like every other call's None, never a silent write into "default".
@@ -356,7 +365,10 @@ class Engine(Reader):
         if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
             raise InvalidInputError(
                 "remember_many takes a list of texts or mappings; for one text use remember()")
-        checked = check_items(items, namespace, self.config)
+        return self._write(check_items(items, namespace, self.config))
+
+    def _write(self, checked: list[Item], op: str = "remember") -> list[RememberResult]:
+        """Decide checked items, append the decisions in one transaction and fold them."""
         if not checked:
             return []
         at = self._now()
@@ -367,12 +379,97 @@ class Engine(Reader):
                                 vector_of=self._vector_of, analyse=self._analyse)
         seqs = self._log.append(decided.events, contents=decided.contents)
         self._fold(decided.events, seqs, decided.contents)
-        self._ops.info("remember", count=len(decided.events), first_seq=seqs[0],
-                       last_seq=seqs[-1])
+        self._ops.info(op, count=len(decided.events), first_seq=seqs[0], last_seq=seqs[-1])
         return [RememberResult(memory_id=o.memory_id, action=o.action, seq=seqs[o.event],
                                rule=o.rule, reason=o.reason, neighbour=o.neighbour,
                                similarity=o.similarity, conflict_id=o.conflict_id)
                 for o in decided.outcomes]
+
+    @serialized
+    def update(self, memory_id: str, text: str, *,
+               metadata: Mapping[str, Any] | None = None) -> RememberResult:
+        """Replace a memory's text with ``text``: a new version, superseding the old one from
+        now on (``action="updated"``, rule ``caller_update``). The old version stays in the
+        history (:meth:`history`, :meth:`timeline`, ``recall(valid_at=...)`` before now) and
+        the new one keeps what it had earned (kind, importance, stability, pin, tags, and its
+        metadata with ``metadata`` laid over it). The write gate does not judge it: the caller
+        said what the memory now holds.
+
+        The same text with no new metadata changes nothing (``action="skipped"``, rule
+        ``unchanged``, nothing recorded). A deleted, superseded, erased or immutable memory
+        cannot be updated (InvalidInputError): update the version that replaced it, or
+        remember anew."""
+        self._check_writable()
+        record = self._record(memory_id)
+        if record.status in ("deleted", "superseded"):
+            later = f" by {record.superseded_by}" if record.superseded_by else ""
+            raise InvalidInputError(f"memory {memory_id!r} is {record.status}{later}; "
+                                    "update the current version, or remember anew")
+        if record.immutable:
+            raise InvalidInputError(f"memory {memory_id!r} is immutable")
+        text = checks.text(text, self.config)
+        given = caller_metadata.check(metadata)
+        if dedup_key(text) == record.dedup_key \
+                and caller_metadata.merged(record.metadata, given) == (record.metadata or None):
+            return RememberResult(memory_id=memory_id, action="skipped", seq=None,
+                                  rule="unchanged")
+        return self._write([Item(text=text, namespace=record.namespace, metadata=given,
+                                 replaces=memory_id)], op="update")[0]
+
+    @serialized
+    def import_memories(self, source: transfer.Destination, *,
+                        namespace: str | None = None) -> list[RememberResult]:
+        """Import memories exported by :meth:`export_memories` (JSON lines, from this store or
+        another): each is created as it was exported (text, kind, times, importance,
+        confidence, pin, tags, refs, metadata), keeping the time it was first recorded
+        (``Memory.created_at``) and its valid time; its retention starts afresh now. The write
+        gate does not judge them (their store settled them), but a memory whose text the
+        namespace already holds is not imported twice (``action="skipped"``, rule
+        ``already_present``, nothing recorded): an import can be run again after a crash.
+
+        ``namespace``: import every memory there (default: each line's own). Every line is
+        read and checked before anything is written (a bad line raises InvalidInputError
+        naming it, and nothing is written); the memories are then written in batches of 1,000,
+        each one atomic. Returns one result per line, in order."""
+        self._check_writable()
+        items = transfer.read(source, namespace=namespace, config=self.config, now=self._now())
+        state = self._views.state
+        # Each line's memory: one the namespace holds already, else the first line of the
+        # file with its text (the lines that create one are ``fresh``).
+        present: dict[int, str | int] = {}  # line -> a memory id, or the line creating it
+        first_line: dict[str, int] = {}
+        fresh: list[int] = []
+        for index, item in enumerate(items):
+            slot = dedup_slot(item.namespace, dedup_key(item.text))
+            holder = state.by_dedup.get(slot)
+            if holder is not None and eligible(state.memories[holder]):
+                present[index] = holder
+            elif slot in first_line:
+                present[index] = first_line[slot]
+            else:
+                first_line[slot] = index
+                fresh.append(index)
+        created: dict[int, RememberResult] = {}
+        for start in range(0, len(fresh), IMPORT_BATCH):
+            chunk = fresh[start:start + IMPORT_BATCH]
+            created.update(zip(chunk, self._write([items[i] for i in chunk], op="import"),
+                               strict=True))
+        results = []
+        for index in range(len(items)):
+            if index in created:
+                results.append(created[index])
+                continue
+            held = present[index]
+            if isinstance(held, str):
+                memory_id: str | None = held
+            elif created[held].memory_id is None:
+                results.append(created[held])  # its first line was rejected: so is this one
+                continue
+            else:
+                memory_id = created[held].memory_id
+            results.append(RememberResult(memory_id=memory_id, action="skipped", seq=None,
+                                          rule="already_present"))
+        return results
 
     def _text_of(self, memory_id: str) -> str:
         text = self._log.blob(self._views.state.memories[memory_id].content_hash)
@@ -638,6 +735,7 @@ class Engine(Reader):
         include_hidden: bool = False,
         profile: str = "default",
         min_score: float | None = None,
+        filters: Mapping[str, Any] | None = None,
     ) -> list[Hit]:
         """Reader.recall, and the recall is recorded as one ``memory.recalled`` event (the access
         that reinforces the returned memories, and only those, and the trail of what the agent
@@ -646,7 +744,7 @@ class Engine(Reader):
         self._ensure_current()
         hits, _, plan = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
                                      include_hidden=include_hidden, profile=profile,
-                                     min_score=min_score)
+                                     min_score=min_score, filters=filters)
         if self.config.record_recalls and not self.readonly and not plan.chitchat:
             now = self._now()
             memories = self._views.state.memories

@@ -17,7 +17,7 @@ events also carry the ``rule`` that decided and the ``policy`` version.
 from __future__ import annotations
 
 import hashlib
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -147,6 +147,9 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     item: int = 0
     given_importance: float | None = None
     valid_from_rule: str = ""
+    # When the memory was first recorded, where that is not ``at``: an imported memory keeps
+    # the time its original store recorded it (``at`` is when this store learned it).
+    created_at: int | None = None
 
 
 class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True):
@@ -279,6 +282,7 @@ class Labels(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     tags: tuple[str, ...] = ()
     refs: tuple[str, ...] = ()
     session: str | None = None
+    metadata: dict[str, Any] | None = None  # the caller's JSON object (eventmem.metadata)
 
 
 class RecalledQuery(msgspec.Struct, frozen=True, kw_only=True):

@@ -7,6 +7,7 @@ one at a past time or seq.
 
 from __future__ import annotations
 
+import copy
 import functools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -22,6 +23,7 @@ from eventmem.config import Config
 from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError
 from eventmem.events import CONTENT_GONE, Event, session_key
 from eventmem.graph import GraphReader
+from eventmem.metadata import Filter
 from eventmem.policies.decay import effective_stability, retention
 from eventmem.policies.tiers import hot_set
 from eventmem.recall.cache import RecallCache, recall_key
@@ -34,6 +36,8 @@ from eventmem.recall.score import PROFILES
 from eventmem.results import Conflict, HistoryEntry, Hit, Memory, Version
 from eventmem.storage.log import FORMAT_VERSION, EventLog
 from eventmem.text.embedders import Embedder, HashingEmbedder
+from eventmem.transfer import Destination, Exported, exported
+from eventmem.transfer import write as write_lines
 from eventmem.write import resolve as conflict_listing
 from eventmem.write.erase import with_later_erasures
 from projections import PROJECTION_VERSION, Projections
@@ -161,6 +165,7 @@ class Reader:
         include_hidden: bool = False,
         profile: str = "default",
         min_score: float | None = None,
+        filters: Mapping[str, Any] | None = None,
     ) -> list[Hit]:
         """Up to ``k`` memories of ``namespace`` that answer ``query``, best first.
 
@@ -168,7 +173,9 @@ class Reader:
         than ``k``, or none: a shared word, a vector similarity at or above the embedder's
         floor (``Config.vector_floor``), a match of the time the query asks about, a graph
         path from an entity it names, a neighbouring turn of a match, or the attribute it asks
-        about. ``min_score``: leave out hits scoring below it.
+        about. ``min_score``: leave out hits scoring below it. ``filters``: only memories whose
+        metadata matches (``{"user": "u42", "score": {"$gte": 3}}``; see
+        :mod:`eventmem.metadata`).
 
         ``valid_at``: only memories true at that time. ``include_hidden``: also deleted, archived
         and superseded ones. ``profile``: how relevance is weighed against recency, retention,
@@ -181,7 +188,7 @@ class Reader:
         self._ensure_current()
         hits, _, _ = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
                                   include_hidden=include_hidden, profile=profile,
-                                  min_score=min_score)
+                                  min_score=min_score, filters=filters)
         return hits
 
     def context(
@@ -193,6 +200,7 @@ class Reader:
         budget_tokens: int = 1_000,
         valid_at: datetime | None = None,
         profile: str = "default",
+        filters: Mapping[str, Any] | None = None,
     ) -> str:
         """What to put in an agent's prompt for ``query``: the recall's hits, strong ones in full
         with their metadata, middling ones as one line, weak ones left out, within
@@ -201,12 +209,14 @@ class Reader:
         if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) \
                 or budget_tokens < 1:
             raise InvalidInputError(f"budget_tokens must be a positive int, got {budget_tokens!r}")
-        hits = self.recall(query, namespace=namespace, k=k, valid_at=valid_at, profile=profile)
+        hits = self.recall(query, namespace=namespace, k=k, valid_at=valid_at, profile=profile,
+                           filters=filters)
         return build_context(hits, budget_tokens=budget_tokens)
 
     def _search(
         self, query: str, *, namespace: str, k: int, valid_at: datetime | None,
         include_hidden: bool, profile: str = "default", min_score: float | None = None,
+        filters: Mapping[str, Any] | None = None,
     ) -> tuple[list[Hit], list[Candidate], QueryPlan]:
         query = checks.query(query, self.config)
         namespace = checks.namespace(namespace, self.config)
@@ -214,6 +224,7 @@ class Reader:
         at = checks.optional_time(valid_at, "valid_at")
         include_hidden = checks.flag(include_hidden, "include_hidden")
         floor = checks.min_score(min_score)
+        matches = Filter.of(filters)
         if not isinstance(profile, str) or profile not in PROFILES:  # a list is unhashable
             raise InvalidInputError(f"unknown profile {profile!r}; use one of "
                                     f"{', '.join(PROFILES)}")
@@ -222,14 +233,15 @@ class Reader:
         # unreachable) and by every input of the answer, now included (scores decay).
         key = recall_key(query, namespace, self._views.seq,
                          {"k": k, "valid_at": at, "include_hidden": include_hidden,
-                          "profile": profile, "now": now, "min_score": floor})
+                          "profile": profile, "now": now, "min_score": floor,
+                          "filters": None if matches is None else matches.key})
         cached = self._recall_cache.get(key) if not self.extra_channels else None
         if cached is not None:
             return _fresh(cached[0]), [(m, s, dict(sig)) for m, s, sig in cached[1]], cached[2]
         plan = query_plan(query, now)
         found = search(self._views, plan, self._access(), namespace=namespace, k=k, now=now,
                        config=self.config, valid_at=at, include_hidden=include_hidden,
-                       profile=profile, extra_channels=self.extra_channels)
+                       profile=profile, extra_channels=self.extra_channels, matches=matches)
         if floor is not None:
             found = [candidate for candidate in found if candidate[1] >= floor]
         memories = self._views.state.memories
@@ -238,7 +250,8 @@ class Reader:
             record = memories[mid]
             hits.append(Hit(memory_id=mid, text=self._text(record), score=score,
                             signals=signals, kind=record.kind,
-                            created_at=from_micros(record.created_at)))
+                            created_at=from_micros(record.created_at),
+                            metadata=copy.deepcopy(record.metadata or {})))
         if not self.extra_channels:  # as get: the key does not say which channels answered
             # Copies in and out: a caller editing a hit's signals must not change the answer
             # the next identical recall gets.
@@ -328,6 +341,7 @@ class Reader:
         until: datetime | None = None,
         limit: int | None = None,
         cursor: str | None = None,
+        filters: Mapping[str, Any] | None = None,
     ) -> Iterator[Memory]:
         """The memories (of ``namespace``, when given), in creation order, whatever their
         status unless filtered.
@@ -336,6 +350,7 @@ class Reader:
         ``kind``: one memory kind. ``tags``: memories carrying every one of them. ``since`` /
         ``until``: created at or after / before. ``limit`` and ``cursor`` page through them:
         pass the ``memory_id`` of the last memory of a page as ``cursor`` to get the next.
+        ``filters``: only memories whose metadata matches, as for :meth:`recall`.
         """
         self._ensure_current()
         if namespace is not None:
@@ -344,6 +359,7 @@ class Reader:
         kind = checks.kind(kind)
         needed = set(checks.labels(tags, "tags")) if tags is not None else set()
         start, end = checks.optional_time(since, "since"), checks.optional_time(until, "until")
+        matches = Filter.of(filters)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
                                   or limit < 1):
             raise InvalidInputError(f"limit must be a positive int, got {limit!r}")
@@ -362,10 +378,40 @@ class Reader:
                   and (kind is None or r.kind == kind)
                   and needed <= set(r.tags)
                   and (start is None or r.created_at >= start)
-                  and (end is None or r.created_at < end)]
+                  and (end is None or r.created_at < end)
+                  and (matches is None or matches(r.metadata))]
         # Built here, under the lock, not lazily: a generator would read the projections
         # between yields, while another thread folds into them.
         return iter([self._memory(record) for record in chosen[:limit]])
+
+    def export_memories(self, destination: Destination, *, namespace: str = "default",
+                        include_archived: bool = False) -> int:
+        """Write ``namespace``'s memories to ``destination`` (a path or a text stream) as JSON
+        lines (:mod:`eventmem.transfer`), oldest first; returns how many. Exported: what the
+        namespace holds as current (active and stale memories; with ``include_archived``,
+        archived and dormant ones too), not the versions it replaced or what was forgotten.
+        :meth:`Engine.import_memories` reads it back, in this store or another, keeping each
+        memory's times; an export of the import is the same file but for the ids."""
+        # The lines are built under the lock and written after it: a slow destination must
+        # not stall the writers.
+        return write_lines(self._exported(namespace, include_archived), destination)
+
+    @serialized
+    def _exported(self, namespace: str, include_archived: bool) -> list[Exported]:
+        self._ensure_current()
+        namespace = checks.namespace(namespace, self.config)
+        wanted = {"active", "stale"} | ({"archived", "dormant"}
+                                        if checks.flag(include_archived, "include_archived")
+                                        else set())
+        records = sorted((r for r in self._views.state.memories.values()
+                          if r.namespace == namespace and r.status in wanted),
+                         key=lambda r: r.created_seq)
+        lines = []
+        for record in records:
+            text = self._text(record)
+            if text is not None:
+                lines.append(exported(record, text))
+        return lines
 
     @serialized
     def namespaces(self) -> list[str]:
@@ -480,12 +526,15 @@ class Reader:
             refs=record.refs,
             superseded_by=record.superseded_by,
             derived_from=record.derived_from,
+            metadata=copy.deepcopy(record.metadata or {}),
         )
 
 
 def _fresh(hits: Iterable[Hit]) -> list[Hit]:
-    """The hits with signals of their own (a Hit is frozen, its signals dict is not)."""
-    return [msgspec.structs.replace(h, signals=dict(h.signals)) for h in hits]
+    """The hits with signals and metadata of their own (a Hit is frozen, its dicts are not;
+    metadata holds lists, copied too)."""
+    return [msgspec.structs.replace(h, signals=dict(h.signals),
+                                    metadata=copy.deepcopy(h.metadata)) for h in hits]
 
 
 def _time(micros: int | None) -> datetime | None:

@@ -16,7 +16,8 @@ class RememberResult(msgspec.Struct, frozen=True, kw_only=True):
 
     memory_id: str | None  # None only when rejected
     action: Action
-    seq: int | None  # the seq of the event that recorded the decision
+    seq: int | None  # the seq of the event that recorded it; None when nothing was recorded
+    # (an update that changes nothing, an import of a memory the namespace already holds)
     rule: str = ""  # the rule that decided (exact_hash, near_duplicate_merge, conflict_temporal...)
     reason: str = ""  # why an input was rejected
     neighbour: str | None = None  # the memory the gate compared it with
@@ -55,6 +56,7 @@ class Memory(msgspec.Struct, frozen=True, kw_only=True):
     session: str | None = None
     superseded_by: str | None = None  # the memory that replaced it
     derived_from: tuple[str, ...] = ()  # the memories whose facts it carries (merge, update)
+    metadata: dict[str, Any] = msgspec.field(default_factory=dict)  # the caller's JSON object
 
 
 class Hit(msgspec.Struct, frozen=True, kw_only=True):
@@ -66,6 +68,7 @@ class Hit(msgspec.Struct, frozen=True, kw_only=True):
     signals: dict[str, float]  # per-signal scores and per-channel ranks: the "explain"
     kind: str
     created_at: datetime
+    metadata: dict[str, Any] = msgspec.field(default_factory=dict)  # the caller's JSON object
 
 
 class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True):

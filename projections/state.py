@@ -7,7 +7,7 @@ that needs an older state folds a fresh one instead.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -96,6 +96,8 @@ class MemoryRecord(msgspec.Struct, array_like=True, gc=False):
     # The session as the caller gave it (``session`` is its key; see events.session_key), from
     # the ingest's Labels content, or from the event itself in records before labels-1.
     session_label: str | None = None
+    # The caller's metadata (eventmem.metadata), from the ingest's Labels content.
+    metadata: dict[str, Any] | None = None
 
 
 class ConflictRecord(msgspec.Struct, array_like=True, gc=False):
@@ -197,20 +199,24 @@ def apply(state: State, env: Envelope) -> State:
     match event:
         case MemoryIngested():
             e = event
-            tags, refs, label = e.tags, e.refs, e.session
+            tags, refs, label, metadata = e.tags, e.refs, e.session, None
             if e.caller_hash is not None:  # the labels are content (None once erased)
                 labels = _labels(env)
                 tags, refs, label = labels.tags, labels.refs, labels.session
+                metadata = labels.metadata
+            created = at if e.created_at is None else e.created_at
             record = state.memories[e.memory_id] = MemoryRecord(
                 e.memory_id, e.namespace, e.content_hash, e.dedup_key, e.kind, e.kind_rule,
                 e.source, e.stability, e.importance, e.confidence, e.pinned, e.immutable,
-                e.valid_from, e.valid_until, tags, refs, at, seq,  # created
+                e.valid_from, e.valid_until, tags, refs, created, seq,  # created
                 at, seq,  # last access, last update
                 0.5, 0, 0, "active", e.tier, None,  # utility, accesses, reinforcements, ...
                 at, at, e.session, e.priority, e.flashbulb,  # status and utility since, ...
             )
             if label is not None:
                 record.session_label = label
+            if metadata:
+                record.metadata = metadata
             if e.derived_from:
                 record.derived_from = e.derived_from
             if e.tier == "working":
@@ -321,7 +327,7 @@ def _erase(state: State, erased: tuple[str, ...], at: int, seq: int) -> None:
             # The caller's labels are caller text, gone with the content (a rebuild no longer
             # finds them); the record has left its session's working memory already.
             record.tags = record.refs = ()
-            record.session = record.session_label = None
+            record.session = record.session_label = record.metadata = None
     for conflict in state.conflicts.values():
         if conflict.memory_id in gone or conflict.other_id in gone:
             conflict.subject = conflict.attribute = conflict.old_value = conflict.new_value = ""

@@ -15,6 +15,7 @@ from eventmem.storage.log import EventLog
 from eventmem.text.embedders import Embedder
 from eventmem.text.normalize import content_hash
 from eventmem.write.analysis import contents_for
+from eventmem.write.batch import CALLER_UPDATE
 from eventmem.write.items import Item
 from projections import Projections
 
@@ -74,6 +75,10 @@ def item_input(item: list[Any], tracker: Lookups) -> Item | None:
             tags=head.tags, refs=head.refs, session=head.session,
             on_conflict=strategy, gate_policy=head.policy,  # re-decided as it was
             classify_policy=head.kind_policy or CLASSIFY_1,
+            # What the caller decided (Batch._given): the memory an update replaced, and an
+            # import's original time.
+            replaces=head.derived_from[0] if head.rule == CALLER_UPDATE else None,
+            created_at=head.created_at,
         )
     assert isinstance(head, MemoryReinforced | MemorySkipped)
     text = tracker.blob(head.content_hash)

@@ -483,3 +483,52 @@ def test_stats_names_the_store_format_and_the_projection_version(tmp_path):
         stats = mem.stats()
     assert isinstance(stats["store_format"], str) and stats["store_format"]
     assert isinstance(stats["projection_version"], int)
+
+
+# -- update: the caller's new version of a memory ------------------------------------------------
+
+
+def test_update_is_a_supersession_by_the_caller(mem: eventmem.Engine,
+                                                clock: eventmem.ManualClock) -> None:
+    old = mem.remember("My son Leo is 7", pinned=True)
+    before = clock.now()
+    clock.advance(timedelta(days=30))
+    new = mem.update(old.memory_id, "My son Leo is 8")
+    assert (new.action, new.rule) == ("updated", "caller_update")
+    old_now, new_now = mem.get(old.memory_id), mem.get(new.memory_id)
+    assert (old_now.status, old_now.superseded_by) == ("superseded", new.memory_id)
+    assert new_now.pinned and new_now.derived_from == (old.memory_id,)
+    assert new_now.kind == old_now.kind and new_now.valid_from == clock.now()
+    assert mem.get(old.memory_id, valid_at=before).valid_until == clock.now()
+    assert [h.text for h in mem.recall("how old is Leo")] == ["My son Leo is 8"]
+    assert [h.text for h in mem.recall("how old is Leo", valid_at=before)] == ["My son Leo is 7"]
+    types = [e.type for e in mem.history(old.memory_id)]
+    assert "memory.superseded" in types
+    assert mem.audit().ok and mem.verify().ok
+    assert mem._views.digests() == rebuild(mem.store).digests()
+
+
+def test_update_with_new_metadata_only_is_a_new_version(mem: eventmem.Engine) -> None:
+    old = mem.remember("Pat's desk is by the window", metadata={"floor": 2})
+    seq = mem.seq
+    assert mem.update(old.memory_id, "Pat's desk is by the window").action == "skipped"
+    assert mem.seq == seq  # unchanged: nothing recorded
+    moved = mem.update(old.memory_id, "Pat's desk is by the window", metadata={"floor": 3})
+    assert moved.action == "updated" and mem.get(moved.memory_id).metadata == {"floor": 3}
+
+
+def test_what_cannot_be_updated(mem: eventmem.Engine) -> None:
+    fixed = mem.remember("The launch code is 0000", immutable=True)
+    deleted = mem.remember("Quinn owes me lunch")
+    mem.forget(deleted.memory_id)
+    erased = mem.remember("Rae's phone is 555-0101")
+    mem.erase(erased.memory_id)
+    seq = mem.seq
+    for memory_id in (fixed.memory_id, deleted.memory_id, erased.memory_id):
+        with pytest.raises(eventmem.InvalidInputError):
+            mem.update(memory_id, "something else entirely")
+    with pytest.raises(eventmem.NotFoundError):
+        mem.update("mem_0000000000000000", "anything")
+    with pytest.raises(eventmem.InvalidInputError):
+        mem.update(fixed.memory_id, "")
+    assert mem.seq == seq

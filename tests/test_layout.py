@@ -24,10 +24,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("eventmem.storage", "eventmem.text"),
     ("projections",),
     ("eventmem.policies",),
-    ("eventmem.config", "eventmem.checks"),
+    ("eventmem.config", "eventmem.checks", "eventmem.metadata"),
     ("eventmem.write", "eventmem.recall", "eventmem.maintain"),
     ("replay",),
-    ("eventmem.engine", "eventmem.reader", "eventmem.graph"),
+    ("eventmem.engine", "eventmem.reader", "eventmem.graph", "eventmem.transfer"),
     ("eventmem.serve", "eventmem.cli"),
 )
 

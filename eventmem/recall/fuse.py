@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from eventmem.config import Config
+from eventmem.metadata import Filter
 from eventmem.policies.classify import user_in_first_person
 from eventmem.policies.conflict import detect as conflict
 from eventmem.recall import channels as ch
@@ -55,9 +56,10 @@ class Access(NamedTuple):
 
 def eligibility(
     views: Projections, namespace: str, *, valid_at: int | None, include_hidden: bool,
-    now: int | None = None,
+    now: int | None = None, matches: Filter | None = None,
 ) -> Callable[[str], bool]:
-    """Which memories a recall may return: this namespace; not hidden (deleted, archived...)
+    """Which memories a recall may return: this namespace; whose metadata ``matches`` the
+    caller's filters, when given; not hidden (deleted, archived...)
     unless asked; true at ``valid_at`` when given (superseded facts included: they were true
     until replaced), else not invalidated, and, given ``now`` (a to-do question), no plan
     whose deadline is past at ``now``.
@@ -94,6 +96,8 @@ def eligibility(
     def allowed(memory_id: str) -> bool:
         record = memories.get(memory_id)
         if record is None or record.namespace != namespace:
+            return False
+        if matches is not None and not matches(record.metadata):
             return False
         if include_hidden:
             return valid_at is None or interval_valid_at(intervals[memory_id], valid_at)
@@ -274,6 +278,7 @@ def search(
     include_hidden: bool = False,
     profile: str = "default",
     extra_channels: Mapping[str, ch.Channel] | None = None,
+    matches: Filter | None = None,
 ) -> list[Candidate]:
     """The top ``k`` memories for ``plan`` in ``namespace``, best first, with their signals.
 
@@ -286,7 +291,7 @@ def search(
     # (functools.cache: channels ask about the same ids; the answers last for this query)
     allowed = cache(eligibility(views, namespace, valid_at=valid_at,
                                 include_hidden=include_hidden,
-                                now=now if plan.intent == "todo" else None))
+                                now=now if plan.intent == "todo" else None, matches=matches))
     memories = views.state.memories
     n = max(math.ceil(config.candidates_per_channel * plan.route.depth), k)
     query_vectors = access.embed([plan.content, *plan.parts])

@@ -24,6 +24,7 @@ from typing import Any
 
 import msgspec
 
+from eventmem import transfer
 from eventmem.errors import InvalidInputError
 from eventmem.graph import Entity, Link, Neighbor
 from eventmem.maintain.sweep import ConsolidationReport
@@ -35,6 +36,13 @@ from replay.audit import AuditReport
 from replay.verify import VerifyReport
 
 _RETRIES = 1  # a keep-alive connection the server closed is retried once on a fresh one
+_IMPORT_CHUNK = 1_000  # memories per import request: the server's Limits.max_batch
+
+
+def _mapping(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A caller's mapping as the request carries it (a dict); anything else is passed on for
+    the server to refuse with its own message."""
+    return dict(value) if isinstance(value, Mapping) else value
 
 
 class Transport:
@@ -159,19 +167,22 @@ class RemoteView:
 
     def recall(self, query: str, *, namespace: str = "default", k: int = 5,
                valid_at: datetime | None = None, include_hidden: bool = False,
-               profile: str = "default") -> list[Hit]:
+               profile: str = "default", min_score: float | None = None,
+               filters: Mapping[str, Any] | None = None) -> list[Hit]:
         """The ``k`` memories of ``namespace`` that best answer ``query``, best first."""
         return self._t.call("recall", wire.RecallRequest(
             query=query, namespace=namespace, k=k, valid_at=valid_at,
-            include_hidden=include_hidden, profile=profile, as_of=self._as_of), list[Hit])
+            include_hidden=include_hidden, profile=profile, min_score=min_score,
+            filters=_mapping(filters), as_of=self._as_of), list[Hit])
 
     def context(self, query: str, *, namespace: str = "default", k: int = 10,
                 budget_tokens: int = 1_000, valid_at: datetime | None = None,
-                profile: str = "default") -> str:
+                profile: str = "default", filters: Mapping[str, Any] | None = None) -> str:
         """A prompt block for ``query`` within ``budget_tokens``."""
         return self._t.call("context", wire.ContextRequest(
             query=query, namespace=namespace, k=k, budget_tokens=budget_tokens,
-            valid_at=valid_at, profile=profile, as_of=self._as_of), wire.ContextResult).context
+            valid_at=valid_at, profile=profile, filters=_mapping(filters), as_of=self._as_of),
+            wire.ContextResult).context
 
     def history(self, memory_id: str) -> list[HistoryEntry]:
         """Every event that touched ``memory_id``, oldest first."""
@@ -195,14 +206,24 @@ class RemoteView:
     def memories(self, *, namespace: str = "default", status: str | Sequence[str] | None = None,
                  kind: str | None = None, tags: Sequence[str] | None = None,
                  since: datetime | None = None, until: datetime | None = None,
-                 limit: int = 100, cursor: str | None = None) -> list[Memory]:
+                 limit: int = 100, cursor: str | None = None,
+                 filters: Mapping[str, Any] | None = None) -> list[Memory]:
         """A namespace's memories, filtered and paged (the server sends 1,000 at most)."""
         statuses = (status,) if isinstance(status, str) else (
             None if status is None else tuple(status))
         return self._t.call("memories", wire.MemoriesRequest(
             namespace=namespace, status=statuses, kind=kind,
             tags=None if tags is None else tuple(tags), since=since, until=until, limit=limit,
-            cursor=cursor, as_of=self._as_of), list[Memory])
+            cursor=cursor, filters=_mapping(filters), as_of=self._as_of), list[Memory])
+
+    def export_memories(self, destination: transfer.Destination, *,
+                        namespace: str = "default", include_archived: bool = False) -> int:
+        """Write ``namespace``'s current memories to ``destination`` (a path or a text stream)
+        as JSON lines, as :meth:`eventmem.Engine.export_memories`; returns how many."""
+        lines = self._t.call("export", wire.ExportRequest(
+            namespace=namespace, include_archived=include_archived, as_of=self._as_of),
+            list[transfer.Exported])
+        return transfer.write(lines, destination)
 
     def namespaces(self) -> list[str]:
         """The namespaces holding memories that this token may read."""
@@ -261,13 +282,35 @@ class Client(RemoteView):
                  confidence: float = 1.0, valid_from: datetime | None = None,
                  valid_until: datetime | None = None, pinned: bool = False,
                  immutable: bool = False, tags: Sequence[str] = (), refs: Sequence[str] = (),
-                 session: str | None = None, on_conflict: str | None = None) -> RememberResult:
+                 session: str | None = None, on_conflict: str | None = None,
+                 metadata: Mapping[str, Any] | None = None) -> RememberResult:
         """Store what the agent learned; returns the action taken (see Engine.remember)."""
         return self._t.call("remember", wire.RememberRequest(
             text=text, namespace=namespace, kind=kind, source=source, importance=importance,
             confidence=confidence, valid_from=valid_from, valid_until=valid_until,
             pinned=pinned, immutable=immutable, tags=tuple(tags), refs=tuple(refs),
-            session=session, on_conflict=on_conflict), RememberResult)
+            session=session, on_conflict=on_conflict, metadata=_mapping(metadata)),
+            RememberResult)
+
+    def update(self, memory_id: str, text: str, *,
+               metadata: Mapping[str, Any] | None = None) -> RememberResult:
+        """Replace a memory's text: a new version superseding it (see Engine.update)."""
+        return self._t.call("update", wire.UpdateRequest(
+            memory_id=memory_id, text=text, metadata=_mapping(metadata)), RememberResult)
+
+    def import_memories(self, source: transfer.Destination, *,
+                        namespace: str | None = None) -> list[RememberResult]:
+        """Import an export (a path or a text stream of JSON lines), as
+        :meth:`eventmem.Engine.import_memories`. The server takes 1,000 memories per request:
+        each request is checked whole and written atomically, and a run that stops half way
+        can be run again (memories already present are skipped)."""
+        found = [record for _, record in transfer.records(source)]
+        results: list[RememberResult] = []
+        for start in range(0, len(found), _IMPORT_CHUNK):
+            results += self._t.call("import", wire.ImportRequest(
+                memories=found[start:start + _IMPORT_CHUNK], namespace=namespace),
+                list[RememberResult])
+        return results
 
     def remember_many(self, items: Iterable[str | Mapping[str, Any]], *,
                       namespace: str = "default") -> list[RememberResult]:

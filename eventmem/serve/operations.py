@@ -19,6 +19,7 @@ records them as accesses.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ import eventmem
 from eventmem.errors import InvalidInputError, NotFoundError
 from eventmem.serve import wire
 from eventmem.serve.tokens import ALL, Grant, Mode
+from eventmem.transfer import Exported
 
 
 @dataclass(frozen=True)
@@ -138,14 +140,15 @@ def _recall(call: Call, req: wire.RecallRequest) -> list[eventmem.Hit]:
     call.need(req.namespace, "read")
     return call.reader(req.as_of).recall(
         req.query, namespace=req.namespace, k=call.k(req.k), valid_at=req.valid_at,
-        include_hidden=req.include_hidden, profile=req.profile)
+        include_hidden=req.include_hidden, profile=req.profile, min_score=req.min_score,
+        filters=req.filters)
 
 
 def _context(call: Call, req: wire.ContextRequest) -> wire.ContextResult:
     call.need(req.namespace, "read")
     text = call.reader(req.as_of).context(
         req.query, namespace=req.namespace, k=call.k(req.k), budget_tokens=req.budget_tokens,
-        valid_at=req.valid_at, profile=req.profile)
+        valid_at=req.valid_at, profile=req.profile, filters=req.filters)
     return wire.ContextResult(context=text)
 
 
@@ -168,6 +171,34 @@ def _timeline(call: Call, req: wire.TimelineRequest) -> list[eventmem.Version]:
     else:
         call.need(req.namespace, "read")
     return reader.timeline(req.memory_id, entity=req.entity, namespace=req.namespace)
+
+
+def _update(call: Call, req: wire.UpdateRequest) -> eventmem.RememberResult:
+    call.memory(call.engine, req.memory_id, "write")
+    return call.engine.update(req.memory_id, req.text, metadata=req.metadata)
+
+
+def _export(call: Call, req: wire.ExportRequest) -> list[Exported]:
+    call.need(req.namespace, "read")
+    out = io.StringIO()
+    call.reader(req.as_of).export_memories(out, namespace=req.namespace,
+                                           include_archived=req.include_archived)
+    return [_EXPORT_LINE.decode(line) for line in out.getvalue().splitlines()]
+
+
+_EXPORT_LINE = msgspec.json.Decoder(Exported)
+
+
+def _import(call: Call, req: wire.ImportRequest) -> list[eventmem.RememberResult]:
+    if len(req.memories) > call.limits.max_batch:
+        raise InvalidInputError(f"at most {call.limits.max_batch} memories in one import")
+    for line in req.memories:
+        call.need(req.namespace or line.namespace, "write")
+    lines = io.StringIO("".join(_LINE.encode(line).decode() + "\n" for line in req.memories))
+    return call.engine.import_memories(lines, namespace=req.namespace)
+
+
+_LINE = msgspec.json.Encoder(order="deterministic")
 
 
 def _forget(call: Call, req: wire.ForgetRequest) -> wire.SeqResult:
@@ -233,7 +264,8 @@ def _memories(call: Call, req: wire.MemoriesRequest) -> list[eventmem.Memory]:
         raise InvalidInputError(f"limit must be from 1 to {MAX_PAGE}, got {req.limit!r}")
     return list(call.reader(req.as_of).memories(
         namespace=req.namespace, status=req.status, kind=req.kind, tags=req.tags,
-        since=req.since, until=req.until, limit=req.limit, cursor=req.cursor))
+        since=req.since, until=req.until, limit=req.limit, cursor=req.cursor,
+        filters=req.filters))
 
 
 def _namespaces(call: Call, req: wire.NamespacesRequest) -> list[str]:
@@ -310,6 +342,15 @@ OPERATIONS: tuple[Operation, ...] = (
               "Every event that touched a memory, with its evidence: why it is remembered."),
     Operation("timeline", wire.TimelineRequest, list[eventmem.Version], _timeline,
               "The versions of a fact (memory_id) or the memories of an entity, oldest first."),
+    Operation("update", wire.UpdateRequest, eventmem.RememberResult, _update,
+              "Replace a memory's text: a new version superseding it from now on (history "
+              "kept).", writes=True),
+    Operation("export", wire.ExportRequest, list[Exported], _export,
+              "A namespace's current memories as export records (text, kind, times, metadata, "
+              "pin), oldest first."),
+    Operation("import", wire.ImportRequest, list[eventmem.RememberResult], _import,
+              "Create memories from export records, keeping their original times; one already "
+              "present is skipped (at most 1,000 per request).", writes=True),
     Operation("forget", wire.ForgetRequest, wire.SeqResult, _forget,
               "Delete a memory (an event; its history stays).", writes=True),
     Operation("erase", wire.EraseRequest, eventmem.Erasure, _erase,

@@ -8,10 +8,6 @@ each request decides, as for the JSON API, which namespaces a tool may read or w
 Every tool runs the same operation as the JSON API (:mod:`eventmem.serve.operations`): the same
 access checks, the same limits. A refused or failed call comes back as a tool error whose text
 names the eventmem error and says what went wrong.
-
-``update`` is not offered yet: the engine has no ``update(memory_id, text)`` (issue 16 item 5);
-until it has, an agent corrects a fact by remembering the new one, which supersedes the
-contradicted memory.
 """
 
 from __future__ import annotations
@@ -71,27 +67,42 @@ def build_mcp(engine: eventmem.Engine, *, tokens: Tokens | None = None,
     @server.tool()
     def remember(text: str, ctx: Context, namespace: str = "default", kind: str | None = None,
                  valid_from: datetime | None = None, valid_until: datetime | None = None,
-                 pinned: bool = False, tags: list[str] | None = None) -> dict[str, Any]:
+                 pinned: bool = False, tags: list[str] | None = None,
+                 metadata: dict[str, Any] | None = None) -> dict[str, Any]:
         """Store something worth keeping about the user or the task (a fact, preference, plan,
         event). Duplicates reinforce the existing memory; a contradiction supersedes the older
         fact (both stay in history). Returns the action taken (created, reinforced, merged,
         superseded, skipped, rejected) and the memory id. `valid_from`/`valid_until`: when the
-        fact is true, ISO 8601. `kind` is classified from the text when left out."""
+        fact is true, ISO 8601. `kind` is classified from the text when left out. `metadata`: a
+        small JSON object (source, thread, user id) that `recall` can filter on."""
         return run(ctx, "remember", wire.RememberRequest(
             text=text, namespace=namespace, kind=kind, valid_from=valid_from,
-            valid_until=valid_until, pinned=pinned, tags=tuple(tags or ())))
+            valid_until=valid_until, pinned=pinned, tags=tuple(tags or ()),
+            metadata=metadata))
+
+    @server.tool()
+    def update(memory_id: str, text: str, ctx: Context,
+               metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Correct or rewrite one memory you know the id of (from `recall`): `text` becomes its
+        new version, current from now on; the old version is kept in its history. Use it when
+        the user corrects something specific; to record news, `remember` it instead."""
+        return run(ctx, "update", wire.UpdateRequest(memory_id=memory_id, text=text,
+                                                      metadata=metadata))
 
     @server.tool()
     def recall(query: str, ctx: Context, namespace: str = "default", k: int = 5,
                valid_at: datetime | None = None, as_of: datetime | None = None,
-               profile: Profile = "default") -> dict[str, Any]:
+               profile: Profile = "default",
+               filters: dict[str, Any] | None = None) -> dict[str, Any]:
         """Search memory for what answers `query`, best first, each hit with its text, score and
         memory id. `valid_at`: only facts true at that time ("where did she live in 2020").
         `as_of`: what the memory held at that past time (before later corrections). `profile`
-        weighs relevance against recency (recent), importance (important), or breadth."""
+        weighs relevance against recency (recent), importance (important), or breadth.
+        `filters`: only memories whose metadata matches, such as {"thread": "t1"} or
+        {"score": {"$gte": 3}}."""
         return {"hits": run(ctx, "recall", wire.RecallRequest(
             query=query, namespace=namespace, k=k, valid_at=valid_at, profile=profile,
-            as_of=None if as_of is None else wire.AsOf(at=as_of)))}
+            filters=filters, as_of=None if as_of is None else wire.AsOf(at=as_of)))}
 
     @server.tool()
     def context(query: str, ctx: Context, namespace: str = "default",

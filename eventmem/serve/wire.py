@@ -19,6 +19,7 @@ import msgspec
 
 from eventmem import errors
 from eventmem.errors import EventmemError
+from eventmem.transfer import Exported
 
 
 class AccessDeniedError(EventmemError, PermissionError):
@@ -68,6 +69,7 @@ class RememberRequest(Request):
     refs: tuple[str, ...] = ()
     session: str | None = None
     on_conflict: str | None = None
+    metadata: dict[str, Any] | None = None
 
 
 class RememberItem(Request):
@@ -88,6 +90,7 @@ class RememberItem(Request):
     refs: tuple[str, ...] = ()
     session: str | None = None
     on_conflict: str | None = None
+    metadata: dict[str, Any] | None = None
 
 
 class RememberManyRequest(Request):
@@ -106,6 +109,8 @@ class RecallRequest(Request):
     valid_at: datetime | None = None
     include_hidden: bool = False
     profile: str = "default"
+    min_score: float | None = None
+    filters: dict[str, Any] | None = None
     as_of: AsOf | None = None
 
 
@@ -118,6 +123,7 @@ class ContextRequest(Request):
     budget_tokens: int = 1_000
     valid_at: datetime | None = None
     profile: str = "default"
+    filters: dict[str, Any] | None = None
     as_of: AsOf | None = None
 
 
@@ -143,6 +149,32 @@ class TimelineRequest(Request):
     entity: str | None = None
     namespace: str = "default"
     as_of: AsOf | None = None
+
+
+class UpdateRequest(Request):
+    """``update``: a memory's new text (a new version superseding it), and metadata to lay over
+    its own."""
+
+    memory_id: str
+    text: str
+    metadata: dict[str, Any] | None = None
+
+
+class ExportRequest(Request):
+    """``export``: a namespace's current memories as export lines (see
+    :mod:`eventmem.transfer`)."""
+
+    namespace: str = "default"
+    include_archived: bool = False
+    as_of: AsOf | None = None
+
+
+class ImportRequest(Request):
+    """``import``: export lines to create (in ``namespace``, else each line's own); every line
+    is checked before any is written."""
+
+    memories: list[Exported]
+    namespace: str | None = None
 
 
 class ForgetRequest(Request):
@@ -202,6 +234,7 @@ class MemoriesRequest(Request):
     until: datetime | None = None
     limit: int = 100
     cursor: str | None = None
+    filters: dict[str, Any] | None = None
     as_of: AsOf | None = None
 
 

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple, cast
 import msgspec
 import numpy as np
 
+from eventmem import metadata as caller_metadata
 from eventmem.config import Config
 from eventmem.events import (
     ConflictEvidence,
@@ -92,6 +93,11 @@ PLAN_CANDIDATES = 8
 IMPORTANCE_CHANNELS = ("novelty", "arousal", "reward", "attention")  # the event's tuple order
 
 
+# The rules of the items the caller decided (Batch._given).
+CALLER_UPDATE = "caller_update"
+IMPORTED = "imported"
+
+
 class Inherited(msgspec.Struct, frozen=True, kw_only=True):
     """What a merged or updated memory keeps of the one it replaces."""
 
@@ -102,6 +108,7 @@ class Inherited(msgspec.Struct, frozen=True, kw_only=True):
     tags: tuple[str, ...]
     refs: tuple[str, ...]
     valid_from: int | None
+    metadata: dict[str, Any] | None = None
 
 
 class Creation(NamedTuple):
@@ -132,15 +139,18 @@ def ingested_event(item: Item, text: str, memory_id: str, *, at: int, config: Co
     return ingested(item, creation, at=at, config=config)
 
 
-def with_labels(event: MemoryIngested, session_label: str | None
+def with_labels(event: MemoryIngested, session_label: str | None,
+                metadata: dict[str, Any] | None = None
                 ) -> tuple[MemoryIngested, dict[str, Content]]:
-    """``event`` with its caller labels (tags, refs, the session as given) moved out of the
-    event into a Labels document stored as content by ``caller_hash``: caller text that an
-    erasure must be able to remove (the log is immutable). Nothing to move: no content."""
-    if not (event.tags or event.refs or session_label):
+    """``event`` with its caller labels (tags, refs, the session as given, the metadata) moved
+    out of the event into a Labels document stored as content by ``caller_hash``: caller text
+    that an erasure must be able to remove (the log is immutable). Nothing to move: no
+    content."""
+    if not (event.tags or event.refs or session_label or metadata):
         return event, {}
     document = _LABELS.encode(Labels(memory_id=event.memory_id, tags=event.tags,
-                                     refs=event.refs, session=session_label)).decode()
+                                     refs=event.refs, session=session_label,
+                                     metadata=metadata or None)).decode()
     chash = content_hash(document)
     return (msgspec.structs.replace(event, tags=(), refs=(), caller_hash=chash),
             {chash: Content(document)})
@@ -204,7 +214,7 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         valid_until_rule=until_rule, neighbour=decision.neighbour,
         similarity=None if decision.neighbour is None else round(decision.similarity, 6),
         derived_from=creation.derived_from, input_hash=creation.input_hash, links=creation.links,
-        extractor=extract.EXTRACTOR_VERSION)
+        extractor=extract.EXTRACTOR_VERSION, created_at=item.created_at)
 
 
 def union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
@@ -305,6 +315,7 @@ class Batch:
         self.new_records: list[MemoryRecord] = []  # as the fold will make them
         self.created: dict[str, MemoryIngested] = {}  # this batch's memories by id
         self.texts: dict[str, str] = {}  # this batch's memories' texts by id
+        self.metadata: dict[str, dict[str, Any]] = {}  # this batch's memories' metadata by id
         self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
         self.retired: set[str] = set()  # superseded earlier in the batch
         self.stated_items: set[int] = set()  # items whose memory's valid_from its text gave
@@ -388,6 +399,9 @@ class Batch:
             self.outcome(None, "rejected", rejection.rule, reason=rejection.reason)
             return
         chash = self.hash_of(text)
+        if item.replaces is not None or item.created_at is not None:
+            self._given(i, item, chash)  # the caller's own version, or an import: no gate
+            return
         slot = dedup_slot(ns, self.key_of(text))
         exact = self.pending_slots.get(slot) or self.views.state.by_dedup.get(slot)
         if exact in self.retired or (item.gate_policy != gate.GATE_2 and exact is not None
@@ -443,6 +457,22 @@ class Batch:
         by = self.outcomes[outcomes].memory_id if len(self.outcomes) > outcomes else None
         if done is not None and by is not None and by != done[0] and done[0] not in self.retired:
             self._close_plan(item, done[0], by, done[1])
+
+    def _given(self, i: int, item: Item, chash: str) -> None:
+        """An item whose fate the caller decided: ``update(memory_id, text)`` (a new version
+        superseding the memory it replaces, from now on) or an imported memory (created as
+        exported: the store it came from settled it already). The gate does not judge them;
+        they still link to their neighbours."""
+        near = self.hood.near(i, self.queries[i])
+        old = item.replaces
+        if old is None:
+            memory_id = self.create(i, item, item.text, chash,
+                                    gate.GateDecision("create", IMPORTED), near)
+            self.outcome(memory_id, "created", IMPORTED)
+            return
+        similarity = round(float(np.dot(self.queries[i].vector, self.vector_of(old))), 6)
+        self._update(i, item, chash, gate.GateDecision("update", CALLER_UPDATE, old,
+                                                       similarity), near)
 
     def _plan_done(self, item: Item) -> tuple[str, plans.Completion] | None:
         """The open plan of the item's namespace that its text reports done, with the
@@ -562,8 +592,11 @@ class Batch:
             derived_from=(derived_from,) if derived_from else (),
             input_hash=input_hash if chash != input_hash else None, rule=rule,
             inherited=inherited, reward=self._utility(near))
+        carried = caller_metadata.merged(inherited.metadata if inherited else None, item.metadata)
         event, labels = with_labels(ingested(item, creation, at=self.at, config=self.config),
-                                    item.session_label)
+                                    item.session_label, carried)
+        if carried:
+            self.metadata[memory_id] = carried
         self.stored.update(labels)
         self.events.append(event)
         self.created[memory_id] = event
@@ -596,7 +629,9 @@ class Batch:
         source: Any = record if record is not None else self.created[old]
         return Inherited(kind=source.kind, pinned=source.pinned, importance=source.importance,
                          stability=source.stability, tags=source.tags, refs=source.refs,
-                         valid_from=source.valid_from)
+                         valid_from=source.valid_from,
+                         metadata=record.metadata if record is not None
+                         else self.metadata.get(old))
 
     def _links(self, near: Near, text: str, entities: tuple[EntityRef, ...], ns: str
                ) -> tuple[MemoryLink, ...]:

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import msgspec
 
-from eventmem import checks
+from eventmem import checks, metadata
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError
 from eventmem.events import Actor, MemoryKind, session_key
@@ -36,6 +36,12 @@ class Item(msgspec.Struct, frozen=True, kw_only=True):
     session: str | None = None  # the session's key (eventmem.events.session_key)
     session_label: str | None = None  # the session as the caller gave it (erasable content)
     on_conflict: Strategy | None = None  # None: the store's conflict strategy
+    metadata: dict[str, Any] | None = None  # the caller's JSON object (eventmem.metadata)
+    # Set by update() and import only, never by a caller's mapping: the memory this item is
+    # the caller's new version of (recorded as a supersession by the caller), and the time an
+    # imported memory was first recorded in its original store.
+    replaces: str | None = None
+    created_at: int | None = None
     # Only the audit sets it: the gate version a recorded decision was made under, so that it is
     # re-decided as it was (the engine always decides with the current gate).
     gate_policy: str | None = None
@@ -45,7 +51,7 @@ class Item(msgspec.Struct, frozen=True, kw_only=True):
 
 # What a caller's mapping may hold (the policies are the audit's, never the caller's).
 ITEM_FIELDS = frozenset(Item.__struct_fields__) - {"gate_policy", "classify_policy",
-                                                    "session_label"}
+                                                    "session_label", "replaces", "created_at"}
 
 
 def check_items(items: Iterable[str | Mapping[str, Any]], namespace: str,
@@ -95,6 +101,7 @@ def _check_mapping(index: int, raw: Any, default_ns: str, config: Config) -> Ite
         session=None if label is None else session_key(namespace, label),
         session_label=label,
         on_conflict=_strategy(raw.get("on_conflict")),
+        metadata=metadata.check(raw.get("metadata")),
     )
 
 

@@ -15,6 +15,7 @@ from eventmem.clock import from_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError, NotFoundError
 from eventmem.events import ConflictResolved, Event, MemoryKind, MemorySuperseded
+from eventmem.metadata import merged
 from eventmem.policies import gate, merge
 from eventmem.results import Conflict
 from eventmem.storage.envelope import Content
@@ -76,7 +77,8 @@ def resolution_events(views: Projections, conflict: ConflictRecord, strategy: st
     )
     event, labels = with_labels(ingested_event(item, text, memory_id, at=at, config=config,
                                                derived_from=(existing.memory_id, new.memory_id),
-                                               rule=resolution.rule), None)
+                                               rule=resolution.rule), None,
+                                merged(existing.metadata, new.metadata))
     events: list[Event] = [event, *settled(memory_id, existing.memory_id, new_from)]
     events.append(MemorySuperseded(at=at, namespace=ns, actor="user", memory_id=new.memory_id,
                                    by=memory_id, until=None, rule=resolution.rule,

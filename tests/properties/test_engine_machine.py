@@ -174,8 +174,36 @@ class Model:
             return False
         mem.status = "deleted"
         mem.updated_seq = self.append()
-        del self.slots[(mem.namespace, same_text_key(mem.text))]  # a new remember creates anew
+        self._leave_slot(mem)  # a new remember creates anew
         return True
+
+    def _leave_slot(self, mem: Mem) -> None:
+        """A deleted or superseded memory no longer absorbs its text (unless another memory,
+        given the same text by an update since, holds the slot)."""
+        slot = (mem.namespace, same_text_key(mem.text))
+        if self.slots.get(slot) == mem.memory_id:
+            del self.slots[slot]
+
+    def update(self, mem: Mem, text: str, result: Any) -> None:
+        """Check an update's RememberResult against the model, then apply it: a new memory
+        with the text (kind and pin carried on), the old one superseded; the same text changes
+        nothing."""
+        if same_text_key(text) == same_text_key(mem.text):
+            event("update: unchanged")
+            assert (result.action, result.seq) == ("skipped", None)
+            return
+        event("update: new version")
+        seq = self.append()
+        assert (result.action, result.seq, result.neighbour) == ("updated", seq,
+                                                                 mem.memory_id)
+        assert result.memory_id not in self.memories
+        self.memories[result.memory_id] = Mem(
+            memory_id=result.memory_id, namespace=mem.namespace, text=stored_form(text),
+            kind=mem.kind, created_at=self.now, last_access_at=self.now, updated_seq=seq,
+            pinned=mem.pinned)
+        mem.status, mem.updated_seq = "superseded", self.append()
+        self._leave_slot(mem)
+        self.slots[(mem.namespace, same_text_key(text))] = result.memory_id
 
     def set_pin(self, mem: Mem, pinned: bool) -> bool:
         if mem.pinned == pinned:
@@ -289,6 +317,22 @@ class EngineMachine(RuleBasedStateMachine):
         assert seq == mem.updated_seq
         if not writes:
             assert self.mem.head() == head  # forgetting twice writes nothing
+
+    @rule(index=st.integers(min_value=0), data=st.data())
+    def update(self, index: int, data: st.DataObject) -> None:
+        """Give a memory a new text (or its own again): a new version, or nothing; a deleted or
+        superseded memory is refused and nothing is written."""
+        if not self.model.memories:
+            return
+        mem = self.model.pick(index)
+        text = data.draw(st.just(mem.text) | text_variants(mem.text) | memory_texts())
+        if mem.status != "active":
+            head = self.mem.head()
+            with pytest.raises(InvalidInputError):
+                self.mem.update(mem.memory_id, text)
+            assert self.mem.head() == head
+            return
+        self.model.update(mem, text, self.mem.update(mem.memory_id, text))
 
     @rule(index=st.integers(min_value=0), pinned=st.booleans())
     def pin_or_unpin(self, index: int, pinned: bool) -> None:

@@ -4,6 +4,7 @@ checks, through a real server process; switching is one line."""
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -143,6 +144,66 @@ def test_checks_and_maintenance(mem: Any, ns: str) -> None:
     assert isinstance(report, eventmem.ConsolidationReport) and report.now.tzinfo is not None
     assert mem.head().seq == mem.seq
     assert "Erin" in mem.context("what does erin like", namespace=ns)
+
+
+def test_update_supersedes_and_keeps_history(mem: Any, ns: str) -> None:
+    old = mem.remember("My dentist appointment is on March 3", namespace=ns, tags=["health"],
+                       metadata={"source": "chat"})
+    new = mem.update(old.memory_id, "My dentist appointment is on March 10",
+                     metadata={"edited": True})
+    assert isinstance(new, eventmem.RememberResult)
+    assert (new.action, new.rule, new.neighbour) == ("updated", "caller_update", old.memory_id)
+    memory = mem.get(new.memory_id)
+    assert memory.metadata == {"edited": True, "source": "chat"} and memory.tags == ("health",)
+    assert mem.get(old.memory_id).status == "superseded"
+    assert [v.memory_id for v in mem.timeline(new.memory_id)] == [old.memory_id, new.memory_id]
+    assert mem.update(new.memory_id, "my dentist appointment is on march 10").action \
+        == "skipped"
+    with pytest.raises(eventmem.InvalidInputError):
+        mem.update(old.memory_id, "My dentist appointment is on March 12")
+    with pytest.raises(eventmem.NotFoundError):
+        mem.update("mem_nope", "anything")
+
+
+def test_metadata_is_returned_and_filters(mem: Any, ns: str) -> None:
+    mem.remember("Review the quarterly budget with Dana", namespace=ns,
+                 metadata={"thread": "t1", "priority": 3})
+    mem.remember("Review the hiring plan with Dana", namespace=ns,
+                 metadata={"thread": "t2", "priority": 1})
+    hits = mem.recall("review with Dana", namespace=ns, k=5, filters={"thread": "t1"})
+    assert [h.metadata["thread"] for h in hits] == ["t1"]
+    urgent = mem.recall("review with Dana", namespace=ns, filters={"priority": {"$gte": 2}})
+    assert [h.metadata["priority"] for h in urgent] == [3]
+    listed = mem.memories(namespace=ns, filters={"thread": {"$in": ["t2", "t9"]}})
+    assert [m.metadata["thread"] for m in listed] == ["t2"]
+    with pytest.raises(eventmem.InvalidInputError):
+        mem.recall("review", namespace=ns, filters={"priority": {"$near": 2}})
+    with pytest.raises(eventmem.InvalidInputError):
+        mem.remember("A note", namespace=ns, metadata={"bad": {"nested": 1}})
+
+
+def test_export_and_import_round_trip(mem: Any, ns: str, tmp_path: Path) -> None:
+    mem.remember("Frank is allergic to shellfish", namespace=ns, pinned=True,
+                 metadata={"source": "intake"}, valid_from=datetime(2020, 5, 1, tzinfo=UTC))
+    mem.remember("Frank's favourite colour is green", namespace=ns, tags=["taste"])
+    out = tmp_path / "export.jsonl"
+    assert mem.export_memories(out, namespace=ns) == 2
+    copy = ns + "-copy"
+    results = mem.import_memories(out, namespace=copy)
+    assert [r.action for r in results] == ["created", "created"]
+    again = mem.import_memories(out, namespace=copy)
+    assert [r.action for r in again] == ["skipped", "skipped"]
+    back = tmp_path / "back.jsonl"
+    mem.export_memories(back, namespace=copy)
+
+    def lines(path: Path) -> list[dict[str, Any]]:
+        return [{k: v for k, v in json.loads(line).items() if k not in ("id", "namespace")}
+                for line in path.read_text().splitlines()]
+    assert lines(back) == lines(out)
+    original = next(iter(mem.memories(namespace=ns)))
+    imported = next(iter(mem.memories(namespace=copy)))
+    assert (imported.created_at, imported.valid_from, imported.pinned, imported.metadata) \
+        == (original.created_at, original.valid_from, True, {"source": "intake"})
 
 
 def test_one_client_shared_by_threads(server: Served) -> None:

@@ -20,7 +20,7 @@ import eventmem
 from tests.serve.conftest import Served, add_token, env, post, start_server
 
 TOOLS = {"remember", "recall", "context", "get", "history", "forget", "feedback", "timeline",
-         "entity", "conflicts", "resolve"}
+         "entity", "conflicts", "resolve", "update"}
 
 Session = Callable[[], Any]
 
@@ -88,6 +88,15 @@ async def a_session_of_memory(session: ClientSession) -> None:
     assert (await call(session, "feedback", memory_id=paris["memory_id"]))["utility"] > 0.5
     assert "Paris" in (await call(session, "context", query="bob", namespace="mcp"))["context"]
     assert (await call(session, "conflicts", namespace="mcp", status=None))["conflicts"]
+    note = await call(session, "remember", text="The team offsite is in Lisbon",
+                      namespace="mcp", metadata={"thread": "planning"})
+    fixed = await call(session, "update", memory_id=note["memory_id"],
+                       text="The team offsite is in Porto")
+    assert fixed["action"] == "updated"
+    found = (await call(session, "recall", query="where is the team offsite", namespace="mcp",
+                        filters={"thread": "planning"}))["hits"]
+    assert [h["memory_id"] for h in found] == [fixed["memory_id"]]
+    assert found[0]["metadata"] == {"thread": "planning"}
     await call(session, "forget", memory_id=paris["memory_id"], reason="outdated")
     assert (await call(session, "get", memory_id=paris["memory_id"]))["status"] == "deleted"
     try:

@@ -576,7 +576,7 @@ def test_labels_of_records_before_labels_1_still_read_and_are_blanked_by_erase(
     import eventmem.write.items as items_module
 
     with monkeypatch.context() as old:  # the write path as it was: labels in the clear
-        old.setattr(batch_module, "with_labels", lambda event, label: (event, {}))
+        old.setattr(batch_module, "with_labels", lambda event, label, metadata=None: (event, {}))
         old.setattr(items_module, "session_key", lambda namespace, session: session)
         with eventmem.open(store_path, clock=clock) as mem:
             mid = stored(mem.remember(f"the {MARKER} ledger sits in the attic", namespace="v",
