@@ -57,7 +57,7 @@ from eventmem.text.normalize import content_hash, dedup_key
 from eventmem.write import batch, erase, resolve
 from eventmem.write.analysis import contents_for
 from eventmem.write.erase import Erasure
-from eventmem.write.items import Item, check_items
+from eventmem.write.items import Item, check_items, masked
 from eventmem.write.neighbours import eligible
 from eventmem.write.session import session_end
 from projections import Projections
@@ -371,6 +371,7 @@ class Engine(Reader):
         """Decide checked items, append the decisions in one transaction and fold them."""
         if not checked:
             return []
+        checked = masked(checked, self.config.observer)
         at = self._now()
         contents = self._contents_for({content_hash(item.text): item.text
                                        for item in checked})

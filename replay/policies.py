@@ -23,7 +23,7 @@ from eventmem.policies.dream.summaries import EXTRACTIVE
 from eventmem.policies.extract.relations import EXTRACTOR_VERSION
 from eventmem.policies.gate import GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_VERSION
 from eventmem.policies.lifecycle import SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_POLICY
-from eventmem.policies.observer.rules import OBSERVER_VERSION
+from eventmem.policies.observer.rules import OBSERVER_1, OBSERVER_VERSION
 from eventmem.storage.log import EventLog
 from projections import Projections
 
@@ -56,7 +56,7 @@ KNOWN: dict[str, frozenset[str]] = {
     "memory.superseded": _GATES,
     "conflict.flagged": _GATES,
     "conflict.resolved": _GATES,
-    "memory.rejected": frozenset({OBSERVER_VERSION}),
+    "memory.rejected": frozenset({OBSERVER_1, OBSERVER_VERSION}),
     "memory.lifecycle": _SWEEPS,
     "memory.tier_changed": _SWEEPS,
     "memory.invalidated": frozenset({POLICY_VERSION}),

@@ -16,6 +16,7 @@ from eventmem.config import Config
 from eventmem.errors import InvalidInputError
 from eventmem.events import Actor, MemoryKind, session_key
 from eventmem.policies.gate import STRATEGIES, Strategy
+from eventmem.policies.observer.rules import ObserverParams, mask_secrets
 
 
 class Item(msgspec.Struct, frozen=True, kw_only=True):
@@ -103,6 +104,17 @@ def _check_mapping(index: int, raw: Any, default_ns: str, config: Config) -> Ite
         on_conflict=_strategy(raw.get("on_conflict")),
         metadata=metadata.check(raw.get("metadata")),
     )
+
+
+def masked(items: list[Item], params: ObserverParams) -> list[Item]:
+    """``items`` with their secrets masked when the observer is set to mask them
+    (``ObserverParams(secrets="mask")``): what is stored, embedded and decided from is the
+    masked text, so the secret never reaches the disk (eventmem.policies.observer.rules)."""
+    out = []
+    for item in items:
+        text, count = mask_secrets(item.text, params)
+        out.append(msgspec.structs.replace(item, text=text) if count else item)
+    return out
 
 
 def _strategy(value: Any) -> Strategy | None:

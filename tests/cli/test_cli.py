@@ -201,7 +201,7 @@ def test_remember_reads_the_text_from_stdin_and_erase_leaves_no_copy(tmp_path):
     recalled through the CLI, then erased and compacted, is in no file of the store: the ops
     log included."""
     store = tmp_path / "s"
-    text = "Zoltan's locker code is \"8841\"\nand it opens the blue door"
+    text = "Zoltan's locker is number \"8841\"\nand it opens with the blue key"
 
     def run(*args: str, stdin: str | None = None) -> dict:
         proc = subprocess.run(
@@ -216,12 +216,12 @@ def test_remember_reads_the_text_from_stdin_and_erase_leaves_no_copy(tmp_path):
     assert run("get", made["memory_id"])["text"] == " ".join(text.split())  # spaces normalised
     # The query is kept in its memory.recalled event (and survives the erase): it shares no
     # checked word with the text.
-    assert run("recall", "which locker code", "-n", "z")[0]["memory_id"] == made["memory_id"]
+    assert run("recall", "which locker", "-n", "z")[0]["memory_id"] == made["memory_id"]
     run("erase", "--memory", made["memory_id"])
     run("compact")
     for path in store.iterdir():
         data = path.read_bytes()
-        for word in (b"Zoltan", b"8841", b"blue door", b"opens the"):
+        for word in (b"Zoltan", b"8841", b"blue key", b"opens with"):
             assert word not in data, (path.name, word)
 
 

@@ -43,7 +43,7 @@ def story(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         ids["merged"] = merged.memory_id
         ids["hikes"] = [r.memory_id for r in mem.remember_many(HIKES)]
         ids["plan"] = mem.remember("Pick up the dry cleaning", kind="context").memory_id
-        ids["gone"] = mem.remember("The wifi password is hunter2").memory_id
+        ids["gone"] = mem.remember("The spare key is under the flowerpot").memory_id
         mem.forget(ids["gone"])
         mem.recall("where does Alice live")
         clock.advance(9 * DAY)
@@ -99,7 +99,7 @@ def test_history_of_consolidation_fading_and_forgetting(story: dict[str, Any],
     assert "Rehearsed by the dream cycle: its retention was down to" in faded
     gone = cli("history", story["gone"], capsys=capsys, store=story["path"])
     assert "Forgotten (explicit): deleted, its history kept." in gone
-    assert "hunter2" in gone.splitlines()[0]  # the header shows the memory; the trace never
+    assert "flowerpot" in gone.splitlines()[0]  # the header shows the memory; the trace never
 
 
 def test_history_json_keeps_every_event_with_its_evidence(story: dict[str, Any],
@@ -127,7 +127,7 @@ def test_replay_trace_is_one_line_per_event_with_its_evidence(
     assert re.search(r"active -> stale \(retention_below_active, retention 0\.\d+\)", out)
     assert re.search(r"dormant \(consolidated, other mem_\w+, similarity 0\.\d+\)", out)
     assert "consolidated 4 memories into" in out
-    assert "hunter2" not in out and "Biscuit" not in out  # decisions, never memory text
+    assert "flowerpot" not in out and "Biscuit" not in out  # decisions, never memory text
     until = cli("replay", "--until", "3", "--trace", capsys=capsys, store=story["path"])
     assert len(until.splitlines()) == 4
 

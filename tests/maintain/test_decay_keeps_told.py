@@ -48,7 +48,7 @@ def test_told_facts_outlive_400_days_of_daily_consolidation(tmp_path: Path) -> N
     with eventmem.open(tmp_path / "store", clock=clock) as mem:
         told = {text: mem.remember(text, namespace="dana").memory_id for text in TOLD}
         key = mem.remember("The spare key is under the blue pot", namespace="dana").memory_id
-        forgotten = mem.remember("The user's locker code is 4711", namespace="dana").memory_id
+        forgotten = mem.remember("The user's locker number is 4711", namespace="dana").memory_id
         expiring = mem.remember("Renew the passport at the embassy", namespace="dana",
                                 kind="plan", valid_until=T0 + 10 * DAY).memory_id
         open_plan = mem.remember("Learn to sail one day", namespace="dana",

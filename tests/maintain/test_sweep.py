@@ -164,8 +164,8 @@ def test_purge_90_days_after_deletion(mem, clock, t0, days, status):
 
 def test_purge_removes_the_content(mem, clock, t0):
     mid = remember(mem, "Alice's locker number is 12", "identity")
-    shared = remember(mem, "The gate code is 4417", "identity")
-    twin = mem.remember("The gate code is 4417", namespace="other", kind="identity").memory_id
+    shared = remember(mem, "The gate is painted green", "identity")
+    twin = mem.remember("The gate is painted green", namespace="other", kind="identity").memory_id
     mem.forget(mid)
     mem.forget(shared)
     sweep(mem, clock, t0, 91)
@@ -175,9 +175,9 @@ def test_purge_removes_the_content(mem, clock, t0):
     assert all(b"locker" not in data for _, data in mem.store.iter_blobs())
     # Content another memory still holds stays (the same text in another namespace), though
     # the purged memory itself no longer shows it.
-    assert mem.get(twin).text == "The gate code is 4417" and mem.get(shared).text is None
-    assert any(b"gate code" in data for _, data in mem.store.iter_blobs())
-    assert [h.memory_id for h in mem.recall("gate code", namespace="other")] == [twin]
+    assert mem.get(twin).text == "The gate is painted green" and mem.get(shared).text is None
+    assert any(b"gate is painted" in data for _, data in mem.store.iter_blobs())
+    assert [h.memory_id for h in mem.recall("gate painted green", namespace="other")] == [twin]
     assert mem.verify().ok  # live views equal a rebuild from the log without those bytes
 
 
@@ -449,7 +449,7 @@ def test_recall_of_a_deleted_memory_does_not_revive_it(store_path: Path) -> None
 def test_a_purged_memory_takes_no_more_changes(tmp_path: Path) -> None:
     clock = eventmem.ManualClock(start=T0)
     with eventmem.open(tmp_path / "s", clock=clock) as mem:
-        made = mem.remember("The old locker code was 4711", namespace="n")
+        made = mem.remember("The old locker number was 4711", namespace="n")
         mem.forget(made.memory_id)
         clock.advance(100 * DAY)
         mem.consolidate()

@@ -20,6 +20,7 @@ from eventmem.policies.observer.rules import (
     RULES,
     ObserverParams,
     Rejection,
+    mask_secrets,
     screen,
 )
 
@@ -36,9 +37,8 @@ def rule_of(text: str, params: ObserverParams = DEFAULT) -> str | None:
 # Ordinary statements that must pass every rule; several sit close to a rule's line on purpose.
 ORDINARY = [
     "I moved to Berlin in March and I love the parks there.",
-    "yes",
-    "Bye!",
-    "lol",
+    "yes, Tuesday",
+    "Bye, see you in Lisbon!",
     "I'm 34",
     "我爱你",
     "You are now officially a homeowner, congrats!",
@@ -144,7 +144,7 @@ def test_too_long_is_about_characters_and_the_limit_is_a_parameter() -> None:
     assert rule_of("a" * 8_000) is None
     assert rule_of("a" * 8_001) == "too_long"
     assert rule_of("word " * 100, ObserverParams(max_chars=400)) == "too_long"
-    assert rule_of("ok", ObserverParams(min_chars=2)) is None
+    assert rule_of("ab", ObserverParams(min_chars=2)) is None
 
 
 # ---------------------------------------------------------------- system content
@@ -365,7 +365,7 @@ def test_bad_params_are_refused(kwargs: dict[str, object]) -> None:
 
 
 def test_version_and_rule_ids_are_stable() -> None:
-    assert OBSERVER_VERSION == "observer-1"
+    assert OBSERVER_VERSION == "observer-2"
     assert RULES == (
         "too_short",
         "too_long",
@@ -373,7 +373,93 @@ def test_version_and_rule_ids_are_stable() -> None:
         "markup",
         "prompt_injection",
         "code_heavy",
+        "secret",
+        "agent_plumbing",
+        "markdown_heavy",
+        "emoji_heavy",
+        "low_information",
     )
+
+
+# ---------------------------------------------------------------- observer-2's rules
+
+SECRETS = [
+    "My password is hunter2",
+    "my bank PIN is 4471.",
+    "The password for the garage door is 8812!",
+    "Our wifi passcode: Kx9-tt2q",
+    "my api key is sk-proj-abcdefghijklmnopqrstuvwx",
+    "deploy with AKIAIOSFODNN7EXAMPLE please",
+    "token ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+    "-----BEGIN RSA PRIVATE KEY----- MIIEpAIBAAKCAQEA",
+    "Pay with 4111 1111 1111 1111, expiry 09/27",
+    "the auth token = eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2QT4",
+]
+NOT_SECRETS = [
+    "My wifi password is on the fridge.",
+    "The password is written on a sticky note in the drawer.",
+    "My PIN is the same as before.",
+    "The secret to good bread is patience.",
+    "Call me at 555 123 4567 after six.",
+    "Order 1234567890123 arrived yesterday.",  # 13 digits, but not a card number (Luhn)
+    "I keep forgetting my password.",
+    "My API key expired last week.",
+]
+
+
+@pytest.mark.parametrize("text", SECRETS)
+def test_secrets_are_refused_by_default(text: str) -> None:
+    assert rule_of(text) == "secret"
+
+
+@pytest.mark.parametrize("text", NOT_SECRETS)
+def test_talk_about_secrets_is_no_secret(text: str) -> None:
+    assert rule_of(text) is None
+
+
+@pytest.mark.parametrize("text", SECRETS)
+def test_masked_secrets_leave_the_rest_of_the_fact(text: str) -> None:
+    params = ObserverParams(secrets="mask")
+    masked, count = mask_secrets(text, params)
+    assert count >= 1 and "[secret]" in masked and rule_of(masked) is None
+    assert mask_secrets(masked, params) == (masked, 0)  # masking twice changes nothing
+    assert mask_secrets(text, DEFAULT) == (text, 0)  # refusing, not masking, by default
+    assert screen(text, params) is None  # in mask mode the write path masks; nothing refused
+
+
+@pytest.mark.parametrize("text", [
+    "<system-reminder>The user is on the free plan.</system-reminder>",
+    "HEARTBEAT_OK", "  ping ", "[heartbeat]", "keep-alive",
+])
+def test_agent_plumbing(text: str) -> None:
+    assert rule_of(text) == "agent_plumbing"
+
+
+def test_markdown_heavy() -> None:
+    answer = "Here is the plan:\n- pack\n- book the taxi\n- water the plants\n- **call mum**\n" \
+             "- lock up"
+    assert rule_of(answer) == "markdown_heavy"
+    assert rule_of("Shopping:\n- milk\n- eggs") is None
+    assert rule_of(answer, ObserverParams(markdown_lines=10)) is None
+
+
+def test_emoji_heavy() -> None:
+    assert rule_of("party 🎉🎉🎉🎂") == "emoji_heavy"
+    assert rule_of("Happy birthday to my sister Mia today 🎉🎉🎉🎂") is None
+    assert rule_of("party 🎉🎉🎉🎂", ObserverParams(max_emoji=4)) is None
+
+
+@pytest.mark.parametrize("text", ["yes", "Bye!", "lol", "ok thanks so much!", "haha yeah",
+                                  "Good morning!", "no no no no no no no no"])
+def test_low_information(text: str) -> None:
+    assert rule_of(text) == "low_information"
+
+
+def test_observer_1_configs_keep_their_four_rules() -> None:
+    """A config recorded before observer-2 lists only its own rules: what it decided, audit
+    re-derives unchanged."""
+    old = ObserverParams(rules=RULES[:6])
+    assert all(rule_of(text, old) is None for text in [SECRETS[0], "HEARTBEAT_OK", "lol"])
 
 
 @pytest.mark.parametrize("text", ["ok", "x" * 9000, *INJECTIONS[:5], *CODE[:5], "<|system|> x"])

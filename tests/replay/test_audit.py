@@ -279,8 +279,8 @@ def test_a_pluggable_summarizer_is_replayed_and_its_decisions_re_derived(tmp_pat
 def test_decisions_that_read_purged_content_are_unverifiable_not_failures(tmp_path: Path):
     clock = eventmem.ManualClock(start=T0)
     with eventmem.open(tmp_path / "s", clock=clock, config=CONFIG) as mem:
-        gone = mem.remember("The wifi password is hunter2").memory_id
-        mem.remember("The wifi password is hunter2, since May")
+        gone = mem.remember("The wifi router is in the hallway").memory_id
+        mem.remember("The wifi router is in the hallway, since May")
         mem.forget(str(gone))
         clock.advance(100 * DAY)
         assert mem.consolidate().status_changes[0].to_status == "purged"

@@ -145,7 +145,7 @@ def test_mcp_over_streamable_http(server: Served) -> None:
 def test_mcp_over_http_needs_a_token_and_keeps_to_its_grant(tmp_path: Path) -> None:
     store = tmp_path / "store"
     with eventmem.open(store) as mem:
-        secret = mem.remember("Carol's alarm code is 4412", namespace="carol").memory_id
+        secret = mem.remember("Carol's alarm rings at 6:40", namespace="carol").memory_id
     token, _ = add_token(store, "--namespace", "mcp")
     served = start_server(store)
     try:

@@ -735,7 +735,8 @@ except eventmem.StoreError as exc:
     print(type(exc).__name__)
     sys.exit(0)
 if step.startswith("compact"):
-    mem.remember_many([f"kept note {i}: " + f"k{i} " * 40 for i in range(20)], namespace="a")
+    mem.remember_many([f"kept note {i}: " + " ".join(f"k{i}w{j}" for j in range(40))
+                       for i in range(20)], namespace="a")
     fill()
     if step == "compact-some-room":  # room for the lock file, not for the copy
         os.truncate(filler, os.path.getsize(filler) - 3 * 4096)

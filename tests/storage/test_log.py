@@ -806,7 +806,8 @@ SMALL_MAP = eventmem.Config(map_size=64 * 1024, sync=False)
 def _big_batches(mem: eventmem.Engine, rounds: int, tag: str) -> None:
     """Enough text to double a small map several times."""
     for r in range(rounds):
-        mem.remember_many([f"{tag} round {r} note {i} " + f"w{r}x{i} " * 800 for i in range(20)],
+        mem.remember_many([f"{tag} round {r} note {i} "
+                           + " ".join(f"w{r}x{i}y{j}" for j in range(800)) for i in range(20)],
                           namespace="a")
 
 
@@ -832,7 +833,8 @@ import sys
 import eventmem
 with eventmem.open(sys.argv[1], config=eventmem.Config(map_size=64 * 1024, sync=False)) as mem:
     for r in range(5):
-        mem.remember_many([f"other round {r} note {i} " + f"o{r}x{i} " * 800 for i in range(20)],
+        mem.remember_many([f"other round {r} note {i} "
+                           + " ".join(f"o{r}x{i}y{j}" for j in range(800)) for i in range(20)],
                           namespace="a")
     print(mem.seq)
 """

@@ -206,3 +206,67 @@ EMOTICON = re.compile(r"[:;=8xX][-'^o]?[)(\]\[DPpOo3/\\|*@]|<3+|\^_*\^|[-o]_+[-o
 SYMBOL = re.compile(r"[{}\[\]()<>;=+*/\\|&^~$#@%_`]")
 URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+")
 INDENTED = re.compile(r"(?: {4}|\t)\S")
+
+# ---------------------------------------------------------------- agent plumbing (on lowercase)
+
+# What an agent framework sends through its own channel, not what a user said: a
+# <system-reminder> block, or a turn that is only a heartbeat ("HEARTBEAT_OK", "ping").
+PLUMBING = re.compile(
+    r"</?system-reminder>"
+    r"|\A\W*(?:heartbeat(?:[ _]ok)?|keep-?alive|ping|pong|no-?op|\[?heartbeat\]?)\W*\Z")
+
+# ---------------------------------------------------------------- markdown and emoji
+
+# A line that is a list item, a heading or bold text: formatting, not a statement.
+MARKDOWN_LINE = re.compile(
+    r"^[ \t]*(?:[-*+\u2022][ \t]+\S|\d{1,3}[.)][ \t]+\S|#{1,6}[ \t]+\S)"
+    r"|\*\*[^*\n]+\*\*|__[^_\n]+__",
+    re.MULTILINE)
+# Pictographic emoji and their modifiers' bases (dingbats, symbols, flags' regional letters).
+EMOJI = re.compile(
+    "[\U0001f1e6-\U0001f1ff\U0001f300-\U0001f5ff\U0001f600-\U0001f64f\U0001f680-\U0001f6ff"
+    "\U0001f900-\U0001f9ff\U0001fa70-\U0001faff\u2600-\u26ff\u2700-\u27bf\u2b50\u2b55]")
+
+# ---------------------------------------------------------------- low information (on lowercase)
+
+# Words that carry nothing to remember on their own: acknowledgements, fillers, greetings.
+FILLER_WORDS: Final = frozenset("""
+    ok okay k kk yes yeah yep yup ya no nope nah sure lol lmao rofl haha hahaha hehe hmm hm mm
+    um uh ah oh ooh wow cool nice great awesome thanks thank you thx ty np welcome hi hello hey
+    bye goodbye cya good morning night evening afternoon see later alright right fine got it
+    indeed totally absolutely exactly agreed same true omg yay so much very really
+""".split())  # noqa: SIM905 - a word list reads better as prose
+WORD = re.compile(r"[a-z0-9']+")
+
+# ---------------------------------------------------------------- secrets
+
+# A credential stated in words: "my password is hunter2", "the wifi PIN: 4471", "API key =
+# abc123"; group "value" is the secret. Case-insensitive.
+_CREDENTIAL = (r"(?:pass(?:word|code|phrase)|pin(?:\s+(?:code|number))?|api[\s_-]?key"
+               r"|(?:access|auth(?:entication)?|bearer|refresh)[\s_-]?token|secret[\s_-]?key"
+               r"|client[\s_-]?secret|private[\s_-]?key|cvv|cvc|otp|combination"
+               r"|(?:security|door|gate|garage|alarm|lock|access|entry|safe|locker|wi-?fi)\s+code)")
+CREDENTIAL = re.compile(
+    rf"\b{_CREDENTIAL}\b(?:\s+(?:for|to|of|on|at)\s+(?:[\w.'-]+\s+){{0,3}}?)?"
+    r"\s*(?:is|was|=|:|are)\s*[`'\"]?(?P<value>[^\s`'\",;]{3,}?)[`'\"]?(?=[\s,;!?]|\.(?:\s|$)|$)",
+    re.IGNORECASE)
+# Values a credential sentence ends in that are no secret: "the password is on the fridge",
+# "my PIN is the same", "the API key is expired".
+NOT_SECRETS: Final = frozenset("""
+    the a an my your his her our their its this that same different new old long short weak
+    strong wrong correct right secret private safe unknown blank empty none nothing missing
+    written stored saved kept taped set changed expired reset locked required needed invalid
+    valid easy hard simple complicated complex mine yours hers ours theirs there here somewhere
+    on in at under behind inside with from for not still also too very really just now
+""".split())  # noqa: SIM905 - a word list reads better as prose
+# Secrets by their shape, wherever they stand: provider API keys, tokens, private keys, JWTs.
+TOKEN_SHAPES = re.compile(
+    r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}"
+    r"|\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"
+    r"|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{40,}|\bglpat-[A-Za-z0-9_-]{20,}"
+    r"|\bAKIA[0-9A-Z]{16}\b|\bxox[abprs]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}"
+    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----"
+    r"|\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
+# A payment card number: 13 to 19 digits, in groups separated by spaces or dashes (checked
+# with the Luhn sum before it counts).
+CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")

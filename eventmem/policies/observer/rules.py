@@ -16,6 +16,23 @@
    DAN", "act as an unrestricted AI", "new instructions:").
 4. ``code_heavy``: a fenced code block, mostly code-like lines, or a high share of symbols.
 
+observer-2 adds five rules (run where a config lists them, as the default does; a config
+recorded before lists only the four above, so what it decided re-derives unchanged):
+
+0. ``secret`` (right after the length rules): a credential stated in words ("my password is
+   hunter2", "the PIN: 4471"), a key or token by its shape (``sk-...``, ``ghp_...``, ``AKIA...``,
+   a private key block, a JWT) or a payment card number (13-19 digits passing the Luhn sum).
+   ``secrets="refuse"`` (the default) turns the text away; ``secrets="mask"`` has the write path
+   store it with each secret replaced by ``[secret]`` (:func:`mask_secrets`), so the rest of the
+   fact is kept and the secret never reaches the disk.
+1. ``agent_plumbing`` (before system content): a ``<system-reminder>`` block, or a turn that is
+   only a heartbeat ("HEARTBEAT_OK", "ping", "keep-alive").
+5. ``markdown_heavy``: ``markdown_lines`` (5) or more list items, headings or bold lines: a
+   formatted document or an assistant's answer, not a statement.
+6. ``emoji_heavy``: more than ``max_emoji`` (3) emoji, and at least as many emoji as words.
+7. ``low_information``: no word beyond acknowledgements, fillers and greetings ("ok thanks!",
+   "haha yes"), or ``repetition_words`` (6) or more words of which under a third are distinct.
+
 Choices a reader may question:
 
 * Only ``system`` and ``developer`` role headers count. Applications often store turns as
@@ -56,26 +73,37 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 from eventmem.policies.observer.patterns import (
+    CARD,
     CODE_TOKEN,
     CONTROL_TOKEN,
+    CREDENTIAL,
     DAN,
+    EMOJI,
     EMOTICON,
     FENCE,
+    FILLER_WORDS,
     INDENTED,
     INJECTION,
     INJECTION_ANCHORS,
     JSON_KEY,
+    MARKDOWN_LINE,
+    NOT_SECRETS,
+    PLUMBING,
     ROLE_HEADER,
     STRONG_LINE,
     SYMBOL,
     TAG,
+    TOKEN_SHAPES,
     URL,
+    WORD,
     XML_PROLOGUE,
 )
 
-__all__ = ["OBSERVER_VERSION", "RULES", "ObserverParams", "Rejection", "screen"]
+__all__ = ["OBSERVER_VERSION", "RULES", "ObserverParams", "Rejection", "mask_secrets",
+           "screen"]
 
-OBSERVER_VERSION: Final = "observer-1"
+OBSERVER_1: Final = "observer-1"
+OBSERVER_VERSION: Final = "observer-2"
 RULES: Final[tuple[str, ...]] = (
     "too_short",
     "too_long",
@@ -83,7 +111,14 @@ RULES: Final[tuple[str, ...]] = (
     "markup",
     "prompt_injection",
     "code_heavy",
+    "secret",
+    "agent_plumbing",
+    "markdown_heavy",
+    "emoji_heavy",
+    "low_information",
 )
+SECRET_MODES: Final = ("refuse", "mask")
+MASK: Final = "[secret]"
 
 
 class ObserverParams(msgspec.Struct, frozen=True, kw_only=True):
@@ -92,7 +127,8 @@ class ObserverParams(msgspec.Struct, frozen=True, kw_only=True):
 
     enabled: bool = True
     rules: tuple[str, ...] = RULES
-    # Three non-space characters keeps "yes", "Bye!" and "lol" but drops "ok", "?" and "hi".
+    # Three non-space characters lets "yes", "Bye!" and "lol" past the length rule (the
+    # low_information rule, when on, then drops them) but drops "ok", "?" and "hi" at once.
     min_chars: int = 3
     max_chars: int = 8_000
     # Share of characters inside HTML/XML tags at or above which the text is markup. Prose with
@@ -108,6 +144,11 @@ class ObserverParams(msgspec.Struct, frozen=True, kw_only=True):
     # Prose sits below 0.05; a line like "x = foo(a[i]);" is above 0.4.
     symbol_ratio: float = 0.25
     symbol_min_chars: int = 12
+    # What the "secret" rule does with a secret: turn the text away, or have it stored masked.
+    secrets: str = "refuse"
+    markdown_lines: int = 5
+    max_emoji: int = 3
+    repetition_words: int = 6
 
     def __post_init__(self) -> None:
         unknown = [rule for rule in self.rules if rule not in RULES]
@@ -120,6 +161,11 @@ class ObserverParams(msgspec.Struct, frozen=True, kw_only=True):
                 raise InvalidInputError(f"{name} must be in (0, 1]")
         if self.markup_document_tags < 1 or self.symbol_min_chars < 1:
             raise InvalidInputError("markup_document_tags and symbol_min_chars must be >= 1")
+        if self.secrets not in SECRET_MODES:
+            raise InvalidInputError(f"secrets must be one of {', '.join(SECRET_MODES)}")
+        if min(self.markdown_lines, self.repetition_words) < 1 or self.max_emoji < 0:
+            raise InvalidInputError("markdown_lines and repetition_words must be >= 1, "
+                                    "max_emoji >= 0")
 
 
 class Rejection(NamedTuple):
@@ -298,6 +344,88 @@ def _code_line_share(norm: str, symbols: bool) -> float:
     return (strong + weak + indented) / total
 
 
+def _secret_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds secrets (start, end), in order, not overlapping."""
+    spans = [m.span("value") for m in CREDENTIAL.finditer(text)
+             if m.group("value").lower().strip(".") not in NOT_SECRETS
+             and not m.group("value").startswith(MASK)]  # masked already
+    spans += [m.span() for m in TOKEN_SHAPES.finditer(text)]
+    spans += [m.span() for m in CARD.finditer(text) if _luhn(m.group())]
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
+
+
+def _luhn(number: str) -> bool:
+    digits = [int(c) for c in number if c.isdigit()]
+    total = sum(d if i % 2 == 0 else (d * 2 - 9 if d > 4 else d * 2)
+                for i, d in enumerate(reversed(digits)))
+    return total % 10 == 0 and len(set(digits)) > 1  # "0000 0000 0000 0000" is no card
+
+
+def mask_secrets(text: str, params: ObserverParams) -> tuple[str, int]:
+    """``text`` with each secret replaced by ``[secret]``, and how many, when the params mask
+    secrets (``secrets="mask"`` and the ``secret`` rule on); else ``text`` unchanged and 0.
+    Pure: the write path stores the masked text, so the secret never reaches the disk."""
+    if not params.enabled or params.secrets != "mask" or "secret" not in params.rules:
+        return text, 0
+    spans = _secret_spans(text)
+    for start, end in reversed(spans):
+        text = text[:start] + MASK + text[end:]
+    return text, len(spans)
+
+
+def _secret(text: str, params: ObserverParams) -> Rejection | None:
+    if params.secrets != "refuse" or not _secret_spans(text):
+        return None
+    return Rejection("secret", "The text holds a secret (a password, PIN, key, token or card "
+                               "number); it is not stored. Remember the fact without the "
+                               "secret, or configure ObserverParams(secrets='mask').")
+
+
+def _agent_plumbing(low: str) -> Rejection | None:
+    if ("reminder" in low or len(low) <= 40) and PLUMBING.search(low.strip()):
+        return Rejection("agent_plumbing", "The text is agent plumbing (a system reminder or a "
+                                           "heartbeat), not something a user said.")
+    return None
+
+
+def _markdown_heavy(norm: str, params: ObserverParams) -> Rejection | None:
+    if "\n" not in norm and "**" not in norm and "__" not in norm:
+        return None
+    lines = len(MARKDOWN_LINE.findall(norm))
+    if lines >= params.markdown_lines:
+        return Rejection("markdown_heavy", f"The text is formatted markdown ({lines} list, "
+                                           "heading or bold lines); store the statements it "
+                                           "makes, one by one.")
+    return None
+
+
+def _emoji_heavy(norm: str, params: ObserverParams) -> Rejection | None:
+    if norm.isascii():
+        return None
+    emoji = len(EMOJI.findall(norm))
+    if emoji > params.max_emoji and emoji >= len(WORD.findall(norm.lower())):
+        return Rejection("emoji_heavy", f"The text is mostly emoji ({emoji}); there is too "
+                                        "little in words to remember.")
+    return None
+
+
+def _low_information(low: str, params: ObserverParams) -> Rejection | None:
+    words = WORD.findall(low)
+    if words and all(w.strip("'") in FILLER_WORDS for w in words):
+        return Rejection("low_information", "The text is only acknowledgements or fillers; "
+                                            "there is nothing in it to remember.")
+    if len(words) >= params.repetition_words and 3 * len(set(words)) < len(words):
+        return Rejection("low_information", "The text repeats a few words over and over; there "
+                                            "is nothing in it to remember.")
+    return None
+
+
 def screen(text: str, params: ObserverParams) -> Rejection | None:
     """Return ``None`` when ``text`` may become a memory, else the first failing rule as a
     :class:`Rejection` (rule order in the module docstring). Pure and deterministic; never raises
@@ -318,12 +446,22 @@ def screen(text: str, params: ObserverParams) -> Rejection | None:
     rules = params.rules
     norm = _normalize(text)
     low = norm.lower()
+    if "secret" in rules and (rejection := _secret(norm, params)) is not None:
+        return rejection
+    if "agent_plumbing" in rules and (rejection := _agent_plumbing(low)) is not None:
+        return rejection
     if "system_content" in rules and (rejection := _system_content(low)) is not None:
         return rejection
     if "markup" in rules and (rejection := _markup(norm, params)) is not None:
         return rejection
     if "prompt_injection" in rules and (rejection := _prompt_injection(norm, low)) is not None:
         return rejection
-    if "code_heavy" in rules:
-        return _code_heavy(norm, params)
+    if "code_heavy" in rules and (rejection := _code_heavy(norm, params)) is not None:
+        return rejection
+    if "markdown_heavy" in rules and (rejection := _markdown_heavy(norm, params)) is not None:
+        return rejection
+    if "emoji_heavy" in rules and (rejection := _emoji_heavy(norm, params)) is not None:
+        return rejection
+    if "low_information" in rules:
+        return _low_information(low, params)
     return None
