@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import lmdb
 import msgspec
@@ -535,24 +535,41 @@ def cmd_token(args: argparse.Namespace) -> int:
 # -- the parser ----------------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors come out as a JSON object when the command line
+    asks for ``--json`` (argparse parses it only after the error it would report)."""
+
+    def __init__(self, *args: Any, json_errors: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.json_errors = json_errors
+
+    def error(self, message: str) -> NoReturn:
+        if self.json_errors:
+            _print_error_json("usage", f"{self.prog}: {message}", 2)
+            raise SystemExit(2)
+        super().error(message)
+
+
+def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
     """The ``eventmem`` argument parser: one subcommand per ``cmd_*`` function; ``--store`` and
-    ``--json`` are taken before or after the command."""
-    parser = argparse.ArgumentParser(prog="eventmem",
-                                     description="Long-term memory for AI agents, event-sourced.")
+    ``--json`` are taken before or after the command. ``json_errors``: a usage error is printed
+    as a JSON object (``main`` sets it when the command line holds ``--json``)."""
+    parser = _Parser(prog="eventmem", description="Long-term memory for AI agents, event-sourced.",
+                     json_errors=json_errors)
     parser.add_argument("--store", help="store directory ($EVENTMEM_STORE, else ./eventmem-store)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     # The same options after the command; SUPPRESS keeps a subcommand from resetting a value given
     # before it.
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--store", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="machine-readable output")
     parser.add_argument("--version", action="version", version=eventmem.__version__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def add(name: str, func: Any, help_text: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        p.json_errors = json_errors  # a subcommand's usage errors come out as the command's
         p.set_defaults(func=func)
         return p
 
@@ -638,10 +655,11 @@ def build_parser() -> argparse.ArgumentParser:
                    choices=["default", "recent", "important", "deep", "broad"])
     p = add("graph", cmd_graph, "the knowledge graph: entities, an entity, its neighbours, the "
             "memories naming it, a memory's links")
-    graph = p.add_subparsers(dest="graph_command", required=True)
+    graph = p.add_subparsers(dest="graph_command", required=True, parser_class=_Parser)
 
     def graph_add(name: str, help_text: str) -> argparse.ArgumentParser:
         g = graph.add_parser(name, parents=[common], help=help_text, description=help_text)
+        g.json_errors = json_errors
         g.add_argument("--namespace", "-n", default="default")
         return g
 
@@ -745,7 +763,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command line (``argv``, default ``sys.argv[1:]``) and return its exit code. A store
     or input error prints one line (and notes the failure in the store's ops log), not a
     traceback."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(json_errors="--json" in argv).parse_args(argv)
     try:
         return int(args.func(args))
     except BrokenPipeError:
@@ -760,18 +779,30 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _report(args: argparse.Namespace, exc: BaseException) -> int:
-    """Print a failed command's one-line message; its exit code: 2 bad input, 3 the store."""
-    if isinstance(exc, InvalidInputError):
-        print(f"eventmem: {exc}", file=sys.stderr)
-        return 2
+    """Print a failed command's one-line message on stderr (with ``--json``, a JSON object:
+    ``error`` the error's class, ``message``, ``exit``); its exit code: 2 bad input, 3 the
+    store."""
+    code = 2 if isinstance(exc, InvalidInputError) else 3
     if isinstance(exc, EventmemError):
-        print(f"eventmem: {type(exc).__name__}: {exc}", file=sys.stderr)
+        message = str(exc)
     elif isinstance(exc, lmdb.Error):  # a damaged page met while reading
-        print(f"eventmem: the store file {_store(args)}/data.mdb is damaged ({exc}); restore it "
-              "from a backup", file=sys.stderr)
+        message = (f"the store file {_store(args)}/data.mdb is damaged ({exc}); restore it "
+                   "from a backup")
     else:  # OSError on the store's directory: permissions, a file in the way, no space
-        print(f"eventmem: cannot use the store at {_store(args)}: {exc}", file=sys.stderr)
-    return 3
+        message = f"cannot use the store at {_store(args)}: {exc}"
+    if args.json:
+        _print_error_json(type(exc).__name__, message, code)
+    elif isinstance(exc, EventmemError) and code == 3:
+        print(f"eventmem: {type(exc).__name__}: {message}", file=sys.stderr)
+    else:
+        print(f"eventmem: {message}", file=sys.stderr)
+    return code
+
+
+def _print_error_json(error: str, message: str, code: int) -> None:
+    """A failed command's error as one JSON object on stderr (stdout stays for results)."""
+    print(json.dumps({"error": error, "message": message, "exit": code}, ensure_ascii=False,
+                     sort_keys=True), file=sys.stderr)
 
 
 if __name__ == "__main__":
