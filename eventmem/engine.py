@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import msgspec
 import numpy as np
 
-from eventmem import checks
+from eventmem import checks, progress
 from eventmem.clock import Clock, SystemClock, from_micros, to_micros
 from eventmem.config import Config, record_config
 from eventmem.errors import (
@@ -513,7 +513,9 @@ class Engine(Reader):
                 "later (to see the past, use as_of(at=...))")
         planned = cycle.plan(self._views, when, at, self.config, head=self._log.head(),
                              text_of=self._log.blob, contents_for=self._contents_for,
-                             summarizer=self.summarizer)
+                             summarizer=self.summarizer,
+                             on_step=lambda step, done, total: progress.report(
+                                 f"consolidate: {step}", done, total))
         events = planned.events
         if dry_run:
             self._ops.info("consolidate", now=when, events=len(events), dry_run=True)
