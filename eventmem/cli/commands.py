@@ -8,10 +8,11 @@ usage or input, 3 a store error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
@@ -762,11 +763,13 @@ def _log_failure(args: argparse.Namespace, error: BaseException, code: int) -> N
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command line (``argv``, default ``sys.argv[1:]``) and return its exit code. A store
     or input error prints one line (and notes the failure in the store's ops log), not a
-    traceback."""
+    traceback. On a terminal, long work (verify, audit, a rebuild, a consolidation) shows a
+    progress bar on stderr."""
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(json_errors="--json" in argv).parse_args(argv)
     try:
-        return int(args.func(args))
+        with _progress_bar():
+            return int(args.func(args))
     except BrokenPipeError:
         # The reader went away (`eventmem log | head`): not an error. Point stdout at devnull so
         # the interpreter's final flush does not complain either.
@@ -776,6 +779,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = _report(args, exc)
         _log_failure(args, exc, code)
         return code
+
+
+@contextlib.contextmanager
+def _progress_bar() -> Iterator[None]:
+    """A progress bar on stderr for the block, when stderr is a terminal (never in a pipe, a
+    file or a captured test); it is erased before the command's output or error is printed."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from eventmem import progress
+    from eventmem.cli.bar import ProgressBar
+    bar = ProgressBar(sys.stderr)
+    try:
+        with progress.reporting(bar):
+            yield
+    finally:
+        bar.clear()
 
 
 def _report(args: argparse.Namespace, exc: BaseException) -> int:
