@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 import msgspec
 import numpy as np
 
-from eventmem import checks, progress
-from eventmem.clock import Clock, SystemClock, from_micros, to_micros
+from eventmem import checks
+from eventmem.clock import Clock, SystemClock, to_micros
 from eventmem.config import Config, record_config
 from eventmem.errors import (
     ClosedError,
@@ -504,18 +504,10 @@ class Engine(Reader):
             self._check_writable()
         at = self._now()
         when = at if now is None else to_micros(now, name="now")
-        if when < self._last_at:
-            # Decisions at a time the log has passed would contradict what it holds since
-            # (accesses, ingests after ``now`` would read as being in the future).
-            raise InvalidInputError(
-                f"now={from_micros(when).isoformat()} is earlier than the store's latest event "
-                f"({from_micros(self._last_at).isoformat()}); consolidate at that time or "
-                "later (to see the past, use as_of(at=...))")
+        cycle.check_now(when, self._last_at)
         planned = cycle.plan(self._views, when, at, self.config, head=self._log.head(),
                              text_of=self._log.blob, contents_for=self._contents_for,
-                             summarizer=self.summarizer,
-                             on_step=lambda step, done, total: progress.report(
-                                 f"consolidate: {step}", done, total))
+                             summarizer=self.summarizer, on_step=cycle.report_progress)
         events = planned.events
         if dry_run:
             self._ops.info("consolidate", now=when, events=len(events), dry_run=True)

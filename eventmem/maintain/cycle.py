@@ -32,7 +32,8 @@ from typing import NamedTuple, cast
 import msgspec
 import numpy as np
 
-from eventmem import checks
+from eventmem import checks, progress
+from eventmem.clock import from_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError
 from eventmem.events import (
@@ -561,3 +562,22 @@ def plan(views: Projections, now: int, at: int, config: Config, *, head: Head,
 
 def _quiet(step: str, done: int, total: int) -> None:
     """No one listens to the cycle's steps."""
+
+
+def report_progress(step: str, done: int, total: int) -> None:
+    """An ``on_step`` for :func:`plan` that reports the cycle's steps as the progress of
+    ``consolidate: <step>`` (:mod:`eventmem.progress`). An audit re-running old cycles passes
+    none: its own progress is the log it walks."""
+    progress.report(f"consolidate: {step}", done, total)
+
+
+def check_now(now: int, latest: int) -> None:
+    """Refuse a consolidation at ``now`` earlier than ``latest``, the time of the store's latest
+    event (InvalidInputError): decisions dated at a time the log has already passed would
+    contradict what it holds since (accesses and ingests after ``now`` would read as being in
+    the future)."""
+    if now < latest:
+        raise InvalidInputError(
+            f"now={from_micros(now).isoformat()} is earlier than the store's latest event "
+            f"({from_micros(latest).isoformat()}); consolidate at that time or later (to see "
+            "the past, use as_of(at=...))")
