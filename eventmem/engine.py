@@ -575,7 +575,8 @@ class Engine(Reader):
         return utility
 
     @serialized
-    def consolidate(self, *, now: datetime | None = None) -> ConsolidationReport:
+    def consolidate(self, *, now: datetime | None = None,
+                    dry_run: bool = False) -> ConsolidationReport:
         """Maintenance at ``now`` (default: the clock), in one atomic append:
 
         * the lifecycle sweep (stale, archived, deleted, purged), tier promotion and demotion,
@@ -587,15 +588,29 @@ class Engine(Reader):
 
         Each decision is an event carrying ``now`` and its evidence; running it twice at the
         same ``now`` changes nothing the second time. Pinned and immutable memories are never
-        made dormant, trimmed or merged.
+        made dormant, trimmed or merged. A ``now`` earlier than the store's latest event is
+        refused (InvalidInputError, nothing written): the log has already passed that time.
+
+        ``dry_run=True`` decides exactly as a real run would and returns the same report, but
+        appends nothing (the report's ``seqs`` are empty and its ``dry_run`` set); it needs no
+        writer, so a read-only engine can preview maintenance while another process writes.
         """
-        self._check_writable()
+        dry_run = checks.flag(dry_run, "dry_run")
+        if dry_run:
+            self._ensure_current()  # a read-only engine catches up with the writer first
+        else:
+            self._check_writable()
         at = self._now()
         when = at if now is None else to_micros(now, name="now")
+        cycle.check_now(when, self._last_at)
         planned = cycle.plan(self._views, when, at, self.config, head=self._log.head(),
                              text_of=self._log.blob, contents_for=self._contents_for,
-                             summarizer=self.summarizer)
-        events, seqs = planned.events, []
+                             summarizer=self.summarizer, on_step=cycle.report_progress)
+        events = planned.events
+        if dry_run:
+            self._ops.info("consolidate", now=when, events=len(events), dry_run=True)
+            return consolidation_report(when, events, [], dry_run=True)
+        seqs: list[int] = []
         if events:
             # A purge must not drop content a memory this cycle creates holds (same text).
             dropped = [h for h in purged_contents(self._views, events)

@@ -34,6 +34,7 @@ from typing import Any
 
 import msgspec
 
+from eventmem import progress
 from eventmem.config import Config, recorded_configs
 from eventmem.events import (
     MemoryIngested,
@@ -99,7 +100,7 @@ def audit(log: EventLog, *, config: Config, embedder: Embedder, until: int | Non
     head = log.head().seq
     stop = head if until is None else max(0, min(until, head))
     auditor = _Auditor(log, config, embedder, tolerance)
-    for group in groups(log.envelopes(1)):
+    for group in groups(progress.tracked(log.envelopes(1), "audit", stop)):
         if group.first_seq > stop:
             break
         auditor.check(group)

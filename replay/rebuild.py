@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from eventmem import progress
 from eventmem.clock import to_micros
 from eventmem.storage.log import EventLog
 from eventmem.write.erase import with_later_erasures
@@ -19,7 +20,9 @@ def rebuild(log: EventLog, *, until: int | datetime | None = None) -> Projection
     """
     target = until_seq(log, until)
     with paused_gc():
-        views = Projections().apply_chunks(log.envelope_chunks(1, target))
+        views = Projections().apply_chunks(progress.tracked(
+            log.envelope_chunks(1, target), "rebuild",
+            lambda: log.head().seq if target is None else target, size=len))
     return _erased_since(log, views)
 
 
@@ -78,7 +81,8 @@ def load_or_rebuild(
             # the rows); a foreign one's index rows are another store's.
             kept_ann = Projections.ann_of(found.data) if found is not None and tied else None
         start = views.seq + 1
-        views.apply_chunks(log.envelope_chunks(start, target))
+        views.apply_chunks(progress.tracked(log.envelope_chunks(start, target), "rebuild",
+                                            target - start + 1, size=len))
         if kept_ann is not None:
             views.vectors.attach_ann(kept_ann)
     return _erased_since(log, views), f"{origin}+{target - start + 1}"

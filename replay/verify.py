@@ -17,7 +17,7 @@ from __future__ import annotations
 import msgspec
 import numpy as np
 
-from eventmem import codec
+from eventmem import codec, progress
 from eventmem.errors import CorruptRecordError, StoreError
 from eventmem.events import CONTENT_EVENTS, MemoryErased, MemoryIngested, purged_ids
 from eventmem.policies.extract import relations as extract
@@ -69,7 +69,8 @@ def verify(
     mismatched: list[str] = []
     blobs = 0
     with log.pinned() as pin:
-        for key, data in pin.blobs:
+        for key, data in progress.tracked(pin.blobs, "verify: texts",
+                                          lambda: log.stats()["blobs"]):
             blobs += 1
             present.add(key)
             try:
@@ -85,7 +86,7 @@ def verify(
     gone: set[str] = set()  # memories whose content was purged or erased: no blob expected
     erasures: list[int] = []
     prev, expected_seq, checked = GENESIS, 1, 0
-    for raw in log.iter_raw(1, head.seq):
+    for raw in progress.tracked(log.iter_raw(1, head.seq), "verify: hash chain", head.seq):
         checked += 1
         if raw.seq != expected_seq:
             findings.append(Finding(check="chain", seq=expected_seq,
@@ -181,7 +182,9 @@ def _check_derived(log: EventLog, embedder: Embedder | None, extractors: dict[st
                 out.append(_derived(chash, "vector", content_seq))
         chunk.clear()
 
-    for chash, raw, derived in log.iter_derived():
+    # Every content, erased ones included: the texts' count is a close total.
+    for chash, raw, derived in progress.tracked(log.iter_derived(), "verify: derived",
+                                                lambda: log.stats()["blobs"]):
         if derived is None or chash in mismatched:
             continue
         try:
@@ -236,7 +239,8 @@ def _rebuilt_alike(log: EventLog, live: Projections) -> tuple[dict[str, str], di
     among them.
     """
     with paused_gc():
-        rebuilt = Projections().apply_chunks(log.envelope_chunks(1, live.seq))
+        rebuilt = Projections().apply_chunks(progress.tracked(
+            log.envelope_chunks(1, live.seq), "verify: rebuild", live.seq, size=len))
     later = [seq for seq in log.erasure_seqs() if seq > live.seq]
     if not later:
         return rebuilt.digests(), live.digests()

@@ -16,11 +16,12 @@ from tests import ROOT
 PACKAGES = ("eventmem", "projections", "replay")
 
 # The layers, lowest first: a module imports only from its own layer or a lower one. The kernel
-# (errors, clock, events, codec, results) at the bottom; the facade above the write, recall and
-# maintain paths it composes; the server and the CLI on top; the package's __init__ loads the
-# facade lazily and so sits above everything.
+# (errors, clock, events, codec, results, progress) at the bottom; the facade above the write,
+# recall and maintain paths it composes; the server and the CLI on top; the package's __init__
+# loads the facade lazily and so sits above everything.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("eventmem.errors", "eventmem.clock", "eventmem.events", "eventmem.codec", "eventmem.results"),
+    ("eventmem.errors", "eventmem.clock", "eventmem.events", "eventmem.codec", "eventmem.results",
+     "eventmem.progress"),
     ("eventmem.storage", "eventmem.text"),
     ("projections",),
     ("eventmem.policies",),

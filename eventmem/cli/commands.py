@@ -8,13 +8,14 @@ usage or input, 3 a store error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import lmdb
 import msgspec
@@ -24,9 +25,18 @@ from eventmem.cli.render import (
     describe_event,
     explain_history,
     render_audit,
+    render_conflicts,
+    render_entities,
+    render_entity,
     render_hits,
+    render_hot,
+    render_links,
     render_memory,
+    render_memory_lines,
+    render_neighbors,
     render_plan,
+    render_stats,
+    render_versions,
 )
 from eventmem.clock import from_micros, to_micros
 from eventmem.errors import EventmemError, InvalidInputError, StoreError
@@ -100,10 +110,11 @@ def cmd_remember(args: argparse.Namespace) -> int:
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
-    """Recall memories for a query (recorded as an access); ``--explain`` adds how the query was
-    understood and every hit's signals."""
+    """Recall memories for a query; ``--explain`` adds how the query was understood and every
+    hit's signals. Read-only, so it answers while an agent writes, and records nothing;
+    ``--record`` takes the writer lock to record the recall as an access."""
     from eventmem.recall.plan import plan as query_plan
-    with _open(args) as mem:
+    with _open(args, readonly=not args.record) as mem:
         valid_at = _parse_time(args.valid_at) if args.valid_at else None
         plan = query_plan(args.query, to_micros(mem.now()))
         hits = mem.recall(args.query, namespace=args.namespace, k=args.k, valid_at=valid_at,
@@ -140,8 +151,12 @@ def cmd_log(args: argparse.Namespace) -> int:
         stop = None if args.limit is None else args.start + args.limit - 1
         rows = [(seq, event) for seq, event in mem.events(args.start, stop)]
         text = "\n".join(_trace_line(mem.store, seq, ev) for seq, ev in rows) or "(empty log)"
-    data = [{"seq": seq, "type": event_tag(ev), **msgspec.to_builtins(ev)} for seq, ev in rows]
-    _emit(args, data, text)
+    if args.json:  # JSON lines: a long log streams into `jq`, `head` or a line-based tool
+        for seq, ev in rows:
+            print(json.dumps({"seq": seq, "type": event_tag(ev), **msgspec.to_builtins(ev)},
+                             ensure_ascii=False, sort_keys=True))
+    else:
+        print(text)
     return 0
 
 
@@ -215,7 +230,7 @@ def cmd_as_of(args: argparse.Namespace) -> int:
             _emit(args, hits, render_hits(hits, explain=False))
         else:
             stats = view.stats()
-            _emit(args, stats, json.dumps(stats, indent=2))
+            _emit(args, stats, render_stats(stats))
     return 0
 
 
@@ -246,22 +261,34 @@ def cmd_stats(args: argparse.Namespace) -> int:
     with _open(args, readonly=True) as mem:
         stats = {**mem.stats(), "store": mem.path, "log": mem.store.stats(),
                  "head_hash": mem.head().hash.hex()}
-    _emit(args, stats, "\n".join(f"{k}: {v}" for k, v in stats.items()))
+    _emit(args, stats, render_stats(stats))
     return 0
 
 
 def cmd_consolidate(args: argparse.Namespace) -> int:
-    """Run maintenance at ``--now`` (default: the clock) and list the status and tier changes it
-    recorded."""
-    with _open(args) as mem:
-        report = mem.consolidate(now=_parse_time(args.now) if args.now else None)
-    lines = [f"consolidated at {report.now.isoformat()}: "
+    """Run maintenance at ``--now`` (default: the clock) and list what it recorded; with
+    ``--dry-run``, what it would record (read-only: nothing is appended, no writer needed)."""
+    with _open(args, readonly=args.dry_run) as mem:
+        report = mem.consolidate(now=_parse_time(args.now) if args.now else None,
+                                 dry_run=args.dry_run)
+    verb = "would consolidate" if report.dry_run else "consolidated"
+    lines = [f"{verb} at {report.now.isoformat()}: "
              f"{len(report.status_changes)} status changes, {len(report.tier_changes)} tier "
-             f"changes, {len(report.invalidated)} expired"]
+             f"changes, {len(report.invalidated)} expired, {len(report.rehearsed)} rehearsed, "
+             f"{len(report.dormant)} dormant, {len(report.consolidated)} clusters merged, "
+             f"{len(report.summarized)} summaries, {report.pruned_relations} relations pruned"]
     lines += [f"  {c.memory_id} {c.from_status} -> {c.to_status} ({c.reason})"
               for c in report.status_changes]
     lines += [f"  {c.memory_id} tier {c.from_tier} -> {c.to_tier} ({c.reason})"
               for c in report.tier_changes]
+    lines += [f"  {mid} expired" for mid in report.invalidated]
+    lines += [f"  {c.memory_id} rehearsed (retention {c.retention:.3f})" for c in report.rehearsed]
+    lines += [f"  {c.memory_id} dormant ({c.reason})" for c in report.dormant]
+    lines += [f"  {c.memory_id} consolidates {', '.join(c.members)}" for c in report.consolidated]
+    lines += [f"  {c.memory_id} summarizes {c.members} {c.kind} memories"
+              for c in report.summarized]
+    if report.dry_run:
+        lines.append("(dry run: nothing was recorded)")
     _emit(args, report, "\n".join(lines))
     return 0
 
@@ -289,6 +316,149 @@ def cmd_compact(args: argparse.Namespace) -> int:
         before, after = mem.compact()
     _emit(args, {"before": before, "after": after},
           f"compacted {_store(args)}: {before} -> {after} bytes")
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    """Forget a memory: it is deleted by an event (its history stays; erase removes text)."""
+    with _open(args) as mem:
+        already = mem.get(args.memory_id).status == "deleted"
+        seq = mem.forget(args.memory_id, reason=args.reason)
+    text = (f"{args.memory_id} was already forgotten (seq {seq})" if already
+            else f"forgot {args.memory_id} (seq {seq})")
+    _emit(args, {"memory_id": args.memory_id, "seq": seq, "changed": not already}, text)
+    return 0
+
+
+def cmd_pin(args: argparse.Namespace) -> int:
+    """Pin a memory (exempt from forgetting), or with ``unpin`` let it be forgotten again."""
+    pinned = args.command == "pin"
+    with _open(args) as mem:
+        already = mem.get(args.memory_id).pinned == pinned
+        seq = mem.pin(args.memory_id) if pinned else mem.unpin(args.memory_id)
+    verb = "pinned" if pinned else "unpinned"
+    text = (f"{args.memory_id} was already {verb} (seq {seq})" if already
+            else f"{verb} {args.memory_id} (seq {seq})")
+    _emit(args, {"memory_id": args.memory_id, "pinned": pinned, "seq": seq,
+                 "changed": not already}, text)
+    return 0
+
+
+def cmd_touch(args: argparse.Namespace) -> int:
+    """Record that the agent used a memory: an access, restoring its retention."""
+    with _open(args) as mem:
+        seq = mem.touch(args.memory_id)
+        memory = mem.get(args.memory_id)
+    _emit(args, {"memory_id": args.memory_id, "seq": seq, "retention": memory.retention,
+                 "stability": memory.stability},
+          f"touched {args.memory_id} (seq {seq}): retention {memory.retention:.3f}, "
+          f"stability {memory.stability:.1f} days")
+    return 0
+
+
+def cmd_feedback(args: argparse.Namespace) -> int:
+    """Say whether a memory helped; prints its new utility."""
+    useful: bool | float = args.target if args.target is not None else not args.not_useful
+    with _open(args) as mem:
+        utility = mem.feedback(args.memory_id, useful=useful)
+    _emit(args, {"memory_id": args.memory_id, "utility": utility},
+          f"feedback on {args.memory_id}: utility now {utility:.3f}")
+    return 0
+
+
+def cmd_conflicts(args: argparse.Namespace) -> int:
+    """The contradictions the write gate found in a namespace (open ones by default)."""
+    status = None if args.status == "all" else args.status
+    with _open(args, readonly=True) as mem:
+        found = mem.conflicts(namespace=args.namespace, status=status)
+    _emit(args, found, render_conflicts(found))
+    return 0
+
+
+def cmd_resolve(args: argparse.Namespace) -> int:
+    """Settle an open conflict by a strategy; the loser is superseded, not deleted."""
+    with _open(args) as mem:
+        result = mem.resolve(args.conflict_id, strategy=args.strategy)
+    _emit(args, result, f"conflict {args.conflict_id} settled by {args.strategy}: "
+                        f"{result.memory_id} holds the answer (seq {result.seq})")
+    return 0
+
+
+def cmd_hot(args: argparse.Namespace) -> int:
+    """The always-relevant memories of a namespace, best first."""
+    with _open(args, readonly=True) as mem:
+        found = mem.hot(namespace=args.namespace, k=args.k)
+    _emit(args, found, render_hot(found))
+    return 0
+
+
+def cmd_context(args: argparse.Namespace) -> int:
+    """What to put in an agent's prompt for a query, within a token budget. Read-only, as
+    ``recall`` is: nothing is recorded."""
+    with _open(args, readonly=True) as mem:
+        text = mem.context(args.query, namespace=args.namespace, k=args.k,
+                           budget_tokens=args.budget_tokens,
+                           valid_at=_parse_time(args.valid_at) if args.valid_at else None,
+                           profile=args.profile)
+    _emit(args, {"context": text}, text or "(nothing relevant)")
+    return 0
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    """The knowledge graph of a namespace: its entities, one entity's profile, the entities
+    within some hops of one, the memories naming one, or one memory's links."""
+    ns = args.namespace
+    data: Any
+    with _open(args, readonly=True) as mem:
+        graph = mem.graph
+        if args.graph_command == "entities":
+            entities = graph.entities(namespace=ns, type=args.type)
+            data, text = entities, render_entities(entities)
+        elif args.graph_command == "entity":
+            entity = graph.entity(args.name, namespace=ns)
+            data, text = entity, render_entity(entity)
+        elif args.graph_command == "neighbors":
+            found = graph.neighbors(args.name, namespace=ns, hops=args.hops,
+                                    relation_types=args.relation, entity_types=args.entity_type,
+                                    limit=args.limit)
+            data, text = found, render_neighbors(found)
+        elif args.graph_command == "memories":
+            ids = graph.memories(args.name, namespace=ns)
+            data, text = ids, "\n".join(ids) or "(no memories)"
+        else:
+            links = graph.links(args.memory_id, namespace=ns)
+            data, text = links, render_links(links)
+    _emit(args, data, text)
+    return 0
+
+
+def cmd_timeline(args: argparse.Namespace) -> int:
+    """Every version of a fact (a memory's chain of supersessions), or every memory naming an
+    entity, oldest first, with valid and known intervals."""
+    if (args.memory_id is None) == (args.entity is None):
+        raise InvalidInputError("timeline takes a memory id or --entity NAME (one of them)")
+    with _open(args, readonly=True) as mem:
+        found = mem.timeline(args.memory_id, entity=args.entity, namespace=args.namespace)
+    _emit(args, found, render_versions(found))
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """The memories, filtered, in creation order, a page at a time; prints the cursor of the
+    next page when there is one."""
+    with _open(args, readonly=True) as mem:
+        # One more than the page: whether a next page exists, without a second call.
+        found = list(mem.memories(
+            namespace=args.namespace, status=args.status, kind=args.kind, tags=args.tag,
+            since=_parse_time(args.since) if args.since else None,
+            until=_parse_time(args.until) if args.until else None,
+            limit=args.limit + 1, cursor=args.cursor))
+    page = found[:args.limit]
+    cursor = page[-1].memory_id if len(found) > args.limit else None
+    text = render_memory_lines(page) or "(no memories)"
+    if cursor is not None:
+        text += f"\n(more: --cursor {cursor})"
+    _emit(args, {"memories": page, "next_cursor": cursor}, text)
     return 0
 
 
@@ -366,24 +536,41 @@ def cmd_token(args: argparse.Namespace) -> int:
 # -- the parser ----------------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors come out as a JSON object when the command line
+    asks for ``--json`` (argparse parses it only after the error it would report)."""
+
+    def __init__(self, *args: Any, json_errors: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.json_errors = json_errors
+
+    def error(self, message: str) -> NoReturn:
+        if self.json_errors:
+            _print_error_json("usage", f"{self.prog}: {message}", 2)
+            raise SystemExit(2)
+        super().error(message)
+
+
+def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
     """The ``eventmem`` argument parser: one subcommand per ``cmd_*`` function; ``--store`` and
-    ``--json`` are taken before or after the command."""
-    parser = argparse.ArgumentParser(prog="eventmem",
-                                     description="Long-term memory for AI agents, event-sourced.")
+    ``--json`` are taken before or after the command. ``json_errors``: a usage error is printed
+    as a JSON object (``main`` sets it when the command line holds ``--json``)."""
+    parser = _Parser(prog="eventmem", description="Long-term memory for AI agents, event-sourced.",
+                     json_errors=json_errors)
     parser.add_argument("--store", help="store directory ($EVENTMEM_STORE, else ./eventmem-store)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     # The same options after the command; SUPPRESS keeps a subcommand from resetting a value given
     # before it.
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--store", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="machine-readable output")
     parser.add_argument("--version", action="version", version=eventmem.__version__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def add(name: str, func: Any, help_text: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        p.json_errors = json_errors  # a subcommand's usage errors come out as the command's
         p.set_defaults(func=func)
         return p
 
@@ -397,8 +584,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--valid-from")
     p.add_argument("--valid-until")
     p.add_argument("--pin", action="store_true")
-    p = add("recall", cmd_recall, "recall memories for a query (recorded as an access)")
+    p = add("recall", cmd_recall, "recall memories for a query (read-only: works while an "
+            "agent writes, and records nothing unless --record)")
     p.add_argument("query")
+    p.add_argument("--record", action="store_true",
+                   help="record the recall as an access (takes the writer lock: fails while "
+                        "another process writes)")
     p.add_argument("--namespace", "-n", default="default")
     p.add_argument("-k", type=int, default=5)
     p.add_argument("--valid-at", help="only memories true at this time")
@@ -424,8 +615,84 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--namespace", "-n", default="default")
     p.add_argument("-k", type=int, default=5)
     p = add("consolidate", cmd_consolidate,
-            "maintenance: lifecycle sweep, tier promotion/demotion, expiry (recorded as events)")
-    p.add_argument("--now", help="the time to consolidate at (ISO 8601; default: the clock)")
+            "maintenance: lifecycle sweep, tiers, expiry, the dream cycle (recorded as events)")
+    p.add_argument("--now", help="the time to consolidate at (ISO 8601; default: the clock; "
+                                 "not before the latest event)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="report what it would do and record nothing (read-only)")
+    p = add("forget", cmd_forget, "forget a memory (deleted by an event; its history stays)")
+    p.add_argument("memory_id")
+    p.add_argument("--reason", default="explicit", help="a short code recorded with it")
+    for name, what in (("pin", "pin a memory: exempt from forgetting"),
+                       ("unpin", "unpin a memory: it can be forgotten again")):
+        add(name, cmd_pin, what).add_argument("memory_id")
+    p = add("touch", cmd_touch, "record that the agent used a memory (an access)")
+    p.add_argument("memory_id")
+    p = add("feedback", cmd_feedback, "say whether a memory helped (moves its utility)")
+    p.add_argument("memory_id")
+    verdict = p.add_mutually_exclusive_group(required=True)
+    verdict.add_argument("--useful", action="store_true")
+    verdict.add_argument("--not-useful", action="store_true")
+    verdict.add_argument("--target", type=float, metavar="X",
+                         help="a graded target utility in [0, 1]")
+    p = add("conflicts", cmd_conflicts, "the contradictions found in a namespace")
+    p.add_argument("--namespace", "-n", default="default")
+    p.add_argument("--status", choices=["open", "resolved", "all"], default="open")
+    p = add("resolve", cmd_resolve, "settle an open conflict (the loser is superseded)")
+    p.add_argument("conflict_id")
+    p.add_argument("--strategy", default="use_new",
+                   choices=["keep_existing", "use_new", "merge", "temporal"])
+    p = add("hot", cmd_hot, "the always-relevant memories of a namespace")
+    p.add_argument("--namespace", "-n", default="default")
+    p.add_argument("-k", type=int, default=5)
+    p = add("context", cmd_context, "what to put in an agent's prompt for a query, within a "
+            "token budget (read-only: records nothing)")
+    p.add_argument("query")
+    p.add_argument("--namespace", "-n", default="default")
+    p.add_argument("-k", type=int, default=10)
+    p.add_argument("--budget-tokens", type=_positive, default=1000)
+    p.add_argument("--valid-at", help="only memories true at this time")
+    p.add_argument("--profile", default="default",
+                   choices=["default", "recent", "important", "deep", "broad"])
+    p = add("graph", cmd_graph, "the knowledge graph: entities, an entity, its neighbours, the "
+            "memories naming it, a memory's links")
+    graph = p.add_subparsers(dest="graph_command", required=True, parser_class=_Parser)
+
+    def graph_add(name: str, help_text: str) -> argparse.ArgumentParser:
+        g = graph.add_parser(name, parents=[common], help=help_text, description=help_text)
+        g.json_errors = json_errors
+        g.add_argument("--namespace", "-n", default="default")
+        return g
+
+    graph_add("entities", "every entity, most mentioned first").add_argument(
+        "--type", help="only entities of this type (person, organization, place, ...)")
+    graph_add("entity", "one entity: type, relations, the memories mentioning it").add_argument(
+        "name")
+    g = graph_add("neighbors", "entities within some hops of one, nearest first")
+    g.add_argument("name")
+    g.add_argument("--hops", type=int, default=1)
+    g.add_argument("--relation", action="append", metavar="TYPE",
+                   help="walk only relations of this type (repeat)")
+    g.add_argument("--entity-type", action="append", metavar="TYPE",
+                   help="pass only through entities of this type (repeat)")
+    g.add_argument("--limit", type=int, default=50)
+    graph_add("memories", "the ids of the memories naming an entity").add_argument("name")
+    graph_add("links", "a memory's links to other memories").add_argument("memory_id")
+    p = add("timeline", cmd_timeline, "every version of a fact, or every memory naming an "
+            "entity, with valid and known intervals")
+    p.add_argument("memory_id", nargs="?")
+    p.add_argument("--entity", metavar="NAME")
+    p.add_argument("--namespace", "-n", default="default", help="the entity's namespace")
+    p = add("list", cmd_list, "the memories, filtered, a page at a time")
+    p.add_argument("--namespace", "-n", help="one namespace (default: all)")
+    p.add_argument("--status", action="append",
+                   help="active, stale, archived, dormant, superseded, deleted, ... (repeat)")
+    p.add_argument("--kind")
+    p.add_argument("--tag", action="append", help="carrying this tag (repeat: every one)")
+    p.add_argument("--since", help="created at or after (ISO 8601)")
+    p.add_argument("--until", help="created before (ISO 8601)")
+    p.add_argument("--limit", type=_positive, default=100, help="at most this many (100)")
+    p.add_argument("--cursor", metavar="ID", help="the next page after this memory")
     p = add("erase", cmd_erase, "erase a memory's content, or a namespace's (recorded as an "
             "event; the text, vectors and terms are removed)")
     target = p.add_mutually_exclusive_group(required=True)
@@ -496,10 +763,13 @@ def _log_failure(args: argparse.Namespace, error: BaseException, code: int) -> N
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command line (``argv``, default ``sys.argv[1:]``) and return its exit code. A store
     or input error prints one line (and notes the failure in the store's ops log), not a
-    traceback."""
-    args = build_parser().parse_args(argv)
+    traceback. On a terminal, long work (verify, audit, a rebuild, a consolidation) shows a
+    progress bar on stderr."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(json_errors="--json" in argv).parse_args(argv)
     try:
-        return int(args.func(args))
+        with _progress_bar():
+            return int(args.func(args))
     except BrokenPipeError:
         # The reader went away (`eventmem log | head`): not an error. Point stdout at devnull so
         # the interpreter's final flush does not complain either.
@@ -511,19 +781,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
 
 
+@contextlib.contextmanager
+def _progress_bar() -> Iterator[None]:
+    """A progress bar on stderr for the block, when stderr is a terminal (never in a pipe, a
+    file or a captured test); it is erased before the command's output or error is printed."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from eventmem import progress
+    from eventmem.cli.bar import ProgressBar
+    bar = ProgressBar(sys.stderr)
+    try:
+        with progress.reporting(bar):
+            yield
+    finally:
+        bar.clear()
+
+
 def _report(args: argparse.Namespace, exc: BaseException) -> int:
-    """Print a failed command's one-line message; its exit code: 2 bad input, 3 the store."""
-    if isinstance(exc, InvalidInputError):
-        print(f"eventmem: {exc}", file=sys.stderr)
-        return 2
+    """Print a failed command's one-line message on stderr (with ``--json``, a JSON object:
+    ``error`` the error's class, ``message``, ``exit``); its exit code: 2 bad input, 3 the
+    store."""
+    code = 2 if isinstance(exc, InvalidInputError) else 3
     if isinstance(exc, EventmemError):
-        print(f"eventmem: {type(exc).__name__}: {exc}", file=sys.stderr)
+        message = str(exc)
     elif isinstance(exc, lmdb.Error):  # a damaged page met while reading
-        print(f"eventmem: the store file {_store(args)}/data.mdb is damaged ({exc}); restore it "
-              "from a backup", file=sys.stderr)
+        message = (f"the store file {_store(args)}/data.mdb is damaged ({exc}); restore it "
+                   "from a backup")
     else:  # OSError on the store's directory: permissions, a file in the way, no space
-        print(f"eventmem: cannot use the store at {_store(args)}: {exc}", file=sys.stderr)
-    return 3
+        message = f"cannot use the store at {_store(args)}: {exc}"
+    if args.json:
+        _print_error_json(type(exc).__name__, message, code)
+    elif isinstance(exc, EventmemError) and code == 3:
+        print(f"eventmem: {type(exc).__name__}: {message}", file=sys.stderr)
+    else:
+        print(f"eventmem: {message}", file=sys.stderr)
+    return code
+
+
+def _print_error_json(error: str, message: str, code: int) -> None:
+    """A failed command's error as one JSON object on stderr (stdout stays for results)."""
+    print(json.dumps({"error": error, "message": message, "exit": code}, ensure_ascii=False,
+                     sort_keys=True), file=sys.stderr)
 
 
 if __name__ == "__main__":

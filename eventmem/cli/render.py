@@ -1,4 +1,5 @@
-"""Readable one-line renderings of events, hits and memories for the CLI and the demo."""
+"""Readable renderings for the CLI and the demo: events, hits and memories one line each, a
+memory's life in sentences, conflicts, versions, the graph, and the store's stats as a table."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 import msgspec
 
 from eventmem.clock import from_micros
-from eventmem.results import HistoryEntry, Hit, Memory
+from eventmem.results import Conflict, HistoryEntry, Hit, Memory, Version
 
 
 def describe_event(tag: str, details: Mapping[str, Any]) -> str:
@@ -215,6 +216,150 @@ def render_hits(hits: Sequence[Hit], *, explain: bool) -> str:
         if explain:
             lines.extend(f"      {line}" for line in explain_lines(hit.signals))
     return "\n".join(lines)
+
+
+def _text_or_why(memory: Memory) -> str:
+    return memory.text if memory.text is not None else f"(no text: {memory.status})"
+
+
+def render_memory_lines(memories: Sequence[Memory]) -> str:
+    """Memories one line each: id, status, tier, kind, creation time and text (a listing)."""
+    return "\n".join(f"{m.memory_id}  {m.status:<10} {m.tier:<10} {m.kind:<12} "
+                     f"{m.created_at:%Y-%m-%d %H:%M}  {_text_or_why(m)}" for m in memories)
+
+
+def render_hot(memories: Sequence[Memory]) -> str:
+    """The hot set, best first: what makes each hot (utility, retention, uses) and its text."""
+    if not memories:
+        return "(no hot memories)"
+    return "\n".join(f"{rank:>2}. {m.memory_id}  utility {m.utility:.2f}  retention "
+                     f"{m.retention:.2f}  used {m.access_count}x  {_text_or_why(m)}"
+                     for rank, m in enumerate(memories, start=1))
+
+
+def render_conflicts(conflicts: Sequence[Conflict]) -> str:
+    """Conflicts one line each: who contradicts whom on what, and how it stands."""
+    if not conflicts:
+        return "(no conflicts)"
+    lines = []
+    for c in conflicts:
+        claim = _claim(msgspec.to_builtins(c))
+        state = (f"resolved by {c.resolved_by}, {c.winner} won" if c.status == "resolved"
+                 else f"open, flagged {c.flagged_at:%Y-%m-%d %H:%M}")
+        lines.append(f"{c.conflict_id}  {c.other_id} contradicts {c.memory_id} on {claim} "
+                     f"(strategy {c.strategy}; {state})")
+    return "\n".join(lines)
+
+
+def render_versions(versions: Sequence[Version]) -> str:
+    """A timeline oldest first: each version's valid and known intervals, status and text."""
+    if not versions:
+        return "(no versions)"
+
+    def span(start: Any, end: Any, open_end: str) -> str:
+        first = "..." if start is None else f"{start:%Y-%m-%d %H:%M}"
+        last = open_end if end is None else f"{end:%Y-%m-%d %H:%M}"
+        return f"{first} to {last}"
+
+    lines = []
+    for v in versions:
+        text = v.text if v.text is not None else f"(no text: {v.status})"
+        replaced = f" -> {v.superseded_by}" if v.superseded_by else ""
+        valid = span(v.valid_from, v.valid_until, "open")
+        known = span(v.recorded_at, v.retracted_at, "now")
+        lines.append(f"{v.memory_id}  {v.status:<10} valid {valid}; known {known}{replaced}  "
+                     f"{text}")
+    return "\n".join(lines)
+
+
+def render_entity(entity: Any) -> str:
+    """An entity (``eventmem.graph.Entity``): what it is, its relations strongest first, and
+    the memories that mention it."""
+    lines = [f"{entity.name} ({entity.type}, key {entity.key!r}): "
+             f"{_plural(entity.mentions, 'mention')}, "
+             f"{entity.first_seen:%Y-%m-%d %H:%M} to {entity.last_seen:%Y-%m-%d %H:%M}"]
+    for r in entity.relations:
+        derived = ", derived" if r.derived else ""
+        lines.append(f"  {r.subject} {r.relation} {r.object}  (strength {r.strength:.3f}, "
+                     f"{_plural(r.count, 'statement')}{derived})")
+    lines.append(f"  memories: {', '.join(entity.memory_ids) or '(none)'}")
+    return "\n".join(lines)
+
+
+def render_entities(entities: Sequence[Any]) -> str:
+    """Entities one line each, most mentioned first."""
+    if not entities:
+        return "(no entities)"
+    return "\n".join(f"{e.mentions:>4}  {e.name} ({e.type})  "
+                     f"{_plural(len(e.relations), 'relation')}" for e in entities)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def render_neighbors(neighbors: Sequence[Any]) -> str:
+    """Entities reached from one, nearest and strongest first, each with its path."""
+    if not neighbors:
+        return "(no neighbours)"
+    return "\n".join(
+        f"{n.hops} hop{'s' if n.hops != 1 else ' '}  {n.score:.3f}  {n.name} ({n.type})  via "
+        + "; ".join(f"{s} {r} {o}" for s, r, o in n.via) for n in neighbors)
+
+
+def render_links(links: Sequence[Any]) -> str:
+    """A memory's links to others, strongest first (``out``: it states the relation)."""
+    if not links:
+        return "(no links)"
+    return "\n".join(f"{link.direction:>3}  {link.relation:<12} {link.weight:.3f}  {link.other}"
+                     for link in links)
+
+
+def render_stats(stats: Mapping[str, Any]) -> str:
+    """The store's stats as an aligned table: the store and its log, the means over live
+    memories, then the counts by status, tier, kind, priority and namespace. A field this
+    table does not know comes last, as it is."""
+    rows: list[tuple[str, str]] = []
+    shown = set()
+
+    def row(label: str, key: str, fmt: Any = str) -> None:
+        if key in stats:
+            shown.add(key)
+            rows.append((label, "-" if stats[key] is None else fmt(stats[key])))
+
+    row("store", "store")
+    row("seq", "seq")
+    row("head hash", "head_hash")
+    row("now", "now")
+    row("memories", "memories")
+    row("embedder", "embedder")
+    row("decay model", "decay_model")
+    row("store format", "store_format")
+    row("projection version", "projection_version")
+    row("log", "log", lambda log: ", ".join(
+        f"{v} {k.replace('_', ' ')}" if k != "map_size" else f"map size {v} bytes"
+        for k, v in log.items()))
+    means = [(name, f"mean_{name}") for name in ("retention", "importance", "utility",
+                                                   "stability")]
+    if any(key in stats for _, key in means):
+        rows.append(("", ""))
+        rows.append(("means (active, stale)", ""))
+        for name, key in means:
+            unit = " days" if name == "stability" else ""
+            row(f"  {name}", key, lambda v, unit=unit: f"{v:.3f}{unit}")
+    for key in [k for k in stats if k.startswith("by_")]:
+        shown.add(key)
+        rows.append(("", ""))
+        rows.append((key.removeprefix("by_"), "memories"))
+        for name, count in stats[key].items():
+            rows.append((f"  {name}", f"{count:>8}"))  # under "memories", right-aligned
+    rest = [k for k in stats if k not in shown and not k.startswith("mean_")]
+    if rest:
+        rows.append(("", ""))
+        rows += [(k, str(stats[k])) for k in rest]
+    width = max(len(label) for label, _ in rows)
+    return "\n".join(f"{label:<{width}}  {value}".rstrip() if label else ""
+                     for label, value in rows)
 
 
 def render_memory(memory: Memory) -> str:

@@ -32,7 +32,8 @@ from typing import NamedTuple, cast
 import msgspec
 import numpy as np
 
-from eventmem import checks
+from eventmem import checks, progress
+from eventmem.clock import from_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError
 from eventmem.events import (
@@ -529,22 +530,54 @@ STEPS: tuple[tuple[str, Callable[[Cycle], None]], ...] = (
 )
 
 
+StepListener = Callable[[str, int, int], None]  # (step about to run, steps done, steps in all)
+
+
 def plan(views: Projections, now: int, at: int, config: Config, *, head: Head,
          text_of: TextOf, contents_for: ContentsFor,
          summarizer: Summarizer | None = None, sweep_policy: str = SWEEP_POLICY,
-         dream_policy: str = DREAM_POLICY) -> Plan:
+         dream_policy: str = DREAM_POLICY, on_step: StepListener | None = None) -> Plan:
     """The events of one consolidation at ``now`` (transaction time ``at``), in log order, and
     the content of the memories it creates. ``head`` is the log head the events will follow.
 
     ``text_of`` reads a stored text by content hash; ``contents_for`` analyses and embeds new
     texts (the engine's content cache). Neither changes the store. ``sweep_policy`` and
     ``dream_policy`` are the versions to decide as: the current ones, or those an audit finds
-    recorded in an older log.
+    recorded in an older log. ``on_step`` hears each step before it runs, and ``("done", n,
+    n)`` at the end: the progress of a long cycle (the engine's consolidate reports it).
     """
+    total = 1 + (len(STEPS) if config.dream.enabled else 0)
+    tell = on_step or _quiet
     cycle = Cycle(views, now, at, config, head, text_of, contents_for, summarizer)
     cycle.dream_policy = dream_policy
+    tell("sweep", 0, total)
     cycle.emit(sweep_events(views, now, at, config, policy=sweep_policy))
     if config.dream.enabled:
-        for _, step in STEPS:
+        for done, (name, step) in enumerate(STEPS, start=1):
+            tell(name, done, total)
             step(cycle)
+    tell("done", total, total)
     return Plan(cycle.events, cycle.contents)
+
+
+def _quiet(step: str, done: int, total: int) -> None:
+    """No one listens to the cycle's steps."""
+
+
+def report_progress(step: str, done: int, total: int) -> None:
+    """An ``on_step`` for :func:`plan` that reports the cycle's steps as the progress of
+    ``consolidate: <step>`` (:mod:`eventmem.progress`). An audit re-running old cycles passes
+    none: its own progress is the log it walks."""
+    progress.report(f"consolidate: {step}", done, total)
+
+
+def check_now(now: int, latest: int) -> None:
+    """Refuse a consolidation at ``now`` earlier than ``latest``, the time of the store's latest
+    event (InvalidInputError): decisions dated at a time the log has already passed would
+    contradict what it holds since (accesses and ingests after ``now`` would read as being in
+    the future)."""
+    if now < latest:
+        raise InvalidInputError(
+            f"now={from_micros(now).isoformat()} is earlier than the store's latest event "
+            f"({from_micros(latest).isoformat()}); consolidate at that time or later (to see "
+            "the past, use as_of(at=...))")

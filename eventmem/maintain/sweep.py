@@ -56,11 +56,16 @@ class ConsolidationReport(msgspec.Struct, frozen=True, kw_only=True):
     consolidated: tuple[MemoryConsolidated, ...] = ()
     summarized: tuple[CategorySummarized, ...] = ()
     pruned_relations: int = 0  # knowledge-graph relations pruned as too weak
+    dry_run: bool = False  # decided, not appended: what a run at ``now`` would record
 
     @property
     def changed(self) -> bool:
-        """Whether it appended anything."""
-        return bool(self.seqs)
+        """Whether it appended anything; for a dry run, whether a real run would have."""
+        if not self.dry_run:
+            return bool(self.seqs)
+        return bool(self.status_changes or self.tier_changes or self.invalidated
+                     or self.rehearsed or self.dormant or self.consolidated or self.summarized
+                     or self.pruned_relations)
 
 
 SweepReport = ConsolidationReport  # the name before the dream cycle
@@ -138,9 +143,10 @@ def purged_contents(views: Projections, events: list[Event]) -> list[str]:
     return sorted(candidates - still_used)
 
 
-def report(now: int, events: list[Event], seqs: list[int]) -> ConsolidationReport:
+def report(now: int, events: list[Event], seqs: list[int], *,
+           dry_run: bool = False) -> ConsolidationReport:
     """The report of a consolidation at ``now`` (epoch microseconds) that appended ``events`` at
-    ``seqs``."""
+    ``seqs`` (a dry run: that decided them and appended nothing)."""
     status_changes: list[StatusChange] = []
     tier_changes: list[TierChange] = []
     invalidated: list[str] = []
@@ -171,4 +177,4 @@ def report(now: int, events: list[Event], seqs: list[int]) -> ConsolidationRepor
         tier_changes=tuple(tier_changes),
         invalidated=tuple(invalidated), seqs=tuple(seqs), rehearsed=tuple(rehearsed),
         dormant=tuple(dormant), consolidated=tuple(consolidated),
-        summarized=tuple(summarized), pruned_relations=pruned)
+        summarized=tuple(summarized), pruned_relations=pruned, dry_run=dry_run)

@@ -1,6 +1,6 @@
 """The operator CLI as a user runs it, against a real store: the demo, remember (its text from stdin
-too, and why it was rejected), recall and ``--explain``, get, history, log, replay, as-of,
-verify, consolidate, erase and compact."""
+too, and why it was rejected), recall (read-only, or ``--record``) and ``--explain``, get,
+history, log, replay, as-of, verify, consolidate, erase and compact."""
 
 from __future__ import annotations
 
@@ -60,6 +60,9 @@ def test_remember_recall_get_history_roundtrip(tmp_path):
     hits = run_json("recall", "where does Priya live", "-n", "sam", store=store)
     assert hits[0]["memory_id"] == created["memory_id"]
     assert {"vector", "bm25", "rrf"} <= set(hits[0]["signals"])
+    assert run_json("get", created["memory_id"], store=store)["access_count"] == 0  # read-only
+    recorded = run_json("recall", "where does Priya live", "-n", "sam", "--record", store=store)
+    assert [h["memory_id"] for h in recorded] == [h["memory_id"] for h in hits]
     memory = run_json("get", created["memory_id"], store=store)
     assert memory["text"] == "Priya lives in Toronto" and memory["access_count"] == 1
     history = run_json("history", created["memory_id"], store=store)
@@ -86,7 +89,8 @@ def test_json_flag_before_or_after_the_command(demo_store):
 
 @pytest.mark.slow
 def test_log_and_replay_trace(demo_store):
-    events = run_json("log", store=demo_store)
+    events = [json.loads(line) for line in run("log", "--json", store=demo_store).stdout
+              .splitlines()]  # JSON lines
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     assert events[0]["type"] == "store.embedder_registered"
     replay = run_json("replay", "--until", "5", "--trace", store=demo_store)
@@ -216,7 +220,8 @@ def test_remember_reads_the_text_from_stdin_and_erase_leaves_no_copy(tmp_path):
     assert run("get", made["memory_id"])["text"] == " ".join(text.split())  # spaces normalised
     # The query is kept in its memory.recalled event (and survives the erase): it shares no
     # checked word with the text.
-    assert run("recall", "which locker", "-n", "z")[0]["memory_id"] == made["memory_id"]
+    assert run("recall", "which locker", "-n", "z", "--record")[0]["memory_id"] \
+        == made["memory_id"]
     run("erase", "--memory", made["memory_id"])
     run("compact")
     for path in store.iterdir():

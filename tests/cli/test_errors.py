@@ -1,9 +1,11 @@
 """User errors at the CLI are one short line with the right exit code, never a traceback: a
 missing store (not created by a command that only reads), a store path that is a file, log
-paging, a seq past the head, a negative ``--until``, a damaged page."""
+paging, a seq past the head, a negative ``--until``, a damaged page; with ``--json``, one JSON
+object instead."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -79,3 +81,34 @@ def test_a_damaged_page_is_a_one_line_store_error(capsys, erased_store, monkeypa
     monkeypatch.setattr(importlib.import_module("replay.rebuild"), "rebuild", damaged)
     code, _, err = cli(capsys, Path(erased_store["store"]), "replay")
     assert code == 3 and "damaged" in err and one_line_error(err)
+
+
+# -- with --json, errors are JSON too -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args,error,code", [
+    (["get", "mem_nope"], "NotFoundError", 3),
+    (["list", "--since", "soon"], "InvalidInputError", 2),
+    (["consolidate", "--now", "2000-01-01"], "InvalidInputError", 2),
+    (["graph", "entity", "Nobody"], "NotFoundError", 3),
+    (["recall"], "usage", 2),  # argparse's own: a missing argument
+    (["feedback", "mem_x", "--useful", "--not-useful"], "usage", 2),
+    (["graph", "nowhere"], "usage", 2),
+    (["frobnicate"], "usage", 2),
+])
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_with_json_an_error_is_one_json_object(capsys, erased_store, args, error, code, where):
+    """`--json` gave JSON on success but the same prose line on failure: a script reading the
+    output had to parse both. The object goes to stderr, as the line did; stdout stays empty."""
+    argv = ["--json", *args] if where == "before" else [*args, "--json"]
+    got, out, err = cli(capsys, Path(erased_store["store"]), *argv)
+    assert got == code and out == ""
+    [line] = err.splitlines()
+    report = json.loads(line)
+    assert report == {"error": error, "message": report["message"], "exit": code}
+    assert report["message"] and "Traceback" not in err
+
+
+def test_with_json_a_missing_store_is_a_json_error(capsys, tmp_path):
+    code, _, err = cli(capsys, tmp_path / "none", "--json", "stats")
+    assert code == 3 and json.loads(err)["error"] == "StoreError" and "no store" in err

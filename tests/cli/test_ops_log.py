@@ -7,12 +7,15 @@ import eventmem
 from tests.cli.in_process import cli, ops_records
 
 
-def test_recall_is_in_the_ops_log(capsys, tmp_path):
-    """`recall` appends a memory.recalled event, but the ops log had only open and close for
-    it: the one CLI command that changes the store without a line saying so."""
+def test_a_recorded_recall_is_in_the_ops_log(capsys, tmp_path):
+    """`recall --record` appends a memory.recalled event, but the ops log had only open and
+    close for it: the one CLI command that changes the store without a line saying so. A plain
+    `recall` is read-only: it changes nothing, and a reader writes no ops log."""
     store = tmp_path / "s"
     assert cli(capsys, store, "remember", "Mina keeps bees on the roof")[0] == 0
     assert cli(capsys, store, "recall", "who keeps bees")[0] == 0
+    assert [r for r in ops_records(store) if r["event"] == "recall"] == []
+    assert cli(capsys, store, "recall", "who keeps bees", "--record")[0] == 0
     recalls = [r for r in ops_records(store) if r["event"] == "recall"]
     assert len(recalls) == 1 and recalls[0]["seq"] == 3 and recalls[0]["hits"] == 1
     assert "bees" not in (store / "ops.log").read_text()

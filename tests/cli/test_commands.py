@@ -1,0 +1,221 @@
+"""The engine's operations as CLI commands, each by example on a real store, in text and with
+``--json``: forget, pin and unpin, touch, feedback, conflicts and resolve, hot, context, graph,
+timeline and list (paged by cursor)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import eventmem
+from tests.cli.in_process import cli, one_line_error
+
+
+def run_json(capsys, store: Path, *args: str):
+    code, out, err = cli(capsys, store, "--json", *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def memory(store: Path, memory_id: str) -> eventmem.Memory:
+    with eventmem.open(store, readonly=True) as mem:
+        return mem.get(memory_id)
+
+
+# -- writes on one memory ------------------------------------------------------------------------
+
+
+def test_forget_deletes_by_an_event_once(capsys, people_store):
+    store, ids = people_store
+    code, out, _ = cli(capsys, store, "forget", ids["oslo"], "--reason", "outdated")
+    assert code == 0 and out.startswith(f"forgot {ids['oslo']} (seq ")
+    assert memory(store, ids["oslo"]).status == "deleted"
+    again = run_json(capsys, store, "forget", ids["oslo"])
+    assert again["changed"] is False and "already" in cli(capsys, store, "forget", ids["oslo"])[1]
+
+
+def test_pin_and_unpin(capsys, people_store):
+    store, ids = people_store
+    pinned = run_json(capsys, store, "pin", ids["works"])
+    assert pinned == {"memory_id": ids["works"], "pinned": True, "seq": pinned["seq"],
+                      "changed": True}
+    assert memory(store, ids["works"]).pinned
+    assert run_json(capsys, store, "pin", ids["works"]) == {**pinned, "changed": False}
+    code, out, _ = cli(capsys, store, "unpin", ids["works"])
+    assert code == 0 and out.startswith(f"unpinned {ids['works']}")
+    assert not memory(store, ids["works"]).pinned
+
+
+def test_touch_is_an_access(capsys, people_store):
+    store, ids = people_store
+    before = memory(store, ids["works"]).access_count
+    done = run_json(capsys, store, "touch", ids["works"])
+    assert done["retention"] == 1.0 and done["stability"] > 0
+    assert memory(store, ids["works"]).access_count == before + 1
+
+
+def test_feedback_moves_utility(capsys, people_store):
+    store, ids = people_store
+    up = run_json(capsys, store, "feedback", ids["works"], "--useful")["utility"]
+    assert up > 0.5 and memory(store, ids["works"]).utility == up
+    down = run_json(capsys, store, "feedback", ids["works"], "--not-useful")["utility"]
+    assert down < up
+    code, out, _ = cli(capsys, store, "feedback", ids["works"], "--target", "0.9")
+    assert code == 0 and out.startswith(f"feedback on {ids['works']}: utility now 0.")
+    code, _, err = cli(capsys, store, "feedback", ids["works"], "--target", "1.5")
+    assert code == 2 and one_line_error(err)
+    assert cli(capsys, store, "feedback", ids["works"])[0] == 2  # a verdict is required
+
+
+def test_writes_on_an_unknown_memory_are_one_line_errors(capsys, people_store):
+    store, _ = people_store
+    for command in ("forget", "pin", "unpin", "touch"):
+        code, _, err = cli(capsys, store, command, "mem_nope")
+        assert code == 3 and "mem_nope" in err and one_line_error(err), command
+
+
+# -- conflicts -----------------------------------------------------------------------------------
+
+
+def test_conflicts_then_resolve(capsys, people_store):
+    store, ids = people_store
+    code, out, _ = cli(capsys, store, "conflicts", "-n", "a")
+    assert code == 0
+    assert out.strip() == (
+        f"{ids['conflict']}  {ids['paris']} contradicts {ids['oslo']} on bob jones lives_in: "
+        "'oslo' -> 'paris' (strategy ask; open, flagged 2100-01-04 12:00)")
+    [listed] = run_json(capsys, store, "conflicts", "-n", "a")
+    assert listed["status"] == "open" and listed["memory_id"] == ids["oslo"]
+
+    code, out, _ = cli(capsys, store, "resolve", ids["conflict"], "--strategy", "use_new")
+    assert code == 0 and out.startswith(
+        f"conflict {ids['conflict']} settled by use_new: {ids['paris']} holds the answer")
+    assert cli(capsys, store, "conflicts", "-n", "a")[1].strip() == "(no conflicts)"
+    [settled] = run_json(capsys, store, "conflicts", "-n", "a", "--status", "all")
+    assert settled["status"] == "resolved" and settled["winner"] == ids["paris"]
+    assert memory(store, ids["oslo"]).status == "superseded"
+    code, _, err = cli(capsys, store, "resolve", ids["conflict"])  # already settled
+    assert code == 2 and one_line_error(err)
+
+
+# -- reads ---------------------------------------------------------------------------------------
+
+
+def test_hot(capsys, people_store):
+    store, ids = people_store
+    code, out, _ = cli(capsys, store, "hot", "-n", "a")
+    assert code == 0 and out.splitlines()[0].startswith(f" 1. {ids['note']}  utility 0.")
+    assert "used 4x  The standup is at nine every Monday" in out
+    assert [m["memory_id"] for m in run_json(capsys, store, "hot", "-n", "a", "-k", "1")] == [
+        ids["note"]]
+    assert cli(capsys, store, "hot", "-n", "nobody")[1].strip() == "(no hot memories)"
+
+
+def test_context_fits_a_budget(capsys, people_store):
+    store, _ = people_store
+    code, out, _ = cli(capsys, store, "context", "where does Bob Jones live", "-n", "a")
+    assert code == 0 and "Bob Jones" in out
+    small = run_json(capsys, store, "context", "where does Bob Jones live", "-n", "a",
+                     "--budget-tokens", "20")["context"]
+    assert 0 < len(small) < len(out)
+    assert cli(capsys, store, "context", "Bob", "--budget-tokens", "0")[0] == 2
+
+
+def test_graph(capsys, people_store):
+    store, ids = people_store
+    code, out, _ = cli(capsys, store, "graph", "entities", "-n", "a")
+    assert code == 0 and out.splitlines()[0] == "   3  Bob Jones (person)  4 relations"
+    entity = run_json(capsys, store, "graph", "entity", "Alice Smith", "-n", "a")
+    assert entity["type"] == "person" and entity["memory_ids"] == [ids["works"], ids["friends"]]
+    text = cli(capsys, store, "graph", "entity", "alice smith", "-n", "a")[1]
+    assert "alice smith works_at initech" in text and ids["works"] in text
+    near = run_json(capsys, store, "graph", "neighbors", "Alice Smith", "-n", "a", "--hops", "2")
+    assert [(n["name"], n["hops"]) for n in near][:2] == [("Bob Jones", 1), ("Initech", 1)]
+    assert {n["name"] for n in near if n["hops"] == 2} == {"Oslo", "Paris"}
+    only = run_json(capsys, store, "graph", "neighbors", "Alice Smith", "-n", "a", "--hops", "2",
+                    "--relation", "works_at")
+    assert [n["name"] for n in only] == ["Initech"]
+    assert run_json(capsys, store, "graph", "memories", "Oslo", "-n", "a") == [ids["oslo"]]
+    links = run_json(capsys, store, "graph", "links", ids["paris"], "-n", "a")
+    assert {(link["relation"], link["other"]) for link in links} >= {("contradicts", ids["oslo"])}
+    code, _, err = cli(capsys, store, "graph", "entity", "Zed", "-n", "a")
+    assert code == 3 and "Zed" in err and one_line_error(err)
+
+
+def test_timeline_of_a_fact_and_of_an_entity(capsys, people_store):
+    store, ids = people_store
+    assert cli(capsys, store, "resolve", ids["conflict"])[0] == 0
+    versions = run_json(capsys, store, "timeline", ids["paris"])
+    assert [v["memory_id"] for v in versions] == [ids["oslo"], ids["paris"]]
+    assert versions[0]["superseded_by"] == ids["paris"] and versions[0]["valid_until"]
+    code, out, _ = cli(capsys, store, "timeline", ids["paris"])
+    assert out.splitlines()[0].startswith(
+        f"{ids['oslo']}  superseded valid 2100-01-04 11:00 to 2100-01-04 12:00; known "
+        f"2100-01-04 11:00 to ")
+    assert f"-> {ids['paris']}  Bob Jones lives in Oslo" in out
+    bob = run_json(capsys, store, "timeline", "--entity", "Bob Jones", "-n", "a")
+    assert [v["memory_id"] for v in bob] == [ids["friends"], ids["oslo"], ids["paris"]]
+    for args in ([], [ids["paris"], "--entity", "Bob"]):
+        code, _, err = cli(capsys, store, "timeline", *args)
+        assert code == 2 and one_line_error(err)
+
+
+def test_list_filters_and_pages_by_cursor(capsys, people_store):
+    store, ids = people_store
+    order = [ids[k] for k in ("works", "friends", "oslo", "paris", "note")]
+    first = run_json(capsys, store, "list", "--limit", "2")
+    assert [m["memory_id"] for m in first["memories"]] == order[:2]
+    assert first["next_cursor"] == order[1]
+    second = run_json(capsys, store, "list", "--limit", "2", "--cursor", first["next_cursor"])
+    last = run_json(capsys, store, "list", "--limit", "2", "--cursor", second["next_cursor"])
+    assert [m["memory_id"] for m in second["memories"] + last["memories"]] == order[2:]
+    assert last["next_cursor"] is None
+    # Exactly a page left: no cursor to an empty page.
+    assert run_json(capsys, store, "list", "--limit", "5")["next_cursor"] is None
+
+    code, out, _ = cli(capsys, store, "list", "--limit", "2")
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{order[0]}  active     episodic   ")
+    assert lines[0].endswith("2100-01-04 09:00  Alice Smith works at Initech")
+    assert lines[-1] == f"(more: --cursor {order[1]})"
+    tagged = run_json(capsys, store, "list", "--tag", "team", "--kind", "plan", "-n", "a")
+    assert [m["memory_id"] for m in tagged["memories"]] == [ids["note"]]
+    since = run_json(capsys, store, "list", "--since", "2100-01-04T11:00",
+                     "--until", "2100-01-04T12:00")
+    assert [m["memory_id"] for m in since["memories"]] == [ids["oslo"]]
+    assert run_json(capsys, store, "list", "--status", "deleted")["memories"] == []
+    assert cli(capsys, store, "list", "-n", "nobody")[1].strip() == "(no memories)"
+    for bad in (["--status", "gone"], ["--cursor", "mem_nope"], ["--since", "soon"]):
+        code, _, err = cli(capsys, store, "list", *bad)
+        assert code == 2 and one_line_error(err), bad
+
+
+# -- consolidate ---------------------------------------------------------------------------------
+
+
+def test_consolidate_dry_run_reports_and_records_nothing(capsys, people_store):
+    store, ids = people_store
+    head = memory(store, ids["friends"])
+    later = "2100-02-04T09:00:00+00:00"
+    code, out, _ = cli(capsys, store, "consolidate", "--now", later, "--dry-run")
+    assert code == 0 and out.startswith(f"would consolidate at {later}: ")
+    assert f"  {ids['friends']} active -> " in out and out.splitlines()[-1] == (
+        "(dry run: nothing was recorded)")
+    preview = run_json(capsys, store, "consolidate", "--now", later, "--dry-run")
+    assert preview["dry_run"] is True and preview["seqs"] == []
+    assert memory(store, ids["friends"]) == head  # nothing changed
+    done = run_json(capsys, store, "consolidate", "--now", later)
+    assert done["dry_run"] is False and done["seqs"]
+    assert {**done, "seqs": [], "dry_run": True} == preview
+    assert memory(store, ids["friends"]).status != "active"
+    code, out, _ = cli(capsys, store, "consolidate", "--now", later)
+    assert code == 0 and out.startswith(f"consolidated at {later}: 0 status changes")
+
+
+def test_consolidate_before_the_latest_event_is_refused(capsys, people_store):
+    store, _ = people_store
+    for dry_run in ([], ["--dry-run"]):
+        code, out, err = cli(capsys, store, "consolidate", "--now", "2100-01-04T10:00",
+                             *dry_run)
+        assert code == 2 and out == "" and one_line_error(err)
+        assert "earlier than the store's latest event (2100-01-04T17:00:00+00:00)" in err
