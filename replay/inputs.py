@@ -74,6 +74,7 @@ def item_input(item: list[Any], tracker: Lookups) -> Item | None:
             tags=head.tags, refs=head.refs, session=head.session,
             on_conflict=strategy, gate_policy=head.policy,  # re-decided as it was
             classify_policy=head.kind_policy or CLASSIFY_1,
+            times_policy=head.times_policy,  # "": read no time, as before times-1
         )
     assert isinstance(head, MemoryReinforced | MemorySkipped)
     text = tracker.blob(head.content_hash)
