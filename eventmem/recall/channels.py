@@ -182,21 +182,56 @@ def created_between(found: Lexical, memories: dict[str, MemoryRecord], start: in
     return bisect_left(ids, start, key=created), bisect_left(ids, end, key=created)
 
 
+def rows_of(found: Lexical, memories: dict[str, MemoryRecord], ids: Sequence[str]) -> list[int]:
+    """The rows of ``ids`` in ``found`` (rows are in creation order: a binary search each),
+    leaving out those it does not hold."""
+
+    def created(mid: str) -> int:
+        return memories[mid].created_seq
+
+    rows = []
+    for memory_id in ids:
+        record = memories.get(memory_id)
+        if record is None:
+            continue
+        row = bisect_left(found.ids, record.created_seq, key=created)
+        if row < len(found.ids) and found.ids[row] == memory_id:
+            rows.append(row)
+    return rows
+
+
 def time_channel(found: Lexical, n: int, allowed: Allowed, memories: dict[str, MemoryRecord],
                  start: int, end: int, weights: Sequence[float], gap_s: float, *,
-                 match: bool) -> Ranked:
-    """Memories created in ``[start, end)`` ranked by context score. With ``match`` only those
-    that match the query's words (the query has words besides its time); without, all of them,
-    newest first. Memories whose *valid* time overlaps the span are found among the other
-    channels' candidates (see :func:`overlaps`)."""
+                 match: bool, spoken: Sequence[tuple[str, float]] = ()) -> Ranked:
+    """Memories created in ``[start, end)``, and the memories ``spoken`` whose text speaks of a
+    time in it (recorded before or after: "yesterday" said the day after), ranked by context
+    score, a spoken memory's scaled by the square root of the share of its span inside (a
+    memory about "last month" is weaker evidence for a day than one about "yesterday", and
+    one created then counts in full). With ``match`` only those that match the query's words
+    (the query has words besides its time); without, all of them, the ones created then newest
+    first, then the ones speaking of it. Memories whose *valid* time overlaps the span are
+    found among the other channels' candidates (see :func:`overlaps`)."""
     lo, hi = created_between(found, memories, start, end)
-    if lo >= hi:
+    rows: list[int] = []
+    if lo < hi:
+        rank = smoothed(found.scores[lo:hi], weights)
+        if not match:  # every row qualifies; a larger row is newer
+            rank = rank + 1e-9 * np.arange(1, hi - lo + 1) / (hi - lo)
+        rows = [lo + row for row in _top_rows(rank, 2 * n) if allowed(found.ids[lo + row])]
+    share = dict(spoken)
+    told = [row for row in rows_of(found, memories, [mid for mid, _ in spoken])
+            if not lo <= row < hi and allowed(found.ids[row])]
+    if len(told) > 2 * n:  # the best by the same bound as those created then
+        rough = smoothed(found.scores, weights)[told] if match else np.ones(len(told))
+        weight = [math.sqrt(share[found.ids[row]]) for row in told]
+        told = [told[i] for i in sorted(range(len(told)),
+                                        key=lambda i: -rough[i] * weight[i])[:2 * n]]
+    rows += told
+    if not rows:
         return []
-    rank = smoothed(found.scores[lo:hi], weights)
-    if not match:  # every row qualifies; a larger row is newer
-        rank = rank + 1e-9 * np.arange(1, hi - lo + 1) / (hi - lo)
-    rows = [lo + row for row in _top_rows(rank, 2 * n) if allowed(found.ids[lo + row])]
     exact = context_scores(found, rows, memories, weights, gap_s, allowed)
+    exact = [score * math.sqrt(share.get(found.ids[row], 1.0)) if not lo <= row < hi else score
+             for score, row in zip(exact, rows, strict=True)]
     # Stable: equal scores keep the order above (newest first when nothing matches).
     order = sorted(range(len(rows)), key=lambda i: -exact[i])
     return [(found.ids[rows[i]], exact[i]) for i in order[:n] if exact[i] > 0 or not match]

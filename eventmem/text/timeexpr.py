@@ -28,7 +28,7 @@ from typing import NamedTuple
 from eventmem.clock import MICROS_PER_DAY, from_micros, to_micros
 
 __all__ = ["Anchored", "TimeRange", "find_time", "mentions_time", "stated_time", "statement_times",
-           "strip_phrase"]
+           "states_duration", "strip_phrase"]
 
 
 class TimeRange(NamedTuple):
@@ -358,6 +358,22 @@ _MENTION = re.compile(
     r"(19|20)\d\d|" + "|".join(WEEKDAYS) + "|"
     + "|".join(calendar.month_name[m].lower() for m in range(1, 13) if m != 5)
     + r"|in may|since|until|when i was|years? old)\b")
+
+
+# A length of time, or a start it is counted from: "for 4 years", "seven years now", "since
+# 2016", "since I was 17", "ten years ago", "started", "began", "when I was little".
+_DURATION = re.compile(
+    rf"\b{_NUM}\s+(?:(?:more|whole|full|long)\s+)?(?:second|minute|hour|day|week|weekend|"
+    r"fortnight|month|year|decade)s?\b|\b(?:since|ago|started|starting|began|begun|"
+    r"anniversary|decades?|ages|forever|lifetime|all my life|my whole life|childhood|"
+    r"growing up|when (?:i|we|he|she|they) (?:was|were)|years? old)\b")
+
+
+def states_duration(text: str) -> bool:
+    """Whether ``text`` states a length of time or the start it runs from ("I've known them
+    for 4 years", "since 2016", "ten years ago", "we started in May"): a memory that does is
+    likely to answer a "how long" question."""
+    return _DURATION.search(text.lower()) is not None
 
 
 def mentions_time(text: str) -> bool:
