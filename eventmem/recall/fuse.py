@@ -250,11 +250,17 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
     if span is not None:
         # A query of nothing but its time ("what happened yesterday") takes every memory then;
         # one with other words, the memories then that match them.
-        timed = ch.time_channel(main, n, allowed, memories, *span, kernel, gap,
-                                match=plan.content != plan.text,
-                                spoken=temporal_view.speaking_of(views.temporal, namespace,
-                                                                 *span))
-        lists["time"] = _with_valid_time(timed, lists, memories, span, n)
+        # Tied to the span besides their creation: the memories speaking of it (the index),
+        # and the other channels' candidates whose valid time meets it (there is no
+        # valid-time index to search).
+        spoken = dict(temporal_view.speaking_of(views.temporal, namespace, *span))
+        for name in sorted(lists):
+            for memory_id, _ in lists[name]:
+                if memory_id not in spoken and ch.overlaps(memories[memory_id], *span):
+                    spoken[memory_id] = 1.0
+        lists["time"] = ch.time_channel(main, n, allowed, memories, *span, kernel, gap,
+                                        match=plan.content != plan.text,
+                                        spoken=list(spoken.items()))
         weights["time"] = weight("time")
     # The graph reads names, so it takes the query as written (capitals and all).
     lists["graph"] = ch.graph_channel(views, namespace, plan.text, n, allowed, now, main)
@@ -428,22 +434,6 @@ def _span(views: Projections, namespace: str, plan: QueryPlan, allowed: ch.Allow
     record = memories[top[0][0]]
     at = (record.valid_from if record.valid_from is not None else record.created_at) + time.offset
     return at - time.width, at + time.width
-
-
-def _with_valid_time(timed: list[tuple[str, float]],
-                     lists: Mapping[str, Sequence[tuple[str, float]]],
-                     memories: Mapping[str, MemoryRecord], span: tuple[int, int],
-                     n: int) -> list[tuple[str, float]]:
-    """The time channel: memories created in the span, plus the other channels' candidates whose
-    valid time meets it (there is no valid-time index to search, so those come from the
-    candidates), best context score first."""
-    out = dict(timed)
-    for name in sorted(lists):
-        for memory_id, score in lists[name]:
-            if memory_id not in out and ch.overlaps(memories[memory_id], *span):
-                out[memory_id] = score if name.startswith("context") else 0.0
-    order = {mid: i for i, mid in enumerate(out)}
-    return sorted(out.items(), key=lambda item: (-item[1], order[item[0]]))[:n]
 
 
 def _apply_cue(pool: list[tuple[float, str, dict[str, float]]], plan: QueryPlan,

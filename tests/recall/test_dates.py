@@ -51,6 +51,7 @@ def conversation(mem: eventmem.Engine, clock: eventmem.ManualClock) -> dict[str,
     "What was James doing on March 16, 2022?",
     "What did James do on 16 March 2022?",
     "Where did James go on March 16?",
+    "What happened to James on 16 March 2022?",  # nothing but a name every memory holds
 ])
 def test_a_date_finds_what_was_said_about_it_the_day_after(
         mem: eventmem.Engine, clock: eventmem.ManualClock, question: str) -> None:

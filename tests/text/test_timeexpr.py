@@ -18,6 +18,7 @@ from eventmem.text.timeexpr import (
     mentions_time,
     stated_time,
     statement_times,
+    states_duration,
     strip_phrase,
 )
 
@@ -338,3 +339,17 @@ def test_statement_times_are_bounded_and_deterministic(when: datetime,
         assert 0 < s.end - s.start <= 366 * MICROS_PER_DAY  # never wider than a year
         assert not s.start <= at < s.end  # never the span of the recording itself
         assert abs(s.start - at) < 200 * 366 * MICROS_PER_DAY  # within the calendar's reach
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("I've known these friends for 4 years, since I moved", True),
+    ("Seven years now, and I've found my muses", True),
+    ("5 years already! Time flies", True),
+    ("Since I was 17 or so", True),
+    ("A friend made it for my 18th birthday ten years ago", True),
+    ("We started dating in college", True),
+    ("I love painting sunsets", False),
+    ("See you at the party", False),
+])
+def test_states_duration(text: str, says: bool) -> None:
+    assert states_duration(text) is says
