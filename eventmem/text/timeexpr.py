@@ -243,6 +243,11 @@ _STATEMENT_YEAR = re.compile(
 # Forms a statement does not record: a span ending now ("the past 10 days": about now, as its
 # recording is) and an offset from an event (which event is the retrieval's to find).
 _NOT_RECORDED = frozenset({"past_n", "anchored"})
+# What every form statement_times reads holds one of: a digit, a month or weekday name, a unit
+# of time or a word for a part of a day. A text with none (most) is passed over at once.
+_MAY_SPEAK_OF_TIME = re.compile(
+    r"\d|yesterday|tomorrow|today|tonight|morning|afternoon|evening|night|day|week|fortnight|"
+    r"month|year|" + "|".join(sorted(MONTHS, key=len, reverse=True)))
 # A reference wider than this says too little about when (and a year is the widest form).
 MAX_WIDTH_DAYS = 366
 MAX_TIMES = 8  # the most references one statement records
@@ -270,6 +275,8 @@ def statement_times(text: str, at: int) -> tuple[TimeRange, ...]:
     as much), is wider than :data:`MAX_WIDTH_DAYS`, or has no room in the calendar is left out.
     A pure function of the text and ``at``."""
     lowered = text.lower()
+    if _MAY_SPEAK_OF_TIME.search(lowered) is None:  # weekdays end in "day"
+        return ()
     today = from_micros(at).date()
     taken: list[tuple[int, int]] = []
     found: set[tuple[int, int]] = set()
