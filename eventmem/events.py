@@ -74,6 +74,13 @@ class MemoryLink(msgspec.Struct, frozen=True, array_like=True, gc=False):
     weight: float
 
 
+class TimeSpan(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """A span of time ``[start, end)`` in epoch microseconds (UTC): a day, a week, a month..."""
+
+    start: int
+    end: int
+
+
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False,
             omit_defaults=True):
     """Fields every event carries."""
@@ -150,6 +157,12 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     # When the memory was first recorded, where that is not ``at``: an imported memory keeps
     # the time its original store recorded it (``at`` is when this store learned it).
     created_at: int | None = None
+    # The times its text speaks of ("yesterday", "next month", "on Friday", "March 16, 2022"),
+    # resolved against when it was said (eventmem.policies.times), so that a question naming a
+    # date finds what was said about that date on another day; and the version of the resolver
+    # that read them ("": none was run, as before times-1).
+    times: tuple[TimeSpan, ...] = ()
+    times_policy: str = ""
 
 
 class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True):

@@ -5,12 +5,18 @@ valid time  [valid_from, valid_until)   when the fact holds in the world (None: 
 known time  [recorded_at, retracted_at) when the store held it as current (None: still does)
 
 "True at T" is a lookup here, without a replay; "known at T" is ``as_of(at=T)``.
+
+A third time is what a memory's text speaks of (``times``, read when it was written:
+"yesterday", "next month"): ``told`` indexes those spans by namespace and first day, so that
+"what happened on March 16" finds a memory recorded on March 17 that says "yesterday"
+(:func:`speaking_of`).
 """
 
 from __future__ import annotations
 
 import msgspec
 
+from eventmem.clock import MICROS_PER_DAY
 from eventmem.events import (
     LifecycleTransitioned,
     MemoryErased,
@@ -18,6 +24,7 @@ from eventmem.events import (
     MemoryIngested,
     MemoryInvalidated,
     MemorySuperseded,
+    TimeSpan,
 )
 from eventmem.storage.envelope import Envelope
 
@@ -30,12 +37,27 @@ class Interval(msgspec.Struct, array_like=True, gc=False):
     valid_until: int | None
     recorded_at: int
     retracted_at: int | None = None
+    times: tuple[TimeSpan, ...] = ()  # the spans its text speaks of (see the module docstring)
 
 
 class Temporal(msgspec.Struct, kw_only=True):
-    """Every memory's :class:`Interval`, by memory id (an erased memory's stays, a skeleton)."""
+    """Every memory's :class:`Interval`, by memory id (an erased memory's stays, a skeleton),
+    and the memories whose text speaks of a time, by namespace and the first day of a span it
+    speaks of (:func:`told_key`), in the order written."""
 
     intervals: dict[str, Interval] = msgspec.field(default_factory=dict)
+    told: dict[str, list[str]] = msgspec.field(default_factory=dict)
+
+
+def told_key(namespace: str, day: int) -> str:
+    """The key of ``told`` for a namespace and a day (days since the epoch): a string, as the
+    deterministic codec wants every map's keys."""
+    return f"{namespace}\x00{day}"
+
+
+# No span a statement records is wider (eventmem.text.timeexpr.MAX_WIDTH_DAYS, plus a day of
+# rounding): a lookup reads the start days this far before a span's own.
+WIDEST_DAYS = 367
 
 
 def apply(state: Temporal, env: Envelope) -> Temporal:
@@ -44,8 +66,12 @@ def apply(state: Temporal, env: Envelope) -> Temporal:
     match event:
         case MemoryIngested():
             # Positional: msgspec builds structs far faster so, and a rebuild makes one per ingest.
-            interval = Interval(event.valid_from, event.valid_until, event.at)
+            interval = Interval(event.valid_from, event.valid_until, event.at, None, event.times)
             state.intervals[event.memory_id] = interval
+            if event.times:
+                for first in dict.fromkeys(span.start // MICROS_PER_DAY for span in event.times):
+                    state.told.setdefault(told_key(event.namespace, first),
+                                          []).append(event.memory_id)
         case MemoryForgotten(memory_id=mid):
             state.intervals[mid].retracted_at = event.at
         case MemorySuperseded(memory_id=mid):
@@ -68,6 +94,9 @@ def apply(state: Temporal, env: Envelope) -> Temporal:
                 held = state.intervals.get(mid)  # None: a view of the past (eventmem.write.erase)
                 if held is not None and held.retracted_at is None:
                     held.retracted_at = event.at
+                if held is not None and held.times:  # what its text spoke of goes with it
+                    _untell(state, event.namespace, mid, held.times)
+                    held.times = ()
         case _:
             pass
     return state
@@ -82,3 +111,47 @@ def valid_at(interval: Interval, at: int) -> bool:
     if at < start:
         return False
     return interval.valid_until is None or at < interval.valid_until
+
+
+def _untell(state: Temporal, namespace: str, memory_id: str, times: tuple[TimeSpan, ...]) -> None:
+    for first in dict.fromkeys(span.start // MICROS_PER_DAY for span in times):
+        key = told_key(namespace, first)
+        held = state.told.get(key)
+        if held is not None and memory_id in held:
+            held.remove(memory_id)
+            if not held:
+                del state.told[key]
+
+
+# Past this many days, a lookup reads the namespace's keys rather than every day of the span.
+_LONG_SPAN_DAYS = 4000
+
+
+def speaking_of(state: Temporal, namespace: str, start: int, end: int
+                ) -> list[tuple[str, float]]:
+    """The memories of ``namespace`` whose text speaks of a time that meets ``[start, end)``,
+    in the order written (each once), each with the share of its span that lies inside (the
+    best of its spans): 1.0 for "yesterday" asked about that day, 1/30 for "last month". Reads
+    the index's days from :data:`WIDEST_DAYS` before ``start`` to ``end``: no recorded span is
+    wider."""
+    if not state.told or end <= start:
+        return []
+    first, last = start // MICROS_PER_DAY - WIDEST_DAYS, (end - 1) // MICROS_PER_DAY
+    told = state.told
+    if last - first <= _LONG_SPAN_DAYS:
+        keys = [told_key(namespace, day) for day in range(first, last + 1)]
+    else:  # a span of years: the namespace's own days are fewer to read
+        prefix = f"{namespace}\x00"
+        keys = sorted((key for key in told if key.startswith(prefix)
+                       and first <= int(key[len(prefix):]) <= last),
+                      key=lambda key: int(key[len(prefix):]))
+    found: dict[str, float] = {}
+    for key in keys:
+        for memory_id in told.get(key, ()):
+            if memory_id in found:
+                continue
+            share = max((min(end, span.end) - max(start, span.start)) / (span.end - span.start)
+                        for span in state.intervals[memory_id].times)
+            if share > 0:
+                found[memory_id] = share
+    return sorted(found.items(), key=lambda item: state.intervals[item[0]].recorded_at)

@@ -24,6 +24,7 @@ from eventmem.policies.extract.relations import EXTRACTOR_VERSION
 from eventmem.policies.gate import GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_VERSION
 from eventmem.policies.lifecycle import SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_POLICY
 from eventmem.policies.observer.rules import OBSERVER_1, OBSERVER_VERSION
+from eventmem.policies.times import POLICIES as TIMES
 from eventmem.storage.log import EventLog
 from projections import Projections
 
@@ -84,6 +85,8 @@ def unknown_policy(events: Sequence[Event]) -> str | None:
         if isinstance(event, MemoryIngested) and event.kind_policy \
                 and event.kind_policy not in CLASSIFIERS:
             return event.kind_policy
+        if isinstance(event, MemoryIngested) and event.times_policy not in TIMES:
+            return event.times_policy
     return None
 
 

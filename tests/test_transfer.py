@@ -62,6 +62,20 @@ def test_import_keeps_times_and_fields(tmp_path: Path, mem: eventmem.Engine,
         assert other._views.digests() == rebuild(other.store).digests()
 
 
+def test_an_imported_yesterday_is_the_day_before_it_was_first_said(
+        tmp_path: Path, mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    said = clock.now()
+    mem.remember("Kim ran a half marathon yesterday")
+    exported = _export(mem)
+    clock.advance(timedelta(days=90))
+    with eventmem.open(tmp_path / "other", clock=clock) as other:
+        [result] = other.import_memories(io.StringIO(exported))
+        [event] = [e for _, e in other.events() if isinstance(e, eventmem.events.MemoryIngested)
+                   and e.memory_id == result.memory_id]
+    start = datetime.fromtimestamp(event.times[0].start / 1e6, UTC)
+    assert start.date() == (said - timedelta(days=1)).date()  # not 89 days after it
+
+
 def test_import_is_idempotent_and_repeats_in_a_file_are_skipped(mem: eventmem.Engine) -> None:
     line = json.dumps({"text": "Milo walks the dog at 7", "kind": "event",
                        "created_at": "2024-01-01T00:00:00Z", "importance": 0.5})

@@ -50,10 +50,12 @@ from eventmem.events import (
     MemoryLink,
     Rehearsal,
     RelationsPruned,
+    TimeSpan,
     memory_ids_of,
     purged_ids,
 )
 from eventmem.maintain.sweep import sweep_events
+from eventmem.policies import times
 from eventmem.policies.dream import cluster, forgetting, rehearsal, summaries
 from eventmem.policies.dream.params import is_exempt
 from eventmem.policies.dream.summaries import EXTRACTIVE, Summarizer, summarizer_id
@@ -364,6 +366,18 @@ def cluster_step(cycle: Cycle) -> None:
         cycle.emit(events)
 
 
+def _spoken_of(cycle: Cycle, member_ids: list[str]) -> tuple[TimeSpan, ...]:
+    """The times the members' texts spoke of (read when each was written): the memory that
+    carries their facts is found by those dates as they were."""
+    intervals = cycle.views.temporal.intervals
+    spoken: tuple[TimeSpan, ...] = ()
+    for mid in member_ids:
+        held = intervals.get(mid)
+        if held is not None and held.times:
+            spoken = times.merged(spoken, held.times)
+    return spoken
+
+
 def _consolidate(cycle: Cycle, namespace: str, matrix: np.ndarray, rows: np.ndarray,
                  member_ids: list[str], texts: dict[str, str]
                  ) -> tuple[list[Event], list[DormantChange]]:
@@ -394,7 +408,7 @@ def _consolidate(cycle: Cycle, namespace: str, matrix: np.ndarray, rows: np.ndar
         valid_from=None if None in froms else min(cast(list[int], froms)),
         valid_until=None if None in untils else max(cast(list[int], untils)),
         rule="dream:cluster", policy=DREAM_POLICY, tier="semantic",
-        derived_from=tuple(member_ids),
+        derived_from=tuple(member_ids), times=_spoken_of(cycle, member_ids),
         links=tuple(MemoryLink(target=mid, relation="elaborates", weight=round(float(c), 6))
                     for mid, c in zip(member_ids, centre.tolist(), strict=True)))
     consolidated = MemoryConsolidated(

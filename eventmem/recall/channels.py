@@ -182,24 +182,72 @@ def created_between(found: Lexical, memories: dict[str, MemoryRecord], start: in
     return bisect_left(ids, start, key=created), bisect_left(ids, end, key=created)
 
 
+def rows_of(found: Lexical, memories: dict[str, MemoryRecord], ids: Sequence[str]) -> list[int]:
+    """The rows of ``ids`` in ``found`` (rows are in creation order: a binary search each),
+    leaving out those it does not hold."""
+
+    def created(mid: str) -> int:
+        return memories[mid].created_seq
+
+    rows = []
+    for memory_id in ids:
+        record = memories.get(memory_id)
+        if record is None:
+            continue
+        row = bisect_left(found.ids, record.created_seq, key=created)
+        if row < len(found.ids) and found.ids[row] == memory_id:
+            rows.append(row)
+    return rows
+
+
 def time_channel(found: Lexical, n: int, allowed: Allowed, memories: dict[str, MemoryRecord],
                  start: int, end: int, weights: Sequence[float], gap_s: float, *,
-                 match: bool) -> Ranked:
-    """Memories created in ``[start, end)`` ranked by context score. With ``match`` only those
-    that match the query's words (the query has words besides its time); without, all of them,
-    newest first. Memories whose *valid* time overlaps the span are found among the other
-    channels' candidates (see :func:`overlaps`)."""
+                 match: bool, spoken: Sequence[tuple[str, float]] = ()) -> Ranked:
+    """Memories tied to the span ``[start, end)``: those created in it, and those ``spoken``
+    (whose text speaks of a time in it, recorded before or after: "yesterday" said the day
+    after; or whose valid time meets it), each with the share of it that lies inside.
+
+    The tie to the time is the evidence; the query's words rank within it. A memory scores
+    ``sqrt(share) * (context + base)``, ``base`` the best context score in the list (1 when
+    none matched): a memory speaking of the day with no word of the question scores half as
+    much as the best match created that day, one speaking of the whole month a fifth as much
+    (a created one counts in full). With ``match`` (the query has words besides its time), a
+    memory only created then needs a word of the question (the question's words may be a
+    name every memory holds, which BM25 weighs at nothing: one that speaks of the time stays
+    without); without, every one, those created then newest first, then those speaking of it.
+    """
     lo, hi = created_between(found, memories, start, end)
-    if lo >= hi:
+    rows: list[int] = []
+    if lo < hi:
+        rank = smoothed(found.scores[lo:hi], weights)
+        if not match:  # every row qualifies; a larger row is newer
+            rank = rank + 1e-9 * np.arange(1, hi - lo + 1) / (hi - lo)
+        rows = [lo + row for row in _top_rows(rank, 2 * n) if allowed(found.ids[lo + row])]
+    share = dict(spoken)
+    told = [row for row in rows_of(found, memories, list(share))
+            if not lo <= row < hi and allowed(found.ids[row])]
+    if len(told) > 2 * n:  # the best by the same bound as those created then
+        rough = smoothed(found.scores, weights)[told] if match else np.zeros(len(told))
+        told = [told[i] for i in sorted(
+            range(len(told)),
+            key=lambda i: -math.sqrt(share[found.ids[told[i]]]) * (1.0 + rough[i]))[:2 * n]]
+    created = len(rows)
+    rows += told
+    if not rows:
         return []
-    rank = smoothed(found.scores[lo:hi], weights)
-    if not match:  # every row qualifies; a larger row is newer
-        rank = rank + 1e-9 * np.arange(1, hi - lo + 1) / (hi - lo)
-    rows = [lo + row for row in _top_rows(rank, 2 * n) if allowed(found.ids[lo + row])]
-    exact = context_scores(found, rows, memories, weights, gap_s, allowed)
+    words = context_scores(found, rows, memories, weights, gap_s, allowed)
+    base = max(words) if max(words) > 0 else 1.0
+    scored = []
+    for i, (row, score) in enumerate(zip(rows, words, strict=True)):
+        if i < created:
+            if match and score <= 0:
+                continue  # only created then, and none of the question's words
+            scored.append((row, score + base))
+        else:
+            scored.append((row, math.sqrt(share[found.ids[row]]) * (score + base)))
     # Stable: equal scores keep the order above (newest first when nothing matches).
-    order = sorted(range(len(rows)), key=lambda i: -exact[i])
-    return [(found.ids[rows[i]], exact[i]) for i in order[:n] if exact[i] > 0 or not match]
+    scored.sort(key=lambda item: -item[1])
+    return [(found.ids[row], score) for row, score in scored[:n]]
 
 
 def overlaps(record: MemoryRecord, start: int, end: int) -> bool:

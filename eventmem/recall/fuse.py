@@ -36,8 +36,9 @@ from eventmem.recall.plan import QueryPlan
 from eventmem.recall.score import PROFILES, Params, composite, mmr
 from eventmem.text.blas import single_thread
 from eventmem.text.normalize import STOPWORDS, tokenize
-from eventmem.text.timeexpr import Anchored, mentions_time
+from eventmem.text.timeexpr import Anchored, mentions_time, states_duration
 from projections import Projections
+from projections import temporal as temporal_view
 from projections.state import HIDDEN_STATUSES, MemoryRecord
 from projections.temporal import valid_at as interval_valid_at
 
@@ -159,11 +160,17 @@ CUES: dict[str, re.Pattern[str]] = {
 }
 
 
-def _cue(name: str | None, text: str | None, kind: str) -> bool:
+def _cue(name: str | None, text: str | None, kind: str, signals: Mapping[str, float],
+         plan: QueryPlan, dated: bool) -> bool:
     if name is None or text is None:
         return False
     if name == "time":
-        return mentions_time(text)
+        # A question naming its time ("what did she do on May 3?") is answered by what is tied
+        # to that time (the time channel's list); one asking how long, by what states a length
+        # or a start; one asking when, by what says a time.
+        if dated:
+            return "time" in signals
+        return states_duration(text) if plan.duration else mentions_time(text)
     if name == "preference" and kind == "preference":
         return True
     if name == "plan":  # only open plans are eligible: a done or expired one never gets here
@@ -247,9 +254,17 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
     if span is not None:
         # A query of nothing but its time ("what happened yesterday") takes every memory then;
         # one with other words, the memories then that match them.
-        timed = ch.time_channel(main, n, allowed, memories, *span, kernel, gap,
-                                match=plan.content != plan.text)
-        lists["time"] = _with_valid_time(timed, lists, memories, span, n)
+        # Tied to the span besides their creation: the memories speaking of it (the index),
+        # and the other channels' candidates whose valid time meets it (there is no
+        # valid-time index to search).
+        spoken = dict(temporal_view.speaking_of(views.temporal, namespace, *span))
+        for name in sorted(lists):
+            for memory_id, _ in lists[name]:
+                if memory_id not in spoken and ch.overlaps(memories[memory_id], *span):
+                    spoken[memory_id] = 1.0
+        lists["time"] = ch.time_channel(main, n, allowed, memories, *span, kernel, gap,
+                                        match=plan.content != plan.text,
+                                        spoken=list(spoken.items()))
         weights["time"] = weight("time")
     # The graph reads names, so it takes the query as written (capitals and all).
     lists["graph"] = ch.graph_channel(views, namespace, plan.text, n, allowed, now, main)
@@ -338,7 +353,8 @@ def search(
         pool.append((-signals["score"], memory_id, signals))
     pool.sort(key=lambda item: (item[0], item[1]))  # ties break by id
     if plan.route.cue is not None:
-        pool = _apply_cue(pool, plan.route.cue, memories, access, config.cue_boost)
+        pool = _apply_cue(pool, plan, memories, access, config.cue_boost,
+                          dated="time" in got.lists)
     hits = _diversify(pool, k, memories, access, config, query_vectors[0])
     # "What is true now": of two hits stating values of one attribute of one subject, the later
     # is the current one, whether or not the write path recognised the update. (At a valid time
@@ -425,32 +441,18 @@ def _span(views: Projections, namespace: str, plan: QueryPlan, allowed: ch.Allow
     return at - time.width, at + time.width
 
 
-def _with_valid_time(timed: list[tuple[str, float]],
-                     lists: Mapping[str, Sequence[tuple[str, float]]],
-                     memories: Mapping[str, MemoryRecord], span: tuple[int, int],
-                     n: int) -> list[tuple[str, float]]:
-    """The time channel: memories created in the span, plus the other channels' candidates whose
-    valid time meets it (there is no valid-time index to search, so those come from the
-    candidates), best context score first."""
-    out = dict(timed)
-    for name in sorted(lists):
-        for memory_id, score in lists[name]:
-            if memory_id not in out and ch.overlaps(memories[memory_id], *span):
-                out[memory_id] = score if name.startswith("context") else 0.0
-    order = {mid: i for i, mid in enumerate(out)}
-    return sorted(out.items(), key=lambda item: (-item[1], order[item[0]]))[:n]
-
-
-def _apply_cue(pool: list[tuple[float, str, dict[str, float]]], cue: str,
+def _apply_cue(pool: list[tuple[float, str, dict[str, float]]], plan: QueryPlan,
                memories: Mapping[str, MemoryRecord], access: Access,
-               boost: float) -> list[tuple[float, str, dict[str, float]]]:
-    """Favour the pool's memories that carry the intent's cue (a time for "when", a reason for
+               boost: float, *, dated: bool = False
+               ) -> list[tuple[float, str, dict[str, float]]]:
+    """Favour the pool's memories that carry the intent's cue (a time for "when", the asked
+    time when the query names one (``dated``), a length or a start for "how long", a reason for
     "why", a liking for a preference) by ``boost``, and re-sort."""
     records = [memories[mid] for _, mid, _ in pool]
     texts = access.texts([r.content_hash for r in records])
     out = []
     for (neg, mid, signals), record, text in zip(pool, records, texts, strict=True):
-        if _cue(cue, text, record.kind):
+        if _cue(plan.route.cue, text, record.kind, signals, plan, dated):
             signals["cue_weight"] = boost
             signals["score"] *= boost
             neg = -signals["score"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
+from eventmem.policies import facts
 from eventmem.text.normalize import STOPWORDS, tokenize
 from eventmem.text.timeexpr import Anchored, TimeRange, find_time, strip_phrase
 
@@ -168,7 +169,8 @@ def declarative(question: str) -> str | None:
     return " ".join([head, verb, *tail])
 
 
-__all__ = ["INTENTS", "ROUTES", "Intent", "QueryPlan", "Route", "classify", "declarative",
+__all__ = ["INTENTS", "ROUTES", "Intent", "QueryPlan", "Route", "asks_duration", "classify",
+           "declarative",
            "is_chitchat", "past_tense", "plan", "split_compound", "third_person"]
 
 Intent = Literal["factual", "temporal", "causal", "entity", "preference", "todo", "general"]
@@ -211,6 +213,9 @@ class QueryPlan(NamedTuple):
     parts: tuple[str, ...]  # sub-queries of a compound question (empty when it is one question)
     expansion: str | None  # the declarative form of the question, if a template fits
     time: TimeRange | Anchored | None
+    # A "how long" question ("how long have they been married?", "how many years..."): what
+    # answers it states a length of time or the start it runs from.
+    duration: bool = False
 
     @property
     def route(self) -> Route:
@@ -243,8 +248,8 @@ def is_chitchat(text: str) -> bool:
 _RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     ("temporal", re.compile(
         r"^\s*(when|since when|how long ago|what (time|date|day|year|month))\b|"
-        r"\b(what|which) (year|month|day|date)\b|\bhow long (has|have|had|did|was|were)\b",
-        re.I)),
+        r"\b(what|which) (year|month|day|date)\b|\bhow long\b|"
+        r"\bhow many (years|months|weeks|days)\b", re.I)),
     ("causal", re.compile(r"^\s*(why|how come)\b|\b(reason|because|cause[ds]?|motivat\w*)\b",
                           re.I)),
     ("todo", re.compile(
@@ -265,13 +270,28 @@ _RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
 )
 
 
+# A question asking what, where or who at a time it names: "What was James doing on March 16?",
+# "Who did Maria have dinner with on May 3, 2023?", "Where did they go the weekend before
+# 20 October?". Its answer is whatever memory is tied to that time, so it is temporal, not
+# factual (the time channel finds memories said then, or speaking of then). Unless it asks for
+# an attribute of someone ("Which city was Theo living in on 2025-02-16?", "What car did I
+# drive on March 6?"): that date is when a state held, stated whenever it began, and the
+# asked attribute's memories answer it (eventmem.recall.facts), not what was said that day.
+_ASKS_AT_A_TIME = re.compile(r"^\s*(what|which|where|who|whom|whose|how (many|much))\b", re.I)
+
+
 def classify(text: str, time: TimeRange | Anchored | None = None) -> Intent:
     """The intent of a query, by the first rule its form matches. A query naming a time is
-    temporal when the time is all it asks about ("what did I do last May") or no rule fits."""
+    temporal when the time is all it asks about ("what did I do last May"), when it asks
+    what, where or who at that time ("what was James doing on March 16?"), no rule but the
+    factual one fits and it asks for no attribute of someone, or when no rule fits at all."""
     if time is not None and not _has_content(strip_phrase(text, time.phrase)):
         return "temporal"
     for intent, pattern in _RULES:
         if pattern.search(text):
+            if intent == "factual" and isinstance(time, TimeRange) \
+                    and _ASKS_AT_A_TIME.search(text) and facts.read_question(text) is None:
+                return "temporal"
             return intent
     return "temporal" if time is not None else "general"
 
@@ -324,4 +344,14 @@ def plan(text: str, now: int) -> QueryPlan:
     intent = classify(text, time)
     parts = tuple(split_compound(content))
     expansion = declarative(content) if not parts else None
-    return QueryPlan(text, False, intent, content, parts, expansion, time)
+    return QueryPlan(text, False, intent, content, parts, expansion, time,
+                     duration=asks_duration(text))
+
+
+_HOW_LONG = re.compile(r"\b(how long|since when|how many (years|months|weeks|days))\b", re.I)
+
+
+def asks_duration(text: str) -> bool:
+    """Whether ``text`` asks how long something lasted or has lasted ("how long have they been
+    married?", "how long ago", "how many weeks passed between..."), by its form."""
+    return _HOW_LONG.search(text) is not None

@@ -6,12 +6,16 @@ a pure function of the text and ``now`` (microseconds, UTC); calendar arithmetic
 the store keeps no time zone. Spans are half-open ``[start, end)``.
 
 Understood: ISO dates; "7 May 2023", "May 7, 2023", "May 2023", "in 2023"; a month after a
-preposition or determiner ("in August", "last May"); "yesterday", "today", "tonight", "last night";
-"N days/weeks/months/years ago"; "last/this/next week, weekend, month, year"; "the past N days";
-weekdays ("on Monday", "last Friday"); and "N units before/after <event>".
+preposition or determiner ("in August", "last May"); "yesterday", "today", "tonight", "last night",
+"tomorrow"; "N days/weeks/months/years ago", "in N days/weeks..."; "last/this/next week, weekend,
+month, year"; "the past N days"; weekdays ("on Monday", "last Friday"); a date moved by an offset
+("two weeks before August 11, 2023", "the Friday before 14 August", "the weekend after May 3");
+and "N units before/after <event>".
 
 :func:`stated_time` reads a statement rather than a query: the past day its text says a fact
 began ("yesterday I moved", "two weeks ago", "on March 3"), for the write path's valid time.
+:func:`statement_times` reads every time a statement speaks of, past or to come ("yesterday",
+"next month", "on Friday" in the tense of its clause), for the write path to record.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from typing import NamedTuple
 
 from eventmem.clock import MICROS_PER_DAY, from_micros, to_micros
 
-__all__ = ["Anchored", "TimeRange", "find_time", "mentions_time", "stated_time", "strip_phrase"]
+__all__ = ["Anchored", "TimeRange", "find_time", "mentions_time", "stated_time", "statement_times",
+           "states_duration", "strip_phrase"]
 
 
 class TimeRange(NamedTuple):
@@ -75,10 +80,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         rf"\b{_NUM}\s+{_UNIT}\s+(before|after|prior to)\s+((?:the|my|our|his|her|their|your)"
         r"(?:\s+[a-z0-9'-]+){1,4})")),
     ("ago", re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b")),
+    ("ahead", re.compile(rf"\bin\s+{_NUM}\s+{_UNIT}(?:'s?)?(?:\s+time)?\b")),
     ("past_n", re.compile(rf"\b(?:the\s+)?(?:past|last)\s+{_NUM}\s+{_UNIT}\b")),
     ("relative_day", re.compile(
-        r"\b(the day before yesterday|yesterday|today|tonight|this morning|this afternoon|"
-        r"this evening|last night)\b")),
+        r"\b(the day before yesterday|yesterday|the day after tomorrow|tomorrow|today|tonight|"
+        r"this morning|this afternoon|this evening|last night)\b")),
     ("relative_unit", re.compile(
         r"\b(last|past|previous|this|next)\s+(week|weekend|month|year)\b")),
     ("lead_month", re.compile(rf"\b({_MONTH_LEAD})\s+{_MONTH}\b")),
@@ -86,6 +92,15 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"\b(last|this|next|on)\s+(" + "|".join(WEEKDAYS) + r")\b")),
     ("year", re.compile(rf"\b(?:in|during|since|of|from|by)\s+{_YEAR}\b|\b{_YEAR}\b")),
 ]
+
+
+# What moves the date after it: "two weeks before", "the Friday before", "the weekend after",
+# "a few days prior to". Read backwards from a date's first character.
+_OFFSET = re.compile(
+    rf"\b(?:(the|last|that)\s+|{_NUM}\s+)?(day|week|weekend|fortnight|month|year|"
+    + "|".join(WEEKDAYS) + r")s?\s+(before|after|prior to)\s+(?:on\s+|the\s+)?$")
+# The forms an offset may move: a day or a month named by the calendar.
+_MOVABLE = frozenset({"iso", "day_month", "month_day", "month_year"})
 
 
 def find_time(text: str, now: int) -> TimeRange | Anchored | None:
@@ -96,9 +111,60 @@ def find_time(text: str, now: int) -> TimeRange | Anchored | None:
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(lowered):
             found = _resolve(kind, match, today, now)
+            if isinstance(found, TimeRange) and kind in _MOVABLE:
+                found = moved(lowered, match.start(), found)
             if found is not None:
                 return found
     return None
+
+
+def moved(text: str, start: int, found: TimeRange) -> TimeRange:
+    """``found`` (a date that begins at ``start`` in lowercase ``text``) moved by the offset
+    written just before it ("two weeks before", "the Friday after"), its phrase grown to cover
+    the offset; ``found`` itself when none is written there."""
+    m = _OFFSET.search(text, max(0, start - 48), start)
+    if m is None:
+        return found
+    n = _number(m[2]) if m[2] else 1
+    unit, after = m[3], m[4] == "after"
+    # The day counted from: the span's first day going back, its last going forward.
+    ref = from_micros(found.end - 1).date() if after else from_micros(found.start).date()
+    sign = 1 if after else -1
+    phrase = text[m.start():start] + found.phrase
+    try:
+        if unit == "day":
+            return _about_day(ref + timedelta(days=sign * n), m[2], phrase)
+        if unit in ("week", "fortnight"):
+            days = UNIT_DAYS[unit]
+            if m[2] is None:  # "the week before": the whole week up to the date
+                lo = ref - timedelta(days=days) if not after else ref + timedelta(days=1)
+                return _days(lo, lo + timedelta(days=days), phrase)
+            center = ref + timedelta(days=sign * n * days)
+            half = timedelta(days=days // 2)
+            return _days(center - half, center + half + timedelta(days=1), phrase)
+        if unit == "weekend":
+            if after:  # the first Saturday after the date
+                saturday = ref + timedelta(days=(5 - ref.weekday()) % 7 or 7)
+            else:  # the last Saturday whose weekend ends by the date
+                saturday = ref - timedelta(days=(ref.weekday() - 5) % 7)
+                if saturday + timedelta(days=2) > ref:
+                    saturday -= timedelta(days=7)
+            saturday += timedelta(weeks=sign * (n - 1))
+            return _days(saturday, saturday + timedelta(days=2), phrase)
+        if unit == "month":
+            return _month_span(*_shift_months(ref, sign * n), phrase)
+        if unit == "year":
+            return _days(date(ref.year + sign * n, 1, 1), date(ref.year + sign * n + 1, 1, 1),
+                         phrase)
+        weekday = WEEKDAYS[unit]  # "the Friday before": the last Friday before the date
+        if after:
+            step = (weekday - ref.weekday()) % 7 or 7
+        else:
+            step = -((ref.weekday() - weekday) % 7 or 7)
+        day = ref + timedelta(days=step) + timedelta(weeks=sign * (n - 1))
+        return _days(day, day + timedelta(days=1), phrase)
+    except (ValueError, OverflowError):
+        return found
 
 
 # The forms that date a statement to one past day. Left out: spans ("last month", "in 2023", "in
@@ -153,12 +219,168 @@ def _stated_day(kind: str, m: re.Match[str], today: date) -> date | None:
     return from_micros(found.start).date() if isinstance(found, TimeRange) else None
 
 
+# -- statement_times: every time a statement speaks of -----------------------------------------
+
+# Tense of the clause around a date the text leaves open ("on Friday", "in August", "March 3"):
+# words that put it to come, then words that put it past; neither: the nearest such date.
+_FUTURE = re.compile(
+    r"\b(?:will|won't|shall|going to|gonna|plan(?:s|ning)? (?:to|on)|about to|can't wait|"
+    r"cannot wait|looking forward|hop(?:e|es|ing) to|intend(?:s|ing)? to|upcoming|next|"
+    r"tomorrow|soon)\b|\w'll\b")
+_PAST = re.compile(
+    r"\b(?:was|were|did|had|went|got|came|took|made|saw|met|found|bought|brought|left|told|"
+    r"said|felt|ran|began|became|flew|drove|ate|drank|wrote|spent|sold|sent|sang|won|lost|gave|"
+    r"heard|held|kept|knew|paid|rode|sat|slept|spoke|stood|swam|threw|woke|wore|broke|built|"
+    r"chose|drew|fell|fought|forgot|grew|taught|thought|caught|ago|yesterday|last|"
+    r"(?:i|we|he|she|they|you)\s+(?:\w+ed|\w+'ve))\b")
+_PROGRESSIVE = re.compile(r"\b(?:am|is|are|'m|'re|'s)\s+(?!being\b)\w+ing\b")
+_SENTENCE = re.compile(r"[.!?;\n]")
+# A statement's year needs a preposition, or nothing after it but punctuation: "2000 steps" and
+# "$2019" are numbers.
+_STATEMENT_YEAR = re.compile(
+    rf"\b(?:in|during|since|of|from|by|until|around)\s+{_YEAR}\b|(?<![$\d.,])\b{_YEAR}\b"
+    r"(?=\s*(?:[.,;:!?)]|$))")
+# Forms a statement does not record: a span ending now ("the past 10 days": about now, as its
+# recording is) and an offset from an event (which event is the retrieval's to find).
+_NOT_RECORDED = frozenset({"past_n", "anchored"})
+# What every form statement_times reads holds one of: a digit, a month or weekday name, a unit
+# of time or a word for a part of a day. A text with none (most) is passed over at once.
+_MAY_SPEAK_OF_TIME = re.compile(
+    r"\d|yesterday|tomorrow|today|tonight|morning|afternoon|evening|night|day|week|fortnight|"
+    r"month|year|" + "|".join(sorted(MONTHS, key=len, reverse=True)))
+# A reference wider than this says too little about when (and a year is the widest form).
+MAX_WIDTH_DAYS = 366
+MAX_TIMES = 8  # the most references one statement records
+
+
+def _tense(text: str, start: int, end: int) -> str:
+    """"future", "past" or "" (neither) for the sentence of ``text`` around ``[start, end)``."""
+    lo = max((m.end() for m in _SENTENCE.finditer(text, 0, start)), default=0)
+    found = _SENTENCE.search(text, end)
+    sentence = text[lo:found.start() if found else len(text)]
+    if _FUTURE.search(sentence):
+        return "future"
+    if _PAST.search(sentence):
+        return "past"
+    return "future" if _PROGRESSIVE.search(sentence) else ""
+
+
+def statement_times(text: str, at: int) -> tuple[TimeRange, ...]:
+    """Every time the statement ``text`` speaks of, resolved against ``at``, when it was said:
+    "yesterday", "last week", "two days ago", "next month", "in two weeks", "on Friday", "March
+    16, 2022", "the weekend before May 3". A date the text leaves open ("on Friday", "in
+    August", "March 3") is the one in the tense of its sentence: the coming one in "I will fly
+    on Friday", the past one in "I flew on Friday", else the nearer. Sorted by start, without
+    repeats; a span that holds ``at`` itself ("today", "this week": the time of recording says
+    as much), is wider than :data:`MAX_WIDTH_DAYS`, or has no room in the calendar is left out.
+    A pure function of the text and ``at``."""
+    lowered = text.lower()
+    if _MAY_SPEAK_OF_TIME.search(lowered) is None:  # weekdays end in "day"
+        return ()
+    today = from_micros(at).date()
+    taken: list[tuple[int, int]] = []
+    found: set[tuple[int, int]] = set()
+    for kind, pattern in _PATTERNS:
+        if kind in _NOT_RECORDED:
+            continue
+        if kind == "year":
+            pattern = _STATEMENT_YEAR
+        for match in pattern.finditer(lowered):
+            lo, hi = match.span()
+            if any(lo < b and a < hi for a, b in taken):
+                continue  # a more specific form read these words already
+            tense = _tense(lowered, lo, hi)
+            span = _statement_span(kind, match, today, at, tense)
+            if span is None:
+                continue
+            if kind in _MOVABLE:
+                span = moved(lowered, lo, span)
+                lo -= len(span.phrase) - len(match.group(0))
+            taken.append((lo, hi))
+            if not span.start <= at < span.end \
+                    and span.end - span.start <= MAX_WIDTH_DAYS * MICROS_PER_DAY:
+                found.add((span.start, span.end))
+    return tuple(TimeRange(start, end, "") for start, end in sorted(found)[:MAX_TIMES])
+
+
+def _statement_span(kind: str, m: re.Match[str], today: date, at: int,
+                    tense: str) -> TimeRange | None:
+    """One expression of a statement resolved in its sentence's tense (see
+    :func:`statement_times`); the forms that leave nothing open resolve as in a query."""
+    phrase = m.group(0)
+    try:
+        if kind in ("day_month", "month_day") and not m[3]:
+            day_text, month_text = (m[1], m[2]) if kind == "day_month" else (m[2], m[1])
+            past = _day_of_month(int(day_text), MONTHS[month_text], None, today, phrase)
+            coming = _day_of_month(int(day_text), MONTHS[month_text], None,
+                                   _next_year_day(today), phrase)
+            if coming.start < _micros(today):  # the latest by a year from now is still past
+                coming = past
+            return _by_tense(past, coming, tense, at)
+        if kind == "lead_month" and m[1] not in ("last", "next", "this"):
+            month = MONTHS[m[2]]
+            past = _named_month(m[1], month, today, phrase)
+            year = today.year + (1 if month < today.month else 0)
+            return _by_tense(past, _month_span(year, month, phrase), tense, at)
+        if kind == "weekday" and m[1] in ("on", "this"):
+            weekday = WEEKDAYS[m[2]]
+            past = _weekday("on", weekday, today, phrase)
+            coming = _weekday("next", weekday, today - timedelta(days=1), phrase)
+            return _by_tense(past, coming, tense, at)
+        if kind == "relative_unit" and m[1] == "this" and m[2] == "weekend":
+            saturday = today - timedelta(days=(today.weekday() - 5) % 7)  # the latest begun
+            past = _days(saturday, saturday + timedelta(days=2), phrase)
+            coming = past if today.weekday() >= 5 else _days(
+                saturday + timedelta(days=7), saturday + timedelta(days=9), phrase)
+            return _by_tense(past, coming, tense, at)
+        if kind == "ahead" and tense == "past":
+            return None  # "we finished it in two weeks": how long, not when
+    except (ValueError, OverflowError):
+        return None
+    found = _resolve(kind, m, today, at)
+    return found if isinstance(found, TimeRange) else None
+
+
+def _next_year_day(today: date) -> date:
+    """The day a year after ``today`` (the 28th for a leap day): the latest date by it is the
+    coming one."""
+    try:
+        return today.replace(year=today.year + 1)
+    except ValueError:
+        return today.replace(year=today.year + 1, day=28)
+
+
+def _by_tense(past: TimeRange, coming: TimeRange, tense: str, at: int) -> TimeRange:
+    """The past or the coming reading, by tense; with none, the one nearer ``at``."""
+    if tense == "past":
+        return past
+    if tense == "future":
+        return coming
+    return past if at - past.start <= coming.start - at else coming
+
+
 _MENTION = re.compile(
     r"\b(yesterday|today|tonight|tomorrow|ago|recently|lately|weekend|last (week|month|year|"
     r"night|time)|next (week|month|year)|this (morning|afternoon|evening|week|month|year)|"
     r"(19|20)\d\d|" + "|".join(WEEKDAYS) + "|"
     + "|".join(calendar.month_name[m].lower() for m in range(1, 13) if m != 5)
     + r"|in may|since|until|when i was|years? old)\b")
+
+
+# A length of time, or a start it is counted from: "for 4 years", "seven years now", "since
+# 2016", "since I was 17", "ten years ago", "started", "began", "when I was little".
+_DURATION = re.compile(
+    rf"\b{_NUM}\s+(?:(?:more|whole|full|long)\s+)?(?:second|minute|hour|day|week|weekend|"
+    r"fortnight|month|year|decade)s?\b|\b(?:since|ago|started|starting|began|begun|"
+    r"anniversary|decades?|ages|forever|lifetime|all my life|my whole life|childhood|"
+    r"growing up|when (?:i|we|he|she|they) (?:was|were)|years? old)\b")
+
+
+def states_duration(text: str) -> bool:
+    """Whether ``text`` states a length of time or the start it runs from ("I've known them
+    for 4 years", "since 2016", "ten years ago", "we started in May"): a memory that does is
+    likely to answer a "how long" question."""
+    return _DURATION.search(text.lower()) is not None
 
 
 def mentions_time(text: str) -> bool:
@@ -223,7 +445,9 @@ def _resolve(kind: str, m: re.Match[str], today: date, now: int) -> TimeRange | 
                 width = max(1, days // 2) * MICROS_PER_DAY
                 return Anchored(sign * days * MICROS_PER_DAY, width, m[4].strip(), phrase)
             case "ago":
-                return _ago(_number(m[1]), m[2], today, phrase)
+                return _ago(_number(m[1]), m[2], today, phrase, m[1])
+            case "ahead":
+                return _ahead(_number(m[1]), m[2], today, phrase, m[1])
             case "past_n":
                 days = _number(m[1]) * UNIT_DAYS[m[2]]
                 return TimeRange(now - days * MICROS_PER_DAY, now + 1, phrase)
@@ -253,10 +477,20 @@ def _day_of_month(day: int, month: int, year: int | None, today: date,
     return _days(start, start + timedelta(days=1), phrase)
 
 
-def _ago(n: int, unit: str, today: date, phrase: str) -> TimeRange:
+# Counts that are not numbers: "a few days ago" is about then, not three days exactly.
+VAGUE = frozenset({"a few", "few", "several", "a couple of", "a couple", "couple of"})
+
+
+def _about_day(day: date, count: str | None, phrase: str) -> TimeRange:
+    """The one ``day``, or the days around it when the count was vague ("a few days")."""
+    if count in VAGUE:
+        return _days(day - timedelta(days=2), day + timedelta(days=3), phrase)
+    return _days(day, day + timedelta(days=1), phrase)
+
+
+def _ago(n: int, unit: str, today: date, phrase: str, count: str | None = None) -> TimeRange:
     if unit == "day":
-        day = today - timedelta(days=n)
-        return _days(day, day + timedelta(days=1), phrase)
+        return _about_day(today - timedelta(days=n), count, phrase)
     if unit in ("week", "fortnight"):
         center = today - timedelta(days=n * UNIT_DAYS[unit])
         half = timedelta(days=3 if unit == "week" else 7)  # about then, a week-wide window
@@ -266,8 +500,23 @@ def _ago(n: int, unit: str, today: date, phrase: str) -> TimeRange:
     return _days(date(today.year - n, 1, 1), date(today.year - n + 1, 1, 1), phrase)
 
 
+def _ahead(n: int, unit: str, today: date, phrase: str, count: str | None = None) -> TimeRange:
+    """"in N units": the day, week-wide window, month or year that far ahead (as :func:`_ago`
+    looks back)."""
+    if unit == "day":
+        return _about_day(today + timedelta(days=n), count, phrase)
+    if unit in ("week", "fortnight"):
+        center = today + timedelta(days=n * UNIT_DAYS[unit])
+        half = timedelta(days=3 if unit == "week" else 7)
+        return _days(center - half, center + half + timedelta(days=1), phrase)
+    if unit == "month":
+        return _month_span(*_shift_months(today, n), phrase)
+    return _days(date(today.year + n, 1, 1), date(today.year + n + 1, 1, 1), phrase)
+
+
 def _relative_day(word: str, today: date, phrase: str) -> TimeRange:
-    back = {"the day before yesterday": 2, "yesterday": 1, "last night": 1}.get(word, 0)
+    back = {"the day before yesterday": 2, "yesterday": 1, "last night": 1, "tomorrow": -1,
+            "the day after tomorrow": -2}.get(word, 0)
     day = today - timedelta(days=back)
     return _days(day, day + timedelta(days=1), phrase)
 

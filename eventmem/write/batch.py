@@ -48,6 +48,7 @@ from eventmem.events import (
     RelationRef,
     TierChange,
     TierChanged,
+    TimeSpan,
 )
 from eventmem.policies import (
     causal,
@@ -60,6 +61,7 @@ from eventmem.policies import (
     stated,
     tiers,
     timebound,
+    times,
     values,
 )
 from eventmem.policies.conflict import detect as conflict
@@ -109,6 +111,7 @@ class Inherited(msgspec.Struct, frozen=True, kw_only=True):
     refs: tuple[str, ...]
     valid_from: int | None
     metadata: dict[str, Any] | None = None
+    times: tuple[TimeSpan, ...] = ()  # what its text spoke of, read when it was said
 
 
 class Creation(NamedTuple):
@@ -128,14 +131,19 @@ class Creation(NamedTuple):
     rule: str | None = None  # overrides the decision's rule
     inherited: Inherited | None = None
     reward: float | None = None  # the utility of the nearest neighbour, for importance
+    # The times it speaks of when settled by the caller (a synthesis of texts said at other
+    # times: what they spoke of, as read then); None: read from the input now.
+    times: tuple[TimeSpan, ...] | None = None
 
 
 def ingested_event(item: Item, text: str, memory_id: str, *, at: int, config: Config,
-                   derived_from: tuple[str, ...], rule: str) -> MemoryIngested:
-    """A memory the engine synthesizes outside the gate (a conflict settled by ``merge``)."""
+                   derived_from: tuple[str, ...], rule: str,
+                   spoken_of: tuple[TimeSpan, ...] = ()) -> MemoryIngested:
+    """A memory the engine synthesizes outside the gate (a conflict settled by ``merge``):
+    ``spoken_of`` are the times the texts it joins spoke of."""
     creation = Creation(text, memory_id, content_hash(text), dedup_key(text),
                         gate.GateDecision("merge", rule), Near([], None, None),
-                        derived_from=derived_from, rule=rule)
+                        derived_from=derived_from, rule=rule, times=spoken_of)
     return ingested(item, creation, at=at, config=config)
 
 
@@ -196,6 +204,17 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         refs = union(inherited.refs, refs)
         if valid_from is None and decision.action == "merge":
             valid_from = inherited.valid_from
+    # The times the input speaks of, read against when it was said (a synthesis of texts said
+    # earlier keeps what they spoke of: its "yesterday" was theirs, not today's; an imported
+    # memory's was when its first store recorded it).
+    if creation.times is not None:
+        spoken, times_policy = creation.times, times.NONE
+    else:
+        times_policy = times.POLICY_VERSION if item.times_policy is None else item.times_policy
+        said = at if item.created_at is None else item.created_at  # an import's own time
+        spoken = times.times(item.text, said, times_policy)
+        if inherited is not None and decision.action == "merge":
+            spoken = times.merged(inherited.times, spoken)
     if scored.flashbulb:  # a high-arousal memory: kept, important, slow to fade
         pinned = True
         weight = max(weight, importance.FLASHBULB_MIN_IMPORTANCE)
@@ -214,7 +233,8 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         valid_until_rule=until_rule, neighbour=decision.neighbour,
         similarity=None if decision.neighbour is None else round(decision.similarity, 6),
         derived_from=creation.derived_from, input_hash=creation.input_hash, links=creation.links,
-        extractor=extract.EXTRACTOR_VERSION, created_at=item.created_at)
+        extractor=extract.EXTRACTOR_VERSION, created_at=item.created_at, times=spoken,
+        times_policy=times_policy)
 
 
 def union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
@@ -627,9 +647,11 @@ class Batch:
             return None
         record = self.views.state.memories.get(old)
         source: Any = record if record is not None else self.created[old]
+        spoken = self.views.temporal.intervals[old].times if record is not None \
+            else source.times
         return Inherited(kind=source.kind, pinned=source.pinned, importance=source.importance,
                          stability=source.stability, tags=source.tags, refs=source.refs,
-                         valid_from=source.valid_from,
+                         valid_from=source.valid_from, times=spoken,
                          metadata=record.metadata if record is not None
                          else self.metadata.get(old))
 

@@ -46,13 +46,16 @@ class Item(msgspec.Struct, frozen=True, kw_only=True):
     # Only the audit sets it: the gate version a recorded decision was made under, so that it is
     # re-decided as it was (the engine always decides with the current gate).
     gate_policy: str | None = None
-    # Likewise the classifier version a recorded kind was decided with.
+    # Likewise the classifier version a recorded kind was decided with, and the version that
+    # read the times its text speaks of (eventmem.policies.times).
     classify_policy: str | None = None
+    times_policy: str | None = None
 
 
 # What a caller's mapping may hold (the policies are the audit's, never the caller's).
 ITEM_FIELDS = frozenset(Item.__struct_fields__) - {"gate_policy", "classify_policy",
-                                                    "session_label", "replaces", "created_at"}
+                                                    "session_label", "replaces", "created_at",
+                                                    "times_policy"}
 
 
 def check_items(items: Iterable[str | Mapping[str, Any]], namespace: str,

@@ -16,7 +16,7 @@ from eventmem.config import Config
 from eventmem.errors import InvalidInputError, NotFoundError
 from eventmem.events import ConflictResolved, Event, MemoryKind, MemorySuperseded
 from eventmem.metadata import merged
-from eventmem.policies import gate, merge
+from eventmem.policies import gate, merge, times
 from eventmem.results import Conflict
 from eventmem.storage.envelope import Content
 from eventmem.storage.log import Head
@@ -75,9 +75,11 @@ def resolution_events(views: Projections, conflict: ConflictRecord, strategy: st
         tags=existing.tags + tuple(t for t in new.tags if t not in existing.tags),
         refs=existing.refs + tuple(r for r in new.refs if r not in existing.refs),
     )
+    intervals = views.temporal.intervals
+    spoken = times.merged(intervals[existing.memory_id].times, intervals[new.memory_id].times)
     event, labels = with_labels(ingested_event(item, text, memory_id, at=at, config=config,
                                                derived_from=(existing.memory_id, new.memory_id),
-                                               rule=resolution.rule), None,
+                                               rule=resolution.rule, spoken_of=spoken), None,
                                 merged(existing.metadata, new.metadata))
     events: list[Event] = [event, *settled(memory_id, existing.memory_id, new_from)]
     events.append(MemorySuperseded(at=at, namespace=ns, actor="user", memory_id=new.memory_id,

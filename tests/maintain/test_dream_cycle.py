@@ -33,6 +33,7 @@ from eventmem.events import (
     DREAM_POLICY,
     ConflictFlagged,
     ConflictResolved,
+    MemoryIngested,
 )
 from eventmem.policies.dream.params import DreamParams
 from eventmem.policies.lifecycle import SWEEP_POLICY
@@ -503,3 +504,19 @@ def test_a_dream_2_log_that_merged_a_conflict_still_audits(
         monkeypatch.undo()
         report = mem.audit()
         assert report.ok and report.by_kind.get("maintenance"), report
+
+
+def test_a_consolidated_memory_speaks_of_what_its_members_spoke_of(store, clock, t0):
+    """Its members go dormant: the memory that carries their facts is found by the dates they
+    spoke of, as read when each was said (not its own synthesized text read at the cycle's
+    time)."""
+    mem = store(summaries=False)
+    members = [remember(mem, f"Alice went hiking in the Alps with {who} last week")
+               for who in ("Bob", "Carol", "Erin")]
+    clock.advance(DAY)
+    [made] = mem.consolidate().consolidated
+    assert made.members == tuple(members)
+    spoken = {e.memory_id: e.times for _, e in mem.events() if isinstance(e, MemoryIngested)}
+    assert spoken[made.memory_id] == spoken[members[0]] != ()  # the week before t0
+    assert mem.audit().ok
+    settled(mem)

@@ -13,7 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import eventmem
-from eventmem.recall.channels import Lexical, context_scores, same_session, smoothed
+from eventmem.recall.channels import (
+    Lexical,
+    context_scores,
+    rows_of,
+    same_session,
+    smoothed,
+    time_channel,
+)
 from tests.strategies import memory_record
 
 # -- neighbouring context ------------------------------------------------------------------------
@@ -153,3 +160,53 @@ def test_one_neighbour_lends_its_weight_to_a_few_memories_ranked_by_the_query(
     rank = {h.text: h.signals["graph_rank"] for h in by_graph}
     office = rank["Last week Acme opened a new office in Lisbon"]
     assert all(office < r for text, r in rank.items() if text and "release" in text)
+
+
+# -- time ------------------------------------------------------------------------------------------
+
+HOUR_US = 3_600_000_000
+
+
+def _rows(n: int) -> dict[str, object]:
+    """``n`` memories a day apart (one session each), created in row order."""
+    memories = {}
+    for i in range(n):
+        record = memory_record(f"m{i}", created=i * 24 * HOUR_US, session=f"s{i}")
+        record.created_seq = i + 1
+        memories[f"m{i}"] = record
+    return memories
+
+
+def test_rows_of_finds_each_memory_by_its_creation() -> None:
+    memories = _rows(5)
+    found = Lexical(np.zeros(5), [f"m{i}" for i in range(5)])
+    assert rows_of(found, memories, ["m3", "m0", "gone"]) == [3, 0]  # type: ignore[arg-type]
+
+
+def test_the_time_channel_ties_memories_to_the_span_and_ranks_by_words() -> None:
+    memories = _rows(6)
+    ids = [f"m{i}" for i in range(6)]
+    # The span is day 2: m2 was created in it and matches words; m5 speaks of it
+    # ("yesterday" said later), m4 of its whole month.
+    scores = np.array([0.0, 0.0, 4.0, 0.0, 0.0, 0.0])
+    found = Lexical(scores, ids)
+    day = 24 * HOUR_US
+    ranked = time_channel(found, 10, lambda m: True, memories, 2 * day, 3 * day,  # type: ignore[arg-type]
+                          [0.5], 1.0, match=True, spoken=[("m5", 1.0), ("m4", 1 / 30)])
+    got = dict(ranked)
+    assert [mid for mid, _ in ranked] == ["m2", "m5", "m4"]
+    assert got["m2"] == 8.0  # its words (4) on top of the tie (the best words: 4)
+    assert got["m5"] == 4.0  # speaks of the day, no word of the question: the tie alone
+    assert abs(got["m4"] - 4.0 / 30 ** 0.5) < 1e-9  # a month holds the day: weaker
+    # A memory only created then needs a word of the question.
+    found = Lexical(np.zeros(6), ids)
+    ranked = time_channel(found, 10, lambda m: True, memories, 2 * day, 3 * day,  # type: ignore[arg-type]
+                          [0.5], 1.0, match=True, spoken=[("m5", 1.0)])
+    assert ranked == [("m5", 1.0)]
+    # Without words to match (a query of nothing but its time), every memory then.
+    ranked = time_channel(found, 10, lambda m: True, memories, 2 * day, 3 * day,  # type: ignore[arg-type]
+                          [0.5], 1.0, match=False, spoken=[("m5", 1.0)])
+    assert [mid for mid, _ in ranked] == ["m2", "m5"]
+    # What the recall may not return is not proposed.
+    assert time_channel(found, 10, lambda m: m != "m5", memories, 2 * day,  # type: ignore[arg-type]
+                        3 * day, [0.5], 1.0, match=True, spoken=[("m5", 1.0)]) == []

@@ -17,6 +17,8 @@ from eventmem.text.timeexpr import (
     find_time,
     mentions_time,
     stated_time,
+    statement_times,
+    states_duration,
     strip_phrase,
 )
 
@@ -194,3 +196,160 @@ def test_stated_time_is_the_day_the_text_names(text: str, day: date) -> None:
 ])
 def test_stated_time_passes_over_what_is_no_past_day(text: str) -> None:
     assert stated_time(text, to_micros(STATED_AT)) is None
+
+
+# -- tomorrow, "in N units", and a date moved by an offset ----------------------------------------
+
+
+@pytest.mark.parametrize(("text", "start", "end"), [
+    ("what am I doing tomorrow", day(2023, 6, 16), day(2023, 6, 17)),
+    ("the day after tomorrow", day(2023, 6, 17), day(2023, 6, 18)),
+    ("in 3 days", day(2023, 6, 18), day(2023, 6, 19)),
+    ("in two weeks", day(2023, 6, 26), day(2023, 7, 3)),  # about then: a week-wide window
+    ("in a month", day(2023, 7, 1), day(2023, 8, 1)),
+    ("a few days ago", day(2023, 6, 10), day(2023, 6, 15)),  # "a few" is not three exactly
+])
+def test_days_to_come_and_vague_counts(text: str, start: int, end: int) -> None:
+    assert span(text) == (start, end)
+
+
+@pytest.mark.parametrize(("text", "start", "end"), [
+    # Monday 14 August 2023: the Friday before it is the 11th
+    ("the Friday before 14 August 2023", day(2023, 8, 11), day(2023, 8, 12)),
+    ("the Sunday before 25 May 2023", day(2023, 5, 21), day(2023, 5, 22)),
+    # Friday 20 October: the weekend before is the 14th-15th
+    ("the weekend before 20 October 2023", day(2023, 10, 14), day(2023, 10, 16)),
+    ("last weekend before April 10, 2023", day(2023, 4, 8), day(2023, 4, 10)),
+    ("two weekends before 17 July 2023", day(2023, 7, 8), day(2023, 7, 10)),
+    ("the week before 2 April 2023", day(2023, 3, 26), day(2023, 4, 2)),
+    ("two weeks before August 11, 2023", day(2023, 7, 25), day(2023, 8, 1)),
+    ("the day after May 3, 2023", day(2023, 5, 4), day(2023, 5, 5)),
+    ("the weekend after 2023-05-03", day(2023, 5, 6), day(2023, 5, 8)),
+    ("a month after May 2023", day(2023, 6, 1), day(2023, 7, 1)),
+    ("the year before May 2023", day(2022, 1, 1), day(2023, 1, 1)),
+])
+def test_an_offset_moves_the_date_after_it(text: str, start: int, end: int) -> None:
+    assert span(text) == (start, end)
+
+
+def test_a_moved_date_is_one_phrase() -> None:
+    found = find_time("What did Maria do the Friday before 14 August 2023?", NOW)
+    assert isinstance(found, TimeRange)
+    assert found.phrase == "the friday before 14 august 2023"
+    assert strip_phrase("What did Maria do the Friday before 14 August 2023?",
+                        found.phrase) == "What did Maria do ?"
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.dates(min_value=date(1990, 1, 1), max_value=date(2090, 1, 1)),
+       st.sampled_from(["day", "week", "weekend", "month", "year", "friday", "monday"]),
+       st.sampled_from(["the", "two", "a few"]), st.booleans())
+def test_an_offset_lands_on_its_side_of_the_date(when: date, unit: str, count: str,
+                                                 after: bool) -> None:
+    written = f"{count} {unit}s" if count == "two" else f"{count} {unit}"
+    text = f"{written} {'after' if after else 'before'} {when.isoformat()}"
+    start, end = span(text)
+    of_day = day(when.year, when.month, when.day)
+    assert start < end <= start + 366 * MICROS_PER_DAY
+    if unit in ("day", "weekend", "friday", "monday"):  # a point wholly on one side
+        assert (start >= of_day + MICROS_PER_DAY) if after else (end <= of_day)
+    else:  # a window or a calendar span on that side
+        assert (end > of_day + MICROS_PER_DAY) if after else (start < of_day)
+    assert span(text) == (start, end)  # a pure function of the text
+
+
+# -- statement_times: every time a statement speaks of ------------------------------------------
+
+SAID = to_micros(datetime(2022, 3, 17, 15, 0, tzinfo=UTC))  # a Thursday
+
+
+def spoken(text: str, at: int = SAID) -> list[tuple[date, int]]:
+    """(first day, width in days) of each time ``text`` speaks of."""
+    return [(from_micros(s.start).date(), (s.end - s.start) // MICROS_PER_DAY)
+            for s in statement_times(text, at)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("James: Yesterday I went hiking with my dog.", [(date(2022, 3, 16), 1)]),
+    ("I went to a support group last week", [(date(2022, 3, 7), 7)]),
+    ("Two days ago I started a new job", [(date(2022, 3, 15), 1)]),
+    ("We are moving next month", [(date(2022, 4, 1), 30)]),
+    ("See you the day after tomorrow", [(date(2022, 3, 19), 1)]),
+    ("That roadtrip this past weekend was insane!", [(date(2022, 3, 12), 2)]),
+    ("Back in 2016 I started painting", [(date(2016, 1, 1), 366)]),
+    ("I got my degree the week before March 3, 2022", [(date(2022, 2, 24), 7)]),
+    ("My exam is in two weeks", [(date(2022, 3, 28), 7)]),
+    ("On March 16, 2022 we met, and on 2022-03-20 we fly",
+     [(date(2022, 3, 16), 1), (date(2022, 3, 20), 1)]),
+])
+def test_a_statement_speaks_of_the_times_it_names(text: str,
+                                                  expected: list[tuple[date, int]]) -> None:
+    assert spoken(text) == expected
+
+
+@pytest.mark.parametrize(("text", "day_"), [
+    ("I will fly to Rome on Friday", date(2022, 3, 18)),  # to come
+    ("I'm flying to Rome on Friday", date(2022, 3, 18)),
+    ("I flew to Rome on Friday", date(2022, 3, 11)),  # gone by
+    ("We plan to visit Spain on 1 August", date(2022, 8, 1)),
+    ("On March 3 I joined the choir", date(2022, 3, 3)),
+    ("We met on 20 March", date(2021, 3, 20)),  # past tense: the one gone by
+    ("The concert is on March 20", date(2022, 3, 20)),  # no tense: the nearer
+])
+def test_an_open_date_takes_the_tense_of_its_sentence(text: str, day_: date) -> None:
+    [(first, width)] = spoken(text)
+    assert (first, width) == (day_, 1)
+
+
+def test_a_month_is_the_past_or_coming_one_by_tense() -> None:
+    assert spoken("In August we visited Spain") == [(date(2021, 8, 1), 31)]
+    assert spoken("We plan to visit Spain in August") == [(date(2022, 8, 1), 31)]
+
+
+@pytest.mark.parametrize("text", [
+    "I ran 2000 steps",  # a number, not a year
+    "Today I feel great, this week was rough",  # the time of recording says as much
+    "We finished it in two weeks",  # how long, not when
+    "I love painting sunsets",
+    "Over the past 10 days I read a lot",  # a span ending now
+    "Two weeks before the trip I got sick",  # an offset from an event: the retrieval's to find
+])
+def test_a_statement_that_names_no_other_time_speaks_of_none(text: str) -> None:
+    assert statement_times(text, SAID) == ()
+
+
+TIME_WORDS = ["yesterday", "last week", "two days ago", "next month", "on Friday", "in August",
+              "March 3", "March 3, 2021", "in 2019", "the weekend before May 2, 2022",
+              "tomorrow", "in 3 weeks", "last Monday", "this weekend", "a few days ago",
+              "I will", "I went", "and", "then", "we met", "12", "2000"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.datetimes(min_value=datetime(1950, 1, 1), max_value=datetime(2090, 1, 1),
+                    timezones=st.just(UTC)),
+       st.lists(st.sampled_from(TIME_WORDS), max_size=10))
+def test_statement_times_are_bounded_and_deterministic(when: datetime,
+                                                       words: list[str]) -> None:
+    text, at = " ".join(words), to_micros(when)
+    found = statement_times(text, at)
+    assert found == statement_times(text, at)  # a pure function of the text and the time
+    assert len(found) <= 8
+    assert [(s.start, s.end) for s in found] == sorted({(s.start, s.end) for s in found})
+    for s in found:
+        assert 0 < s.end - s.start <= 366 * MICROS_PER_DAY  # never wider than a year
+        assert not s.start <= at < s.end  # never the span of the recording itself
+        assert abs(s.start - at) < 200 * 366 * MICROS_PER_DAY  # within the calendar's reach
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("I've known these friends for 4 years, since I moved", True),
+    ("Seven years now, and I've found my muses", True),
+    ("5 years already! Time flies", True),
+    ("Since I was 17 or so", True),
+    ("A friend made it for my 18th birthday ten years ago", True),
+    ("We started dating in college", True),
+    ("I love painting sunsets", False),
+    ("See you at the party", False),
+])
+def test_states_duration(text: str, says: bool) -> None:
+    assert states_duration(text) is says
