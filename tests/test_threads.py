@@ -1,7 +1,7 @@
-"""One engine shared between threads (issue 15, item 2): writes are serialized, reads see whole
-folds, and a snapshot never captures a half-folded state. So whatever the interleaving, the
-store ends with verify() and audit() ok, every acknowledged write present, and a reopen that
-changes nothing.
+"""One engine shared between threads (issue 15, item 2; issue 16: reads run concurrently):
+writes are serialized, reads run side by side on whole folds, and a snapshot never captures a
+half-folded state. So whatever the interleaving, the store ends with verify() and audit() ok,
+every acknowledged write present, and a reopen that changes nothing.
 
 Real threads, with the interpreter's switch interval cut to a microsecond so that they
 interleave inside the engine's calls (the default 5 ms lets most calls finish alone).
@@ -15,10 +15,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eventmem
+from eventmem.events import MemoryErased, MemoryRecalled
+from eventmem.reader import ReadWriteLock
 
 
 @contextmanager
@@ -171,32 +174,254 @@ def test_a_closed_engine_refuses_other_threads_cleanly(
         check_store(reopened, acknowledged)
 
 
+# -- the lock: many readers or one writer ---------------------------------------------------------
+
+
+def test_two_readers_hold_the_lock_at_once_and_a_writer_waits_for_both() -> None:
+    lock = ReadWriteLock()
+    inside = threading.Barrier(3, timeout=10)  # two readers and the test, all inside at once
+    leave = threading.Event()
+    order: list[str] = []
+
+    def reader() -> None:
+        with lock.shared():
+            inside.wait()
+            leave.wait(10)
+            order.append("read")
+
+    def writer() -> None:
+        with lock.exclusive():
+            order.append("write")
+
+    readers = [threading.Thread(target=reader) for _ in range(2)]
+    for t in readers:
+        t.start()
+    inside.wait()  # both readers are in: a second reader did not wait for the first
+    w = threading.Thread(target=writer)
+    w.start()
+    w.join(0.2)
+    assert w.is_alive() and order == []  # the writer waits for the readers to leave
+    leave.set()
+    for t in [*readers, w]:
+        t.join(10)
+    assert order == ["read", "read", "write"]
+
+
+def test_a_waiting_writer_goes_before_new_readers_but_not_before_a_reader_inside() -> None:
+    """Writers first (recalls cannot starve writes), except for a thread already reading: it
+    must be able to read again (a nested read) or it could never leave."""
+    lock = ReadWriteLock()
+    entered, waiting, order = threading.Event(), threading.Event(), []
+
+    def first_reader() -> None:
+        with lock.shared():
+            entered.set()
+            waiting.wait(10)
+            with lock.shared():  # nested, while a writer waits: must not block
+                order.append("nested read")
+
+    def writer() -> None:
+        waiting.set()
+        with lock.exclusive():
+            order.append("write")
+
+    def late_reader() -> None:
+        with lock.shared():
+            order.append("late read")
+
+    first = threading.Thread(target=first_reader)
+    first.start()
+    entered.wait(10)
+    w = threading.Thread(target=writer)
+    w.start()
+    while not lock._writers_waiting:  # the writer is queued
+        threading.Event().wait(0.001)
+    late = threading.Thread(target=late_reader)
+    late.start()
+    for t in (first, w, late):
+        t.join(10)
+    assert order == ["nested read", "write", "late read"]
+
+
+def test_the_lock_is_reentrant_and_refuses_an_upgrade() -> None:
+    lock = ReadWriteLock()
+    with lock.exclusive():
+        # A writer may read (remember -> a query inside), and write again (one that snapshots).
+        with lock.shared(), lock.exclusive():
+            assert lock.holds()
+        assert not lock.holds_shared()
+    with lock.shared():
+        with lock.shared():
+            assert lock.holds_shared()
+        with pytest.raises(RuntimeError, match="upgrade"):
+            lock.acquire_exclusive()
+    assert not lock.holds()
+    with lock.exclusive():  # nothing was left held
+        pass
+
+
+def test_two_recalls_search_inside_the_engine_at_once(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    """Reads run concurrently: two recalls are inside their searches at the same time (a
+    channel that waits for the other recall would time out if they were serialized), then
+    each records its access alone."""
+    with eventmem.open(store_path, clock=clock, config=eventmem.Config(sync=False)) as mem:
+        made = [mem.remember(f"the blue box holds item {i}", namespace="r").memory_id
+                for i in range(3)]
+        both = threading.Barrier(2, timeout=10)
+
+        def meet(views: object, ns: str, query: str, n: int, allowed: object
+                 ) -> list[tuple[str, float]]:
+            both.wait()  # BrokenBarrierError unless the other recall is searching too
+            return [(made[0], 1.0)]
+
+        mem.extra_channels = {"meet": meet}
+        before = mem.seq
+        errors = run_threads([lambda: mem.recall("where is item 1", namespace="r"),
+                              lambda: mem.recall("which box holds items", namespace="r")])
+        assert errors == []
+        assert mem.seq == before + 2  # both recorded
+        check_store(mem, set(made))
+
+
+def test_every_pure_read_shares_the_lock(store_path: Path, clock: eventmem.ManualClock) -> None:
+    """Two threads inside a read at once, each calling every pure read of the engine and of a
+    view: all of them take the lock shared (one taking it alone would refuse, as an upgrade)."""
+    with eventmem.open(store_path, clock=clock, config=eventmem.Config(sync=False)) as mem:
+        mid = mem.remember("Alice keeps the keys in the red drawer in Paris",
+                           namespace="g").memory_id
+        view = mem.as_of(seq=mem.seq)
+        both = threading.Barrier(2, timeout=10)
+
+        def reads(reader: eventmem.Engine | eventmem.View) -> Callable[[], None]:
+            def work() -> None:
+                with reader._reading():  # what every read method runs in
+                    both.wait()  # the other thread is inside too
+                    assert reader.get(mid).text is not None
+                    assert [m.memory_id for m in reader.memories(namespace="g")] == [mid]
+                    assert reader.namespaces() == ["g"]
+                    assert reader.stats()["memories"] == 1
+                    assert [v.memory_id for v in reader.timeline(mid)] == [mid]
+                    assert len(reader.history(mid)) >= 1
+                    reader.conflicts(namespace="g")
+                    reader.hot(namespace="g")
+                    reader.graph.entities(namespace="g")
+                    reader.graph.links(mid, namespace="g")
+                    list(reader.events())
+                    assert reader.seq >= 1
+                    if reader is view:
+                        assert [h.memory_id for h in view.recall("keys", namespace="g")] == [mid]
+                        view.context("keys", namespace="g")
+                    else:
+                        mem.head()
+                        mem.as_of(seq=1)
+                        assert mem.verify().ok
+            return work
+
+        assert run_threads([reads(mem), reads(mem)]) == []
+        both.reset()
+        assert run_threads([reads(view), reads(view)]) == []
+
+
+def test_a_recall_racing_an_erase_never_records_what_was_erased_after_it(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    """A recall searches shared and records alone; an erase landing in between makes it search
+    again, so no recorded recall names a memory erased (or forgotten) before it."""
+    with eventmem.open(store_path, clock=clock, config=eventmem.Config(sync=False)) as mem:
+        made = [mem.remember(f"note {i}: the spare key is under pot {i}",
+                             namespace="e").memory_id for i in range(40)]
+
+        def eraser() -> None:
+            for i, mid in enumerate(made[:30]):
+                if i % 2:
+                    mem.erase(mid)
+                else:
+                    mem.forget(mid)
+
+        def recaller(t: int) -> Callable[[], None]:
+            def work() -> None:
+                for i in range(40):
+                    mem.recall(f"where is the spare key {(i + t) % 40}", namespace="e", k=5)
+            return work
+
+        assert run_threads([eraser, recaller(0), recaller(1), recaller(2)]) == []
+        assert_recalls_named_only_visible_memories(mem)
+        check_store(mem, set(made[30:]))
+
+
+def assert_recalls_named_only_visible_memories(mem: eventmem.Engine) -> None:
+    """Every recorded recall names memories a recall could return just before it (a default
+    recall: none deleted, erased or otherwise hidden)."""
+    events = list(mem.events())
+    erased = {mid: seq for seq, event in events if isinstance(event, MemoryErased)
+              for mid in event.memory_ids}
+    for seq, event in events:
+        if isinstance(event, MemoryRecalled) and event.memory_ids:
+            assert all(seq < erased.get(m, seq + 1) for m in event.memory_ids), seq
+            # A view of the past shows a later erasure too (ARCHITECTURE section 8): the
+            # statuses of the others.
+            before = mem.as_of(seq=seq - 1)
+            assert all(before.get(m).status in ("active", "stale")
+                       for m in event.memory_ids if m not in erased), seq
+
+
 # -- the property: any interleaving of a few threads' operations --------------------------------
 
+WRITES = ("remember", "forget", "pin", "feedback", "touch", "snapshot", "consolidate")
+READS = ("recall", "get", "list", "stats", "timeline", "hot", "graph", "as_of")
 OPS = st.one_of(
-    st.tuples(st.just("remember"), st.integers(0, 30)),
-    st.tuples(st.just("recall"), st.integers(0, 30)),
-    st.tuples(st.just("forget"), st.integers(0, 30)),
-    st.tuples(st.just("pin"), st.integers(0, 30)),
-    st.tuples(st.just("feedback"), st.integers(0, 30)),
-    st.tuples(st.just("touch"), st.integers(0, 30)),
-    st.tuples(st.just("snapshot"), st.just(0)),
-    st.tuples(st.just("consolidate"), st.just(0)),
+    *(st.tuples(st.just(name), st.integers(0, 30)) for name in WRITES + READS),
 )
 PROGRAMS = st.lists(st.lists(OPS, min_size=1, max_size=12), min_size=2, max_size=4)
+
+
+def _read(mem: eventmem.Engine, name: str, n: int, known: list[str]) -> None:
+    """One read, and what any whole fold satisfies: a half-folded state (a memory in one view
+    and not yet in another) fails these, or raises."""
+    mid = known[n % len(known)] if known else None
+    if name == "recall":
+        for hit in mem.recall(f"where is item {n}", namespace="p", k=3):
+            assert hit.text is not None and mem.get(hit.memory_id).namespace == "p"
+    elif name == "get" and mid is not None:
+        memory = mem.get(mid)
+        assert memory.memory_id == mid
+        assert mid in {v.memory_id for v in mem.timeline(mid)}
+    elif name == "list":
+        listed = list(mem.memories(namespace="p"))
+        assert len({m.memory_id for m in listed}) == len(listed)
+        assert all(m.text is not None for m in listed if m.status not in ("erased", "purged"))
+    elif name == "stats":
+        stats = mem.stats()
+        assert sum(stats["by_status"].values()) == stats["memories"]
+        assert sum(stats["by_namespace"].values()) == stats["memories"]
+    elif name == "timeline" and mid is not None:
+        versions = mem.timeline(mid)
+        assert all(v.recorded_at is not None for v in versions)
+    elif name == "hot":
+        mem.hot(namespace="p", k=3)
+    elif name == "graph":
+        for entity in mem.graph.entities(namespace="p"):
+            assert set(entity.memory_ids) <= {m.memory_id for m in mem.memories()}
+    elif name == "as_of":
+        seq = mem.seq
+        assert mem.as_of(seq=seq).stats()["seq"] == seq
 
 
 def _run_op(mem: eventmem.Engine, op: tuple[str, int], thread: int,
             acknowledged: dict[str, str], known: list[str]) -> None:
     name, n = op
-    if name == "remember":
+    if name in READS:
+        for _ in range(3):  # reads are cheap: more of them overlap the writes' folds
+            _read(mem, name, n, known)
+    elif name == "remember":
         r = mem.remember(f"thread {thread} says item {n} is kept in box {n % 5}",
                          namespace="p")
         if r.action != "rejected":
             acknowledged[r.memory_id] = r.action
             known.append(r.memory_id)
-    elif name == "recall":
-        mem.recall(f"where is item {n}", namespace="p", k=3)
+            assert mem.get(r.memory_id).memory_id == r.memory_id  # a thread reads its writes
     elif name == "snapshot":
         mem.snapshot()
     elif name == "consolidate":
@@ -222,6 +447,9 @@ def _run_op(mem: eventmem.Engine, op: tuple[str, int], thread: int,
 def test_any_interleaving_ends_verified_audited_and_complete(
     tmp_path: Path, programs: list[list[tuple[str, int]]]
 ) -> None:
+    """Threads running any mix of reads and writes: no read fails or sees half a fold, every
+    recorded recall names what a recall could return then, and the store ends verified,
+    audited and complete, and reopens unchanged."""
     import tempfile
     from datetime import UTC, datetime
 
@@ -230,11 +458,17 @@ def test_any_interleaving_ends_verified_audited_and_complete(
     acknowledged: dict[str, str] = {}
     known: list[str] = []
     with eventmem.open(store, clock=clock, config=eventmem.Config(sync=False)) as mem:
+        # Some memories first: a read that iterates them is then long enough for folds to land
+        # in the middle of it, were it not for the lock.
+        mem.remember_many([f"shelf {i} holds the spare parts of batch {i}" for i in range(40)],
+                          namespace="p")
+
         def worker(t: int, program: list[tuple[str, int]]) -> Callable[[], None]:
             return lambda: [_run_op(mem, op, t, acknowledged, known) for op in program] and None
 
         assert run_threads([worker(t, p) for t, p in enumerate(programs)]) == []
         check_store(mem, set())
+        assert_recalls_named_only_visible_memories(mem)
         head = mem.head()
     with eventmem.open(store, clock=clock) as mem:
         assert mem.head() == head
