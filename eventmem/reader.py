@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from types import MappingProxyType
@@ -130,19 +131,22 @@ class _Side:
 class ReadWriteLock:
     """Many readers at once, or one writer alone; re-entrant both ways (see the comment above).
 
-    ``with lock.shared():`` / ``with lock.exclusive():``. Writers go first: once a writer waits, new
-    readers wait behind it (a thread already reading goes on, or it could never leave), so a
-    stream of recalls cannot starve the writes. A thread holding the lock alone may take it
-    shared (it already excludes everyone); a thread holding it shared asking for it alone gets
-    RuntimeError, never a deadlock.
+    ``with lock.shared():`` / ``with lock.exclusive():``. Writers go first: once a writer waits,
+    new readers wait behind it (a thread already reading goes on, or it could never leave), so
+    a stream of recalls cannot starve the writes. Writers take turns in the order they came:
+    the lock passes to the longest waiting, never to a thread that has just released it and
+    asks again, so no client of a busy server waits behind another's every request. A thread
+    holding the lock alone may take it shared (it already excludes everyone); a thread holding
+    it shared asking for it alone gets RuntimeError, never a deadlock.
     """
 
     def __init__(self) -> None:
-        self._cond = threading.Condition(threading.Lock())
+        self._mutex = threading.Lock()  # guards the fields below
+        self._readers_may = threading.Condition(self._mutex)  # readers wait on it
         self._readers = 0  # reader slots held
         self._writer: int | None = None  # the thread holding the lock alone
         self._writer_depth = 0
-        self._writers_waiting = 0
+        self._writers: deque[threading.Condition] = deque()  # waiting writers, first first
         self._held = _Held()
 
     def shared(self) -> _Side:
@@ -167,9 +171,9 @@ class ReadWriteLock:
         if held.depth or self._writer == threading.get_ident():
             held.depth += 1
             return
-        with self._cond:
-            while self._writer is not None or self._writers_waiting:
-                self._cond.wait()
+        with self._mutex:
+            while self._writer is not None or self._writers:
+                self._readers_may.wait()
             self._readers += 1
         held.depth, held.slot = 1, True
 
@@ -179,10 +183,10 @@ class ReadWriteLock:
         held.depth -= 1
         if held.depth == 0 and held.slot:
             held.slot = False
-            with self._cond:
+            with self._mutex:
                 self._readers -= 1
                 if self._readers == 0:
-                    self._cond.notify_all()
+                    self._next()
 
     def acquire_exclusive(self) -> None:
         """Take the lock alone (at once when this thread already does)."""
@@ -193,22 +197,35 @@ class ReadWriteLock:
         if self._held.depth:
             raise RuntimeError("a thread reading under the shared lock asked for it alone: "
                                "an upgrade would deadlock; take it alone first")
-        with self._cond:
-            self._writers_waiting += 1
-            try:
-                while self._writer is not None or self._readers:
-                    self._cond.wait()
-            finally:
-                self._writers_waiting -= 1
+        with self._mutex:
+            if self._writer is not None or self._readers or self._writers:
+                turn = threading.Condition(self._mutex)
+                self._writers.append(turn)
+                try:
+                    while self._writer is not None or self._readers or self._writers[0] is not turn:
+                        turn.wait()
+                except BaseException:  # interrupted (KeyboardInterrupt): it gives up its turn
+                    self._writers.remove(turn)
+                    if self._writer is None and not self._readers:
+                        self._next()
+                    raise
+                self._writers.popleft()
             self._writer, self._writer_depth = me, 1
 
     def release_exclusive(self) -> None:
         """Leave one exclusive section."""
         self._writer_depth -= 1
         if self._writer_depth == 0:
-            with self._cond:
+            with self._mutex:
                 self._writer = None
-                self._cond.notify_all()
+                self._next()
+
+    def _next(self) -> None:
+        """The lock is free (the mutex held): wake the first waiting writer, else the readers."""
+        if self._writers:
+            self._writers[0].notify()
+        else:
+            self._readers_may.notify_all()
 
 
 class _ReadSection:

@@ -234,13 +234,41 @@ def test_a_waiting_writer_goes_before_new_readers_but_not_before_a_reader_inside
     entered.wait(10)
     w = threading.Thread(target=writer)
     w.start()
-    while not lock._writers_waiting:  # the writer is queued
+    while not lock._writers:  # the writer is queued
         threading.Event().wait(0.001)
     late = threading.Thread(target=late_reader)
     late.start()
     for t in (first, w, late):
         t.join(10)
     assert order == ["nested read", "write", "late read"]
+
+
+def test_writers_take_the_lock_in_the_order_they_asked() -> None:
+    """First come, first served among writers: a thread that releases and asks again queues
+    behind those already waiting (the server's clients each get their turn)."""
+    lock = ReadWriteLock()
+    order: list[int] = []
+    queued = threading.Semaphore(0)
+
+    def writer(n: int) -> None:
+        queued.release()
+        with lock.exclusive():
+            order.append(n)
+
+    with lock.exclusive():
+        threads = []
+        for n in range(5):
+            t = threading.Thread(target=writer, args=(n,))
+            t.start()
+            queued.acquire()
+            while len(lock._writers) < n + 1:  # queued in this order
+                threading.Event().wait(0.001)
+            threads.append(t)
+    with lock.exclusive():  # asks again at once: behind the five
+        order.append(-1)
+    for t in threads:
+        t.join(10)
+    assert order == [0, 1, 2, 3, 4, -1]
 
 
 def test_the_lock_is_reentrant_and_refuses_an_upgrade() -> None:
