@@ -78,8 +78,8 @@ def versions(views: Projections, memory_id: str) -> list[str]:
 # Projections are plain Python structures that a fold mutates in place (the vector matrix grows,
 # records change), so no query may run while a fold does, nor a snapshot capture half a fold.
 # Queries that only read projections may run together, though: each is a whole read of one
-# consistent state, and most of a recall's time is spent where the interpreter lets other threads
-# run (numpy's matrix products, LMDB reads, an fsync). So the instance's lock is a readers-writer
+# consistent state, and much of a recall's time is spent where the interpreter lets other threads
+# run (numpy's array work, LMDB reads). So the instance's lock is a readers-writer
 # lock (:class:`ReadWriteLock`): a method that only reads takes it shared (:func:`shared`); one
 # that appends or folds events takes it alone (:func:`serialized`), so writes go through one
 # writer at a time and a reader never sees a half-folded state. What a read derives lazily from
