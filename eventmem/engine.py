@@ -7,8 +7,8 @@ append fails nothing is folded, so the live state never runs ahead of the log.
 
 from __future__ import annotations
 
-import functools
 import os
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -45,7 +45,7 @@ from eventmem.maintain.sweep import report as consolidation_report
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.dream.summaries import Summarizer
 from eventmem.policies.utility import after_feedback
-from eventmem.reader import Reader, ReadWriteLock, View, serialized, shared, view_at
+from eventmem.reader import Reader, View, serialized, view_at
 from eventmem.recall.cache import RecallCache
 from eventmem.results import Action, Hit, RememberResult
 from eventmem.storage.envelope import Content, appended
@@ -167,9 +167,9 @@ class Engine(Reader):
     """A store opened for reading and writing (or read-only with ``readonly=True``).
 
     Use :func:`eventmem.open`; close it, or use it as a context manager. One engine may be
-    shared between threads: a method that appends or folds events runs under the engine's lock
-    alone, one that only reads shares it with other readers, so writes are serialized and reads
-    run concurrently on whole folds (see :class:`eventmem.reader.ReadWriteLock`).
+    shared between threads: every public method that reads the projections or touches the log
+    runs under the engine's lock, so writes are serialized and reads see whole folds
+    (:func:`eventmem.reader.serialized`).
     """
 
     def __init__(
@@ -190,13 +190,12 @@ class Engine(Reader):
         self.summarizer = summarizer  # None: extractive (eventmem.policies.dream.summaries)
         self.readonly = readonly
         self._closed = False
-        self._lock = ReadWriteLock()
+        self._lock = threading.RLock()
         opened = open_store(path, config=self.config, clock=self.clock, embedder=embedder,
                             readonly=readonly)
         self._log, self._embedder, self._views = opened.log, opened.embedder, opened.views
         self.opened_from, self._snapshot_seq = opened.opened_from, opened.snapshot_seq
         self._last_at = opened.last_at
-        self._changed = self._views.seq  # the last fold other than a recall's access
         self._given_embedder = opened.embedder.inner  # _embedder checks its output
         try:
             self._ops = ops_logger(self._log.path, enabled=not readonly,
@@ -272,14 +271,10 @@ class Engine(Reader):
         line; nothing when the store is read-only."""
         self._ops.info(op, **fields)
 
-    def _catch_up(self) -> None:
-        if self.readonly and not self._closed and self._log.head().seq > self._views.seq:
-            self.refresh()
-
     def _ensure_current(self) -> None:
         if self._closed:
             raise ClosedError("the store is closed; open it again")
-        if self.readonly and not self._lock.holds_shared():  # a read caught up as it began
+        if self.readonly:
             self.refresh()
 
     @serialized
@@ -401,8 +396,6 @@ class Engine(Reader):
         """Apply appended events to the projections, with the content they introduced."""
         self._views.apply_all(appended(events, seqs, contents or {}))
         self._last_at = max(self._last_at, events[-1].at)
-        if not all(isinstance(event, MemoryRecalled) for event in events):
-            self._changed = self._views.seq  # what a recall searched before, it searches again
         due = max(self.config.snapshot_every, self._snapshot_seq // 2)
         if self._views.seq - self._snapshot_seq >= due:
             self.snapshot()
@@ -634,6 +627,7 @@ class Engine(Reader):
 
     # -- reading that writes ------------------------------------------------------------------
 
+    @serialized
     def recall(
         self,
         query: str,
@@ -649,53 +643,40 @@ class Engine(Reader):
         that reinforces the returned memories, and only those, and the trail of what the agent
         was given). A greeting or acknowledgement asks for nothing: no hits, and nothing
         recorded."""
-        search = functools.partial(self._search, query, namespace=namespace, k=k,
-                                   valid_at=valid_at, include_hidden=include_hidden,
-                                   profile=profile, min_score=min_score)
-        # Searched under the shared lock, beside other readers; recorded under the lock alone
-        # (a reader never upgrades: see eventmem.reader). In between, other recalls may record
-        # their accesses: those change no memory's text or visibility, and this access's
-        # stabilities are computed on the state it is recorded on, as audit re-derives them.
-        # Anything else folded in between (a write, a forget, an erase) and the search runs
-        # again, alone: an erase must never find a recall of what it erased recorded after it.
-        with self._reading():
-            self._ensure_current()
-            hits, _, plan = search()
-            searched = self._changed
+        self._ensure_current()
+        hits, _, plan = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
+                                     include_hidden=include_hidden, profile=profile,
+                                     min_score=min_score)
         if self.config.record_recalls and not self.readonly and not plan.chitchat:
-            with self._lock.exclusive():
-                self._check_writable()
-                if self._changed != searched:
-                    hits, _, plan = search()
-                now = self._now()
-                memories = self._views.state.memories
-                # The query is caller text: stored as content, which an erasure can remove; the
-                # event names it by hash.
-                document = _QUERY.encode(RecalledQuery(
-                    namespace=namespace, query=checks.query(query, self.config))).decode()
-                query_hash = content_hash(document)
-                event = MemoryRecalled(
-                    at=now, namespace=namespace, actor="agent", query="", query_hash=query_hash,
-                    k=k, memory_ids=tuple(h.memory_id for h in hits),
-                    scores=tuple(h.score for h in hits),
-                    valid_at=None if valid_at is None else to_micros(valid_at),
-                    stabilities=tuple(stability_after_access(memories[h.memory_id], now,
-                                                             self.config.decay) for h in hits))
-                seq = self._log.append([event], contents={query_hash: Content(document)})[0]
-                self._fold([event], [seq])
-                self._ops.info("recall", seq=seq, hits=len(hits))  # never the query: it is text
+            now = self._now()
+            memories = self._views.state.memories
+            # The query is caller text: stored as content, which an erasure can remove; the
+            # event names it by hash.
+            document = _QUERY.encode(RecalledQuery(
+                namespace=namespace, query=checks.query(query, self.config))).decode()
+            query_hash = content_hash(document)
+            event = MemoryRecalled(
+                at=now, namespace=namespace, actor="agent", query="", query_hash=query_hash,
+                k=k, memory_ids=tuple(h.memory_id for h in hits),
+                scores=tuple(h.score for h in hits),
+                valid_at=None if valid_at is None else to_micros(valid_at),
+                stabilities=tuple(stability_after_access(memories[h.memory_id], now,
+                                                         self.config.decay) for h in hits))
+            seq = self._log.append([event], contents={query_hash: Content(document)})[0]
+            self._fold([event], [seq])
+            self._ops.info("recall", seq=seq, hits=len(hits))  # never the query: it is text
         return hits
 
     # -- the past, and checks -----------------------------------------------------------------
 
-    @shared
+    @serialized
     def as_of(self, *, at: datetime | None = None, seq: int | None = None) -> View:
         """A read-only view of the store as it stood at time ``at`` or just after ``seq``."""
         self._ensure_current()
         return view_at(self._log, self._embedder, self.config, head=self._views.seq, at=at,
                        seq=seq)
 
-    @shared
+    @serialized
     def replay(self) -> View:
         """A read-only view of the store at this engine's seq, folded from the log's first event
         without any snapshot: what an open without a usable snapshot computes. It answers as
@@ -705,7 +686,7 @@ class Engine(Reader):
         return view_at(self._log, self._embedder, self.config, head=self._views.seq, at=None,
                        seq=self._views.seq, snapshots=False)
 
-    @shared
+    @serialized
     def verify(self, *, expected_head: Head | None = None) -> VerifyReport:
         """Check the hash chain, the blobs, what is derived from each text (vector, terms,
         extraction) against a re-derivation, the head, and live projections against a
@@ -716,7 +697,7 @@ class Engine(Reader):
         self._ops.info("verify", ok=report.ok, findings=len(report.findings))
         return report
 
-    @shared
+    @serialized
     def audit(self, *, until: int | None = None, tolerance: float = 1e-6) -> AuditReport:
         """Re-derive every recorded decision (write gate, resolutions, consolidations, the
         stabilities of accesses, feedback) on the state as it was, and report each one that
@@ -730,7 +711,7 @@ class Engine(Reader):
                        checked=report.decisions_checked, unverifiable=report.unverifiable)
         return report
 
-    @shared
+    @serialized
     def head(self) -> Head:
         """The log's head: its last seq and the hash that chains every event up to it."""
         self._ensure_current()

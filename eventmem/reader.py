@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from types import MappingProxyType
@@ -75,193 +74,31 @@ def versions(views: Projections, memory_id: str) -> list[str]:
 
 # One engine (or view) shared between threads.
 #
-# Projections are plain Python structures that a fold mutates in place (the vector matrix grows,
-# records change), so no query may run while a fold does, nor a snapshot capture half a fold.
-# Queries that only read projections may run together, though: each is a whole read of one
-# consistent state, and much of a recall's time is spent where the interpreter lets other threads
-# run (numpy's array work, LMDB reads). So the instance's lock is a readers-writer
-# lock (:class:`ReadWriteLock`): a method that only reads takes it shared (:func:`shared`); one
-# that appends or folds events takes it alone (:func:`serialized`), so writes go through one
-# writer at a time and a reader never sees a half-folded state. What a read derives lazily from
-# the projections (the BM25 tail sealed into postings, score bounds, an ANN index loaded) guards
-# itself; the recall cache has its own lock.
+# Projections are plain Python structures that a fold mutates in place (the BM25 segments seal,
+# the vector matrix grows), and the engine's recall is itself a write (the access event). So every
+# public method that reads projections or touches the log runs under the instance's one re-entrant
+# lock: calls are serialized, a reader never sees a half-folded state, and a snapshot never
+# captures one. Re-entrant, because public methods call each other (remember -> remember_many,
+# a write that snapshots, context -> recall). An uncontended RLock costs well under a
+# microsecond, nothing beside a recall or a durable append.
 #
-# Re-entrant both ways, because public methods call each other (remember -> remember_many, a
-# write that snapshots, context -> recall, timeline -> get), and a thread holding the lock alone
-# may read. A thread holding it shared may never take it alone: two such threads would each wait
-# for the other to leave (the classic upgrade deadlock), so the lock raises instead, and the
-# code is arranged so that it never happens: a read that must first fold (a read-only engine
-# catching up with the writer, a view applying a later erasure) does so before it takes the
-# shared lock (:meth:`Reader._catch_up`), and the engine's recall searches shared and then records
-# its access alone (:meth:`eventmem.engine.Engine.recall`).
+# Why not a readers-writer lock, with reads side by side: it was built and measured (issue 16,
+# branch bench, in the history): on 2 cores a 100k-memory recall holds the interpreter's lock for
+# most of its time, so recalls searching side by side contend for it and came out slower (8
+# threads: 8.2-9.6 recalls/s shared against 10.0-10.7 serialized; 32: 7.0-7.3 against 9.6-11.1),
+# and the other reads are pure Python. Worth revisiting on a free-threaded Python.
 
 P = ParamSpec("P")
 R = TypeVar("R")
 ReaderT = TypeVar("ReaderT", bound="Reader")
 
 
-class _Held(threading.local):
-    """One thread's hold on a :class:`ReadWriteLock`."""
-
-    depth = 0  # nested shared sections of this thread
-    slot = False  # whether it holds a reader slot (not when nested in its own exclusive hold)
-
-
-class _Side:
-    """One way of holding a :class:`ReadWriteLock`, as a context manager."""
-
-    __slots__ = ("_alone", "_lock")
-
-    def __init__(self, lock: ReadWriteLock, alone: bool) -> None:
-        self._lock, self._alone = lock, alone
-
-    def __enter__(self) -> None:
-        if self._alone:
-            self._lock.acquire_exclusive()
-        else:
-            self._lock.acquire_shared()
-
-    def __exit__(self, *exc: object) -> None:
-        if self._alone:
-            self._lock.release_exclusive()
-        else:
-            self._lock.release_shared()
-
-
-class ReadWriteLock:
-    """Many readers at once, or one writer alone; re-entrant both ways (see the comment above).
-
-    ``with lock.shared():`` / ``with lock.exclusive():``. Writers go first: once a writer waits,
-    new readers wait behind it (a thread already reading goes on, or it could never leave), so
-    a stream of recalls cannot starve the writes. Writers take turns in the order they came:
-    the lock passes to the longest waiting, never to a thread that has just released it and
-    asks again, so no client of a busy server waits behind another's every request. A thread
-    holding the lock alone may take it shared (it already excludes everyone); a thread holding
-    it shared asking for it alone gets RuntimeError, never a deadlock.
-    """
-
-    def __init__(self) -> None:
-        self._mutex = threading.Lock()  # guards the fields below
-        self._readers_may = threading.Condition(self._mutex)  # readers wait on it
-        self._readers = 0  # reader slots held
-        self._writer: int | None = None  # the thread holding the lock alone
-        self._writer_depth = 0
-        self._writers: deque[threading.Condition] = deque()  # waiting writers, first first
-        self._held = _Held()
-
-    def shared(self) -> _Side:
-        """The lock shared, for a ``with`` block."""
-        return _Side(self, False)
-
-    def exclusive(self) -> _Side:
-        """The lock alone, for a ``with`` block."""
-        return _Side(self, True)
-
-    def holds_shared(self) -> bool:
-        """Whether this thread holds the lock shared (and not alone): it must not write."""
-        return self._held.depth > 0 and self._writer != threading.get_ident()
-
-    def holds(self) -> bool:
-        """Whether this thread holds the lock either way."""
-        return self._held.depth > 0 or self._writer == threading.get_ident()
-
-    def acquire_shared(self) -> None:
-        """Take the lock shared (at once when this thread holds it either way)."""
-        held = self._held
-        if held.depth or self._writer == threading.get_ident():
-            held.depth += 1
-            return
-        with self._mutex:
-            while self._writer is not None or self._writers:
-                self._readers_may.wait()
-            self._readers += 1
-        held.depth, held.slot = 1, True
-
-    def release_shared(self) -> None:
-        """Leave one shared section."""
-        held = self._held
-        held.depth -= 1
-        if held.depth == 0 and held.slot:
-            held.slot = False
-            with self._mutex:
-                self._readers -= 1
-                if self._readers == 0:
-                    self._next()
-
-    def acquire_exclusive(self) -> None:
-        """Take the lock alone (at once when this thread already does)."""
-        me = threading.get_ident()
-        if self._writer == me:
-            self._writer_depth += 1
-            return
-        if self._held.depth:
-            raise RuntimeError("a thread reading under the shared lock asked for it alone: "
-                               "an upgrade would deadlock; take it alone first")
-        with self._mutex:
-            if self._writer is not None or self._readers or self._writers:
-                turn = threading.Condition(self._mutex)
-                self._writers.append(turn)
-                try:
-                    while self._writer is not None or self._readers or self._writers[0] is not turn:
-                        turn.wait()
-                except BaseException:  # interrupted (KeyboardInterrupt): it gives up its turn
-                    self._writers.remove(turn)
-                    if self._writer is None and not self._readers:
-                        self._next()
-                    raise
-                self._writers.popleft()
-            self._writer, self._writer_depth = me, 1
-
-    def release_exclusive(self) -> None:
-        """Leave one exclusive section."""
-        self._writer_depth -= 1
-        if self._writer_depth == 0:
-            with self._mutex:
-                self._writer = None
-                self._next()
-
-    def _next(self) -> None:
-        """The lock is free (the mutex held): wake the first waiting writer, else the readers."""
-        if self._writers:
-            self._writers[0].notify()
-        else:
-            self._readers_may.notify_all()
-
-
-class _ReadSection:
-    """A reader's shared section as a context manager: catch up first (alone), then hold the
-    lock shared (see :meth:`Reader._catch_up`)."""
-
-    __slots__ = ("_reader",)
-
-    def __init__(self, reader: Reader) -> None:
-        self._reader = reader
-
-    def __enter__(self) -> None:
-        reader = self._reader
-        if not reader._lock.holds():
-            reader._catch_up()
-        reader._lock.acquire_shared()
-
-    def __exit__(self, *exc: object) -> None:
-        self._reader._lock.release_shared()
-
-
-def shared(method: Callable[Concatenate[ReaderT, P], R]) -> Callable[Concatenate[ReaderT, P], R]:
-    """``method`` run under its instance's lock, shared with other readers: it only reads."""
-    @functools.wraps(method)
-    def run(self: ReaderT, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        with _ReadSection(self):
-            return method(self, *args, **kwargs)
-    return run
-
-
 def serialized(method: Callable[Concatenate[ReaderT, P], R]
                ) -> Callable[Concatenate[ReaderT, P], R]:
-    """``method`` run under its instance's lock alone: it appends or folds events."""
+    """``method`` run under its instance's lock (``self._lock``): see the comment above."""
     @functools.wraps(method)
     def run(self: ReaderT, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        with self._lock.exclusive():
+        with self._lock:
             return method(self, *args, **kwargs)
     return run
 
@@ -270,10 +107,10 @@ class Reader:
     """The query methods the live engine and read-only views share: answers from projections
     folded to some seq, at some ``now``; never writes. A subclass provides ``_now``.
 
-    Safe to share between threads: each public method runs under the instance's lock, shared
-    with other readers (:func:`shared`)."""
+    Safe to share between threads: each public method runs under the instance's lock
+    (:func:`serialized`)."""
 
-    _lock: ReadWriteLock
+    _lock: threading.RLock
     _log: EventLog
     _views: Projections
     _embedder: Embedder
@@ -288,24 +125,13 @@ class Reader:
     def _now(self) -> int:
         raise NotImplementedError
 
-    def _reading(self) -> _ReadSection:
-        """A read of this instance, for a ``with`` block (what :func:`shared` wraps a method
-        in). Made afresh, not kept: kept, it would tie the instance into a reference cycle, and
-        an engine dropped without close() would hold its store open until a collection."""
-        return _ReadSection(self)
-
-    def _catch_up(self) -> None:
-        """Hook, run holding no lock before a read takes it shared: fold in what the read must
-        see (a read-only engine, the writer's appends; a view, a later erasure), under the lock
-        alone. The state then holds still until the read is done."""
-
     def _ensure_current(self) -> None:
-        """Hook, run inside a read: refuse once closed."""
+        """Hook: a read-only engine catches up to the writer's head here."""
 
     # -- queries ------------------------------------------------------------------------------
 
     @property
-    @shared
+    @serialized
     def seq(self) -> int:
         """The last seq these answers reflect."""
         self._ensure_current()
@@ -316,7 +142,7 @@ class Reader:
         latest event), or the view's time."""
         return from_micros(self._now())
 
-    @shared
+    @serialized
     def get(self, memory_id: str, *, valid_at: datetime | None = None) -> Memory:
         """The memory with this id (archived and deleted ones too). With ``valid_at``, raises
         NotFoundError unless the memory was true at that time."""
@@ -330,7 +156,7 @@ class Reader:
                 raise NotFoundError(f"memory {memory_id!r} was not valid at {valid_at.isoformat()}")
         return self._memory(record)
 
-    @shared
+    @serialized
     def recall(
         self,
         query: str,
@@ -439,7 +265,7 @@ class Reader:
             else float(getattr(embedder, "relevance_floor", 0.0)),
         )
 
-    @shared
+    @serialized
     def timeline(self, memory_id: str | None = None, *, entity: str | None = None,
                  namespace: str = "default") -> list[Version]:
         """The history of a fact or of an entity, from the temporal view (no replay).
@@ -476,9 +302,9 @@ class Reader:
         def views() -> Graph:
             self._ensure_current()
             return self._views.graph
-        return GraphReader(views, self._now, self.config, lock=self._reading())
+        return GraphReader(views, self._now, self.config, lock=self._lock)
 
-    @shared
+    @serialized
     def conflicts(self, *, namespace: str = "default", status: str | None = "open"
                   ) -> list[Conflict]:
         """The contradictions the write gate found in ``namespace``: open ones by default
@@ -490,13 +316,13 @@ class Reader:
         return [conflict_listing.as_result(c)
                 for c in conflict_listing.listing(self._views, namespace, status)]
 
-    @shared
+    @serialized
     def history(self, memory_id: str) -> list[HistoryEntry]:
         """Every event that touched ``memory_id`` up to this reader's seq, oldest first."""
         self.get(memory_id)
         return replay_history(self._log, memory_id, until=self._views.seq)
 
-    @shared
+    @serialized
     def memories(
         self,
         *,
@@ -547,13 +373,13 @@ class Reader:
         # between yields, while another thread folds into them.
         return iter([self._memory(record) for record in chosen[:limit]])
 
-    @shared
+    @serialized
     def namespaces(self) -> list[str]:
         """The namespaces that hold at least one memory, sorted."""
         self._ensure_current()
         return sorted({r.namespace for r in self._views.state.memories.values()})
 
-    @shared
+    @serialized
     def hot(self, *, namespace: str = "default", k: int = 5) -> list[Memory]:
         """The always-relevant memories of ``namespace`` (high utility, often used, still well
         retained), best first: what an agent can put in its context on every turn."""
@@ -565,7 +391,7 @@ class Reader:
                       self.config.decay, self.config.utility, self.config.tiers)
         return [self._memory(memories[mid]) for mid in ids]
 
-    @shared
+    @serialized
     def working(self, session: str, *, namespace: str = "default") -> list[Memory]:
         """The working memory of ``session`` (at most ``Config.tiers.working_capacity``), in the
         order the memories entered it."""
@@ -578,7 +404,7 @@ class Reader:
             or working.get(working_key(namespace, session)) or []
         return [self._memory(self._views.state.memories[mid]) for mid in ids]
 
-    @shared
+    @serialized
     def events(self, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, Event]]:
         """The raw events ``start..stop`` (capped at this reader's seq)."""
         self._ensure_current()
@@ -587,7 +413,7 @@ class Reader:
         end = self._views.seq if stop is None else min(stop, self._views.seq)
         return self._log.read(start, end)
 
-    @shared
+    @serialized
     def stats(self) -> dict[str, Any]:
         """Counts of memories by status, tier, kind, priority and namespace, and the means of
         retention, importance, utility and stability over active and stale ones at ``now``.
@@ -677,7 +503,7 @@ class View(Reader):
 
     def __init__(self, log: EventLog, views: Projections, embedder: Embedder, config: Config,
                  now: int, *, erasures: int | None = None) -> None:
-        self._lock = ReadWriteLock()  # a view is shared between threads as safely as its engine
+        self._lock = threading.RLock()  # a view is shared between threads as safely as its engine
         self._log = log
         self._views = views
         self._embedder = embedder
@@ -690,20 +516,17 @@ class View(Reader):
     def _now(self) -> int:
         return self._at
 
-    def _catch_up(self) -> None:
+    def _ensure_current(self) -> None:
         """An erase after this view was made reaches into it as into any view of the past
         (ARCHITECTURE section 8): its memories become skeletons here too, and no answer this
         view cached before it may hand their text out again."""
-        if len(self._log.erasure_seqs()) <= self._erasures:
-            return
-        with self._lock.exclusive():  # it changes the projections: no reader may be inside
-            seqs = self._log.erasure_seqs()
-            if len(seqs) > self._erasures:
-                later = (event for seq in seqs[self._erasures:]
-                         for _, event in self._log.read(seq, seq))
-                with_later_erasures(self._views, later)
-                self._erasures = len(seqs)
-                self._recall_cache.clear()
+        seqs = self._log.erasure_seqs()
+        if len(seqs) > self._erasures:
+            later = (event for seq in seqs[self._erasures:]
+                     for _, event in self._log.read(seq, seq))
+            with_later_erasures(self._views, later)
+            self._erasures = len(seqs)
+            self._recall_cache.clear()
 
     def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
         """Refused: a view is read-only (raises ReadOnlyError); write through the engine."""

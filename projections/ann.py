@@ -118,8 +118,7 @@ class Segment:
         self._checked = index is not None
         self.removed: np.ndarray | None = None  # bool per build row, once any was purged
         self.to_row: np.ndarray | None = None  # build row -> offset from start (-1: purged)
-        # An index query reuses per-index scratch buffers; readers share a segment (ensure_loaded)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # an index query reuses per-index scratch buffers
 
     @property
     def rows(self) -> int:
@@ -158,17 +157,14 @@ class Segment:
         searched exactly)."""
         if self.index is not None:
             return True
-        with self._lock:  # readers run side by side: one loads, the others wait for it
-            if self.index is not None:
-                return True
-            if self.dirty or not self.fits(ids):  # a dirty blob's rows are no longer all here
-                return False
-            try:
-                self.index = load_index(self.blob, matrix[self.start : self.start + self.size])
-            except Exception:  # a cache that fails to load is simply not used
-                self.broken = True
-                return False
-            return True
+        if self.dirty or not self.fits(ids):  # a dirty blob's rows are no longer all here
+            return False
+        try:
+            self.index = load_index(self.blob, matrix[self.start : self.start + self.size])
+        except Exception:  # a cache that fails to load is simply not used
+            self.broken = True
+            return False
+        return True
 
     def query(self, query: np.ndarray, k: int, epsilon: float) -> tuple[np.ndarray, bool]:
         """The rows (current numbering, purged ones left out) of about the ``k`` nearest

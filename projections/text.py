@@ -8,7 +8,6 @@ is no fitted vocabulary and the index is a pure function of the texts folded in.
 from __future__ import annotations
 
 import math
-import threading
 from array import array
 from collections.abc import Callable, Iterable
 
@@ -30,13 +29,10 @@ class Index:
     New documents go to a flat tail (three appends, whatever their length); the tail is sealed
     into the per-term postings, grouped by term with one stable sort, before the index is read.
     Sealing is invisible: the postings come out the same however appends and seals interleave.
-
-    Readers may share an index (the engine folds alone, but queries run side by side): what a
-    query derives, the sealed tail and the score bounds, is derived under the index's own lock.
     """
 
-    __slots__ = ("_bound_avg", "_bounds", "_lock", "doc_len", "ids", "postings", "tail_rows",
-                 "tail_terms", "tail_tfs", "total_len")
+    __slots__ = ("_bound_avg", "_bounds", "doc_len", "ids", "postings", "tail_rows", "tail_terms",
+                 "tail_tfs", "total_len")
 
     def __init__(self) -> None:
         self.ids: list[str] = []
@@ -50,7 +46,6 @@ class Index:
         # to date by seal, dropped by a removal.
         self._bounds: dict[int, float] = {}
         self._bound_avg = 0.0
-        self._lock = threading.Lock()
 
     def add(self, memory_ids: list[str], packed: list[bytes]) -> None:
         """Index documents, in order, given their packed terms
@@ -95,13 +90,8 @@ class Index:
     def seal(self) -> None:
         """Move the tail into the per-term postings (one stable sort by term, so rows stay ascending
         within a term), keeping the known score bounds current."""
-        if not self.tail_terms:  # emptied last, once the postings hold the whole tail
+        if not self.tail_terms:
             return
-        with self._lock:
-            if self.tail_terms:  # another reader may have sealed it while this one waited
-                self._seal()
-
-    def _seal(self) -> None:
         terms = np.frombuffer(self.tail_terms, dtype=np.uint32)
         order = np.argsort(terms, kind="stable")  # stable: rows stay ascending within a term
         terms = terms[order]
@@ -242,16 +232,14 @@ class Index:
         most in proportion as the average grows, so scaling by avg_len / _bound_avg keeps the
         bound valid as documents come in; past 5% of drift the bounds are recomputed, tighter.
         """
-        with self._lock:
-            if not self._bounds or not 0.95 <= avg_len / self._bound_avg <= 1.05:
-                self._bounds.clear()
-                self._bound_avg = avg_len
-            peak = self._bounds.get(term)
-            if peak is None:
-                peak = self._bounds[term] = float(
-                    _saturation(tfs, doc_len[rows], self._bound_avg).max())
-            bound_avg = self._bound_avg
-        return idf * (K1 + 1.0) * peak * max(1.0, avg_len / bound_avg) * _BOUND_MARGIN
+        if not self._bounds or not 0.95 <= avg_len / self._bound_avg <= 1.05:
+            self._bounds.clear()
+            self._bound_avg = avg_len
+        peak = self._bounds.get(term)
+        if peak is None:
+            peak = self._bounds[term] = float(
+                _saturation(tfs, doc_len[rows], self._bound_avg).max())
+        return idf * (K1 + 1.0) * peak * max(1.0, avg_len / self._bound_avg) * _BOUND_MARGIN
 
 
 def _score_candidates(

@@ -1,7 +1,7 @@
-"""One engine shared between threads (issue 15, item 2; issue 16: reads run concurrently):
-writes are serialized, reads run side by side on whole folds, and a snapshot never captures a
-half-folded state. So whatever the interleaving, the store ends with verify() and audit() ok,
-every acknowledged write present, and a reopen that changes nothing.
+"""One engine shared between threads (issue 15, item 2): writes are serialized, reads see whole
+folds, and a snapshot never captures a half-folded state. So whatever the interleaving, the
+store ends with verify() and audit() ok, every acknowledged write present, and a reopen that
+changes nothing.
 
 Real threads, with the interpreter's switch interval cut to a microsecond so that they
 interleave inside the engine's calls (the default 5 ms lets most calls finish alone).
@@ -15,13 +15,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eventmem
 from eventmem.events import MemoryErased, MemoryRecalled
-from eventmem.reader import ReadWriteLock
 
 
 @contextmanager
@@ -174,189 +172,14 @@ def test_a_closed_engine_refuses_other_threads_cleanly(
         check_store(reopened, acknowledged)
 
 
-# -- the lock: many readers or one writer ---------------------------------------------------------
-
-
-def test_two_readers_hold_the_lock_at_once_and_a_writer_waits_for_both() -> None:
-    lock = ReadWriteLock()
-    inside = threading.Barrier(3, timeout=10)  # two readers and the test, all inside at once
-    leave = threading.Event()
-    order: list[str] = []
-
-    def reader() -> None:
-        with lock.shared():
-            inside.wait()
-            leave.wait(10)
-            order.append("read")
-
-    def writer() -> None:
-        with lock.exclusive():
-            order.append("write")
-
-    readers = [threading.Thread(target=reader) for _ in range(2)]
-    for t in readers:
-        t.start()
-    inside.wait()  # both readers are in: a second reader did not wait for the first
-    w = threading.Thread(target=writer)
-    w.start()
-    w.join(0.2)
-    assert w.is_alive() and order == []  # the writer waits for the readers to leave
-    leave.set()
-    for t in [*readers, w]:
-        t.join(10)
-    assert order == ["read", "read", "write"]
-
-
-def test_a_waiting_writer_goes_before_new_readers_but_not_before_a_reader_inside() -> None:
-    """Writers first (recalls cannot starve writes), except for a thread already reading: it
-    must be able to read again (a nested read) or it could never leave."""
-    lock = ReadWriteLock()
-    entered, waiting, order = threading.Event(), threading.Event(), []
-
-    def first_reader() -> None:
-        with lock.shared():
-            entered.set()
-            waiting.wait(10)
-            with lock.shared():  # nested, while a writer waits: must not block
-                order.append("nested read")
-
-    def writer() -> None:
-        waiting.set()
-        with lock.exclusive():
-            order.append("write")
-
-    def late_reader() -> None:
-        with lock.shared():
-            order.append("late read")
-
-    first = threading.Thread(target=first_reader)
-    first.start()
-    entered.wait(10)
-    w = threading.Thread(target=writer)
-    w.start()
-    while not lock._writers:  # the writer is queued
-        threading.Event().wait(0.001)
-    late = threading.Thread(target=late_reader)
-    late.start()
-    for t in (first, w, late):
-        t.join(10)
-    assert order == ["nested read", "write", "late read"]
-
-
-def test_writers_take_the_lock_in_the_order_they_asked() -> None:
-    """First come, first served among writers: a thread that releases and asks again queues
-    behind those already waiting (the server's clients each get their turn)."""
-    lock = ReadWriteLock()
-    order: list[int] = []
-    queued = threading.Semaphore(0)
-
-    def writer(n: int) -> None:
-        queued.release()
-        with lock.exclusive():
-            order.append(n)
-
-    with lock.exclusive():
-        threads = []
-        for n in range(5):
-            t = threading.Thread(target=writer, args=(n,))
-            t.start()
-            queued.acquire()
-            while len(lock._writers) < n + 1:  # queued in this order
-                threading.Event().wait(0.001)
-            threads.append(t)
-    with lock.exclusive():  # asks again at once: behind the five
-        order.append(-1)
-    for t in threads:
-        t.join(10)
-    assert order == [0, 1, 2, 3, 4, -1]
-
-
-def test_the_lock_is_reentrant_and_refuses_an_upgrade() -> None:
-    lock = ReadWriteLock()
-    with lock.exclusive():
-        # A writer may read (remember -> a query inside), and write again (one that snapshots).
-        with lock.shared(), lock.exclusive():
-            assert lock.holds()
-        assert not lock.holds_shared()
-    with lock.shared():
-        with lock.shared():
-            assert lock.holds_shared()
-        with pytest.raises(RuntimeError, match="upgrade"):
-            lock.acquire_exclusive()
-    assert not lock.holds()
-    with lock.exclusive():  # nothing was left held
-        pass
-
-
-def test_two_recalls_search_inside_the_engine_at_once(
-    store_path: Path, clock: eventmem.ManualClock
-) -> None:
-    """Reads run concurrently: two recalls are inside their searches at the same time (a
-    channel that waits for the other recall would time out if they were serialized), then
-    each records its access alone."""
-    with eventmem.open(store_path, clock=clock, config=eventmem.Config(sync=False)) as mem:
-        made = [mem.remember(f"the blue box holds item {i}", namespace="r").memory_id
-                for i in range(3)]
-        both = threading.Barrier(2, timeout=10)
-
-        def meet(views: object, ns: str, query: str, n: int, allowed: object
-                 ) -> list[tuple[str, float]]:
-            both.wait()  # BrokenBarrierError unless the other recall is searching too
-            return [(made[0], 1.0)]
-
-        mem.extra_channels = {"meet": meet}
-        before = mem.seq
-        errors = run_threads([lambda: mem.recall("where is item 1", namespace="r"),
-                              lambda: mem.recall("which box holds items", namespace="r")])
-        assert errors == []
-        assert mem.seq == before + 2  # both recorded
-        check_store(mem, set(made))
-
-
-def test_every_pure_read_shares_the_lock(store_path: Path, clock: eventmem.ManualClock) -> None:
-    """Two threads inside a read at once, each calling every pure read of the engine and of a
-    view: all of them take the lock shared (one taking it alone would refuse, as an upgrade)."""
-    with eventmem.open(store_path, clock=clock, config=eventmem.Config(sync=False)) as mem:
-        mid = mem.remember("Alice keeps the keys in the red drawer in Paris",
-                           namespace="g").memory_id
-        view = mem.as_of(seq=mem.seq)
-        both = threading.Barrier(2, timeout=10)
-
-        def reads(reader: eventmem.Engine | eventmem.View) -> Callable[[], None]:
-            def work() -> None:
-                with reader._reading():  # what every read method runs in
-                    both.wait()  # the other thread is inside too
-                    assert reader.get(mid).text is not None
-                    assert [m.memory_id for m in reader.memories(namespace="g")] == [mid]
-                    assert reader.namespaces() == ["g"]
-                    assert reader.stats()["memories"] == 1
-                    assert [v.memory_id for v in reader.timeline(mid)] == [mid]
-                    assert len(reader.history(mid)) >= 1
-                    reader.conflicts(namespace="g")
-                    reader.hot(namespace="g")
-                    reader.graph.entities(namespace="g")
-                    reader.graph.links(mid, namespace="g")
-                    list(reader.events())
-                    assert reader.seq >= 1
-                    if reader is view:
-                        assert [h.memory_id for h in view.recall("keys", namespace="g")] == [mid]
-                        view.context("keys", namespace="g")
-                    else:
-                        mem.head()
-                        mem.as_of(seq=1)
-                        assert mem.verify().ok
-            return work
-
-        assert run_threads([reads(mem), reads(mem)]) == []
-        both.reset()
-        assert run_threads([reads(view), reads(view)]) == []
+# -- recalls recorded while others write ----------------------------------------------------------
 
 
 def test_a_recall_racing_an_erase_never_records_what_was_erased_after_it(
     store_path: Path, clock: eventmem.ManualClock
 ) -> None:
-    """A recall searches shared and records alone; an erase landing in between makes it search
-    again, so no recorded recall names a memory erased (or forgotten) before it."""
+    """A recall's search and the access it records are one step: no recorded recall names a
+    memory erased (or forgotten) before it, whatever lands beside it."""
     with eventmem.open(store_path, clock=clock, config=eventmem.Config(sync=False)) as mem:
         made = [mem.remember(f"note {i}: the spare key is under pot {i}",
                              namespace="e").memory_id for i in range(40)]
