@@ -21,7 +21,7 @@ def test_serve_benchmark_writes_every_figure(tmp_path):
         p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
     proc = subprocess.run(
         [sys.executable, "-m", "ops.bench.serve", "--memories", "200", "--clients", "1,3",
-         "--requests", "12", "--out", str(out)],
+         "--requests", "12", "--cache", str(tmp_path / "cache"), "--out", str(out)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     data = json.loads(out.read_text())
