@@ -504,11 +504,23 @@ class EventLog:
         def body(txn: lmdb.Transaction) -> None:
             tie = self._hash_at(txn, seq)
             txn.put(seq_key(seq), SNAPSHOT_FRAME + tie + data, db=self._snapshots)
-            keys = [bytes(k) for k in txn.cursor(db=self._snapshots).iternext(values=False)]
-            for old in keys[:-keep]:
-                txn.delete(old, db=self._snapshots)
+            self._keep_snapshots(txn, keep)
 
         self.environment.write(body)
+
+    def trim_snapshots(self, keep: int) -> int:
+        """Drop all but the newest ``keep`` (at least 1) snapshots, in one transaction (what a
+        store written with a larger ``keep`` holds until its next snapshot); returns how many
+        were dropped."""
+        if keep < 1:
+            raise ValueError("keep at least one snapshot: the one an open starts from")
+        return self.environment.write(lambda txn: self._keep_snapshots(txn, keep))
+
+    def _keep_snapshots(self, txn: lmdb.Transaction, keep: int) -> int:
+        keys = [bytes(k) for k in txn.cursor(db=self._snapshots).iternext(values=False)]
+        for old in keys[:-keep]:
+            txn.delete(old, db=self._snapshots)
+        return len(keys[:-keep])
 
     def latest_snapshot(self, max_seq: int | None = None) -> Snapshot | None:
         """The newest snapshot taken at or before ``max_seq``. Whether it belongs to this log

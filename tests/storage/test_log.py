@@ -787,6 +787,13 @@ def test_snapshots_kept_is_configurable_and_at_least_one(
         assert mem.store.snapshot_seqs() == seqs[-2:]  # refused before anything was written
     with pytest.raises(eventmem.InvalidInputError, match="snapshots_kept"):
         eventmem.Config(snapshots_kept=0)
+    # A store written keeping two: compact() keeps what this engine's config says.
+    with eventmem.open(store_path, clock=clock) as mem:
+        mem.compact()
+        assert mem.store.snapshot_seqs() == seqs[-1:]
+        assert mem.verify().ok
+    with eventmem.open(store_path, clock=clock) as mem:
+        assert mem.opened_from == f"snapshot@{seqs[-1]}+0"
 
 
 def test_compact_drops_the_pages_of_replaced_snapshots(
