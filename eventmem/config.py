@@ -52,9 +52,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     snapshot_every: int = 50_000
     # Snapshots kept (at least 1). Open reads only the newest; an older one serves only an
     # ``as_of(seq=...)`` before the newest, which otherwise folds the log from the start. Each
-    # one holds every vector row again (about 2 KB a memory with the default embedder), so a
-    # second one cost a fifth of the store to speed up a rare read. A crash while a snapshot is
-    # written leaves the one before it (the new one replaces it in one transaction).
+    # holds every projection and vector row (1.9 KB a memory with the default embedder,
+    # ops.bench.scale at 10k), so a second one was 29% of a compacted store, for a rare read.
+    # A crash while a snapshot is written leaves the one before it (one transaction).
     snapshots_kept: int = 1
     # The ops log (<store>/ops.log, diagnostics only) rotates once it would pass this size, and
     # keeps this many rotated files (ops.log.1 newest): at most about (files + 1) x size on disk.
