@@ -50,7 +50,12 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # Events between automatic snapshots (one is also taken on close). The gap grows to half the
     # log once that is larger, so the snapshot cost per event stays flat as a store grows.
     snapshot_every: int = 50_000
-    snapshots_kept: int = 2
+    # Snapshots kept (at least 1). Open reads only the newest; an older one serves only an
+    # ``as_of(seq=...)`` before the newest, which otherwise folds the log from the start. Each
+    # holds every projection and vector row (1.9 KB a memory with the default embedder,
+    # ops.bench.scale at 10k), so a second one was 29% of a compacted store, for a rare read.
+    # A crash while a snapshot is written leaves the one before it (one transaction).
+    snapshots_kept: int = 1
     # The ops log (<store>/ops.log, diagnostics only) rotates once it would pass this size, and
     # keeps this many rotated files (ops.log.1 newest): at most about (files + 1) x size on disk.
     ops_log_max_bytes: int = DEFAULT_MAX_BYTES
@@ -85,6 +90,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
         if missing or any(not days > 0 for days in self.base_stability_days.values()):
             raise InvalidInputError("base_stability_days needs a positive value for every kind "
                                     f"(missing: {sorted(missing)})")
+        if self.snapshots_kept < 1:
+            raise InvalidInputError("snapshots_kept must be at least 1: the newest snapshot is "
+                                    "what an open starts from")
         if self.ops_log_max_bytes < 4096 or self.ops_log_files < 0:
             raise InvalidInputError("ops_log_max_bytes must be at least 4096 and ops_log_files "
                                     "at least 0")

@@ -680,10 +680,13 @@ class Engine(Reader):
     @serialized
     def compact(self) -> tuple[int, int]:
         """Rewrite the store file without its free pages (atomically replacing ``data.mdb``), so
-        that the bytes an erase or a purge freed are gone from disk. Needs this engine to be the
-        writer and no other process to have the store open (StoreLockedError otherwise).
-        Returns the file size before and after."""
+        that the bytes an erase or a purge freed are gone from disk. Snapshots beyond
+        ``config.snapshots_kept`` (a store written with a larger setting holds them until its
+        next snapshot) are dropped first. Needs this engine to be the writer and no other
+        process to have the store open (StoreLockedError otherwise). Returns the file size
+        before and after."""
         self._check_writable()
+        self._log.trim_snapshots(self.config.snapshots_kept)
         before, after = self._log.compact()
         self._ops.info("compact", before=before, after=after)
         return before, after

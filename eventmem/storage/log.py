@@ -491,18 +491,36 @@ class EventLog:
 
     # -- snapshots (a cache of projection state; never the source of truth) -------------------
 
-    def put_snapshot(self, seq: int, data: bytes, *, keep: int = 2) -> None:
+    def put_snapshot(self, seq: int, data: bytes, *, keep: int = 1) -> None:
         """Store a snapshot taken at ``seq``, tied to the chain hash of the log's record there
-        (read in the same transaction), and drop all but the newest ``keep``."""
+        (read in the same transaction), and drop all but the newest ``keep`` (at least 1).
+
+        One transaction: a crash before it commits leaves the snapshots as they were, so the
+        store always holds a whole one (or none). The pages of the ones dropped are free for the
+        next writes but stay in the file until :meth:`compact`."""
+        if keep < 1:
+            raise ValueError("keep at least one snapshot: the one just stored")
 
         def body(txn: lmdb.Transaction) -> None:
             tie = self._hash_at(txn, seq)
             txn.put(seq_key(seq), SNAPSHOT_FRAME + tie + data, db=self._snapshots)
-            keys = [bytes(k) for k in txn.cursor(db=self._snapshots).iternext(values=False)]
-            for old in keys[:-keep] if keep else keys:
-                txn.delete(old, db=self._snapshots)
+            self._keep_snapshots(txn, keep)
 
         self.environment.write(body)
+
+    def trim_snapshots(self, keep: int) -> int:
+        """Drop all but the newest ``keep`` (at least 1) snapshots, in one transaction (what a
+        store written with a larger ``keep`` holds until its next snapshot); returns how many
+        were dropped."""
+        if keep < 1:
+            raise ValueError("keep at least one snapshot: the one an open starts from")
+        return self.environment.write(lambda txn: self._keep_snapshots(txn, keep))
+
+    def _keep_snapshots(self, txn: lmdb.Transaction, keep: int) -> int:
+        keys = [bytes(k) for k in txn.cursor(db=self._snapshots).iternext(values=False)]
+        for old in keys[:-keep]:
+            txn.delete(old, db=self._snapshots)
+        return len(keys[:-keep])
 
     def latest_snapshot(self, max_seq: int | None = None) -> Snapshot | None:
         """The newest snapshot taken at or before ``max_seq``. Whether it belongs to this log

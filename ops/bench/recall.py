@@ -139,33 +139,42 @@ def generate_queries(count: int, seed: int, questions: list[str]) -> list[str]:
 # -- building the stores ------------------------------------------------------------------------
 
 
-def store_key(n: int, seed: int) -> str:
-    spec = json.dumps({"corpus": CORPUS_VERSION, "n": n, "seed": seed, "batch": BATCH})
+def store_key(n: int, seed: int, corpus: int | str = CORPUS_VERSION, batch: int = BATCH) -> str:
+    spec = json.dumps({"corpus": corpus, "n": n, "seed": seed, "batch": batch})
     return hashlib.blake2b(spec.encode(), digest_size=6).hexdigest()
 
 
 def ensure_store(n: int, seed: int, cache: Path, turns: list[tuple[str, str]], *,
-                 rebuild: bool = False, log: Callable[[str], None]) -> tuple[Path, dict[str, Any]]:
+                 rebuild: bool = False, log: Callable[[str], None],
+                 corpus: tuple[str, int | str, Callable[[int, int], list[str]]] | None = None,
+                 batch: int = BATCH) -> tuple[Path, dict[str, Any]]:
     """The store of ``n`` memories, from the cache when a complete one is there; returns its
-    path and how it was built (read back from the cache)."""
-    path = cache / f"recall-{n}-{store_key(n, seed)}"
+    path and how it was built (read back from the cache).
+
+    ``corpus``: (name, version, texts of (n, seed)) of another corpus than this benchmark's
+    (``ops.bench.scale`` builds its low-selectivity store so); its stores are cached apart.
+    ``batch``: memories per ``remember_many`` (part of the cache key)."""
+    name, version, texts_of = corpus or (
+        "recall", CORPUS_VERSION, lambda n, seed: generate_corpus(n, seed, turns))
+    path = cache / f"{name}-{n}-{store_key(n, seed, version, batch)}"
     ready = path / "bench-ready.json"
     if ready.is_file() and not rebuild:
         return path, json.loads(ready.read_text()) | {"cached": True}
     shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True)
-    texts = generate_corpus(n, seed, turns)
+    texts = texts_of(n, seed)
     clock = eventmem.ManualClock(start=T0)
     actions: dict[str, int] = {}
     start = time.perf_counter()
     with eventmem.open(path, clock=clock, config=eventmem.Config(sync=False)) as engine:
-        for lo in range(0, n, BATCH):
-            for r in engine.remember_many(texts[lo:lo + BATCH], namespace=NAMESPACE):
+        for lo in range(0, n, batch):
+            for r in engine.remember_many(texts[lo:lo + batch], namespace=NAMESPACE):
                 actions[r.action] = actions.get(r.action, 0) + 1
             clock.advance(timedelta(minutes=1))
-            if lo // BATCH % 10 == 9:
-                log(f"  {lo + BATCH:,} / {n:,} memories, {time.perf_counter() - start:.0f} s")
-    built = {"n": n, "seed": seed, "corpus_version": CORPUS_VERSION, "actions": actions,
+            if (lo + batch) % max(n // 10, batch) < batch:
+                log(f"  {lo + batch:,} / {n:,} memories, {time.perf_counter() - start:.0f} s")
+    built = {"n": n, "seed": seed, "corpus": name, "corpus_version": version, "batch": batch,
+             "actions": actions,
              "build_seconds": time.perf_counter() - start, "clock_end": clock.now().isoformat(),
              "mean_chars": sum(map(len, texts)) / max(len(texts), 1), "examples": texts[:4]}
     ready.write_text(json.dumps(built, indent=2))

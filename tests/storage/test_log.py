@@ -750,6 +750,83 @@ def test_clean_close_after_a_crash_snapshots_the_replayed_tail(
         assert mem.head() == head
 
 
+def test_only_the_newest_snapshot_is_kept_by_default_and_an_older_as_of_still_answers(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    # Each snapshot holds every vector row again: a second one was 29% of a compacted store.
+    config = eventmem.Config(snapshot_every=10**9)
+    with eventmem.open(store_path, clock=clock, config=config) as mem:
+        mem.remember_many([f"note {i} about the Lisbon trip" for i in range(4)], namespace="a")
+        first = mem.snapshot()
+        mem.remember("the flight moved to Friday", namespace="a")
+        past = mem.as_of(seq=first)
+        expected = [h.memory_id for h in past.recall("Lisbon trip", namespace="a", k=3)]
+        second = mem.snapshot()
+        assert mem.store.snapshot_seqs() == [second]
+        # A view before the only snapshot folds the log from the start, to the same answer.
+        again = mem.as_of(seq=first)
+        assert again.seq == first
+        assert [h.memory_id for h in again.recall("Lisbon trip", namespace="a", k=3)] == expected
+        assert mem.verify().ok
+    with eventmem.open(store_path, clock=clock, config=config) as mem:
+        assert mem.opened_from == f"snapshot@{second}+0"
+
+
+def test_snapshots_kept_is_configurable_and_at_least_one(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    config = eventmem.Config(snapshot_every=10**9, snapshots_kept=2)
+    with eventmem.open(store_path, clock=clock, config=config) as mem:
+        seqs = []
+        for i in range(3):
+            mem.remember(f"fact {i}", namespace="a")
+            seqs.append(mem.snapshot())
+        assert mem.store.snapshot_seqs() == seqs[-2:]
+        with pytest.raises(ValueError, match="at least one"):
+            mem.store.put_snapshot(mem.seq, b"x", keep=0)
+        assert mem.store.snapshot_seqs() == seqs[-2:]  # refused before anything was written
+    with pytest.raises(eventmem.InvalidInputError, match="snapshots_kept"):
+        eventmem.Config(snapshots_kept=0)
+    # A store written keeping two: compact() keeps what this engine's config says.
+    with eventmem.open(store_path, clock=clock) as mem:
+        mem.compact()
+        assert mem.store.snapshot_seqs() == seqs[-1:]
+        assert mem.verify().ok
+    with eventmem.open(store_path, clock=clock) as mem:
+        assert mem.opened_from == f"snapshot@{seqs[-1]}+0"
+
+
+def test_compact_drops_the_pages_of_replaced_snapshots(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    config = eventmem.Config(snapshot_every=10**9)
+    with eventmem.open(store_path, clock=clock, config=config) as mem:
+        mem.remember_many([f"memory {i} of a store snapshotted often" for i in range(300)],
+                          namespace="a")
+        for i in range(5):  # each replaces the one before: its pages are freed, not returned
+            mem.remember(f"and one more, {i}", namespace="a")
+            mem.snapshot()
+        snapshot_bytes = len(mem.store.latest_snapshot().data)
+        before, after = mem.compact()
+        digests = mem.verify().digests
+    assert after < before
+    env = _raw_env(store_path)
+    try:
+        with env.begin() as txn:
+            live = sum(txn.stat(env.open_db(bytes(name), txn=txn, create=False))[field]
+                       for name, _ in list(txn.cursor())
+                       for field in ("branch_pages", "leaf_pages", "overflow_pages"))
+        psize, last = env.stat()["psize"], env.info()["last_pgno"]
+    finally:
+        env.close()
+    # Only the live tables (one snapshot among them), the two meta pages, the table of names
+    # and the free list's own page or two are left: no freed snapshot pages.
+    assert (last + 1 - live) * psize <= 8 * psize < snapshot_bytes
+    with eventmem.open(store_path, clock=clock, config=config) as mem:
+        assert mem.opened_from.startswith("snapshot")
+        assert mem.verify().digests == digests
+
+
 def test_times_in_the_log_are_monotone_even_if_the_clock_goes_back(
     store_path: Path, clock: eventmem.ManualClock, t0: datetime
 ) -> None:
@@ -954,8 +1031,11 @@ def test_another_stores_snapshot_at_the_same_seq_is_not_used(
     events, other texts) names B's chain hash, not A's: A rebuilds, says so in its ops log, and
     answers from its own log; the closing snapshot is A's own again."""
     a, b = tmp_path / "a", tmp_path / "b"
+    # Two snapshots kept: the one the view of the past starts from, and the closing one.
+    config = eventmem.Config(snapshots_kept=2)
     for store, animal in ((a, "cat"), (b, "dog")):
-        with eventmem.open(store, clock=eventmem.ManualClock(start=clock.now())) as mem:
+        with eventmem.open(store, clock=eventmem.ManualClock(start=clock.now()),
+                           config=config) as mem:
             for i in range(5):
                 mem.remember(f"the {animal} number {i} sleeps on the sofa", namespace="n")
     foreign = _stored_snapshots(b)
@@ -980,8 +1060,11 @@ def test_another_stores_snapshot_at_the_same_seq_is_not_used(
 def test_as_of_views_skip_a_foreign_snapshot(tmp_path: Path, clock: eventmem.ManualClock) -> None:
     """A view of the past starts from a snapshot only if it is tied to this log, too."""
     a, b = tmp_path / "a", tmp_path / "b"
+    # Two snapshots kept: the one the view of the past starts from, and the closing one.
+    config = eventmem.Config(snapshots_kept=2)
     for store, animal in ((a, "cat"), (b, "dog")):
-        with eventmem.open(store, clock=eventmem.ManualClock(start=clock.now())) as mem:
+        with eventmem.open(store, clock=eventmem.ManualClock(start=clock.now()),
+                           config=config) as mem:
             for i in range(4):
                 mem.remember(f"the {animal} number {i} sleeps on the sofa", namespace="n")
             mem.snapshot()
