@@ -145,6 +145,7 @@ class Pairs(NamedTuple):
     i: np.ndarray
     j: np.ndarray
     sims: np.ndarray
+    search: str = "exact"  # how the pairs were found (cluster.pair_search when blocked)
 
 
 class Cycle:
@@ -226,6 +227,8 @@ class Cycle:
 
 # dream-1 and dream-2 merged the sides of an open conflict into one consolidated memory.
 DREAMS_MERGING_CONFLICTS = frozenset({"dream-1", "dream-2"})
+# dream-1 to dream-3 searched every namespace's pairs exactly, whatever its size.
+DREAMS_EXACT_PAIRS = frozenset({"dream-1", "dream-2", "dream-3"})
 
 
 class Plan(NamedTuple):
@@ -307,8 +310,16 @@ def _pairs(cycle: Cycle, namespace: str, records: list[MemoryRecord]) -> Pairs:
     threshold = params.redundancy_similarity if params.forget else 1.0
     if params.cluster:
         threshold = min(threshold, params.cluster_similarity)
-    i, j, sims = cluster.similar_pairs(matrix, threshold)
-    return Pairs([space.ids[row] for row in rows], matrix, i, j, sims)
+    ids = [space.ids[row] for row in rows]
+    if cycle.dream_policy in DREAMS_EXACT_PAIRS or len(rows) <= params.pairs_exact_max:
+        i, j, sims = cluster.similar_pairs(matrix, threshold)
+        return Pairs(ids, matrix, i, j, sims)
+    # A large namespace: exact cosines within the candidates of pivot blocks (dream-4), which
+    # the consolidated memories record; the audit re-runs the same search on the same rows.
+    pivots = cluster.pivot_rows(ids, params.pairs_pivot_every)
+    i, j, sims = cluster.blocked_pairs(matrix, threshold, pivots, params.pairs_probes)
+    return Pairs(ids, matrix, i, j, sims,
+                 cluster.pair_search(params.pairs_probes, params.pairs_pivot_every))
 
 
 def cluster_step(cycle: Cycle) -> None:
@@ -400,7 +411,7 @@ def _consolidate(cycle: Cycle, namespace: str, matrix: np.ndarray, rows: np.ndar
         at=cycle.at, namespace=namespace, actor="consolidation", now=cycle.now,
         memory_id=memory_id, members=tuple(member_ids),
         sources=tuple(member_ids[s.position] for s in sources), method=method,
-        algorithm=cluster.algorithm(params.cluster_linkage, params.cluster_similarity),
+        algorithm=_algorithm(cycle, namespace),
         threshold=params.cluster_similarity, cohesion=cluster.cohesion(matrix, rows))
     dormant = [forgetting.dormant_change(r, "consolidated", cycle.now, config.decay,
                                          config.utility, other=memory_id,
@@ -408,6 +419,14 @@ def _consolidate(cycle: Cycle, namespace: str, matrix: np.ndarray, rows: np.ndar
                for r, c in zip(records, centre.tolist(), strict=True)]
     cycle.gone.update(member_ids)
     return [ingested, consolidated], dormant
+
+
+def _algorithm(cycle: Cycle, namespace: str) -> str:
+    """The clustering, and the pair search when it was not exact (dream-4 on)."""
+    params = cycle.params
+    name = cluster.algorithm(params.cluster_linkage, params.cluster_similarity)
+    search = cycle.pairs[namespace].search
+    return name if search == "exact" else f"{name}; pairs={search}"
 
 
 def _summarize(cycle: Cycle, texts: list[str]) -> tuple[str, str]:
