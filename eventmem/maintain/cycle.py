@@ -274,7 +274,8 @@ def forgetting_step(cycle: Cycle) -> None:
         records = cycle.state.namespace_records(ns)
         ordinary = [r for r in records if r.memory_id not in made]
         if params.cluster or params.forget:
-            cycle.pairs[ns] = _pairs(cycle, ns, [r for r in ordinary if r.status == "active"])
+            cycle.pairs[ns] = _pairs(cycle, ns, [r for r in ordinary if r.status == "active"],
+                                     made)
         if not params.forget:
             continue
         changes = by_ns.setdefault(ns, [])
@@ -296,8 +297,9 @@ def forgetting_step(cycle: Cycle) -> None:
                 for ns in sorted(by_ns) if by_ns[ns]])
 
 
-def _pairs(cycle: Cycle, namespace: str, records: list[MemoryRecord]) -> Pairs:
-    """The similar pairs among ``records`` (exact search over their vector rows)."""
+def _pairs(cycle: Cycle, namespace: str, records: list[MemoryRecord], made: set[str]) -> Pairs:
+    """The similar pairs among ``records``: exact search over their vector rows, or (dream-4, a
+    large namespace) exact within the candidates of pivot blocks."""
     space = cycle.views.vectors.spaces.get(namespace)
     index = cycle.rows(namespace)
     rows = sorted(row for r in records if (row := index.get(r.memory_id)) is not None)
@@ -316,10 +318,28 @@ def _pairs(cycle: Cycle, namespace: str, records: list[MemoryRecord]) -> Pairs:
         return Pairs(ids, matrix, i, j, sims)
     # A large namespace: exact cosines within the candidates of pivot blocks (dream-4), which
     # the consolidated memories record; the audit re-runs the same search on the same rows.
-    pivots = cluster.pivot_rows(ids, params.pairs_pivot_every)
-    i, j, sims = cluster.blocked_pairs(matrix, threshold, pivots, params.pairs_probes)
+    i, j, sims = cluster.blocked_pairs(matrix, threshold, _pivots(cycle, namespace, made),
+                                       params.pairs_probes)
     return Pairs(ids, matrix, i, j, sims,
                  cluster.pair_search(params.pairs_probes, params.pairs_pivot_every))
+
+
+# Memories whose vectors are no pivots: gone, or about to be (a purge removes the vector).
+_NO_PIVOT = frozenset({"deleted", "purged", "erased"})
+
+
+def _pivots(cycle: Cycle, namespace: str, made: set[str]) -> np.ndarray:
+    """The pivot vectors of a namespace: chosen by memory id among every memory with a vector
+    that is not deleted and not made by a dream cycle, whatever its status or tier. A memory
+    this cycle makes dormant stays a pivot, so the next cycle (at the same now) has the same
+    pivots, the same candidates among the memories it compares, and nothing new to decide."""
+    space = cycle.views.vectors.spaces[namespace]
+    get = cycle.state.get
+    rows = [row for row, mid in enumerate(space.ids[:space.count])
+            if mid not in made and (record := get(mid)) is not None
+            and record.status not in _NO_PIVOT]
+    chosen = cluster.pivot_rows([space.ids[row] for row in rows], cycle.params.pairs_pivot_every)
+    return space.matrix[np.asarray(rows, dtype=np.int64)[chosen]]
 
 
 def cluster_step(cycle: Cycle) -> None:

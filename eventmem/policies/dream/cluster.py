@@ -18,17 +18,18 @@ than ``max_group`` is clustered in slices of that size, in row order (bounded me
 exact; documented in :class:`~eventmem.policies.dream.params.DreamParams`).
 
 ``blocked_pairs`` is the search for large namespaces (dream-4 on): candidate pairs from pivot
-blocks, then the same exact cosine within the candidates. Pivots are rows chosen by their memory
-id (:func:`pivot_rows`: a keyed hash, so the choice depends on the memory alone, never on the row
-order or the process). Every row is scored against every pivot in exact integer arithmetic (rows
-and pivots rounded to integers of at most ``QUANT`` in magnitude, so every partial sum of a float32
-product is an integer below 2**24 and the BLAS build, its blocking and its threads cannot change a
-bit); its *home* is its best pivot and its *probes* its ``probes`` best (ties: the lower pivot).
-A pair is a candidate when the home of one is among the probes of the other. Whether a pair is a
-candidate is thus a pure function of the two rows and the pivots, and a candidate's decision is
-the exact search's. Cost: about ``n * P * d`` for the scores and ``n * probes * n / P * d`` for the
-products, instead of ``n^2 d / 2``. It can miss a pair whose rows lie in different regions of the
-pivots (measured by ``ops.bench.consolidate``: candidate recall against the exact search).
+blocks, then the same exact cosine within the candidates. Pivots are vectors of memories chosen by
+their id (:func:`pivot_rows`: a keyed hash, so the choice depends on the memory alone, never on
+the row order or the process). Every row is scored against every pivot in exact integer
+arithmetic (rows and pivots rounded to integers of at most ``QUANT`` in magnitude, so every partial
+sum of a float32 product is an integer below 2**24 and the BLAS build, its blocking and its threads
+cannot change a bit); its *home* is its best pivot and its *probes* its ``probes`` best (ties: the
+lower pivot). A pair is a candidate when the home of one is among the probes of the other.
+Whether a pair is a candidate is thus a pure function of the two rows and the pivots, and a
+candidate's decision is the exact search's. Cost: about ``n P d`` for the scores and
+``n probes (n / P) d`` for the products, instead of ``n^2 d / 2``. It can miss a pair whose rows
+lie in different regions of the pivots (``ops.bench.consolidate`` measures the candidate recall
+against the exact search).
 """
 
 from __future__ import annotations
@@ -113,11 +114,11 @@ def _quantized(matrix: np.ndarray) -> np.ndarray:
 
 
 def pivot_probes(matrix: np.ndarray, pivots: np.ndarray, probes: int) -> np.ndarray:
-    """Each row's ``probes`` best pivots (positions into ``pivots``), best first: by exact
-    integer score, ties to the lower pivot."""
+    """Each row's ``probes`` best pivots (positions into the unit rows ``pivots``), best first:
+    by exact integer score, ties to the lower pivot."""
     count = len(pivots)
     probes = min(probes, count)
-    q_pivots = _quantized(matrix[pivots]).T.copy()
+    q_pivots = _quantized(pivots).T.copy()
     tie = np.arange(count - 1, -1, -1, dtype=np.int64)  # higher for the lower pivot
     out = np.empty((len(matrix), probes), dtype=np.int64)
     for start in range(0, len(matrix), _SCORE_CHUNK):
@@ -131,10 +132,10 @@ def pivot_probes(matrix: np.ndarray, pivots: np.ndarray, probes: int) -> np.ndar
 
 def blocked_pairs(matrix: np.ndarray, threshold: float, pivots: np.ndarray, probes: int
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The pairs of rows ``i < j`` with cosine ``>= threshold`` among the candidates of the pivot
-    blocks (see the module docstring): (rows i, rows j, exact cosines), ordered by ``(i, j)``.
-    With no more pivots than ``probes`` every pair is a candidate: that is
-    :func:`similar_pairs`."""
+    """The pairs of rows ``i < j`` with cosine ``>= threshold`` among the candidates of the
+    blocks of the unit rows ``pivots`` (see the module docstring): (rows i, rows j, exact
+    cosines), ordered by ``(i, j)``. With no more pivots than ``probes`` every pair is a
+    candidate: that is :func:`similar_pairs`."""
     n = len(matrix)
     if n < 2 or len(pivots) <= probes:
         return similar_pairs(matrix, threshold)
