@@ -406,7 +406,9 @@ class MemoryUnpinned(Event, tag="memory.unpinned", frozen=True, kw_only=True):
 # dream-2: a relation is judged as the same cycle's purges leave it (dream-1 could prune one
 # whose only statements the sweep was purging: a decision no rebuild can see the grounds of).
 # dream-3: the sides of a conflict left open ("ask") are not merged into a cluster.
-DREAM_POLICY: Final = "dream-3"
+# dream-4: a namespace with more than ``DreamParams.pairs_exact_max`` memories to compare finds
+# its similar pairs among pivot-block candidates (dream-1 to dream-3: the exact all-pairs search).
+DREAM_POLICY: Final = "dream-4"
 
 
 class Rehearsal(msgspec.Struct, frozen=True, kw_only=True, gc=False):

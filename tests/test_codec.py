@@ -77,8 +77,8 @@ def test_an_event_with_a_mistyped_field_is_refused(event: Event, value: Any,
                                                    data: st.DataObject) -> None:
     # Whatever field of whatever event holds a value of the wrong type, encode() refuses it
     # rather than handing the log bytes that would never decode.
-    fields = [name for name, field_value in msgspec.structs.asdict(event).items()
-              if type(field_value) is str]
+    fields = [field.name for field in msgspec.structs.fields(event)
+              if field.type is str]  # a str | None field may rightly hold None
     if not fields:
         return
     name = data.draw(st.sampled_from(fields))

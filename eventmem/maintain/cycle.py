@@ -148,6 +148,7 @@ class Pairs(NamedTuple):
     i: np.ndarray
     j: np.ndarray
     sims: np.ndarray
+    search: str = "exact"  # how the pairs were found (cluster.pair_search when blocked)
 
 
 class Cycle:
@@ -229,6 +230,8 @@ class Cycle:
 
 # dream-1 and dream-2 merged the sides of an open conflict into one consolidated memory.
 DREAMS_MERGING_CONFLICTS = frozenset({"dream-1", "dream-2"})
+# dream-1 to dream-3 searched every namespace's pairs exactly, whatever its size.
+DREAMS_EXACT_PAIRS = frozenset({"dream-1", "dream-2", "dream-3"})
 
 
 class Plan(NamedTuple):
@@ -274,7 +277,8 @@ def forgetting_step(cycle: Cycle) -> None:
         records = cycle.state.namespace_records(ns)
         ordinary = [r for r in records if r.memory_id not in made]
         if params.cluster or params.forget:
-            cycle.pairs[ns] = _pairs(cycle, ns, [r for r in ordinary if r.status == "active"])
+            cycle.pairs[ns] = _pairs(cycle, ns, [r for r in ordinary if r.status == "active"],
+                                     made)
         if not params.forget:
             continue
         changes = by_ns.setdefault(ns, [])
@@ -296,8 +300,9 @@ def forgetting_step(cycle: Cycle) -> None:
                 for ns in sorted(by_ns) if by_ns[ns]])
 
 
-def _pairs(cycle: Cycle, namespace: str, records: list[MemoryRecord]) -> Pairs:
-    """The similar pairs among ``records`` (exact search over their vector rows)."""
+def _pairs(cycle: Cycle, namespace: str, records: list[MemoryRecord], made: set[str]) -> Pairs:
+    """The similar pairs among ``records``: exact search over their vector rows, or (dream-4, a
+    large namespace) exact within the candidates of pivot blocks."""
     space = cycle.views.vectors.spaces.get(namespace)
     index = cycle.rows(namespace)
     rows = sorted(row for r in records if (row := index.get(r.memory_id)) is not None)
@@ -310,8 +315,34 @@ def _pairs(cycle: Cycle, namespace: str, records: list[MemoryRecord]) -> Pairs:
     threshold = params.redundancy_similarity if params.forget else 1.0
     if params.cluster:
         threshold = min(threshold, params.cluster_similarity)
-    i, j, sims = cluster.similar_pairs(matrix, threshold)
-    return Pairs([space.ids[row] for row in rows], matrix, i, j, sims)
+    ids = [space.ids[row] for row in rows]
+    if cycle.dream_policy in DREAMS_EXACT_PAIRS or len(rows) <= params.pairs_exact_max:
+        i, j, sims = cluster.similar_pairs(matrix, threshold)
+        return Pairs(ids, matrix, i, j, sims)
+    # A large namespace: exact cosines within the candidates of pivot blocks (dream-4), which
+    # the consolidated memories record; the audit re-runs the same search on the same rows.
+    i, j, sims = cluster.blocked_pairs(matrix, threshold, _pivots(cycle, namespace, made),
+                                       params.pairs_probes)
+    return Pairs(ids, matrix, i, j, sims,
+                 cluster.pair_search(params.pairs_probes, params.pairs_pivot_every))
+
+
+# Memories whose vectors are no pivots: gone, or about to be (a purge removes the vector).
+_NO_PIVOT = frozenset({"deleted", "purged", "erased"})
+
+
+def _pivots(cycle: Cycle, namespace: str, made: set[str]) -> np.ndarray:
+    """The pivot vectors of a namespace: chosen by memory id among every memory with a vector
+    that is not deleted and not made by a dream cycle, whatever its status or tier. A memory
+    this cycle makes dormant stays a pivot, so the next cycle (at the same now) has the same
+    pivots, the same candidates among the memories it compares, and nothing new to decide."""
+    space = cycle.views.vectors.spaces[namespace]
+    get = cycle.state.get
+    rows = [row for row, mid in enumerate(space.ids[:space.count])
+            if mid not in made and (record := get(mid)) is not None
+            and record.status not in _NO_PIVOT]
+    chosen = cluster.pivot_rows([space.ids[row] for row in rows], cycle.params.pairs_pivot_every)
+    return space.matrix[np.asarray(rows, dtype=np.int64)[chosen]]
 
 
 def cluster_step(cycle: Cycle) -> None:
@@ -415,7 +446,7 @@ def _consolidate(cycle: Cycle, namespace: str, matrix: np.ndarray, rows: np.ndar
         at=cycle.at, namespace=namespace, actor="consolidation", now=cycle.now,
         memory_id=memory_id, members=tuple(member_ids),
         sources=tuple(member_ids[s.position] for s in sources), method=method,
-        algorithm=cluster.algorithm(params.cluster_linkage, params.cluster_similarity),
+        algorithm=_algorithm(cycle, namespace),
         threshold=params.cluster_similarity, cohesion=cluster.cohesion(matrix, rows))
     dormant = [forgetting.dormant_change(r, "consolidated", cycle.now, config.decay,
                                          config.utility, other=memory_id,
@@ -423,6 +454,14 @@ def _consolidate(cycle: Cycle, namespace: str, matrix: np.ndarray, rows: np.ndar
                for r, c in zip(records, centre.tolist(), strict=True)]
     cycle.gone.update(member_ids)
     return [ingested, consolidated], dormant
+
+
+def _algorithm(cycle: Cycle, namespace: str) -> str:
+    """The clustering, and the pair search when it was not exact (dream-4 on)."""
+    params = cycle.params
+    name = cluster.algorithm(params.cluster_linkage, params.cluster_similarity)
+    search = cycle.pairs[namespace].search
+    return name if search == "exact" else f"{name}; pairs={search}"
 
 
 def _summarize(cycle: Cycle, texts: list[str]) -> tuple[str, str]:

@@ -24,6 +24,21 @@
 5. ``verify()``: the live projections equal a rebuild from the log.
 
 Target: the full cycle over 100k memories in <= 60 s on a 2-core machine.
+
+``--sizes 100k,1m`` measures the dream cycle at scale instead, one namespace of N memories (the
+worst case for the search for similar pairs), on the corpus of ``ops.bench.recall``:
+
+1. the pair search alone, on the corpus embedded by the default embedder: the exact all-pairs
+   search (only up to ``--exact-max`` rows: it is quadratic) and the pivot-block search the
+   cycle uses above ``DreamParams.pairs_exact_max``, timed in the same run; pairs found at the
+   cluster (0.75) and redundancy (0.9) cosines, and the blocked search's recall against the
+   exact pairs.
+2. with ``--full``, a full ``consolidate(now=...)`` over a copy of the store ``ops.bench.recall``
+   builds and caches (``--store-cache``, default /tmp/eventmem-bench; a 1M build takes a long
+   while), timed, then consolidate again at the same now (must append nothing) and ``audit()``
+   when the store is at most ``--audit-max`` memories.
+
+Target: the full cycle over 1M memories in <= 120 s on a 2-core machine.
 """
 
 from __future__ import annotations
@@ -46,8 +61,13 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import numpy as np
 
 import eventmem
+
+# The pair search is a policy, not public API; it is timed alone because it is the dream
+# cycle's one quadratic step (tests/test_layout.py lists this import as the exception).
+import eventmem.policies.dream.cluster as cluster
 from ops.bench.common import (
     RESULTS_DIR,
     dir_size,
@@ -281,6 +301,139 @@ def report(result: dict[str, Any]) -> str:
     return f"{head}\n\n{table}\n\n{tail}"
 
 
+# -- at scale: one namespace of N memories, the pair search and the full cycle -------------------
+
+SCALE_OUT = RESULTS_DIR / "consolidate-scale.json"
+SCALE_TARGET_SECONDS = 120.0  # the full cycle at 1M
+
+
+def pair_search(n: int, *, exact_max: int, params: Any, seed: int = 7,
+                log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Time the exact and the pivot-block pair searches on ``n`` memories of the recall corpus
+    (embedded as the store would), and the blocked search's recall against the exact pairs."""
+    from ops.bench import recall
+
+    turns, _ = recall.load_locomo()
+    texts = recall.generate_corpus(n, seed, turns)
+    t = time.perf_counter()
+    matrix = eventmem.HashingEmbedder(256).embed(texts)  # the default embedder
+    out: dict[str, Any] = {"n": n, "embed_seconds": time.perf_counter() - t}
+    # The ids the engine would give do not matter to the measure, only that pivots are chosen
+    # by id: stand-ins of the same shape.
+    ids = [f"mem_{k:016x}" for k in range(n)]
+    threshold = min(params.cluster_similarity, params.redundancy_similarity)
+    log(f"[pairs {n:,}] blocked search (every {params.pairs_pivot_every}, probes "
+        f"{params.pairs_probes}) ...")
+    gc.collect()
+    t = time.perf_counter()
+    pivots = matrix[cluster.pivot_rows(ids, params.pairs_pivot_every)]
+    bi, bj, bs = cluster.blocked_pairs(matrix, threshold, pivots, params.pairs_probes)
+    out["blocked"] = {"seconds": time.perf_counter() - t, "pivots": len(pivots),
+                      "pairs": len(bi), "pairs_redundant": int((bs > params.redundancy_similarity)
+                                                               .sum())}
+    if n <= exact_max:
+        log(f"[pairs {n:,}] exact all-pairs search ...")
+        gc.collect()
+        t = time.perf_counter()
+        ei, ej, es = cluster.similar_pairs(matrix, threshold)
+        seconds = time.perf_counter() - t
+        found = np.isin(ei * n + ej, bi * n + bj)
+        redundant = es > params.redundancy_similarity
+        at_cluster = es > params.cluster_similarity
+        out["exact"] = {"seconds": seconds, "pairs": len(ei),
+                        "pairs_redundant": int(redundant.sum())}
+        out["recall"] = {
+            "at_threshold": float(found.mean()) if len(found) else 1.0,
+            "above_cluster_similarity": float(found[at_cluster].mean()) if at_cluster.any()
+            else 1.0,
+            "above_redundancy_similarity": float(found[redundant].mean()) if redundant.any()
+            else 1.0,
+            "missed": int((~found).sum()),
+            "missed_max_cosine": float(es[~found].max()) if (~found).any() else None,
+        }
+        out["speedup"] = seconds / out["blocked"]["seconds"]
+    return out
+
+
+def full_cycle(n: int, *, store_cache: Path, audit_max: int, seed: int = 7,
+               log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Consolidate a copy of the recall benchmark's store of ``n`` memories (built when
+    missing), again at the same now, then audit (up to ``audit_max`` memories)."""
+    from ops.bench import recall
+
+    turns, _ = recall.load_locomo()
+    path, built = recall.ensure_store(n, seed, store_cache, turns, log=log)
+    tmp = Path(tempfile.mkdtemp(prefix="eventmem-bench-dream-"))
+    try:
+        shutil.copytree(path, tmp / "store", ignore=shutil.ignore_patterns("bench-ready.json"))
+        now = datetime.fromisoformat(built["clock_end"]) + timedelta(days=1)
+        clock = eventmem.ManualClock(start=now)
+        with eventmem.open(tmp / "store", clock=clock,
+                           config=eventmem.Config(sync=False)) as engine:
+            log(f"[full {n:,}] consolidate ...")
+            out = _cycle(engine, now, None, log)
+            if n <= audit_max:
+                log(f"[full {n:,}] audit ...")
+                t = time.perf_counter()
+                audited = engine.audit()
+                out["audit"] = {"ok": audited.ok, "seconds": time.perf_counter() - t,
+                                "findings": [f.message for f in audited.findings][:10]}
+        out["store"] = {"path": str(path), "cached": built.get("cached", False)}
+        return out
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_scale(sizes: list[int], *, exact_max: int, full: bool, store_cache: Path,
+              audit_max: int, log: Callable[[str], None] = print) -> dict[str, Any]:
+    params = eventmem.DreamParams()
+    result: dict[str, Any] = {"benchmark": "consolidate-scale", "machine": machine_info(),
+                              "params": {"sizes": sizes, "exact_max": exact_max,
+                                         "dream": msgspec.to_builtins(params)},
+                              "sizes": {}}
+    for n in sizes:
+        entry = {"pairs": pair_search(n, exact_max=exact_max, params=params, log=log)}
+        if full:
+            entry["full"] = full_cycle(n, store_cache=store_cache, audit_max=audit_max, log=log)
+        result["sizes"][str(n)] = entry
+    result["peak_rss_mb"] = peak_rss_mb()
+    return result
+
+
+def scale_report(result: dict[str, Any]) -> str:
+    m = result["machine"]
+    rows: list[tuple[object, ...]] = []
+    for n, entry in result["sizes"].items():
+        p = entry["pairs"]
+        rows.append((f"{int(n):,}: blocked pair search", p["blocked"]["seconds"], "s",
+                     f"{p['blocked']['pairs']:,} pairs ({p['blocked']['pairs_redundant']:,} "
+                     f"> redundancy), {p['blocked']['pivots']:,} pivots"))
+        if "exact" in p:
+            r = p["recall"]
+            rows.append((f"{int(n):,}: exact all-pairs search", p["exact"]["seconds"], "s",
+                         f"{p['exact']['pairs']:,} pairs; speed-up {p['speedup']:.1f}x"))
+            rows.append((f"{int(n):,}: candidate recall vs exact", r["at_threshold"], "",
+                         f"> cluster sim {r['above_cluster_similarity']:.4f}, > redundancy "
+                         f"{r['above_redundancy_similarity']:.4f}, missed {r['missed']:,} "
+                         f"(max cosine {r['missed_max_cosine']})"))
+        if "full" in entry:
+            f = entry["full"]
+            c = f["cycle"]
+            ok = "ok" if c["seconds"] <= SCALE_TARGET_SECONDS else "over"
+            rows.append((f"{int(n):,}: full consolidate", c["seconds"], "s",
+                         f"target 1M <= {SCALE_TARGET_SECONDS:g} s ({ok} at this size); "
+                         f"{c['dormant']:,} dormant, {c['consolidated']:,} consolidated "
+                         f"({c['consolidated_members']:,} members)"))
+            rows.append((f"{int(n):,}: second consolidate appended", f["second"]["appended"],
+                         "events", "must be 0"))
+            if "audit" in f:
+                rows.append((f"{int(n):,}: audit", f["audit"]["seconds"], "s",
+                             "ok" if f["audit"]["ok"] else "FINDINGS"))
+    head = (f"eventmem dream cycle at scale (one namespace); {m['cpu_count']} CPUs, load "
+            f"{m.get('load_average')}")
+    return f"{head}\n\n" + format_table(("measure", "value", "unit", "note"), rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ops.bench.consolidate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -299,7 +452,26 @@ def main(argv: list[str] | None = None) -> int:
                         help="parent directory for the run's copy of the store")
     parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
                         help="run the timed consolidate under cProfile; write DIR/*.prof")
+    parser.add_argument("--sizes", default=None,
+                        help="scale mode: sizes such as 20k,100k,1m (see the docstring)")
+    parser.add_argument("--exact-max", type=int, default=50_000,
+                        help="scale mode: run the exact pair search up to this many memories")
+    parser.add_argument("--full", action="store_true",
+                        help="scale mode: also build (or reuse) the store and time consolidate")
+    parser.add_argument("--store-cache", type=Path, default=Path("/tmp/eventmem-bench"),
+                        help="scale mode: the recall benchmark's store cache")
+    parser.add_argument("--audit-max", type=int, default=100_000,
+                        help="scale mode: audit after the full cycle up to this many memories")
     args = parser.parse_args(argv)
+    if args.sizes:
+        from ops.bench.recall import parse_sizes
+
+        scale = run_scale(parse_sizes(args.sizes), exact_max=args.exact_max, full=args.full,
+                          store_cache=args.store_cache, audit_max=args.audit_max, log=progress)
+        publish(scale_report(scale), SCALE_OUT if args.out == DEFAULT_OUT else args.out, scale)
+        fulls = [e["full"] for e in scale["sizes"].values() if "full" in e]
+        return 1 if any(f["second"]["appended"] or not f["verify"]["ok"]
+                        or not f.get("audit", {"ok": True})["ok"] for f in fulls) else 0
     result = run(args.n, days=args.days, gap_days=args.gap_days, capacity=args.capacity,
                  seed=args.seed, cache=args.cache, rebuild=args.rebuild, workdir=args.tmp,
                  profile_dir=args.profile, log=progress)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -520,3 +521,81 @@ def test_a_consolidated_memory_speaks_of_what_its_members_spoke_of(store, clock,
     assert spoken[made.memory_id] == spoken[members[0]] != ()  # the week before t0
     assert mem.audit().ok
     settled(mem)
+
+
+# -- similar pairs of a large namespace: pivot blocks (dream-4) --------------------------------
+
+# Forces the blocked search on a store small enough for a test: pivots one in 16, 8 probes.
+BLOCKED = {"pairs_exact_max": 100, "pairs_pivot_every": 16, "pairs_probes": 8}
+_WORDS = ("amber", "basil", "cedar", "delta", "ember", "fjord", "gravel", "harbor", "indigo",
+          "juniper", "kettle", "lantern", "meadow", "nickel", "orchid", "pepper", "quartz",
+          "raven", "saffron", "thistle", "umber", "velvet", "willow", "yarrow", "zephyr")
+
+
+def crowd(count: int, seed: int = 3) -> list[str]:
+    """``count`` calm texts of five words each drawn from 25: few pairs alike enough to merge."""
+    rng = random.Random(seed)
+    return [f"Note {k}: " + " ".join(rng.sample(_WORDS, 5)) for k in range(count)]
+
+
+_HIKERS = ("Alice", "Bruno", "Chloe", "Dmitri", "Elena", "Farid", "Greta", "Hugo", "Ines", "Jonas",
+           "Kiri", "Lars", "Mira", "Nils", "Olga", "Pablo", "Rhea", "Sami", "Tove", "Ugo")
+_PEAKS = ("Matterhorn", "Eiger", "Jungfrau", "Dolomites", "Pyrenees", "Tatras", "Carpathians",
+          "Rockies", "Andes", "Atlas", "Caucasus", "Urals", "Appalachians", "Cascades", "Sierra",
+          "Vosges", "Jura", "Balkans", "Rila", "Olympus")
+_TRIPS = ("hiking", "climbing", "skiing", "camping", "trekking")
+
+
+def hike_families(count: int) -> list[list[str]]:
+    """``count`` families of four trips that differ in the companion only (pairwise cosine
+    about 0.8), each unlike the others: each family is one cluster."""
+    return [[f"{_HIKERS[k % 20]} went {_TRIPS[k % 5]} in the {_PEAKS[k * 7 % 20]} with {who} "
+             f"in {1990 + k}" for who in ("Bob", "Carol", "Erin", "Finn")] for k in range(count)]
+
+
+def test_a_family_of_near_duplicates_is_merged_by_the_blocked_search(store_path: Path) -> None:
+    families = hike_families(3)
+    with open_at_t0(store_path, **BLOCKED) as mem:
+        mem.remember_many([{"text": t, "kind": "event"} for t in crowd(300)], namespace="n")
+        for family in families:
+            mem.remember_many([{"text": t, "kind": "event"} for t in family], namespace="n")
+        made = mem.consolidate(now=T0).consolidated
+        merged = sorted(sorted(mem.get(m).text for m in c.members) for c in made)
+        assert all(sorted(f) in merged for f in families), merged
+        assert all("pairs=pivot-blocks(every=16, probes=8" in c.algorithm for c in made)
+        assert all(c.policy == DREAM_POLICY == "dream-4" for c in made)
+        audited_and_settled(mem, T0)
+
+
+def test_a_dream_3_log_is_audited_with_the_exact_search(
+        store_path: Path, monkeypatch: pytest.MonkeyPatch,
+        legacy: Callable[[str, str], None]) -> None:
+    """dream-3 searched every namespace exactly: its consolidations record no pair search, and
+    the audit re-derives them with the exact search whatever pairs_exact_max says."""
+    legacy(SWEEP_POLICY, "dream-3")
+    with open_at_t0(store_path, **BLOCKED) as mem:
+        mem.remember_many([{"text": t, "kind": "event"} for t in crowd(200)], namespace="n")
+        mem.remember_many([{"text": t, "kind": "event"} for t in hike_families(1)[0]],
+                          namespace="n")
+        [made] = mem.consolidate(now=T0).consolidated
+        assert made.policy == "dream-3" and "pairs=" not in made.algorithm
+        monkeypatch.undo()
+        report = mem.audit()
+        assert report.ok and report.by_kind.get("maintenance"), report
+
+
+@pytest.mark.slow
+def test_a_blocked_cycle_over_thousands_of_memories_audits(store_path: Path) -> None:
+    """Some thousands of memories, the blocked search forced: the same decisions on the state
+    the audit rebuilds, a second cycle with nothing to do, and every pair it found one the exact
+    search finds with the same cosine."""
+    families = hike_families(20)
+    texts = crowd(3_000) + [t for family in families for t in family]
+    with open_at_t0(store_path, **BLOCKED) as mem:
+        for start in range(0, len(texts), 500):
+            mem.remember_many([{"text": t, "kind": "event"} for t in texts[start:start + 500]],
+                              namespace="n")
+        made = mem.consolidate(now=T0).consolidated
+        merged = {frozenset(mem.get(m).text for m in c.members) for c in made}
+        assert sum(frozenset(f) <= m for f in families for m in merged) == len(families)
+        audited_and_settled(mem, T0)

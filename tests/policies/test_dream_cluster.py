@@ -164,3 +164,83 @@ def test_extractive_summary_and_digest():
 
     assert summaries.summarizer_id(Plain()) == "Plain"
     assert isinstance(Plain(), summaries.Summarizer)
+
+
+# -- the blocked search of large namespaces (dream-4) -----------------------------------------
+
+
+def pair_set(found: tuple[np.ndarray, np.ndarray, np.ndarray]) -> dict[tuple[int, int], float]:
+    i, j, sims = found
+    return {(a, b): s for a, b, s in zip(i.tolist(), j.tolist(), sims.tolist(), strict=True)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 80), st.sampled_from([0.5, 0.75, 0.9]),
+       st.integers(1, 8), st.data())
+def test_blocked_pairs_are_exact_pairs_and_all_of_them_when_every_pair_is_a_candidate(
+        seed: int, n: int, threshold: float, probes: int, data: st.DataObject) -> None:
+    matrix = unit_rows(seed, n, dim=16, families=5)
+    pivots = np.asarray(sorted(data.draw(st.sets(st.integers(0, max(n - 1, 0)), max_size=12)))
+                        if n else [], dtype=np.int64)
+    exact = pair_set(cluster.similar_pairs(matrix, threshold))
+    found = cluster.blocked_pairs(matrix, threshold, matrix[pivots], probes)
+    blocked = pair_set(found)
+    # a subset of the exact pairs, with the very same cosines, in (i, j) order
+    assert all(exact[pair] == s for pair, s in blocked.items())
+    assert list(blocked) == sorted(blocked)
+    if len(pivots) <= probes:  # every row probes every pivot: every pair is a candidate
+        assert blocked == exact
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(20, 120), st.data())
+def test_a_blocked_pair_depends_on_its_rows_and_the_pivots_only(seed: int, n: int,
+                                                               data: st.DataObject) -> None:
+    """Drop rows but keep the pivots: the pairs among the rows left are exactly those found
+    before (what makes the next cycle, which compares fewer memories, find nothing new)."""
+    matrix = unit_rows(seed, n, dim=16, families=4, noise=0.5)
+    pivots = matrix[np.arange(0, n, 7)]
+    whole = pair_set(cluster.blocked_pairs(matrix, 0.6, pivots, 3))
+    keep = sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=2)))
+    local = {row: position for position, row in enumerate(keep)}
+    part = pair_set(cluster.blocked_pairs(matrix[keep], 0.6, pivots, 3))
+    assert part == {(local[a], local[b]): s for (a, b), s in whole.items()
+                    if a in local and b in local}
+
+
+def test_near_duplicates_are_found_by_the_blocked_search() -> None:
+    """Identical and near-identical rows share their best pivot, so they are always
+    candidates, however many pivots there are."""
+    rng = np.random.default_rng(5)
+    matrix = rng.normal(size=(3_000, 64))
+    matrix[1::2] = matrix[0::2] + 0.05 * rng.normal(size=(1_500, 64))  # 1,500 twins
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    matrix = matrix.astype(np.float32)
+    pivots = matrix[::16]
+    exact = pair_set(cluster.similar_pairs(matrix, 0.9))
+    blocked = pair_set(cluster.blocked_pairs(matrix, 0.9, pivots, 4))
+    assert len(exact) == 1_500 and blocked == exact
+
+
+def test_pivot_scores_are_exact_integers_whatever_the_row_order() -> None:
+    """The scores that choose the blocks are integers computed exactly: permuting the rows
+    permutes the probes, bit for bit (no BLAS blocking or summation order shows)."""
+    matrix = unit_rows(3, 500, dim=384, families=6)
+    pivots = np.arange(0, 500, 5, dtype=np.int64)
+    probes = cluster.pivot_probes(matrix, matrix[pivots], 6)
+    order = np.random.default_rng(1).permutation(500)
+    shuffled = cluster.pivot_probes(matrix[order], matrix[pivots], 6)
+    assert np.array_equal(shuffled, probes[order])
+    q = np.rint(matrix.astype(np.float64) * cluster.QUANT)
+    assert (np.abs(q) @ np.abs(q).T).max() < 2 ** 24
+
+
+def test_pivots_are_chosen_by_memory_id_alone() -> None:
+    ids = [f"mem_{k:016x}" for k in range(4_000)]
+    pivots = cluster.pivot_rows(ids, 128)
+    assert 10 < len(pivots) < 60 and np.all(np.diff(pivots) > 0)
+    chosen = {ids[p] for p in pivots.tolist()}
+    reversed_rows = cluster.pivot_rows(ids[::-1], 128)
+    assert {ids[::-1][p] for p in reversed_rows.tolist()} == chosen
+    # a golden value: blake2b, never Python's salted hash()
+    assert pivots[:4].tolist() == [32, 540, 542, 555]

@@ -16,15 +16,37 @@ clustering of the whole namespace at a fraction of its cost. Pairs that are not 
 the largest cosine distance (2), which keeps them apart as the full matrix would. A group larger
 than ``max_group`` is clustered in slices of that size, in row order (bounded memory, no longer
 exact; documented in :class:`~eventmem.policies.dream.params.DreamParams`).
+
+``blocked_pairs`` is the search for large namespaces (dream-4 on): candidate pairs from pivot
+blocks, then the same exact cosine within the candidates. Pivots are vectors of memories chosen by
+their id (:func:`pivot_rows`: a keyed hash, so the choice depends on the memory alone, never on
+the row order or the process). Every row is scored against every pivot in exact integer
+arithmetic (rows and pivots rounded to integers of at most ``QUANT`` in magnitude, so every partial
+sum of a float32 product is an integer below 2**24 and the BLAS build, its blocking and its threads
+cannot change a bit); its *home* is its best pivot and its *probes* its ``probes`` best (ties: the
+lower pivot). A pair is a candidate when the home of one is among the probes of the other.
+Whether a pair is a candidate is thus a pure function of the two rows and the pivots, and a
+candidate's decision is the exact search's. Cost: about ``n P d`` for the scores and
+``n probes (n / P) d`` for the products, instead of ``n^2 d / 2``. It can miss a pair whose rows
+lie in different regions of the pivots (``ops.bench.consolidate`` measures the candidate recall
+against the exact search).
 """
 
 from __future__ import annotations
+
+import hashlib
 
 import numpy as np
 
 POLICY_VERSION = "cluster-1"
 MARGIN = 1e-4  # float32 products are within ~1e-6 of the exact cosine of unit rows
 _PAIR_CHUNK = 4096
+# Rows and pivots are rounded to integers of at most QUANT (plus one half) in magnitude: a product
+# of two such unit rows sums to at most QUANT^2 + QUANT sqrt(d) + d / 4 < 2**24 for any d up to
+# 2**16, so float32 holds every partial sum exactly and the scores do not depend on the summation
+# order.
+QUANT = 2048.0
+_SCORE_CHUNK = 8192  # rows scored against the pivots at a time
 
 
 def algorithm(linkage: str, similarity: float) -> str:
@@ -66,6 +88,79 @@ def similar_pairs(matrix: np.ndarray, threshold: float
         rows_j.append(c[upper] + start)
     i = np.concatenate(rows_i).astype(np.int64)
     j = np.concatenate(rows_j).astype(np.int64)
+    exact = pair_cosines(matrix, i, j)
+    keep = exact >= threshold
+    return i[keep], j[keep], exact[keep]
+
+
+def pair_search(probes: int, every: int) -> str:
+    """The name of the blocked pair search with its parameters (recorded in the event)."""
+    return f"pivot-blocks(every={every}, probes={probes}, quant={int(QUANT)}, exact-within)"
+
+
+def pivot_rows(ids: list[str], every: int) -> np.ndarray:
+    """The rows (ascending) of the memories chosen as pivots: about one in ``every``, by a keyed
+    hash of the memory id (the choice of a memory is its own, whatever else the namespace
+    holds or in what order)."""
+    chosen = [row for row, mid in enumerate(ids)
+              if int.from_bytes(hashlib.blake2b(mid.encode(), digest_size=8,
+                                                person=b"dream-pivot").digest(), "big")
+              % every == 0]
+    return np.asarray(chosen, dtype=np.int64)
+
+
+def _quantized(matrix: np.ndarray) -> np.ndarray:
+    return np.rint(matrix.astype(np.float64) * QUANT).astype(np.float32)
+
+
+def pivot_probes(matrix: np.ndarray, pivots: np.ndarray, probes: int) -> np.ndarray:
+    """Each row's ``probes`` best pivots (positions into the unit rows ``pivots``), best first:
+    by exact integer score, ties to the lower pivot."""
+    count = len(pivots)
+    probes = min(probes, count)
+    q_pivots = _quantized(pivots).T.copy()
+    tie = np.arange(count - 1, -1, -1, dtype=np.int64)  # higher for the lower pivot
+    out = np.empty((len(matrix), probes), dtype=np.int64)
+    for start in range(0, len(matrix), _SCORE_CHUNK):
+        scores = _quantized(matrix[start:start + _SCORE_CHUNK]) @ q_pivots  # exact integers
+        keys = scores.astype(np.int64) * count + tie  # distinct: no tie left to order
+        top = np.argpartition(-keys, probes - 1, axis=1)[:, :probes]
+        order = np.argsort(-np.take_along_axis(keys, top, axis=1), axis=1)
+        out[start:start + _SCORE_CHUNK] = np.take_along_axis(top, order, axis=1)
+    return out
+
+
+def blocked_pairs(matrix: np.ndarray, threshold: float, pivots: np.ndarray, probes: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs of rows ``i < j`` with cosine ``>= threshold`` among the candidates of the
+    blocks of the unit rows ``pivots`` (see the module docstring): (rows i, rows j, exact
+    cosines), ordered by ``(i, j)``. With no more pivots than ``probes`` every pair is a
+    candidate: that is :func:`similar_pairs`."""
+    n = len(matrix)
+    if n < 2 or len(pivots) <= probes:
+        return similar_pairs(matrix, threshold)
+    top = pivot_probes(matrix, pivots, probes)
+    home = top[:, 0]
+    by_home = np.argsort(home, kind="stable")
+    home_bounds = np.searchsorted(home[by_home], np.arange(len(pivots) + 1))
+    flat = top.ravel()
+    by_probe = np.argsort(flat, kind="stable")
+    probe_rows = by_probe // probes
+    probe_bounds = np.searchsorted(flat[by_probe], np.arange(len(pivots) + 1))
+    low = threshold - MARGIN
+    keys: list[np.ndarray] = []
+    for cell in range(len(pivots)):
+        homed = by_home[home_bounds[cell]:home_bounds[cell + 1]]
+        if not len(homed):
+            continue
+        probing = probe_rows[probe_bounds[cell]:probe_bounds[cell + 1]]
+        r, c = np.nonzero(matrix[homed] @ matrix[probing].T >= low)
+        a, b = homed[r], probing[c]
+        differ = a != b
+        a, b = a[differ], b[differ]
+        keys.append(np.minimum(a, b) * n + np.maximum(a, b))
+    found = np.unique(np.concatenate(keys)) if keys else np.empty(0, dtype=np.int64)
+    i, j = found // n, found % n
     exact = pair_cosines(matrix, i, j)
     keep = exact >= threshold
     return i[keep], j[keep], exact[keep]
