@@ -10,8 +10,10 @@ raw mapping into the new shape. Stored bytes are never rewritten.
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -30,6 +32,34 @@ UPCASTERS: dict[str, Upcaster] = {}
 _UNDECODABLE = (msgspec.DecodeError, UnicodeDecodeError)
 
 
+@functools.cache
+def _defaults(cls: type) -> tuple[tuple[str, Any], ...]:
+    return tuple((f.name, f.default) for f in msgspec.structs.fields(cls)
+                 if f.default is not msgspec.NODEFAULT)
+
+
+S = TypeVar("S", bound=msgspec.Struct)
+
+
+def canonical(struct: S) -> S:
+    """``struct`` with every field that equals its default holding the default object itself.
+
+    ``omit_defaults`` leaves a field out when its value *is* the default (identity, not
+    equality). A value equal to it but made at run time (``"user"`` read from a JSON body or an
+    import file) would be written out, then read back as the default object and left out: other
+    bytes, and the check below would refuse an honest event. Only a value of the default's own
+    type is replaced (an int in a float field stays, for the check to refuse), and never a
+    float of the other sign (-0.0 == 0.0)."""
+    same = {}
+    for name, default in _defaults(type(struct)):
+        value = getattr(struct, name)
+        if value is default or type(value) is not type(default) or value != default:
+            continue
+        if not isinstance(value, float) or math.copysign(1, value) == math.copysign(1, default):
+            same[name] = default
+    return msgspec.structs.replace(struct, **same) if same else struct
+
+
 def encode(event: Event) -> bytes:
     """The bytes the log stores for ``event``, checked to read back: they must decode with strict
     types into an event that encodes to the same bytes, or InvalidInputError is raised.
@@ -42,7 +72,7 @@ def encode(event: Event) -> bytes:
     """
     tag = event_tag(event) if isinstance(event, Event) else type(event).__name__
     try:
-        data = _encoder.encode(event)
+        data = _encoder.encode(canonical(event))
         if _encoder.encode(_decoder.decode(data)) == data:
             return data
         problem = "it reads back as another value"

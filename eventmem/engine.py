@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import msgspec
 import numpy as np
 
-from eventmem import checks, transfer
+from eventmem import checks, progress, transfer
 from eventmem import metadata as caller_metadata
 from eventmem.clock import Clock, SystemClock, to_micros
 from eventmem.config import Config, record_config
@@ -451,10 +451,12 @@ class Engine(Reader):
                 first_line[slot] = index
                 fresh.append(index)
         created: dict[int, RememberResult] = {}
+        progress.report("import", 0, len(fresh))
         for start in range(0, len(fresh), IMPORT_BATCH):
             chunk = fresh[start:start + IMPORT_BATCH]
             created.update(zip(chunk, self._write([items[i] for i in chunk], op="import"),
                                strict=True))
+            progress.report("import", start + len(chunk), len(fresh))
         results = []
         for index in range(len(items)):
             if index in created:

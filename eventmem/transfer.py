@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 import msgspec
 
-from eventmem import checks
+from eventmem import checks, codec
 from eventmem.clock import from_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError
@@ -58,7 +58,7 @@ _DECODER = msgspec.json.Decoder(Exported)
 
 def exported(record: MemoryRecord, text: str) -> Exported:
     """The export line of a memory holding ``text``."""
-    return Exported(
+    return codec.canonical(Exported(
         id=record.memory_id, namespace=record.namespace, text=text, kind=record.kind,
         created_at=from_micros(record.created_at),
         valid_from=None if record.valid_from is None else from_micros(record.valid_from),
@@ -67,7 +67,7 @@ def exported(record: MemoryRecord, text: str) -> Exported:
         # A flashbulb memory was pinned by the engine: the importer's engine decides again.
         pinned=record.pinned and not record.flashbulb, immutable=record.immutable,
         source=record.source, tags=list(record.tags), refs=list(record.refs),
-        metadata=dict(record.metadata or {}))
+        metadata=dict(record.metadata or {})))
 
 
 def write(lines: Iterable[Exported], destination: Destination) -> int:

@@ -99,13 +99,72 @@ def cmd_remember(args: argparse.Namespace) -> int:
             importance=args.importance,
             valid_from=_parse_time(args.valid_from) if args.valid_from else None,
             valid_until=_parse_time(args.valid_until) if args.valid_until else None,
-            pinned=args.pin,
+            pinned=args.pin, tags=args.tag, metadata=_metadata(args.metadata, "--metadata"),
         )
     if result.memory_id is None:  # rejected: no memory, say why instead
         line = f"{result.action} (rule={result.rule}, seq {result.seq}): {result.reason}"
     else:
         line = f"{result.action} {result.memory_id} (seq {result.seq})"
     _emit(args, result, line)
+    return 0
+
+
+def _metadata(value: str | None, what: str) -> dict[str, Any] | None:
+    """A JSON object given on the command line (``--metadata``, ``--filter``)."""
+    if value is None:
+        return None
+    try:
+        data = json.loads(value)
+    except ValueError:
+        raise InvalidInputError(f"{what} is not JSON: {value!r}") from None
+    if not isinstance(data, dict):
+        raise InvalidInputError(f"{what} must be a JSON object, got {value!r}")
+    return data
+
+
+def cmd_update(args: argparse.Namespace) -> int:
+    """Replace a memory's text with the caller's new version (``-`` reads it from stdin): a
+    supersession by the caller, the old version kept in the history."""
+    text = sys.stdin.read() if args.text == "-" else args.text
+    with _open(args) as mem:
+        result = mem.update(args.memory_id, text,
+                            metadata=_metadata(args.metadata, "--metadata"))
+    if result.memory_id == args.memory_id:
+        line = f"{result.action}: {args.memory_id} already says that (nothing recorded)"
+    else:
+        line = (f"{result.action} {args.memory_id} by {result.memory_id} (seq {result.seq})")
+    _emit(args, result, line)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write a namespace's current memories as JSON lines (to a file, or stdout). Read-only,
+    so it runs while an agent writes."""
+    with _open(args, readonly=True) as mem:
+        if args.out in (None, "-"):
+            count = mem.export_memories(sys.stdout, namespace=args.namespace,
+                                        include_archived=args.include_archived)
+            print(f"exported {count} memories", file=sys.stderr)
+            return 0
+        count = mem.export_memories(args.out, namespace=args.namespace,
+                                    include_archived=args.include_archived)
+    _emit(args, {"exported": count, "path": args.out},
+          f"exported {count} memories of {args.namespace!r} to {args.out}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Read memories exported by ``export`` (a file, or ``-`` for stdin), keeping their times;
+    those the namespace holds already are skipped, so an import can be run again."""
+    source = sys.stdin if args.file == "-" else args.file
+    with _open(args, create=True) as mem:
+        results = mem.import_memories(source, namespace=args.namespace)
+    counts: dict[str, int] = {}
+    for result in results:
+        counts[result.action] = counts.get(result.action, 0) + 1
+    summary = ", ".join(f"{n} {action}" for action, n in sorted(counts.items()))
+    _emit(args, {"results": results, "counts": counts},
+          f"imported {len(results)} lines: {summary or 'nothing'}")
     return 0
 
 
@@ -118,7 +177,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
         valid_at = _parse_time(args.valid_at) if args.valid_at else None
         plan = query_plan(args.query, to_micros(mem.now()))
         hits = mem.recall(args.query, namespace=args.namespace, k=args.k, valid_at=valid_at,
-                          profile=args.profile)
+                          profile=args.profile, filters=_metadata(args.filter, "--filter"))
     text = render_hits(hits, explain=args.explain)
     _emit(args, hits, f"{render_plan(plan)}\n{text}" if args.explain else text)
     return 0
@@ -399,7 +458,7 @@ def cmd_context(args: argparse.Namespace) -> int:
         text = mem.context(args.query, namespace=args.namespace, k=args.k,
                            budget_tokens=args.budget_tokens,
                            valid_at=_parse_time(args.valid_at) if args.valid_at else None,
-                           profile=args.profile)
+                           profile=args.profile, filters=_metadata(args.filter, "--filter"))
     _emit(args, {"context": text}, text or "(nothing relevant)")
     return 0
 
@@ -452,7 +511,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             namespace=args.namespace, status=args.status, kind=args.kind, tags=args.tag,
             since=_parse_time(args.since) if args.since else None,
             until=_parse_time(args.until) if args.until else None,
-            limit=args.limit + 1, cursor=args.cursor))
+            filters=_metadata(args.filter, "--filter"), limit=args.limit + 1,
+            cursor=args.cursor))
     page = found[:args.limit]
     cursor = page[-1].memory_id if len(found) > args.limit else None
     text = render_memory_lines(page) or "(no memories)"
@@ -584,6 +644,14 @@ def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
     p.add_argument("--valid-from")
     p.add_argument("--valid-until")
     p.add_argument("--pin", action="store_true")
+    p.add_argument("--tag", action="append", default=[], help="a tag (repeat)")
+    p.add_argument("--metadata", metavar="JSON", help="a JSON object of the caller's own keys")
+    p = add("update", cmd_update, "replace a memory's text with a new version (recorded as a "
+            "supersession; the old version stays in its history)")
+    p.add_argument("memory_id")
+    p.add_argument("text", help="the new text; - reads it from stdin")
+    p.add_argument("--metadata", metavar="JSON",
+                   help="keys to set on the new version (null removes one)")
     p = add("recall", cmd_recall, "recall memories for a query (read-only: works while an "
             "agent writes, and records nothing unless --record)")
     p.add_argument("query")
@@ -598,6 +666,9 @@ def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
     p.add_argument("--profile", default="default",
                    choices=["default", "recent", "important", "deep", "broad"],
                    help="how relevance is weighed against recency, retention and importance")
+    p.add_argument("--filter", metavar="JSON",
+                   help='only memories whose metadata match, e.g. \'{"project": "apollo"}\' '
+                        "or with $in, $nin, $ne, $gt, $gte, $lt, $lte, $exists")
     p = add("get", cmd_get, "show one memory")
     p.add_argument("memory_id")
     p = add("history", cmd_history,
@@ -654,6 +725,9 @@ def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
     p.add_argument("--valid-at", help="only memories true at this time")
     p.add_argument("--profile", default="default",
                    choices=["default", "recent", "important", "deep", "broad"])
+    p.add_argument("--filter", metavar="JSON",
+                   help='only memories whose metadata match, e.g. \'{"project": "apollo"}\' '
+                        "or with $in, $nin, $ne, $gt, $gte, $lt, $lte, $exists")
     p = add("graph", cmd_graph, "the knowledge graph: entities, an entity, its neighbours, the "
             "memories naming it, a memory's links")
     graph = p.add_subparsers(dest="graph_command", required=True, parser_class=_Parser)
@@ -693,6 +767,18 @@ def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
     p.add_argument("--until", help="created before (ISO 8601)")
     p.add_argument("--limit", type=_positive, default=100, help="at most this many (100)")
     p.add_argument("--cursor", metavar="ID", help="the next page after this memory")
+    p.add_argument("--filter", metavar="JSON",
+                   help='only memories whose metadata match, e.g. \'{"project": "apollo"}\' '
+                        "or with $in, $nin, $ne, $gt, $gte, $lt, $lte, $exists")
+    p = add("export", cmd_export, "write a namespace's memories as JSON lines (read-only)")
+    p.add_argument("--namespace", "-n", default="default")
+    p.add_argument("--out", "-o", metavar="FILE", help="the file to write (default: stdout)")
+    p.add_argument("--include-archived", action="store_true",
+                   help="archived and dormant memories too")
+    p = add("import", cmd_import, "read memories written by export, keeping their times "
+            "(those already held are skipped)")
+    p.add_argument("file", help="the JSON lines file; - reads stdin")
+    p.add_argument("--namespace", "-n", help="import every memory here (default: each line's)")
     p = add("erase", cmd_erase, "erase a memory's content, or a namespace's (recorded as an "
             "event; the text, vectors and terms are removed)")
     target = p.add_mutually_exclusive_group(required=True)

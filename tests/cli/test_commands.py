@@ -5,6 +5,7 @@ timeline and list (paged by cursor)."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import eventmem
@@ -219,3 +220,66 @@ def test_consolidate_before_the_latest_event_is_refused(capsys, people_store):
                              *dry_run)
         assert code == 2 and out == "" and one_line_error(err)
         assert "earlier than the store's latest event (2100-01-04T17:00:00+00:00)" in err
+
+
+# -- update, metadata, export and import ---------------------------------------------------------
+
+
+def test_update_supersedes_by_the_caller_and_keeps_the_history(capsys, people_store):
+    store, ids = people_store
+    done = run_json(capsys, store, "update", ids["works"], "Alice Smith works at Globex",
+                    "--metadata", '{"source": "hr"}')
+    assert done["action"] == "updated" and done["rule"] == "caller_update"
+    assert memory(store, ids["works"]).status == "superseded"
+    new = memory(store, done["memory_id"])
+    assert (new.text, new.metadata) == ("Alice Smith works at Globex", {"source": "hr"})
+    code, out, _ = cli(capsys, store, "update", done["memory_id"], "Alice Smith works at Globex")
+    assert code == 0 and "already says that" in out  # the same text records nothing
+    code, _, err = cli(capsys, store, "update", ids["works"], "Alice Smith works at Hooli")
+    assert code != 0 and one_line_error(err)  # an old version is not updated
+    code, _, err = cli(capsys, store, "update", done["memory_id"], "x", "--metadata", "[1]")
+    assert code != 0 and one_line_error(err) and "JSON object" in err
+
+
+def test_metadata_given_to_remember_filters_recall_and_list(capsys, tmp_path):
+    store = tmp_path / "s"
+    for text, project in (("The launch review is on Thursday", "apollo"),
+                          ("The budget review is on Friday", "gemini")):
+        run_json(capsys, store, "remember", text, "--metadata", json.dumps({"project": project}),
+                 "--tag", "work")
+    apollo = run_json(capsys, store, "recall", "when is the review", "--filter",
+                      '{"project": "apollo"}')
+    assert [h["text"] for h in apollo] == ["The launch review is on Thursday"]
+    listed = run_json(capsys, store, "list", "--filter", '{"project": {"$ne": "apollo"}}')
+    assert [m["text"] for m in listed["memories"]] == ["The budget review is on Friday"]
+    assert listed["memories"][0]["tags"] == ["work"]
+    code, _, err = cli(capsys, store, "list", "--filter", "{project")
+    assert code != 0 and one_line_error(err) and "not JSON" in err
+
+
+def test_export_then_import_round_trips_into_another_store(capsys, tmp_path):
+    # Told in the past (an import refuses times later than its store's clock, the system's).
+    store, clock = tmp_path / "s", eventmem.ManualClock(start=datetime(2025, 3, 1, tzinfo=UTC))
+    with eventmem.open(store, clock=clock) as mem:
+        for text in ("Alice Smith works at Initech", "Bob Jones lives in Oslo",
+                     "Bob Jones moved to Paris", "The standup is at nine every Monday"):
+            mem.remember(text, namespace="a", metadata={"n": len(text)}, tags=["t"])
+            clock.advance(timedelta(hours=1))
+    dump = tmp_path / "a.jsonl"
+    done = run_json(capsys, store, "export", "-n", "a", "--out", str(dump))
+    lines = dump.read_text().splitlines()
+    assert done == {"exported": len(lines), "path": str(dump)} and len(lines) == 3  # Oslo moved
+    other = tmp_path / "other"
+    imported = run_json(capsys, other, "import", str(dump), "-n", "b")
+    assert imported["counts"] == {"created": len(lines)}
+    again = run_json(capsys, other, "import", str(dump), "-n", "b")  # run twice: skipped
+    assert again["counts"] == {"skipped": len(lines)}
+    # The export of the import is the same file but for the ids.
+    code, out, err = cli(capsys, other, "export", "-n", "b")
+    assert code == 0 and "exported" in err
+    def strip(lines: list[str]) -> list[dict]:
+        return [{k: v for k, v in json.loads(line).items() if k not in ("id", "namespace")}
+                for line in lines]
+    assert strip(out.splitlines()) == strip(lines)
+    code, _, err = cli(capsys, other, "import", str(tmp_path / "missing.jsonl"))
+    assert code != 0 and one_line_error(err)

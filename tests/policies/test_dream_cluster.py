@@ -227,12 +227,31 @@ def test_pivot_scores_are_exact_integers_whatever_the_row_order() -> None:
     permutes the probes, bit for bit (no BLAS blocking or summation order shows)."""
     matrix = unit_rows(3, 500, dim=384, families=6)
     pivots = np.arange(0, 500, 5, dtype=np.int64)
-    probes = cluster.pivot_probes(matrix, matrix[pivots], 6)
+    probes, best = cluster.pivot_probes(matrix, matrix[pivots], 6)
     order = np.random.default_rng(1).permutation(500)
-    shuffled = cluster.pivot_probes(matrix[order], matrix[pivots], 6)
+    shuffled, shuffled_best = cluster.pivot_probes(matrix[order], matrix[pivots], 6)
     assert np.array_equal(shuffled, probes[order])
+    assert np.array_equal(shuffled_best, best[order])
     q = np.rint(matrix.astype(np.float64) * cluster.QUANT)
     assert (np.abs(q) @ np.abs(q).T).max() < 2 ** 24
+
+
+def test_orphans_far_from_every_pivot_are_compared_with_each_other() -> None:
+    """A small topic no pivot lies near: its pairs are found although the pivots' ranking says
+    nothing about where its rows lie (with blocks alone, 5 of its 15 pairs)."""
+    crowd = unit_rows(5, 400, dim=64, families=4)
+    rng = np.random.default_rng(3)
+    small = rng.standard_normal(64) + 0.5 * rng.standard_normal((6, 64))
+    small /= np.linalg.norm(small, axis=1, keepdims=True)
+    matrix = np.vstack([crowd, small]).astype(np.float32)
+    pivots = matrix[np.arange(0, 400, 20)]  # from the crowd only
+    _, best = cluster.pivot_probes(matrix, pivots, 2)
+    assert (best[400:] < 0.5 * cluster.QUANT ** 2).all()  # orphans
+    exact = set(zip(*(a.tolist() for a in cluster.similar_pairs(matrix, 0.5)[:2]), strict=True))
+    blocked = set(zip(*(a.tolist() for a in cluster.blocked_pairs(matrix, 0.5, pivots, 2)[:2]),
+                      strict=True))
+    inside = {(a, b) for a in range(400, 406) for b in range(a + 1, 406)}
+    assert inside <= exact and inside <= blocked <= exact
 
 
 def test_pivots_are_chosen_by_memory_id_alone() -> None:

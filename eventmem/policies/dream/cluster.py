@@ -24,9 +24,13 @@ the row order or the process). Every row is scored against every pivot in exact 
 arithmetic (rows and pivots rounded to integers of at most ``QUANT`` in magnitude, so every partial
 sum of a float32 product is an integer below 2**24 and the BLAS build, its blocking and its threads
 cannot change a bit); its *home* is its best pivot and its *probes* its ``probes`` best (ties: the
-lower pivot). A pair is a candidate when the home of one is among the probes of the other.
-Whether a pair is a candidate is thus a pure function of the two rows and the pivots, and a
-candidate's decision is the exact search's. Cost: about ``n P d`` for the scores and
+lower pivot). A pair is a candidate when the home of one is among the probes of the other, or
+when both are *orphans*: rows whose best pivot is below the threshold, for which the ranking of
+pivots says little (a small topic among many; up to ``ORPHANS_EXACT_MAX`` of them are compared
+with each other).
+Whether a pair is a candidate is thus a function of the two rows, the pivots and the number
+of orphans (the same on the state an audit rebuilds), and a candidate's decision is the exact
+search's. Cost: about ``n P d`` for the scores and
 ``n probes (n / P) d`` for the products, instead of ``n^2 d / 2``. It can miss a pair whose rows
 lie in different regions of the pivots (``ops.bench.consolidate`` measures the candidate recall
 against the exact search).
@@ -47,6 +51,9 @@ _PAIR_CHUNK = 4096
 # order.
 QUANT = 2048.0
 _SCORE_CHUNK = 8192  # rows scored against the pivots at a time
+# Up to this many orphans (rows whose best pivot is below the threshold) are compared pairwise:
+# at most ORPHANS_EXACT_MAX^2 d / 2 multiply-adds, a few seconds.
+ORPHANS_EXACT_MAX = 20_000
 
 
 def algorithm(linkage: str, similarity: float) -> str:
@@ -95,7 +102,8 @@ def similar_pairs(matrix: np.ndarray, threshold: float
 
 def pair_search(probes: int, every: int) -> str:
     """The name of the blocked pair search with its parameters (recorded in the event)."""
-    return f"pivot-blocks(every={every}, probes={probes}, quant={int(QUANT)}, exact-within)"
+    return (f"pivot-blocks(every={every}, probes={probes}, quant={int(QUANT)}, "
+            f"orphans-exact<={ORPHANS_EXACT_MAX}, exact-within)")
 
 
 def pivot_rows(ids: list[str], every: int) -> np.ndarray:
@@ -113,21 +121,25 @@ def _quantized(matrix: np.ndarray) -> np.ndarray:
     return np.rint(matrix.astype(np.float64) * QUANT).astype(np.float32)
 
 
-def pivot_probes(matrix: np.ndarray, pivots: np.ndarray, probes: int) -> np.ndarray:
+def pivot_probes(matrix: np.ndarray, pivots: np.ndarray, probes: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Each row's ``probes`` best pivots (positions into the unit rows ``pivots``), best first:
-    by exact integer score, ties to the lower pivot."""
+    by exact integer score, ties to the lower pivot; and each row's best score (an integer, the
+    cosine times ``QUANT**2``)."""
     count = len(pivots)
     probes = min(probes, count)
     q_pivots = _quantized(pivots).T.copy()
     tie = np.arange(count - 1, -1, -1, dtype=np.int64)  # higher for the lower pivot
     out = np.empty((len(matrix), probes), dtype=np.int64)
+    best = np.empty(len(matrix), dtype=np.int64)
     for start in range(0, len(matrix), _SCORE_CHUNK):
         scores = _quantized(matrix[start:start + _SCORE_CHUNK]) @ q_pivots  # exact integers
         keys = scores.astype(np.int64) * count + tie  # distinct: no tie left to order
         top = np.argpartition(-keys, probes - 1, axis=1)[:, :probes]
         order = np.argsort(-np.take_along_axis(keys, top, axis=1), axis=1)
         out[start:start + _SCORE_CHUNK] = np.take_along_axis(top, order, axis=1)
-    return out
+        best[start:start + _SCORE_CHUNK] = scores.max(axis=1).astype(np.int64)
+    return out, best
 
 
 def blocked_pairs(matrix: np.ndarray, threshold: float, pivots: np.ndarray, probes: int
@@ -139,7 +151,7 @@ def blocked_pairs(matrix: np.ndarray, threshold: float, pivots: np.ndarray, prob
     n = len(matrix)
     if n < 2 or len(pivots) <= probes:
         return similar_pairs(matrix, threshold)
-    top = pivot_probes(matrix, pivots, probes)
+    top, best = pivot_probes(matrix, pivots, probes)
     home = top[:, 0]
     by_home = np.argsort(home, kind="stable")
     home_bounds = np.searchsorted(home[by_home], np.arange(len(pivots) + 1))
@@ -158,6 +170,14 @@ def blocked_pairs(matrix: np.ndarray, threshold: float, pivots: np.ndarray, prob
         a, b = homed[r], probing[c]
         differ = a != b
         a, b = a[differ], b[differ]
+        keys.append(np.minimum(a, b) * n + np.maximum(a, b))
+    # Orphans: rows no pivot is near (a small topic among many others). Their pivot ranks are
+    # noise, so two of them alike would rarely meet in a block: they are compared directly,
+    # while there are few enough.
+    orphans = np.flatnonzero(best < int(low * QUANT * QUANT))
+    if 1 < len(orphans) <= ORPHANS_EXACT_MAX:
+        oi, oj, _ = similar_pairs(matrix[orphans], low)
+        a, b = orphans[oi], orphans[oj]
         keys.append(np.minimum(a, b) * n + np.maximum(a, b))
     found = np.unique(np.concatenate(keys)) if keys else np.empty(0, dtype=np.int64)
     i, j = found // n, found % n
