@@ -1,6 +1,6 @@
 """Progress of long work: :mod:`eventmem.progress` hands reports to the listener of the block
-only, and the engine's long operations (open's fold, verify, audit, a rebuild, consolidate)
-report from their natural points, each task ending at its total."""
+only, and the engine's long operations (open's fold, verify, audit, a rebuild, consolidate,
+compact, import) report from their natural points, each task ending at its total."""
 
 from __future__ import annotations
 
@@ -86,4 +86,14 @@ def test_the_long_operations_report_until_done(store: Path) -> None:
         heard.clear()
         rebuild(mem.store)
         assert ends(heard) == {"rebuild": (head, head)}
+        heard.clear()
+        mem.compact()
+        rows = ends(heard)["compact"]
+        assert rows[0] == rows[1] > head  # every row of every table: the events and the rest
+        heard.clear()
+        exported = store.parent / "out.jsonl"
+        count = mem.export_memories(exported)
+        with eventmem.open(store.parent / "other") as other:
+            other.import_memories(exported)
+        assert ends(heard)["import"] == (count, count)
     assert all(0 <= done <= total for _, done, total in heard)

@@ -31,6 +31,7 @@ from typing import TypeVar
 
 import lmdb
 
+from eventmem import progress
 from eventmem.errors import (
     ClosedError,
     InvalidInputError,
@@ -244,14 +245,19 @@ class Environment:
                               sync=False, mode=0o600, max_readers=8)
             try:
                 with self.env.begin() as src, fresh.begin(write=True) as dst:
-                    for name in [bytes(key) for key, _ in src.cursor()]:
-                        source_db = self.env.open_db(name, txn=src, create=False)
+                    tables = [(name, self.env.open_db(name, txn=src, create=False))
+                              for name in [bytes(key) for key, _ in src.cursor()]]
+                    sizes = [src.stat(db)["entries"] for _, db in tables]
+                    done, total = 0, sum(sizes)
+                    for (name, source_db), size in zip(tables, sizes, strict=True):
                         # The stubs omit flags()'s transaction argument; py-lmdb takes it.
                         dupsort = bool(source_db.flags(src)["dupsort"])  # type: ignore[call-arg]
                         target_db = fresh.open_db(name, txn=dst, dupsort=dupsort)
+                        rows = src.cursor(db=source_db).iternext()
                         dst.cursor(db=target_db).putmulti(
-                            src.cursor(db=source_db).iternext(), dupdata=dupsort,
-                            append=not dupsort)
+                            _reported(rows, done, total) if progress.active() else rows,
+                            dupdata=dupsort, append=not dupsort)
+                        done += size
                 fresh.sync(True)
             finally:
                 fresh.close()
@@ -423,3 +429,14 @@ def _is_disk_full(exc: Exception) -> bool:
     return isinstance(exc, lmdb.DiskError) or f"[Errno {errno.ENOSPC}]" in str(exc) or (
         "No space left" in str(exc)
     )
+
+
+def _reported(rows: Iterator[tuple[bytes, bytes]], done: int, total: int
+              ) -> Iterator[tuple[bytes, bytes]]:
+    """``rows`` as they are, reporting the compaction's progress every few thousand."""
+    count = 0
+    for count, row in enumerate(rows, start=1):
+        yield row
+        if count % 4096 == 0:
+            progress.report("compact", done + count, total)
+    progress.report("compact", done + count, total)
