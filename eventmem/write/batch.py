@@ -98,6 +98,10 @@ IMPORTANCE_CHANNELS = ("novelty", "arousal", "reward", "attention")  # the event
 # item after item and batch after batch, and reading them is most of a write's cost. Bounded:
 # about a few hundred bytes an entry.
 facts_of = lru_cache(maxsize=1 << 16)(facts.read)
+# What a plan intends, read once per plan text (pure): a report is compared with many plans.
+plan_action = lru_cache(maxsize=1 << 14)(plans.plan_action)
+# An item's kind as classified (pure): creating it, its valid-from and gate-7 each ask.
+classified = lru_cache(maxsize=1 << 12)(classify.classify)
 
 
 # The rules of the items the caller decided (Batch._given).
@@ -180,7 +184,7 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
     reward, rule = creation.reward, creation.rule
     classify_policy = item.classify_policy or classify.POLICY_VERSION
     kind, kind_rule = ((item.kind, "caller") if item.kind
-                       else classify.classify(text, classify_policy))
+                       else classified(text, classify_policy))
     # Recorded only where the classifier decided; classify-1, the first, is recorded as "".
     kind_policy = "" if item.kind or classify_policy == classify.CLASSIFY_1 else classify_policy
     if kind_rule == classify.DEFAULT_RULE:
@@ -395,7 +399,7 @@ class Batch:
             return None
         kind: str | None = item.kind
         if not kind:
-            kind, kind_rule = classify.classify(item.text)
+            kind, kind_rule = classified(item.text, classify.POLICY_VERSION)
             if kind_rule == classify.DEFAULT_RULE:
                 kind = self.config.default_kind
         start, rule = stated.valid_from(item.text, kind, self.at)
@@ -521,13 +525,19 @@ class Batch:
             return record is not None and record.kind == "plan" and eligible(record) \
                 and memory_id not in self.retired
 
-        found = [mid for mid, _ in self.views.text.search(ns, item.text, PLAN_CANDIDATES,
-                                                         open_plan)]
+        found = [mid for mid, _ in self.views.text.search_plans(ns, item.text, PLAN_CANDIDATES,
+                                                               open_plan)]
         found += [mid for mid, event in self.created.items()  # the batch's own, latest first
                   if event.namespace == ns and event.kind == "plan"
                   and mid not in self.retired][::-1]
+        lowered = item.text.lower()
         for memory_id in found:
-            completion = plans.completes(self.text_of(memory_id), item.text)
+            plan_text = self.text_of(memory_id)
+            action = plan_action(plan_text)
+            # completes() needs one of the plan's object words in the text: skip it otherwise.
+            if action is None or not any(word in lowered for word in action.objects):
+                continue
+            completion = plans.completes(plan_text, item.text)
             if completion is not None:
                 return memory_id, completion
         return None
@@ -960,7 +970,7 @@ def _read_latest(batch: Batch, item: Item, inferred_names: bool
     stated_all = facts_of(item.text)
     stated = [f for f in stated_all
               if f.attribute in facts.SINGLE_VALUED and f.owner != facts.OTHER]
-    if stated and (item.kind or classify.classify(item.text)[0]) == "plan":
+    if stated and (item.kind or classified(item.text, classify.POLICY_VERSION)[0]) == "plan":
         # A plan ("renew the car registration by May") changes no fact yet; only an
         # appointment or a departure, planned by nature, is rescheduled by one.
         stated = [f for f in stated if f.attribute in facts.DATED]
