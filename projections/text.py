@@ -254,9 +254,14 @@ class Index:
             counts = np.frombuffer(entry[1], dtype=np.uint32)
             df = len(posted)
             idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
-            pos = np.searchsorted(posted, rows)
-            at = np.flatnonzero(posted[np.minimum(pos, df - 1)] == rows)
-            hit, tf = rows[at], counts[pos[at]].astype(np.float64)
+            if df <= len(rows):  # the smaller list searched in the larger, as _score_candidates
+                pos = np.searchsorted(rows, posted)
+                found = np.flatnonzero(rows[np.minimum(pos, len(rows) - 1)] == posted)
+                at, hit, tf = pos[found], posted[found], counts[found].astype(np.float64)
+            else:
+                pos = np.searchsorted(posted, rows)
+                at = np.flatnonzero(posted[np.minimum(pos, df - 1)] == rows)
+                hit, tf = rows[at], counts[pos[at]].astype(np.float64)
             norm = K1 * (1.0 - B + B * doc_len[hit] / avg_len)
             scores[at] += idf * tf * (K1 + 1.0) / (tf + norm)
         return top_allowed(scores, SubsetIds(self.ids, rows), n, allowed, rows=rows)
