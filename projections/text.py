@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import msgspec
 import numpy as np
@@ -31,8 +31,8 @@ class Index:
     Sealing is invisible: the postings come out the same however appends and seals interleave.
     """
 
-    __slots__ = ("_bound_avg", "_bounds", "doc_len", "ids", "postings", "tail_rows", "tail_terms",
-                 "tail_tfs", "total_len")
+    __slots__ = ("_bound_avg", "_bounds", "doc_len", "ids", "plan_rows", "postings", "tail_rows",
+                 "tail_terms", "tail_tfs", "total_len")
 
     def __init__(self) -> None:
         self.ids: list[str] = []
@@ -40,6 +40,9 @@ class Index:
         self.total_len = 0
         # term id -> (rows, term frequencies), rows ascending
         self.postings: dict[int, tuple[array, array]] = {}
+        # The rows of the documents that are plans, ascending: the write path looks among them
+        # alone for the plan a text reports done (see top_among).
+        self.plan_rows = array("I")
         self.tail_terms, self.tail_rows, self.tail_tfs = array("I"), array("I"), array("I")
         # term id -> the largest tf / (tf + norm) among its postings, norm taken at the average
         # length _bound_avg: what bounds its score (see _bound). Derived, never dumped; kept up
@@ -47,10 +50,12 @@ class Index:
         self._bounds: dict[int, float] = {}
         self._bound_avg = 0.0
 
-    def add(self, memory_ids: list[str], packed: list[bytes]) -> None:
+    def add(self, memory_ids: list[str], packed: list[bytes],
+            plans: Sequence[bool] = ()) -> None:
         """Index documents, in order, given their packed terms
-        (:func:`eventmem.text.normalize.packed_terms`)."""
+        (:func:`eventmem.text.normalize.packed_terms`) and which of them are plans."""
         first = len(self.ids)
+        self.plan_rows.extend(first + i for i, plan in enumerate(plans) if plan)
         self.ids.extend(memory_ids)
         sizes = np.fromiter(map(len, packed), dtype=np.int64, count=len(packed))
         if len(packed) < 8 or ((sizes - 4) % 8).any():  # few, or not as packed_terms packs
@@ -133,6 +138,11 @@ class Index:
         self.doc_len = array("I", lengths[keep].tobytes())
         del lengths
         self.ids = [mid for row, mid in enumerate(self.ids) if keep[row]]
+        plan_rows = np.frombuffer(self.plan_rows, dtype=np.uint32)
+        plan_rows = plan_rows[keep[plan_rows]]
+        self.plan_rows = array("I", (plan_rows - np.searchsorted(removed, plan_rows))
+                               .astype(np.uint32).tobytes())
+        del plan_rows
         for term in list(self.postings):
             rows_arr, tfs_arr = self.postings[term]
             rows = np.frombuffer(rows_arr, dtype=np.uint32)
@@ -223,6 +233,39 @@ class Index:
             while taken < len(order) and not rest[taken] < best:
                 taken += 1
 
+    def top_among(self, query_terms: list[int], rows: np.ndarray, n: int,
+                  allowed: Callable[[str], bool] | None = None) -> list[tuple[str, float]]:
+        """The answer of :meth:`top` when ``allowed`` accepts no document outside ``rows``
+        (ascending): only those are scored, with the expression :meth:`scores` evaluates, in
+        the same term order, so the scores are the same to the last bit and ties break by row
+        as there."""
+        self.seal()
+        n_docs = len(self.ids)
+        if n <= 0 or n_docs == 0 or not len(rows):
+            return []
+        avg_len = self.total_len / n_docs or 1.0
+        doc_len = np.frombuffer(self.doc_len, dtype=np.uint32)
+        scores = np.zeros(len(rows), dtype=np.float64)
+        for term in sorted(set(query_terms)):
+            entry = self.postings.get(term)
+            if entry is None:
+                continue
+            posted = np.frombuffer(entry[0], dtype=np.uint32)
+            counts = np.frombuffer(entry[1], dtype=np.uint32)
+            df = len(posted)
+            idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+            if df <= len(rows):  # the smaller list searched in the larger, as _score_candidates
+                pos = np.searchsorted(rows, posted)
+                found = np.flatnonzero(rows[np.minimum(pos, len(rows) - 1)] == posted)
+                at, hit, tf = pos[found], posted[found], counts[found].astype(np.float64)
+            else:
+                pos = np.searchsorted(posted, rows)
+                at = np.flatnonzero(posted[np.minimum(pos, df - 1)] == rows)
+                hit, tf = rows[at], counts[pos[at]].astype(np.float64)
+            norm = K1 * (1.0 - B + B * doc_len[hit] / avg_len)
+            scores[at] += idf * tf * (K1 + 1.0) / (tf + norm)
+        return top_allowed(scores, SubsetIds(self.ids, rows), n, allowed, rows=rows)
+
     def _bound(self, term: int, rows: np.ndarray, tfs: np.ndarray, doc_len: np.ndarray,
                idf: float, avg_len: float) -> float:
         """An upper bound on the term's score in any document.
@@ -307,6 +350,17 @@ class Text:
             return []
         return index.top(query_terms(query), n, allowed)
 
+    def search_plans(
+        self, namespace: str, query: str, n: int, allowed: Callable[[str], bool] | None = None
+    ) -> list[tuple[str, float]]:
+        """:meth:`search` among the namespace's plans: the same answer as ``search`` with an
+        ``allowed`` that accepts plans only, scoring the plans alone."""
+        index = self.indexes.get(namespace)
+        if index is None:
+            return []
+        rows = np.frombuffer(index.plan_rows, dtype=np.uint32)
+        return index.top_among(query_terms(query), rows, n, allowed)
+
     def dump(self) -> TextDump:
         """The canonical serializable form: every index sealed first (which changes no answer),
         postings by ascending term id."""
@@ -319,6 +373,7 @@ class Text:
                     doc_len=ix.doc_len.tobytes(),
                     total_len=ix.total_len,
                     terms=array("I", sorted(ix.postings)).tobytes(),
+                    plan_rows=ix.plan_rows.tobytes(),
                     postings=tuple(
                         (ix.postings[t][0].tobytes(), ix.postings[t][1].tobytes())
                         for t in sorted(ix.postings)
@@ -338,6 +393,7 @@ class Text:
             ix.ids = list(d.ids)
             ix.doc_len.frombytes(d.doc_len)
             ix.total_len = d.total_len
+            ix.plan_rows.frombytes(d.plan_rows)
             terms = array("I")
             terms.frombytes(d.terms)
             for term, (rows, tfs) in zip(terms, d.postings, strict=True):
@@ -366,6 +422,7 @@ class IndexDump(msgspec.Struct, kw_only=True, array_like=True):
     total_len: int
     terms: bytes  # sorted uint32 term ids; postings[i] belongs to terms[i]
     postings: tuple[tuple[bytes, bytes], ...]
+    plan_rows: bytes = b""  # uint32 rows of the plans, ascending
 
 
 class TextDump(msgspec.Struct, kw_only=True):
@@ -382,15 +439,16 @@ def apply(state: Text, env: Envelope) -> Text:
 def apply_many(state: Text, envs: Iterable[Envelope]) -> Text:
     """Fold envelopes in order; the documents of a chunk are indexed together per namespace,
     which gives the same index as adding them one at a time."""
-    pending: dict[str, tuple[list[str], list[bytes]]] = {}
+    pending: dict[str, tuple[list[str], list[bytes], list[bool]]] = {}
     for env in envs:
         event = env.event
         match event:
             case MemoryIngested(namespace=ns) if env.terms is not None or env.text is not None:
                 terms = env.terms if env.terms is not None else packed_terms(env.text)  # type: ignore[arg-type]
-                ids, packed = pending.setdefault(ns, ([], []))
+                ids, packed, plans = pending.setdefault(ns, ([], [], []))
                 ids.append(event.memory_id)
                 packed.append(terms)
+                plans.append(event.kind == "plan")
             case LifecycleTransitioned(namespace=ns) | MemoryErased(namespace=ns) if (
                     purged := purged_ids(event)):
                 _flush(state, pending)
@@ -404,10 +462,10 @@ def apply_many(state: Text, envs: Iterable[Envelope]) -> Text:
     return state
 
 
-def _flush(state: Text, pending: dict[str, tuple[list[str], list[bytes]]]) -> None:
-    for ns, (ids, packed) in pending.items():
+def _flush(state: Text, pending: dict[str, tuple[list[str], list[bytes], list[bool]]]) -> None:
+    for ns, (ids, packed, plans) in pending.items():
         index = state.indexes.get(ns)
         if index is None:
             index = state.indexes[ns] = Index()
-        index.add(ids, packed)
+        index.add(ids, packed, plans)
     pending.clear()

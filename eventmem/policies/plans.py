@@ -28,7 +28,7 @@ from typing import Final, NamedTuple
 
 from eventmem.text.normalize import STOPWORDS
 
-__all__ = ["PLANS_VERSION", "Completion", "completes", "plan_action"]
+__all__ = ["PLANS_VERSION", "Completion", "completes", "may_report_done", "plan_action"]
 
 PLANS_VERSION: Final = "plans-1"
 
@@ -65,6 +65,11 @@ _IRREGULAR: Final[dict[str, tuple[str, ...]]] = {
 # Verbs that say a task is over, whatever the task's own verb was.
 _GENERIC = frozenset({"finished", "completed", "done", "handled", "sorted", "wrapped",
                       "settled", "dealt", "took care", "taken care", "ticked", "crossed"})
+
+
+# The irregular past forms and the words that open a generic completion ("took care").
+_PAST_WORDS: Final = frozenset(
+    {f for forms in _IRREGULAR.values() for f in forms} | {g.split()[0] for g in _GENERIC})
 
 
 class Action(NamedTuple):
@@ -138,10 +143,33 @@ def _past_forms(base: str) -> frozenset[str]:
     return frozenset(forms)
 
 
+def may_report_done(text: str) -> bool:
+    """Whether ``text`` could report some plan done: when False, :func:`completes` is None for
+    every plan, so the write path need not look for one (it reads only ``text``). A text that
+    negates, still plans or asks reports nothing done, nor does one without a past form or a
+    completion verb."""
+    if _NOT_DONE.search(text) or plan_action(text) is not None:
+        return False
+    return any(w in _PAST_WORDS or _regular_past(w) for w in _words(text))
+
+
+def _regular_past(word: str) -> bool:
+    """Whether ``word`` is a regular past form (:func:`_past_forms`) of some verb a plan may
+    name (:func:`plan_action` takes no stopword but "do"): "and" is none, "renewed" may be."""
+    if not word.endswith("d"):
+        return False
+    bases = [word[:-1]]  # -d
+    if word.endswith("ed"):
+        bases += [word[:-2], word[:-3]]  # -ed, a doubled consonant + ed
+    if word.endswith("ied"):
+        bases.append(word[:-3] + "y")
+    return any(base and (base not in STOPWORDS or base == "do") for base in bases)
+
+
 def completes(plan_text: str, text: str) -> Completion | None:
     """Whether ``text`` reports done what ``plan_text`` intends (see the module docstring)."""
     action = plan_action(plan_text)
-    if action is None or _NOT_DONE.search(text) or plan_action(text) is not None:
+    if action is None or not may_report_done(text):
         return None
     lowered = text.lower()
     words = _words(lowered)

@@ -40,6 +40,7 @@ Candidate = tuple[str, float, dict[str, float]]
 
 
 Read = Callable[[Sequence[str]], list[str | None]]  # memory ids -> their texts
+FactsOf = Callable[[str], tuple[Fact, ...]]  # a text -> its facts (facts.read, or a cache of it)
 
 
 class NamespaceFacts:
@@ -47,8 +48,10 @@ class NamespaceFacts:
     BM25 search for an attribute finds, and whether a name is the user's (each read once)."""
 
     def __init__(self, views: Projections, namespace: str, read: Read, allowed: ch.Allowed,
-                 *, inferred_names: bool = True) -> None:
+                 *, inferred_names: bool = True, facts_of: FactsOf = facts.read) -> None:
         self.views, self.namespace, self.read, self.allowed = views, namespace, read, allowed
+        # The write path passes a cache of facts.read: it reads the same texts item after item.
+        self.facts_of = facts_of
         # Whether a name the memories only use as the user's counts (see is_user): enough to
         # order a recall, not to replace a fact (the write path takes declared names only).
         self.inferred_names = inferred_names
@@ -64,7 +67,7 @@ class NamespaceFacts:
         memories = self.views.state.memories
         ids = [mid for mid, _ in ch.bm25(found, _DEPTH, self.allowed)
                if memories[mid].kind != "plan" or dated]
-        return {mid: (text, facts.read(text))
+        return {mid: (text, self.facts_of(text))
                 for mid, text in zip(ids, self.read(ids), strict=True) if text is not None}
 
     def owners(self, owner: str, found: Mapping[str, tuple[str, tuple[Fact, ...]]]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple, cast
 
 import msgspec
@@ -68,7 +68,7 @@ from eventmem.policies.conflict import detect as conflict
 from eventmem.policies.decay import progress, stability_after_access
 from eventmem.policies.extract import relations as extract
 from eventmem.policies.observer import rules as observer
-from eventmem.recall.facts import NamespaceFacts
+from eventmem.recall.facts import FactsOf, NamespaceFacts, Read
 from eventmem.results import Action
 from eventmem.storage.envelope import Content
 from eventmem.storage.log import Head
@@ -93,6 +93,15 @@ from projections.state import MemoryRecord, dedup_slot, working_key
 PLAN_CANDIDATES = 8
 
 IMPORTANCE_CHANNELS = ("novelty", "arousal", "reward", "attention")  # the event's tuple order
+
+# The facts of a text (facts.read is pure): gate-7 reads those of the same stored memories for
+# item after item and batch after batch, and reading them is most of a write's cost. Bounded:
+# about a few hundred bytes an entry.
+facts_of = lru_cache(maxsize=1 << 16)(facts.read)
+# What a plan intends, read once per plan text (pure): a report is compared with many plans.
+plan_action = lru_cache(maxsize=1 << 14)(plans.plan_action)
+# An item's kind as classified (pure): creating it, its valid-from and gate-7 each ask.
+classified = lru_cache(maxsize=1 << 12)(classify.classify)
 
 
 # The rules of the items the caller decided (Batch._given).
@@ -175,7 +184,7 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
     reward, rule = creation.reward, creation.rule
     classify_policy = item.classify_policy or classify.POLICY_VERSION
     kind, kind_rule = ((item.kind, "caller") if item.kind
-                       else classify.classify(text, classify_policy))
+                       else classified(text, classify_policy))
     # Recorded only where the classifier decided; classify-1, the first, is recorded as "".
     kind_policy = "" if item.kind or classify_policy == classify.CLASSIFY_1 else classify_policy
     if kind_rule == classify.DEFAULT_RULE:
@@ -362,6 +371,15 @@ class Batch:
         self._vectors: dict[str, np.ndarray] = {}  # the batch's memories' vectors by id
         # The current item's latest memories per attribute (by inferred_names), read once.
         self.latest_facts: dict[bool, list[tuple[facts.Fact, tuple[str, str]]]] = {}
+        # What gate-7 reads of the stored memories, kept from item to item (see BatchFacts).
+        self.readers: dict[tuple[str, bool], BatchFacts] = {}
+        self.found: dict[tuple[str, str, bool], dict[str, Stated]] = {}
+        self.users: dict[tuple[str, bool, str], bool] = {}
+        # The batch's memories by namespace, in order, and those of them stating facts (read
+        # when gate-7 first asks, up to the count read).
+        self.created_in: dict[str, list[str]] = {}
+        self.stating_in: dict[str, dict[str, Stated]] = {}
+        self.read_in: dict[str, int] = {}
 
     # -- one item -----------------------------------------------------------------------------
 
@@ -381,7 +399,7 @@ class Batch:
             return None
         kind: str | None = item.kind
         if not kind:
-            kind, kind_rule = classify.classify(item.text)
+            kind, kind_rule = classified(item.text, classify.POLICY_VERSION)
             if kind_rule == classify.DEFAULT_RULE:
                 kind = self.config.default_kind
         start, rule = stated.valid_from(item.text, kind, self.at)
@@ -498,6 +516,8 @@ class Batch:
         """The open plan of the item's namespace that its text reports done, with the
         evidence: among the plans sharing its words (BM25, best first), the first whose verb and
         object the text reports done (:func:`eventmem.policies.plans.completes`)."""
+        if not plans.may_report_done(item.text):  # most texts: no plan to look for
+            return None
         memories, ns = self.views.state.memories, item.namespace
 
         def open_plan(memory_id: str) -> bool:
@@ -505,13 +525,19 @@ class Batch:
             return record is not None and record.kind == "plan" and eligible(record) \
                 and memory_id not in self.retired
 
-        found = [mid for mid, _ in self.views.text.search(ns, item.text, PLAN_CANDIDATES,
-                                                         open_plan)]
+        found = [mid for mid, _ in self.views.text.search_plans(ns, item.text, PLAN_CANDIDATES,
+                                                               open_plan)]
         found += [mid for mid, event in self.created.items()  # the batch's own, latest first
                   if event.namespace == ns and event.kind == "plan"
                   and mid not in self.retired][::-1]
+        lowered = item.text.lower()
         for memory_id in found:
-            completion = plans.completes(self.text_of(memory_id), item.text)
+            plan_text = self.text_of(memory_id)
+            action = plan_action(plan_text)
+            # completes() needs one of the plan's object words in the text: skip it otherwise.
+            if action is None or not any(word in lowered for word in action.objects):
+                continue
+            completion = plans.completes(plan_text, item.text)
             if completion is not None:
                 return memory_id, completion
         return None
@@ -621,6 +647,7 @@ class Batch:
         self.events.append(event)
         self.created[memory_id] = event
         self.texts[memory_id] = text
+        self.created_in.setdefault(ns, []).append(memory_id)
         for entity in extracted[0]:
             self.entity_memories.setdefault((ns, entity.key), []).append(memory_id)
         self.pending_slots[dedup_slot(ns, event.dedup_key)] = memory_id
@@ -636,6 +663,8 @@ class Batch:
         """Record that ``by`` supersedes ``old`` (valid until ``until``) and retire ``old``."""
         self.retired.add(old)
         self.hood.retire(old)
+        if old in self.views.state.memories:  # what gate-7 found among the stored may change
+            self._forget(old)
         self.events.append(MemorySuperseded(
             at=self.at, namespace=item.namespace, actor=item.source, memory_id=old, by=by,
             until=until, rule=rule, similarity=similarity, conflict_id=conflict_id,
@@ -685,6 +714,48 @@ class Batch:
                         and eligible(self.views.state.memories.get(mid)):
                     links[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)
         return tuple(links.values())
+
+    def facts_reader(self, ns: str, inferred_names: bool) -> BatchFacts:
+        """The namespace's stored memories read as facts by gate-7, leaving out what the batch
+        retired."""
+        reader = self.readers.get((ns, inferred_names))
+        if reader is None:
+            memories = self.views.state.memories
+
+            def usable(memory_id: str) -> bool:
+                return memory_id not in self.retired and eligible(memories.get(memory_id))
+
+            reader = self.readers[ns, inferred_names] = BatchFacts(
+                self, ns, lambda ids: [self.text_of(m) for m in ids], usable,
+                inferred_names=inferred_names, facts_of=facts_of)
+        return reader
+
+    def _forget(self, old: str) -> None:
+        """Drop what gate-7 read of the stored memories that retiring ``old`` changes: a
+        search's answer (the best 200 allowed, by score then row) changes only if it held
+        ``old``, and whose a name is only if the search for the name held it. The searches
+        leave plans out after choosing the best 200, so a plan retired drops them all."""
+        record = self.views.state.memories[old]
+        if record.kind == "plan":
+            self.found.clear()
+        else:
+            for key in [key for key, found in self.found.items() if old in found]:
+                del self.found[key]
+        self.users = {key: known for key, known in self.users.items()
+                      if (key[0], key[2], False) in self.found}
+        self.readers.clear()  # they remember names: readers are made again, cheaply
+
+    def created_stating(self, ns: str) -> dict[str, Stated]:
+        """The batch's memories of the namespace that state facts, in order, with their texts
+        and facts (one that states none is never the latest of an attribute, nor names anyone)."""
+        ids, known = self.created_in.get(ns, []), self.stating_in.setdefault(ns, {})
+        for mid in ids[self.read_in.get(ns, 0):]:
+            text = self.texts[mid]
+            stated = facts_of(text)
+            if stated:
+                known[mid] = (text, stated)
+        self.read_in[ns] = len(ids)
+        return known
 
     def memories_naming(self, ns: str, key: str, last: int) -> list[str]:
         """The latest ``last`` memories naming entity ``key``, oldest first, the batch's own
@@ -771,6 +842,8 @@ class Batch:
     def _vector(content: Content) -> np.ndarray:
         return np.frombuffer(content.vector or b"", dtype=np.float32)
 
+
+Stated = tuple[str, tuple[facts.Fact, ...]]  # a memory's text and the facts it states
 
 _EXTRACTION = msgspec.msgpack.Decoder(Extraction)
 _NOTHING = Extraction()
@@ -863,33 +936,57 @@ def _latest_of_attributes(batch: Batch, item: Item, *, inferred_names: bool = Fa
     return known
 
 
+class BatchFacts(NamespaceFacts):
+    """A namespace's stored memories read as facts for gate-7, remembered by the batch from
+    item to item (searches and whose a name is: ``Batch.found``, ``Batch.users``) until it
+    retires a memory one of them found (``Batch._forget``)."""
+
+    def __init__(self, batch: Batch, namespace: str, read: Read, allowed: Callable[[str], bool],
+                 *, inferred_names: bool, facts_of: FactsOf) -> None:
+        super().__init__(batch.views, namespace, read, allowed, inferred_names=inferred_names,
+                         facts_of=facts_of)
+        self.batch = batch
+
+    def stating(self, words: str, *, dated: bool = False) -> dict[str, Stated]:
+        """As :meth:`NamespaceFacts.stating`, a new dict the caller may add to."""
+        key = (self.namespace, words, dated)
+        found = self.batch.found.get(key)
+        if found is None:
+            found = self.batch.found[key] = super().stating(words, dated=dated)
+        return dict(found)
+
+    def is_user(self, name: str) -> bool:
+        """As :meth:`NamespaceFacts.is_user`: it reads the search for ``name`` (kept in
+        ``Batch.found`` while the answer holds)."""
+        key = (self.namespace, self.inferred_names, name)
+        known = self.batch.users.get(key)
+        if known is None:
+            known = self.batch.users[key] = super().is_user(name)
+        return known
+
+
 def _read_latest(batch: Batch, item: Item, inferred_names: bool
                  ) -> list[tuple[facts.Fact, tuple[str, str]]]:
-    stated_all = facts.read(item.text)
+    stated_all = facts_of(item.text)
     stated = [f for f in stated_all
               if f.attribute in facts.SINGLE_VALUED and f.owner != facts.OTHER]
-    if stated and (item.kind or classify.classify(item.text)[0]) == "plan":
+    if stated and (item.kind or classified(item.text, classify.POLICY_VERSION)[0]) == "plan":
         # A plan ("renew the car registration by May") changes no fact yet; only an
         # appointment or a departure, planned by nature, is rescheduled by one.
         stated = [f for f in stated if f.attribute in facts.DATED]
     if not stated:
         return []
-    memories, ns = batch.views.state.memories, item.namespace
-
-    def usable(memory_id: str) -> bool:
-        return memory_id not in batch.retired and eligible(memories.get(memory_id))
-
-    reader = NamespaceFacts(batch.views, ns, lambda ids: [batch.text_of(m) for m in ids], usable,
-                            inferred_names=inferred_names)
+    ns = item.namespace
+    reader = batch.facts_reader(ns, inferred_names)
+    created = batch.created_stating(ns)
     out = []
     for fact in stated:
         dated = fact.attribute in facts.DATED
-        found = reader.stating(" ".join(filter(None, (facts.attribute_words(fact.attribute),
-                                                       fact.qualifier))), dated=dated)
-        for mid, event in batch.created.items():  # the batch's own
-            if event.namespace == ns and usable(mid) and (dated or event.kind != "plan"):
-                text = batch.text_of(mid)
-                found[mid] = (text, facts.read(text))
+        found = reader.stating(" ".join(filter(None, (
+            facts.attribute_words(fact.attribute), fact.qualifier))), dated=dated)
+        for mid, said in created.items():  # the batch's own
+            if mid not in batch.retired and (dated or batch.created[mid].kind != "plan"):
+                found[mid] = said
         owners = reader.owners(fact.owner, found)
         # Only a memory that states no more than the new text does is replaced: superseding
         # "I work at Globex as a data analyst" for a new title would hide the employer too.

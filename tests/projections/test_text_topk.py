@@ -187,3 +187,36 @@ def test_the_bar_is_reached_by_enough_scores_and_never_above_the_wanted_rank(
         assert found <= np.sort(scores)[::-1][want - 1]
     else:  # every positive score is a candidate then: only allowed when few are positive
         assert (scores > 0).sum() < want * 64
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(words.map(" ".join), st.booleans()), max_size=60),
+       st.lists(words.map(" ".join), min_size=1, max_size=4), st.integers(1, 12),
+       st.sampled_from((None, 2, 3)), st.integers(0, 4))
+def test_the_search_among_plans_is_the_search_that_allows_plans_only(
+        docs_and_plans, queries, n, modulus, removed_every):
+    # The write path looks for a completed plan among the plans alone (Index.top_among over
+    # plan_rows): it must answer what the whole index answers when only plans are allowed,
+    # also once documents were removed (the rows renumbered) and after a dump and load.
+    index = Index()
+    ids = [f"m{i:03d}" for i in range(len(docs_and_plans))]
+    index.add(ids, [packed_terms(t) for t, _ in docs_and_plans],
+              [plan for _, plan in docs_and_plans])
+    plans = {mid for mid, (_, plan) in zip(ids, docs_and_plans, strict=True) if plan}
+    if removed_every and ids:
+        index.remove(set(ids[::removed_every + 1]))
+    text = Text()
+    text.indexes["ns"] = index
+    loaded = Text.load(msgspec.msgpack.decode(msgspec.msgpack.encode(text.dump()),
+                                              type=text_view.TextDump))
+
+    def allowed(mid: str) -> bool:
+        return modulus is None or int(mid[1:]) % modulus != 0
+
+    def plans_only(mid: str) -> bool:
+        return mid in plans and allowed(mid)
+
+    for query in queries:
+        want = reference(index, query, n, plans_only)
+        assert text.search_plans("ns", query, n, allowed) == want
+        assert loaded.search_plans("ns", query, n, allowed) == want

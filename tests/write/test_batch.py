@@ -138,3 +138,41 @@ def test_ranking_every_candidate_gives_the_same_log(monkeypatch):
     monkeypatch.setattr(ingest, "Neighbourhood", uncut)
     _, full = _run(CONFIGS["tiered"])
     assert cut == full
+
+
+def test_gate_7_decides_the_same_with_and_without_what_the_batch_keeps(tmp_path, monkeypatch):
+    # A batch keeps gate-7's searches and whose a name is from item to item, dropping what a
+    # retirement changes (batch.BatchFacts): the log must be the one a fresh read per item
+    # writes, with stored memories superseded, plans closed and names in play mid-batch.
+    from eventmem.recall.facts import NamespaceFacts
+    from eventmem.write import batch as batch_module
+
+    stored = ["I live in Boston.", "Dana works at Initech.", "Dana lives in Rome.",
+              "Dana is a nurse.", "My friend Theo lives in Oslo.", "I work at Globex.",
+              "I need to renew my passport by March 3", "My flight is at 9am.", "I'm single."]
+    batch = ["I moved to Denver", "Dana joined Northwind", "Renewed my passport today",
+             "I work at Hooli now", "We just moved to Chicago", "Dana moved to Paris",
+             "My flight was moved from 9am to 9pm.", "I'm engaged to Ingrid now.",
+             "Theo moved to Bergen", "I live in Boston.", "I moved to Austin"]
+
+    def write(path):
+        clock = eventmem.ManualClock(start=datetime(2025, 1, 1, tzinfo=UTC))
+        with eventmem.open(path, clock=clock) as mem:
+            for text in stored:
+                mem.remember(text, namespace="n")
+                clock.advance(timedelta(days=1))
+            actions = [r.action for r in mem.remember_many(batch, namespace="n")]
+            return mem.head(), actions
+
+    kept = write(tmp_path / "kept")
+
+    def fresh_reader(self, ns, inferred_names):  # as before the batch kept anything
+        memories = self.views.state.memories
+        return NamespaceFacts(
+            self.views, ns, lambda ids: [self.text_of(m) for m in ids],
+            lambda mid: mid not in self.retired and batch_module.eligible(memories.get(mid)),
+            inferred_names=inferred_names)
+
+    monkeypatch.setattr(batch_module.Batch, "facts_reader", fresh_reader)
+    assert write(tmp_path / "fresh") == kept
+    assert "superseded" in kept[1]

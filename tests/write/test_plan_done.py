@@ -10,10 +10,13 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import eventmem
 from eventmem.events import MemorySuperseded
 from eventmem.policies import gate, plans
+from eventmem.text.normalize import STOPWORDS
 from eventmem.write import items as items_module
 from eventmem.write.items import Item
 
@@ -141,3 +144,19 @@ def test_completion_is_a_pure_function_of_the_texts():
     assert found == plans.Completion("book", ("dentist",), 1.0, "plan_done_verb")
     assert plans.completes("Theo has to renew the car registration",
                            "Dana renewed the car registration.") is None
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=9))
+def test_every_past_form_of_a_plan_verb_passes_the_write_paths_pre_filter(verb):
+    # The write path looks for a plan to close only when may_report_done(text) holds: it must
+    # hold for every past form of every verb a plan may name, or a completion would be missed.
+    if verb in STOPWORDS and verb != "do":
+        return
+    for form in plans._past_forms(verb) | {"took", "taken"}:
+        assert plans.may_report_done(f"User {form} the passport")
+
+
+@pytest.mark.parametrize("text", ["Vera and I are planning a trip", "Did I renew it?",
+                                  "Still need to renew the passport", "Bob is happy at the beach"])
+def test_texts_that_report_nothing_done_skip_the_plan_search(text):
+    assert not plans.may_report_done(text)
