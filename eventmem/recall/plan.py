@@ -169,9 +169,9 @@ def declarative(question: str) -> str | None:
     return " ".join([head, verb, *tail])
 
 
-__all__ = ["INTENTS", "ROUTES", "Intent", "QueryPlan", "Route", "asks_duration", "classify",
-           "declarative",
-           "is_chitchat", "past_tense", "plan", "split_compound", "third_person"]
+__all__ = ["INTENTS", "ROUTES", "Intent", "QueryPlan", "Route", "asks_duration", "asks_past",
+           "classify", "declarative", "is_chitchat", "past_tense", "plan", "split_compound",
+           "third_person"]
 
 Intent = Literal["factual", "temporal", "causal", "entity", "preference", "todo", "general"]
 INTENTS: tuple[Intent, ...] = ("factual", "temporal", "causal", "entity", "preference", "todo",
@@ -216,6 +216,9 @@ class QueryPlan(NamedTuple):
     # A "how long" question ("how long have they been married?", "how many years..."): what
     # answers it states a length of time or the start it runs from.
     duration: bool = False
+    # A question in the past tense ("When did Bob live in Oslo?"): it may ask about a value
+    # replaced since, unlike "When is Theo seeing the dentist?", which asks the current one.
+    past: bool = False
 
     @property
     def route(self) -> Route:
@@ -345,7 +348,16 @@ def plan(text: str, now: int) -> QueryPlan:
     parts = tuple(split_compound(content))
     expansion = declarative(content) if not parts else None
     return QueryPlan(text, False, intent, content, parts, expansion, time,
-                     duration=asks_duration(text))
+                     duration=asks_duration(text), past=asks_past(text))
+
+
+_PAST = re.compile(r"\b(did|was|were|had|used to)\b", re.I)
+
+
+def asks_past(text: str) -> bool:
+    """Whether ``text`` asks in the past tense ("when did...", "where was...", "used to"),
+    by its form: what it asks may have been replaced since."""
+    return _PAST.search(text) is not None
 
 
 _HOW_LONG = re.compile(r"\b(how long|since when|how many (years|months|weeks|days))\b", re.I)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from eventmem.clock import from_micros, to_micros
 from eventmem.recall.plan import (
+    asks_past,
     classify,
     declarative,
     is_chitchat,
@@ -166,3 +167,11 @@ def test_the_declarative_form_never_makes_up_a_word(opening: str, subject: str, 
         w = word.lower()
         assert w in said or any(w in (past_tense(v), third_person(v)) for v in said), (
             question, answer)
+
+
+def test_a_question_in_the_past_tense_may_ask_about_a_replaced_value() -> None:
+    assert asks_past("When did Bob live in Oslo?")
+    assert asks_past("Where was the meeting held?")
+    assert not asks_past("When is Theo seeing the dentist?")
+    assert not asks_past("What time does the flight depart?")
+    assert plan("When did Bob live in Oslo?", 0).past
