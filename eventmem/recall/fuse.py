@@ -230,6 +230,9 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
         groups = [(text, 1.0)]
         if i == 0 and plan.expansion:
             groups.append((plan.expansion, config.expansion_weight))
+        if i == 0 and config.routing.template_weight > 0:
+            groups.extend((variant, config.routing.template_weight)
+                          for variant in plan.variants)
         found = ch.lexical(views, namespace, groups)
         if main is None:
             main = found

@@ -32,7 +32,7 @@ def test_the_boost_factor() -> None:
     record = memory_record("a")
     got = boost(record, "The lake is frozen", same_session=True, entities_named=5,
                 in_open_conflict=True, params=PARAMS)
-    assert (got.session, got.entity, got.subtier) == (0.15, 0.2, "personal")
+    assert (got.session, got.entity, got.subtier) == (0.15, 0.2, "personal")  # 5 x 0.05, bounded
     assert got.weight == pytest.approx((1 + 0.15 + 0.2) * 1.1 * 0.9)
     plain = boost(memory_record("b", source="agent"), "x", same_session=False,
                   entities_named=0, in_open_conflict=False, params=PARAMS)

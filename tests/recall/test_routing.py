@@ -116,10 +116,12 @@ def test_the_same_session_is_boosted_and_explained(mem: eventmem.Engine) -> None
 
 
 def test_the_entity_boost_counts_each_named_entity_and_is_bounded(mem: eventmem.Engine) -> None:
-    both = mem.remember("Alice met Bob and Carol in Lisbon", namespace="e").memory_id
+    both = mem.remember("Alice will meet Bob and Carol in Lisbon", namespace="e").memory_id
     hits = mem.recall("Did Alice meet Bob and Carol in Lisbon?", namespace="e", k=1)
     assert ids(hits) == [both]
-    assert hits[0].signals["entity_boost"] == pytest.approx(0.2)  # 4 named, bounded at 0.2
+    assert hits[0].signals["entity_boost"] == pytest.approx(0.2)  # 4 named x 0.05... bounded
+    one = mem.recall("Where does Alice live?", namespace="e", k=1)
+    assert one[0].signals["entity_boost"] == pytest.approx(0.05)
 
 
 def test_sub_tiers_weigh_told_second_hand_below_first_hand(mem: eventmem.Engine) -> None:
@@ -222,3 +224,16 @@ def test_a_when_question_in_the_present_asks_the_current_value(
     assert first not in ids(mem.recall("When is my dentist appointment?", namespace="d", k=5))
     assert moved in ids(mem.recall("When is my dentist appointment?", namespace="d", k=5))
     assert first in ids(mem.recall("When was my dentist appointment?", namespace="d", k=5))
+
+
+def test_hyde_templates_add_the_words_an_answer_uses(tmp_path,
+                                                     clock: eventmem.ManualClock) -> None:
+    scores = []
+    for weight in (0.0, 0.5):  # off by default (see RoutingParams.template_weight)
+        config = eventmem.Config(routing=RoutingParams(template_weight=weight))
+        with eventmem.open(tmp_path / f"s{weight}", clock=clock, config=config) as mem:
+            prefers = mem.remember("Bob prefers rooibos", namespace="t").memory_id
+            mem.remember("Bob drives to work", namespace="t")
+            hits = {h.memory_id: h for h in mem.recall("Does Bob like tea?", namespace="t")}
+            scores.append(hits[prefers].signals["bm25"])
+    assert scores[1] > scores[0]  # "Bob prefers" is one of the preference templates
