@@ -22,6 +22,7 @@ from eventmem.policies.gate import GateParams
 from eventmem.policies.importance import ImportanceParams
 from eventmem.policies.lifecycle import LifecycleParams
 from eventmem.policies.observer.rules import ObserverParams
+from eventmem.policies.routing import RoutingParams
 from eventmem.policies.tiers import TierParams
 from eventmem.policies.utility import UtilityParams
 from eventmem.storage.environment import DEFAULT_MAP_SIZE
@@ -137,6 +138,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     mmr_lambda: float = 0.7
     mmr_floor: float = 0.0
     pool_factor: int = 3
+    # Per-intent routing (superseded memories for "when", causal links for "why"), the boosts
+    # (session, entities, sub-tiers, open conflicts) and the seed's hot tier.
+    routing: RoutingParams = msgspec.field(default_factory=RoutingParams)
 
     # Maintenance: the dream cycle that consolidate() runs after the lifecycle sweep
     # (rehearsal, strategic forgetting, clusters, category summaries; see DreamParams).

@@ -757,15 +757,20 @@ class Engine(Reader):
         profile: str = "default",
         min_score: float | None = None,
         filters: Mapping[str, Any] | None = None,
+        session: str | None = None,
+        include_hot: bool = False,
     ) -> list[Hit]:
         """Reader.recall, and the recall is recorded as one ``memory.recalled`` event (the access
         that reinforces the returned memories, and only those, and the trail of what the agent
         was given). A greeting or acknowledgement asks for nothing: no hits, and nothing
-        recorded."""
+        recorded. The hot memories ``include_hot`` adds are not recorded as accessed: they
+        answer no query, and counting them would keep them hot for ever."""
         self._ensure_current()
         hits, _, plan = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
                                      include_hidden=include_hidden, profile=profile,
-                                     min_score=min_score, filters=filters)
+                                     min_score=min_score, filters=filters, session=session,
+                                     include_hot=include_hot)
+        accessed = [h for h in hits if not h.signals.get("hot")]
         if self.config.record_recalls and not self.readonly and not plan.chitchat:
             now = self._now()
             memories = self._views.state.memories
@@ -776,14 +781,14 @@ class Engine(Reader):
             query_hash = content_hash(document)
             event = MemoryRecalled(
                 at=now, namespace=namespace, actor="agent", query="", query_hash=query_hash,
-                k=k, memory_ids=tuple(h.memory_id for h in hits),
-                scores=tuple(h.score for h in hits),
+                k=k, memory_ids=tuple(h.memory_id for h in accessed),
+                scores=tuple(h.score for h in accessed),
                 valid_at=None if valid_at is None else to_micros(valid_at),
                 stabilities=tuple(stability_after_access(memories[h.memory_id], now,
-                                                         self.config.decay) for h in hits))
+                                                         self.config.decay) for h in accessed))
             seq = self._log.append([event], contents={query_hash: Content(document)})[0]
             self._fold([event], [seq])
-            self._ops.info("recall", seq=seq, hits=len(hits))  # never the query: it is text
+            self._ops.info("recall", seq=seq, hits=len(accessed))  # never the query: it is text
         return hits
 
     # -- the past, and checks -----------------------------------------------------------------

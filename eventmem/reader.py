@@ -25,6 +25,7 @@ from eventmem.events import CONTENT_GONE, Event, session_key
 from eventmem.graph import GraphReader
 from eventmem.metadata import Filter
 from eventmem.policies.decay import effective_stability, retention
+from eventmem.policies.routing import hot_tier
 from eventmem.policies.tiers import hot_set
 from eventmem.recall.cache import RecallCache, recall_key
 from eventmem.recall.channels import Channel
@@ -172,6 +173,8 @@ class Reader:
         profile: str = "default",
         min_score: float | None = None,
         filters: Mapping[str, Any] | None = None,
+        session: str | None = None,
+        include_hot: bool = False,
     ) -> list[Hit]:
         """Up to ``k`` memories of ``namespace`` that answer ``query``, best first.
 
@@ -190,11 +193,18 @@ class Reader:
         explain its score: per-channel scores, ranks and weights, and every per-signal score.
         A query longer than ``Config.max_query_chars`` (after whitespace is collapsed) is read
         up to that length: an agent may pass a whole turn as its query.
+
+        ``session``: the caller's session; its memories get ``Config.routing.session_boost``
+        (like every boost, it reorders hits of comparable relevance only). ``include_hot``:
+        also the hot tier (:meth:`hot` with ``rule="seed"``) after the hits, those not already
+        among them, each marked ``signals["hot"] = 1.0`` with score 0: always-relevant
+        memories an agent puts in its context whatever the query.
         """
         self._ensure_current()
         hits, _, _ = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
                                   include_hidden=include_hidden, profile=profile,
-                                  min_score=min_score, filters=filters)
+                                  min_score=min_score, filters=filters, session=session,
+                                  include_hot=include_hot)
         return hits
 
     def context(
@@ -222,7 +232,8 @@ class Reader:
     def _search(
         self, query: str, *, namespace: str, k: int, valid_at: datetime | None,
         include_hidden: bool, profile: str = "default", min_score: float | None = None,
-        filters: Mapping[str, Any] | None = None,
+        filters: Mapping[str, Any] | None = None, session: str | None = None,
+        include_hot: bool = False,
     ) -> tuple[list[Hit], list[Candidate], QueryPlan]:
         query = checks.query(query, self.config)
         namespace = checks.namespace(namespace, self.config)
@@ -231,6 +242,9 @@ class Reader:
         include_hidden = checks.flag(include_hidden, "include_hidden")
         floor = checks.min_score(min_score)
         matches = Filter.of(filters)
+        if session is not None:
+            session = checks.label(session, "session")
+        include_hot = checks.flag(include_hot, "include_hot")
         if not isinstance(profile, str) or profile not in PROFILES:  # a list is unhashable
             raise InvalidInputError(f"unknown profile {profile!r}; use one of "
                                     f"{', '.join(PROFILES)}")
@@ -240,16 +254,20 @@ class Reader:
         key = recall_key(query, namespace, self._views.seq,
                          {"k": k, "valid_at": at, "include_hidden": include_hidden,
                           "profile": profile, "now": now, "min_score": floor,
-                          "filters": None if matches is None else matches.key})
+                          "filters": None if matches is None else matches.key,
+                          "session": session, "include_hot": include_hot})
         cached = self._recall_cache.get(key) if not self.extra_channels else None
         if cached is not None:
             return _fresh(cached[0]), [(m, s, dict(sig)) for m, s, sig in cached[1]], cached[2]
         plan = query_plan(query, now)
         found = search(self._views, plan, self._access(), namespace=namespace, k=k, now=now,
                        config=self.config, valid_at=at, include_hidden=include_hidden,
-                       profile=profile, extra_channels=self.extra_channels, matches=matches)
+                       profile=profile, extra_channels=self.extra_channels, matches=matches,
+                       session=session)
         if floor is not None:
             found = [candidate for candidate in found if candidate[1] >= floor]
+        if include_hot and not plan.chitchat:
+            found = found + self._hot_extra(namespace, now, {mid for mid, _, _ in found})
         memories = self._views.state.memories
         hits = []
         for mid, score, signals in found:
@@ -264,6 +282,15 @@ class Reader:
             self._recall_cache.put(key, (tuple(_fresh(hits)),
                                          tuple((m, s, dict(sig)) for m, s, sig in found), plan))
         return hits, found, plan
+
+    def _hot_extra(self, namespace: str, now: int, taken: set[str]) -> list[Candidate]:
+        """The seed's hot tier of ``namespace`` at ``now``, but ``taken``, as candidates
+        after a recall's hits (score 0, ``hot`` 1)."""
+        memories = self._views.state.memories
+        ids = hot_tier((r for r in memories.values() if r.namespace == namespace), now,
+                       self.config.routing)
+        return [(mid, 0.0, {"hot": 1.0, "score": 0.0, "utility": memories[mid].utility})
+                for mid in ids if mid not in taken]
 
     def _access(self) -> Access:
         embedder, log = self._embedder, self._log
@@ -426,13 +453,26 @@ class Reader:
         return sorted({r.namespace for r in self._views.state.memories.values()})
 
     @serialized
-    def hot(self, *, namespace: str = "default", k: int = 5) -> list[Memory]:
+    def hot(self, *, namespace: str = "default", k: int = 5, rule: str | None = None
+            ) -> list[Memory]:
         """The always-relevant memories of ``namespace`` (high utility, often used, still well
-        retained), best first: what an agent can put in its context on every turn."""
+        retained), best first: what an agent can put in its context on every turn.
+
+        ``rule`` (default ``Config.routing.hot_rule``): ``"score"`` weighs utility, uses and
+        retention (``Config.tiers``); ``"seed"`` is the seed's hot tier: active semantic
+        memories of utility >= 0.8, accessed >= 10 times, younger than 30 days, at most 15, by
+        utility (``Config.routing``)."""
         self._ensure_current()
         namespace = checks.namespace(namespace, self.config)
         k = checks.k(k, self.config)
+        rule = self.config.routing.hot_rule if rule is None else rule
+        if rule not in ("score", "seed"):
+            raise InvalidInputError(f"unknown hot rule {rule!r}; use 'score' or 'seed'")
         memories = self._views.state.memories
+        if rule == "seed":
+            ids = hot_tier((r for r in memories.values() if r.namespace == namespace),
+                           self._now(), self.config.routing, k)
+            return [self._memory(memories[mid]) for mid in ids]
         ids = hot_set((r for r in memories.values() if r.namespace == namespace), self._now(), k,
                       self.config.decay, self.config.utility, self.config.tiers)
         return [self._memory(memories[mid]) for mid in ids]

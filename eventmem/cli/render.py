@@ -143,6 +143,8 @@ _CHANNEL_NAMES = {
     "vector": "meaning (vector)", "bm25": "shared words (BM25)",
     "context": "shared words with their neighbouring turns", "time": "the asked time",
     "graph": "a graph path from a named entity", "plans": "open plans",
+    "links": "a cause or elaboration link from a match",
+    "hub": "the asked entity's hub (its relations)",
 }
 
 
@@ -180,6 +182,7 @@ def explain_lines(signals: Mapping[str, float]) -> list[str]:
     # The vector search runs only when it counts (see eventmem.recall.fuse.gather); a hit it did
     # not rank still shows its cosine to the query.
     cosine = f"; cosine {g('vector', 0.0):.3f}" if "vector_rank" not in signals else ""
+    boosts = f" x boosts {g('boost_weight', 1.0):.3f}" if "boost_weight" in signals else ""
     return [
         f"via {channels or 'no channel'}; rrf {g('rrf', 0.0):.4f}{cosine}",
         f"relevance {g('relevance', 0.0):.3f} x prior {g('prior_weight', 1.0):.3f} (recency "
@@ -187,8 +190,34 @@ def explain_lines(signals: Mapping[str, float]) -> list[str]:
         f"{g('importance', 0.0):.2f}, confidence {g('confidence', 0.0):.2f}) x status "
         f"{g('status_weight', 1.0):.2f} x utility {g('utility_weight', 1.0):.3f} x activation "
         f"{g('activation_weight', 1.0):.3f} x cue {g('cue_weight', 1.0):.2f}"
+        f"{boosts}"
         f" = {g('composite', g('score', 0.0)):.4f}; redundancy {g('redundancy', 0.0):.3f}",
+        *_boost_line(signals),
     ]
+
+
+def _boost_line(signals: Mapping[str, float]) -> list[str]:
+    """The boosts of a hit (eventmem.policies.routing), those that moved it; none when none
+    did. A hot memory added after the hits says so."""
+    if signals.get("hot"):
+        return ["hot: always relevant (utility, uses), added after the hits"]
+    if "boost_weight" not in signals:
+        return []
+    g = signals.get
+    parts = []
+    if g("session_boost"):
+        parts.append(f"same session +{g('session_boost', 0.0):.2f}")
+    if g("entity_boost"):
+        parts.append(f"names the asked entities +{g('entity_boost', 0.0):.2f}")
+    if g("subtier_weight", 1.0) != 1.0:
+        parts.append(f"sub-tier x{g('subtier_weight', 1.0):.2f}")
+    if g("conflict_weight", 1.0) != 1.0:
+        parts.append(f"in an open conflict x{g('conflict_weight', 1.0):.2f}")
+    if "superseded_weight" in signals:
+        parts.append(f"a replaced value x{g('superseded_weight', 1.0):.2f}")
+    if not parts:
+        return []
+    return [f"boosts: {', '.join(parts)} = x{g('boost_weight', 1.0):.3f}"]
 
 
 def render_plan(plan: Any) -> str:

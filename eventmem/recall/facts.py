@@ -105,11 +105,14 @@ class NamespaceFacts:
 
 
 def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read: Read,
-                *, namespace: str, k: int, allowed: ch.Allowed) -> list[Candidate]:
+                *, namespace: str, k: int, allowed: ch.Allowed, latest: bool = True
+                ) -> list[Candidate]:
     """``hits`` with the memories that state the asked attribute of the asked owner on top
-    (at most three, newest first; each marked ``signals["fact"] = 1.0``). The scores stay where
-    they were in the list, so they never rise down it. ``hits`` unchanged when the question asks
-    about no personal attribute or no memory states it."""
+    (at most three, newest first; each marked ``signals["fact"] = 1.0``). With ``latest``
+    False (a "when" question that admits replaced values: it asks about one of them, not the
+    current one), those among ``hits`` keep their order there, ahead of the rest. The scores
+    stay where they were in the list, so they never rise down it. ``hits`` unchanged when the
+    question asks about no personal attribute or no memory states it."""
     if plan.intent == "todo":
         return hits
     question = facts.read_question(plan.text)
@@ -128,6 +131,9 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     if not chosen:
         return hits
     chosen.sort(key=lambda mid: newest_first(memories[mid]))
+    if not latest:
+        position = {mid: i for i, (mid, _, _) in enumerate(hits)}
+        chosen.sort(key=lambda mid: position.get(mid, len(position)))  # stable: newest next
     top = chosen[:_ON_TOP]
     signals_of = {mid: signals for mid, _, signals in hits}
     order = top + [mid for mid, _, _ in hits if mid not in top]

@@ -27,9 +27,12 @@ from typing import NamedTuple
 import numpy as np
 
 from eventmem.config import Config
+from eventmem.events import session_key
 from eventmem.metadata import Filter
 from eventmem.policies.classify import user_in_first_person
 from eventmem.policies.conflict import detect as conflict
+from eventmem.policies.extract.relations import SELF_KEY, extract
+from eventmem.policies.routing import RoutingParams, boost
 from eventmem.recall import channels as ch
 from eventmem.recall.facts import asked_first
 from eventmem.recall.plan import QueryPlan
@@ -38,6 +41,7 @@ from eventmem.text.blas import single_thread
 from eventmem.text.normalize import STOPWORDS, tokenize
 from eventmem.text.timeexpr import Anchored, mentions_time, states_duration
 from projections import Projections
+from projections import graph as graph_view
 from projections import temporal as temporal_view
 from projections.state import HIDDEN_STATUSES, MemoryRecord
 from projections.temporal import valid_at as interval_valid_at
@@ -57,13 +61,14 @@ class Access(NamedTuple):
 
 def eligibility(
     views: Projections, namespace: str, *, valid_at: int | None, include_hidden: bool,
-    now: int | None = None, matches: Filter | None = None,
+    now: int | None = None, matches: Filter | None = None, superseded: bool = False,
 ) -> Callable[[str], bool]:
     """Which memories a recall may return: this namespace; whose metadata ``matches`` the
     caller's filters, when given; not hidden (deleted, archived...)
     unless asked; true at ``valid_at`` when given (superseded facts included: they were true
     until replaced), else not invalidated, and, given ``now`` (a to-do question), no plan
-    whose deadline is past at ``now``.
+    whose deadline is past at ``now``. ``superseded``: superseded memories too (a "when"
+    question asks about a time, and a replaced value was true once).
 
     Like the lifecycle, expiry counts once a sweep has recorded it (``consolidate`` invalidates
     memories whose valid time has ended): what a recall leaves out changes when maintenance
@@ -109,7 +114,7 @@ def eligibility(
                 return False
             return record.status != "superseded" or not carried_on(record, valid_at)
         if record.status in HIDDEN_STATUSES:
-            return False
+            return superseded and record.status == "superseded"
         if now is not None and record.kind == "plan" and record.valid_until is not None \
                 and record.valid_until <= now:
             return False
@@ -225,6 +230,9 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
         groups = [(text, 1.0)]
         if i == 0 and plan.expansion:
             groups.append((plan.expansion, config.expansion_weight))
+        if i == 0 and config.routing.template_weight > 0:
+            groups.extend((variant, config.routing.template_weight)
+                          for variant in plan.variants)
         found = ch.lexical(views, namespace, groups)
         if main is None:
             main = found
@@ -294,8 +302,10 @@ def search(
     profile: str = "default",
     extra_channels: Mapping[str, ch.Channel] | None = None,
     matches: Filter | None = None,
+    session: str | None = None,
 ) -> list[Candidate]:
     """The top ``k`` memories for ``plan`` in ``namespace``, best first, with their signals.
+    ``session``: the caller's session, whose memories are boosted (see :func:`apply_boosts`).
 
     The composite and MMR look at a pool of the ``pool_factor * k`` most relevant fused
     candidates: the composite's factors are bounded, so it reorders the top of the fusion rather
@@ -303,15 +313,34 @@ def search(
     """
     if plan.chitchat:
         return []
+    routing = config.routing
+    # "When did Bob live in Oslo?" after "Bob moved to Paris": a question about a time also
+    # finds the values replaced since (weighed below the current ones, see apply_boosts).
+    # Only in the past tense: "When is Theo seeing the dentist?" asks the current value, and an
+    # appointment moved since must not come back (mc-dev current stale>top rose 0.063 -> 0.118).
+    past = plan.intent == "temporal" and plan.past and valid_at is None \
+        and not include_hidden and routing.temporal_include_superseded
     # (functools.cache: channels ask about the same ids; the answers last for this query)
     allowed = cache(eligibility(views, namespace, valid_at=valid_at,
                                 include_hidden=include_hidden,
-                                now=now if plan.intent == "todo" else None, matches=matches))
+                                now=now if plan.intent == "todo" else None, matches=matches,
+                                superseded=past))
     memories = views.state.memories
     n = max(math.ceil(config.candidates_per_channel * plan.route.depth), k)
     query_vectors = access.embed([plan.content, *plan.parts])
     got = gather(views, plan, access, query_vectors, namespace=namespace, n=n, allowed=allowed,
                  config=config, now=now, extra_channels=extra_channels or {})
+    if plan.intent == "causal" and routing.causal_hops > 0:
+        # "Why did she quit?": the reason is often a memory the write path linked to the
+        # event (causes, elaborates), not one sharing its words.
+        seeds = [mid for mid, _ in (got.lists.get("context") or got.lists.get("vector") or [])]
+        got.lists["links"] = causal_links(views, namespace, seeds[:routing.causal_seeds], n,
+                                          allowed, routing.causal_hops, routing.causal_hop_decay)
+        got.weights["links"] = max(0.0, config.graph_weight)
+    if plan.intent == "entity" and routing.entity_hub:
+        # "Who is Alice?": the memories that say most about her, whatever words they use.
+        got.lists["hub"] = entity_hub(views, namespace, plan.text, n, allowed)
+        got.weights["hub"] = max(0.0, config.graph_weight)
     fused = rrf(got.lists, got.weights, config.rrf_k)
     if not fused:  # no channel matched, but a memory may still state the asked attribute
         return asked_first([], views, plan, _reader(views, access), namespace=namespace, k=k,
@@ -346,7 +375,9 @@ def search(
         record = memories[memory_id]
         # "What was true at T": a fact superseded since was the answer then, not a hidden
         # memory (eligibility admits it only when valid at T and not carried on by a successor).
-        status = "active" if valid_at is not None and record.status == "superseded" else None
+        # A "when" question's replaced values weigh as routing.superseded_weight says.
+        status = "active" if (valid_at is not None or past) and record.status == "superseded" \
+            else None
         signals.update(composite(relevance, record, now, chosen, params, status=status))
         if "bm25" not in signals:
             signals["bm25"] = got.own_bm25.get(memory_id, 0.0)
@@ -355,16 +386,173 @@ def search(
     if plan.route.cue is not None:
         pool = _apply_cue(pool, plan, memories, access, config.cue_boost,
                           dated="time" in got.lists)
+    pool = apply_boosts(pool, views, plan, access, namespace=namespace, session=session,
+                        params=routing, past=past)
     hits = _diversify(pool, k, memories, access, config, query_vectors[0])
     # "What is true now": of two hits stating values of one attribute of one subject, the later
     # is the current one, whether or not the write path recognised the update. (At a valid time
     # T, eligibility already keeps only what was true then.)
-    if valid_at is None:
+    if valid_at is None and not past:
         hits = newer_values_first(hits, memories, access)
     # The asked attribute's memories first, the latest value on top (at valid_at T, the latest
     # of those valid at T).
     return asked_first(hits, views, plan, _reader(views, access), namespace=namespace, k=k,
-                       allowed=allowed)
+                       allowed=allowed, latest=not past)
+
+
+CAUSAL_LINKS = ("causes", "elaborates")
+
+
+def causal_links(views: Projections, namespace: str, seeds: Sequence[str], n: int,
+                 allowed: ch.Allowed, hops: int, decay: float) -> list[tuple[str, float]]:
+    """The causal channel: memories reached from ``seeds`` (the best matches, best first) by
+    ``causes`` and ``elaborates`` links in either direction, up to ``hops`` hops; a memory
+    scores the link's weight, times ``decay`` per hop after the first, times ``1 / (1 + i)``
+    for the ``i``-th seed it comes from (the best match's links count most). Best first, ties
+    by id; at most ``n``."""
+    graph = views.graph.namespaces.get(namespace)
+    if graph is None or not seeds or hops <= 0:
+        return []
+    scores: dict[str, float] = {}
+    seen = set(seeds)
+    frontier = [(mid, 1.0 / (1 + i)) for i, mid in enumerate(seeds)]
+    for hop in range(hops):
+        reached: dict[str, float] = {}
+        for mid, strength in frontier:
+            for other, relation, weight, _ in graph.links.view(mid):
+                if relation not in CAUSAL_LINKS or other in seen:
+                    continue
+                score = strength * max(0.0, min(1.0, weight)) * (decay if hop else 1.0)
+                if score > reached.get(other, 0.0):
+                    reached[other] = score
+        seen.update(reached)
+        frontier = sorted(reached.items())
+        for mid, score in frontier:
+            if score > 0 and allowed(mid):
+                scores[mid] = max(score, scores.get(mid, 0.0))
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:n]
+
+
+def entity_hub(views: Projections, namespace: str, query: str, n: int, allowed: ch.Allowed
+               ) -> list[tuple[str, float]]:
+    """The entity channel: the hub of each entity the query names (the speaker aside), the
+    memories that state its relations, scoring 1 + how many of them each states, then the
+    latest that name it, scoring 1. Best first, then the latest; at most ``n``."""
+    graph = views.graph.namespaces.get(namespace)
+    if graph is None:
+        return []
+    memories = views.state.memories
+    scores: dict[str, float] = {}
+    for key in sorted({e.key for e in extract(query)[0] if e.key != SELF_KEY}):
+        node = graph.entities.get(key)
+        if node is None:
+            continue
+        stated: dict[str, float] = {}
+        for edge_key in node.edges:
+            edge = graph.edges.get(edge_key)
+            for mid in set(edge.memory_ids) if edge is not None else ():
+                stated[mid] = stated.get(mid, 1.0) + 1.0
+        for mid in graph_view.latest_memories(views.graph, namespace, key, n)[1]:
+            stated.setdefault(mid, 1.0)
+        for mid, score in stated.items():
+            if score > scores.get(mid, 0.0) and allowed(mid):
+                scores[mid] = score
+    ranked = sorted(scores.items(), key=lambda item: (-item[1], -memories[item[0]].created_seq,
+                                                      item[0]))
+    return ranked[:n]
+
+
+def apply_boosts(pool: list[tuple[float, str, dict[str, float]]], views: Projections,
+                 plan: QueryPlan, access: Access, *, namespace: str, session: str | None,
+                 params: RoutingParams, past: bool
+                 ) -> list[tuple[float, str, dict[str, float]]]:
+    """Multiply each pooled score by its boosts (:func:`eventmem.policies.routing.boost`: the
+    recall's session, the query's entities it names, its sub-tier, an open conflict), and by
+    ``params.superseded_weight`` for a replaced value a "when" question (``past``) admitted;
+    then re-sort. Every factor is in the hit's signals.
+
+    A boost reorders hits of comparable relevance only: a hit never ends above one that
+    ranked above it before the boosts and is at least ``params.relevance_margin`` times as
+    relevant (ARCHITECTURE.md section 11).
+    """
+    if not pool:
+        return pool
+    memories = views.state.memories
+    records = [memories[mid] for _, mid, _ in pool]
+    texts = access.texts([r.content_hash for r in records])
+    sessions = {session_key(namespace, session), session} if session is not None else set()
+    named = _query_entity_memories(views, namespace, plan.text)
+    ids = {mid for _, mid, _ in pool}
+    disputed = {mid for c in views.state.conflicts.values()
+                if c.status == "open" and c.namespace == namespace
+                for mid in (c.memory_id, c.other_id) if mid in ids}
+    before = {mid: position for position, (_, mid, _) in enumerate(pool)}
+    out = []
+    for (_, mid, signals), record, text in zip(pool, records, texts, strict=True):
+        got = boost(record, text, same_session=bool(sessions) and record.session in sessions,
+                    entities_named=sum(1 for found in named if mid in found),
+                    in_open_conflict=mid in disputed, params=params)
+        factor = got.weight
+        if past and record.status == "superseded":
+            signals["superseded_weight"] = params.superseded_weight
+            factor *= params.superseded_weight
+        signals["session_boost"] = got.session
+        signals["entity_boost"] = got.entity
+        signals["subtier_weight"] = got.subtier_weight
+        signals["conflict_weight"] = got.conflict_weight
+        signals["boost_weight"] = factor
+        signals["score"] *= factor
+        out.append((-signals["score"], mid, signals))
+    out.sort(key=lambda item: (item[0], item[1]))
+    return keep_clearly_better_first(out, before, params.relevance_margin)
+
+
+def keep_clearly_better_first(pool: list[tuple[float, str, dict[str, float]]],
+                               before: Mapping[str, int], margin: float
+                               ) -> list[tuple[float, str, dict[str, float]]]:
+    """``pool`` (sorted by boosted score) with every hit that a boost lifted above one it
+    ranked below before, and that is at least ``margin`` times as relevant, moved back below
+    it. Each moved hit takes the score of the one it now follows (scores never rise down the
+    list)."""
+    order = list(pool)
+    for _ in range(len(order) ** 2):  # each pass fixes one pair; a pair never re-inverts
+        fixed = False
+        for i, (_, lifted, lifted_signals) in enumerate(order):
+            for j in range(i + 1, len(order)):
+                _, better, better_signals = order[j]
+                if before[better] < before[lifted] and better_signals["relevance"] >= \
+                        margin * lifted_signals["relevance"]:
+                    moved = order.pop(i)
+                    order.insert(j, moved)
+                    fixed = True
+                    break
+            if fixed:
+                break
+        if not fixed:
+            break
+    out = []
+    ceiling = math.inf
+    for neg, mid, signals in order:
+        if signals["score"] > ceiling:
+            signals["score"] = ceiling
+            neg = -ceiling
+        ceiling = signals["score"]
+        out.append((neg, mid, signals))
+    return out
+
+
+def _query_entity_memories(views: Projections, namespace: str, query: str
+                           ) -> list[frozenset[str]]:
+    """For each entity the query names (the speaker aside), the memories naming it."""
+    graph = views.graph.namespaces.get(namespace)
+    if graph is None:
+        return []
+    out = []
+    for key in sorted({e.key for e in extract(query)[0] if e.key != SELF_KEY}):
+        node = graph.entities.get(key)
+        if node is not None:
+            out.append(frozenset(node.memory_ids))
+    return out
 
 
 def word_forms(text: str) -> list[frozenset[str]]:

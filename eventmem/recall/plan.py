@@ -169,9 +169,9 @@ def declarative(question: str) -> str | None:
     return " ".join([head, verb, *tail])
 
 
-__all__ = ["INTENTS", "ROUTES", "Intent", "QueryPlan", "Route", "asks_duration", "classify",
-           "declarative",
-           "is_chitchat", "past_tense", "plan", "split_compound", "third_person"]
+__all__ = ["INTENTS", "ROUTES", "Intent", "QueryPlan", "Route", "asks_duration", "asks_past",
+           "classify", "declarative", "is_chitchat", "past_tense", "plan", "split_compound",
+           "templates", "third_person"]
 
 Intent = Literal["factual", "temporal", "causal", "entity", "preference", "todo", "general"]
 INTENTS: tuple[Intent, ...] = ("factual", "temporal", "causal", "entity", "preference", "todo",
@@ -216,6 +216,12 @@ class QueryPlan(NamedTuple):
     # A "how long" question ("how long have they been married?", "how many years..."): what
     # answers it states a length of time or the start it runs from.
     duration: bool = False
+    # A question in the past tense ("When did Bob live in Oslo?"): it may ask about a value
+    # replaced since, unlike "When is Theo seeing the dentist?", which asks the current one.
+    past: bool = False
+    # HyDE-style variants of the answer for the intent (:func:`templates`): words an answer of
+    # that kind uses that the question does not ("because" for "why", "loves" for a liking).
+    variants: tuple[str, ...] = ()
 
     @property
     def route(self) -> Route:
@@ -345,7 +351,53 @@ def plan(text: str, now: int) -> QueryPlan:
     parts = tuple(split_compound(content))
     expansion = declarative(content) if not parts else None
     return QueryPlan(text, False, intent, content, parts, expansion, time,
-                     duration=asks_duration(text))
+                     duration=asks_duration(text), past=asks_past(text),
+                     variants=templates(intent, content, expansion) if not parts else ())
+
+
+# HyDE without a model: per intent, two or three hypothetical answer openings built from the
+# question's declarative form (or its subject), each adding the words such an answer uses.
+_TEMPLATES: dict[Intent, tuple[str, ...]] = {
+    "temporal": ("{answer} on", "{answer} last week", "{answer} ago"),
+    "causal": ("{answer} because", "the reason {answer} was", "{answer} so"),
+    "preference": ("{subject} loves", "{subject} favourite is", "{subject} prefers"),
+    "entity": ("{subject} is a", "{subject} works as", "{subject} lives in"),
+}
+_ABOUT = re.compile(r"^\s*(?:who (?:is|was|are)|tell me (?:about|everything about)|"
+                    r"what do (?:you|we) know about|describe|profile(?: of)?)\s+(.+?)[\s?.!]*$",
+                    re.I)
+
+
+def templates(intent: Intent, question: str, expansion: str | None = None
+              ) -> tuple[str, ...]:
+    """HyDE-style answer variants of ``question`` for ``intent`` (no model): the declarative
+    form ``expansion`` (else the question's subject) set in two or three answer templates of
+    the intent; ``()`` when the intent has none or nothing fits. A pure function of the text."""
+    forms = _TEMPLATES.get(intent)
+    if forms is None:
+        return ()
+    subject = None
+    about = _ABOUT.match(question)
+    if about is not None:
+        subject = about[1]
+    elif expansion:
+        parsed = _split_subject(expansion.split())
+        # A name only: "my favourite loves" or "I loves" would be no answer's words.
+        if parsed is not None and parsed[0][0][:1].isupper() and parsed[0][0] != "I":
+            subject = " ".join(parsed[0])
+    answer = expansion or subject
+    if answer is None or (subject is None and any("{subject}" in f for f in forms)):
+        return ()
+    return tuple(f.format(answer=answer, subject=subject or answer) for f in forms)
+
+
+_PAST = re.compile(r"\b(did|was|were|had|used to)\b", re.I)
+
+
+def asks_past(text: str) -> bool:
+    """Whether ``text`` asks in the past tense ("when did...", "where was...", "used to"),
+    by its form: what it asks may have been replaced since."""
+    return _PAST.search(text) is not None
 
 
 _HOW_LONG = re.compile(r"\b(how long|since when|how many (years|months|weeks|days))\b", re.I)

@@ -141,7 +141,7 @@ def _recall(call: Call, req: wire.RecallRequest) -> list[eventmem.Hit]:
     return call.reader(req.as_of).recall(
         req.query, namespace=req.namespace, k=call.k(req.k), valid_at=req.valid_at,
         include_hidden=req.include_hidden, profile=req.profile, min_score=req.min_score,
-        filters=req.filters)
+        filters=req.filters, session=req.session, include_hot=req.include_hot)
 
 
 def _context(call: Call, req: wire.ContextRequest) -> wire.ContextResult:

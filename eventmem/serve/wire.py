@@ -112,6 +112,8 @@ class RecallRequest(Request):
     min_score: float | None = None
     filters: dict[str, Any] | None = None
     as_of: AsOf | None = None
+    session: str | None = None  # its memories are boosted
+    include_hot: bool = False  # the hot tier after the hits
 
 
 class ContextRequest(Request):

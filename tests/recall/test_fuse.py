@@ -4,8 +4,10 @@ and lists weighted 0 that explain without adding memories."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from eventmem.recall.fuse import rrf
+from eventmem.recall.fuse import keep_clearly_better_first, rrf
 
 # -- fusion --------------------------------------------------------------------------------------
 
@@ -31,3 +33,26 @@ def test_a_zero_weight_list_still_explains_the_memories_others_found() -> None:
     fused = rrf({"a": [("x", 1.0)], "c": [("w", 3.0), ("x", 1.0)]}, {"a": 1.0, "c": 0.0}, 60)
     assert set(fused) == {"x"}
     assert fused["x"]["c_rank"] == 2 and fused["x"]["rrf"] == pytest.approx(1 / 61)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.01, 1.0), st.floats(0.3, 3.0)), min_size=1, max_size=12))
+def test_a_boost_never_lifts_a_hit_above_a_clearly_more_relevant_one(rows) -> None:
+    """Issue 14 item 2, for the boosts: sorted by boosted score, then repaired, no hit stays
+    above one that ranked above it before and is at least twice as relevant; scores never rise
+    down the list."""
+    before_order = sorted(range(len(rows)), key=lambda i: (-rows[i][0], i))  # by relevance
+    before = {f"m{i}": position for position, i in enumerate(before_order)}
+    pool = []
+    for i, (relevance, factor) in enumerate(rows):
+        signals = {"relevance": relevance, "score": relevance * factor}
+        pool.append((-signals["score"], f"m{i}", signals))
+    pool.sort(key=lambda item: (item[0], item[1]))
+    out = keep_clearly_better_first(pool, before, 2.0)
+    assert sorted(mid for _, mid, _ in out) == sorted(before)
+    for i, (_, upper, upper_signals) in enumerate(out):
+        for _, lower, lower_signals in out[i + 1:]:
+            assert not (before[lower] < before[upper]
+                        and lower_signals["relevance"] >= 2.0 * upper_signals["relevance"])
+        if i:
+            assert upper_signals["score"] <= out[i - 1][2]["score"]

@@ -12,12 +12,14 @@ from hypothesis import strategies as st
 
 from eventmem.clock import from_micros, to_micros
 from eventmem.recall.plan import (
+    asks_past,
     classify,
     declarative,
     is_chitchat,
     past_tense,
     plan,
     split_compound,
+    templates,
     third_person,
 )
 from eventmem.text.timeexpr import TimeRange, find_time
@@ -166,3 +168,25 @@ def test_the_declarative_form_never_makes_up_a_word(opening: str, subject: str, 
         w = word.lower()
         assert w in said or any(w in (past_tense(v), third_person(v)) for v in said), (
             question, answer)
+
+
+def test_a_question_in_the_past_tense_may_ask_about_a_replaced_value() -> None:
+    assert asks_past("When did Bob live in Oslo?")
+    assert asks_past("Where was the meeting held?")
+    assert not asks_past("When is Theo seeing the dentist?")
+    assert not asks_past("What time does the flight depart?")
+    assert plan("When did Bob live in Oslo?", 0).past
+
+
+def test_hyde_templates_per_intent() -> None:
+    assert templates("causal", "Why did Dana quit her job?", "Dana quit her job") == (
+        "Dana quit her job because", "the reason Dana quit her job was", "Dana quit her job so")
+    assert templates("entity", "Who is Alice?") == ("Alice is a", "Alice works as",
+                                                     "Alice lives in")
+    assert templates("preference", "Does Bob like tea?", "Bob likes tea") == (
+        "Bob loves", "Bob favourite is", "Bob prefers")
+    assert len(templates("temporal", "When did Bob live in Oslo?", "Bob lived in Oslo")) == 3
+    # No name to build on, or an intent without templates: none, never a garbled phrase.
+    assert templates("preference", "What is my favourite colour?", "my favourite is colour") == ()
+    assert templates("factual", "Where does Bob live?", "Bob lives") == ()
+    assert plan("Why did Dana quit her job?", 0).variants[0] == "Dana quit her job because"

@@ -80,6 +80,14 @@ def test_recall_is_isolated_and_explained(mem: Any, ns: str) -> None:
     assert mem.recall("which city did alice move to?", namespace=ns + "-x") == []
 
 
+def test_recall_takes_a_session_and_the_hot_tier(mem: Any, ns: str) -> None:
+    created = mem.remember("Alice moved to Berlin in March", namespace=ns, session="s1")
+    hits = mem.recall("which city did alice move to?", namespace=ns, k=2, session="s1",
+                      include_hot=True)
+    assert hits[0].memory_id == created.memory_id
+    assert hits[0].signals["session_boost"] == pytest.approx(0.15)
+
+
 def test_forget_hides_and_as_of_remembers(mem: Any, ns: str) -> None:
     kept = mem.remember("The spare key is under the blue pot", namespace=ns)
     before = mem.seq
