@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from eventmem.policies.importance import ImportanceParams
     from eventmem.policies.lifecycle import LifecycleParams
     from eventmem.policies.observer.rules import ObserverParams
+    from eventmem.policies.routing import RoutingParams
     from eventmem.policies.tiers import TierParams
     from eventmem.policies.utility import UtilityParams
     from eventmem.reader import View
@@ -87,6 +88,7 @@ _LAZY = {
     "MiniLMEmbedder": "eventmem.text.neural",
     "Neighbor": "eventmem.graph",
     "ObserverParams": "eventmem.policies.observer.rules",
+    "RoutingParams": "eventmem.policies.routing",
     "Relation": "eventmem.graph",
     "RememberResult": "eventmem.results",
     "Summarizer": "eventmem.policies.dream.summaries",
@@ -138,6 +140,7 @@ __all__ = [
     "ReadOnlyError",
     "Relation",
     "RememberResult",
+    "RoutingParams",
     "StorageFullError",
     "StoreError",
     "StoreLockedError",
