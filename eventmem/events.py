@@ -539,6 +539,15 @@ class MemoriesStrengthened(Event, tag="memory.strengthened", frozen=True, kw_onl
     policy: str = PLASTICITY_POLICY
 
 
+class EmotionConsolidated(Event, tag="memory.emotion_consolidated", frozen=True, kw_only=True):
+    """A consolidation at ``now`` strengthened aroused memories once, by their arousal (the
+    emotional consolidation step of eventmem.policies.plasticity)."""
+
+    now: int
+    changes: tuple[Strengthening, ...]
+    policy: str = PLASTICITY_POLICY
+
+
 class TagsExpired(Event, tag="memory.tags_expired", frozen=True, kw_only=True):
     """A consolidation at ``now`` dropped the synaptic tags that expired uncaptured."""
 
@@ -608,6 +617,7 @@ AnyEvent = (
     | MemoriesTagged
     | MemoriesStrengthened
     | TagsExpired
+    | EmotionConsolidated
 )
 
 EVENT_TYPES: Final[tuple[type[Event], ...]] = AnyEvent.__args__
@@ -655,6 +665,6 @@ def memory_ids_of(event: Event) -> tuple[str, ...]:
         changed = tuple(change.memory_id for change in event.changes)
         return changed + tuple(mid for mid in event.evidence if mid not in changed)
     if isinstance(event, LifecycleTransitioned | TierChanged | MemoriesRehearsed
-                  | MemoriesDormant):
+                  | MemoriesDormant | EmotionConsolidated):
         return tuple(change.memory_id for change in event.changes)
     return ()

@@ -18,6 +18,7 @@ from eventmem.events import (
     ConflictFlagged,
     ConflictResolved,
     EmbedderRegistered,
+    EmotionConsolidated,
     FeedbackGiven,
     Labels,
     LifecycleTransitioned,
@@ -107,6 +108,8 @@ class MemoryRecord(msgspec.Struct, array_like=True, gc=False):
     # Its emotion, from the ingest (eventmem.policies.emotion; 0 and "" before emotion-1).
     valence: float = 0.0
     emotion: str = ""
+    arousal: float = 0.0
+    emotion_done: bool = False  # the emotional consolidation step strengthened it (once)
 
 
 class ConflictRecord(msgspec.Struct, array_like=True, gc=False):
@@ -244,8 +247,8 @@ def apply(state: State, env: Envelope) -> State:
                 record.metadata = metadata
             if e.derived_from:
                 record.derived_from = e.derived_from
-            if e.valence or e.emotion:
-                record.valence, record.emotion = e.valence, e.emotion
+            if e.valence or e.emotion or e.arousal:
+                record.valence, record.emotion, record.arousal = e.valence, e.emotion, e.arousal
             if e.tier == "working":
                 state.working.setdefault(working_key(e.namespace, e.session), []).append(
                     e.memory_id)
@@ -279,6 +282,12 @@ def apply(state: State, env: Envelope) -> State:
                 record.stability, record.updated_seq = growth.stability, seq
                 # Like a rehearsal: no access, so retention does not jump; it applies from now.
                 record.decay_done, record.decay_from = growth.decay_done, at
+        case EmotionConsolidated(changes=felt):
+            for growth in felt:
+                record = state.memories[growth.memory_id]
+                record.stability, record.updated_seq = growth.stability, seq
+                record.decay_done, record.decay_from = growth.decay_done, event.now
+                record.emotion_done = True
         case TagsExpired(memory_ids=expired):
             for mid in expired:
                 _untag(state, state.memories[mid])

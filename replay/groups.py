@@ -24,6 +24,7 @@ from eventmem.events import (
     CategorySummarized,
     ConflictFlagged,
     ConflictResolved,
+    EmotionConsolidated,
     Event,
     FeedbackGiven,
     LifecycleTransitioned,
@@ -53,7 +54,7 @@ GroupKind = Literal["write", "resolve", "maintenance", "recall", "touch", "feedb
 ITEM_FIRST = (MemoryIngested, MemoryReinforced, MemorySkipped, MemoryRejected)
 _MAINTENANCE = (LifecycleTransitioned, TierChanged, MemoryInvalidated, MemoriesRehearsed,
                 MemoriesDormant, MemoryConsolidated, CategorySummarized, RelationsPruned,
-                TagsExpired)
+                TagsExpired, EmotionConsolidated)
 # What a write or an access decides after it (eventmem.policies.plasticity): one group, cut at
 # the same ``at``, re-derived from the group before it.
 PLASTICITY = (MemoriesTagged, MemoriesStrengthened)

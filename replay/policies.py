@@ -75,6 +75,7 @@ KNOWN: dict[str, frozenset[str]] = {
     "memory.tagged": frozenset({PLASTICITY_POLICY}),
     "memory.strengthened": frozenset({PLASTICITY_POLICY}),
     "memory.tags_expired": frozenset({PLASTICITY_POLICY}),
+    "memory.emotion_consolidated": frozenset({PLASTICITY_POLICY}),
 }
 
 

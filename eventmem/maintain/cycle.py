@@ -607,6 +607,9 @@ def plan(views: Projections, now: int, at: int, config: Config, *, head: Head,
     cycle.emit(sweep_events(views, now, at, config, policy=sweep_policy))
     # Synaptic replay: tags that expired uncaptured are dropped (eventmem.policies.plasticity).
     cycle.emit(plasticity.expired_tags(views.state, now, at))
+    # Emotional consolidation: aroused memories are strengthened once, by their arousal.
+    cycle.emit(plasticity.emotional(cycle.state.records(), now, at, config.plasticity,
+                                    config.decay))
     if config.dream.enabled:
         for done, (name, step) in enumerate(STEPS, start=1):
             tell(name, done, total)

@@ -1,7 +1,8 @@
 """Plasticity after a write or an access: synaptic tagging and capture, co-activation and
-spreading activation (issue 18 items 2 and 4). Pure decisions: the state and the trigger in,
-the events out; the engine appends them right after the write or access that triggered them,
-and the audit re-derives them from the same inputs.
+spreading activation, and emotional consolidation (issue 18 items 2 to 4). Pure decisions: the
+state and the trigger in, the events out; the engine appends them right after the write or
+access that triggered them (a consolidation, among its steps), and the audit re-derives them
+from the same inputs.
 
 * **Synaptic tagging and capture** (Frey and Morris): a memory stored in a session with
   importance under ``tag_below`` (0.5) gets a tag for ``tag_ttl_s`` (4 h). A memory with
@@ -10,6 +11,9 @@ and the audit re-derives them from the same inputs.
   ``capture_boost`` (x1.3), one ``memory.strengthened`` event per capture with the capturing
   memory as evidence. A tag is captured once; a consolidation drops expired ones (its synaptic
   replay step).
+* **Emotional consolidation** (a consolidate step): a memory recorded with arousal at or above
+  ``emotional_from`` (0.5; eventmem.policies.emotion) is strengthened once by
+  ``x(1 + emotional_gain x arousal)`` (0.2: at most x1.2).
 * **Co-activation**: the memories a recall returns together (the first ``coactivation_top``)
   gain ``coactivation_gain`` (+2%) stability.
 * **Spreading activation**: an access (a recall's hits, a touch) spreads ``spread_gain`` (+2%)
@@ -35,6 +39,7 @@ from eventmem.clock import MICROS_PER_SECOND
 from eventmem.errors import InvalidInputError
 from eventmem.events import (
     PLASTICITY_POLICY,
+    EmotionConsolidated,
     Event,
     MemoriesStrengthened,
     MemoriesTagged,
@@ -47,7 +52,8 @@ from eventmem.policies.decay import DecayParams, progress
 from projections import Projections
 from projections.state import MemoryRecord, State, working_key
 
-__all__ = ["PLASTICITY_POLICY", "PlasticityParams", "after_access", "after_write", "expired_tags"]
+__all__ = ["PLASTICITY_POLICY", "PlasticityParams", "after_access", "after_write", "emotional",
+           "expired_tags"]
 
 # Statuses a plasticity rule may strengthen: a memory still in use (not hidden, not dormant).
 _LIVE = frozenset({"active", "stale"})
@@ -77,6 +83,10 @@ class PlasticityParams(msgspec.Struct, kw_only=True, frozen=True):
     # Recall: pairs co-retrieved at least coretrieval_min times (projections.state counts them)
     # lift each other by coretrieval_boost; a query with a mood lifts memories of the same
     # valence by mood_boost. Either reorders only hits of no higher relevance.
+    # Emotional consolidation (a consolidate step): a memory recorded with arousal at or above
+    # emotional_from is strengthened once by x(1 + emotional_gain x arousal).
+    emotional_from: float = 0.5
+    emotional_gain: float = 0.2
     coretrieval_min: int = 3
     coretrieval_boost: float = 0.05
     mood_boost: float = 1.1
@@ -93,6 +103,8 @@ class PlasticityParams(msgspec.Struct, kw_only=True, frozen=True):
         if self.coactivation_top < 2 or self.spread_max < 0 or self.coretrieval_min < 1:
             raise InvalidInputError("coactivation_top must be >= 2, spread_max >= 0, "
                                     "coretrieval_min >= 1")
+        if not (0.0 <= self.emotional_from <= 1.0 and self.emotional_gain >= 0):
+            raise InvalidInputError("emotional_from must be in [0, 1], emotional_gain >= 0")
         if not (self.coretrieval_boost >= 0 and self.mood_boost >= 1.0):
             raise InvalidInputError("coretrieval_boost must be >= 0 and mood_boost >= 1")
 
@@ -155,6 +167,24 @@ def expired_tags(state: State, now: int, at: int) -> list[TagsExpired]:
         by_ns.setdefault(namespace, []).extend(mid for mid, until in tags.items() if until <= now)
     return [TagsExpired(at=at, namespace=ns, now=now, memory_ids=tuple(ids))
             for ns, ids in sorted(by_ns.items()) if ids]
+
+
+def emotional(records: Iterable[MemoryRecord], now: int, at: int, params: PlasticityParams,
+              decay: DecayParams) -> list[EmotionConsolidated]:
+    """A consolidation's emotional step: each live memory recorded with arousal at or above
+    ``emotional_from``, not yet so strengthened and created by ``now``, gains
+    ``x(1 + emotional_gain x arousal)`` stability (one event per namespace, in creation order)."""
+    if params.emotional_gain <= 0:
+        return []
+    by_ns: dict[str, list[Strengthening]] = {}
+    for record in records:
+        if record.arousal >= params.emotional_from and not record.emotion_done \
+                and record.status in _LIVE and record.created_at <= now:
+            by_ns.setdefault(record.namespace, []).append(_grown(
+                record, record.stability * (1.0 + params.emotional_gain * record.arousal),
+                now, decay))
+    return [EmotionConsolidated(at=at, namespace=ns, now=now, changes=tuple(changes))
+            for ns, changes in sorted(by_ns.items())]
 
 
 # -- after an access: co-activation and spreading -----------------------------------------------

@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 
 import eventmem
 from eventmem.errors import InvalidInputError
-from eventmem.events import MemoriesStrengthened, MemoriesTagged, TagsExpired
+from eventmem.events import (
+    EmotionConsolidated,
+    MemoriesStrengthened,
+    MemoriesTagged,
+    TagsExpired,
+)
 from eventmem.policies.plasticity import PlasticityParams
 from projections.state import pair_key
 
@@ -31,7 +36,7 @@ def _stability(mem: eventmem.Engine, memory_id: str) -> float:
 def _checked(mem: eventmem.Engine) -> None:
     audit = mem.audit()
     assert audit.ok, audit.findings
-    assert audit.by_kind.get("plasticity", 0) > 0
+    assert audit.by_kind.get("plasticity", 0) + audit.by_kind.get("maintenance", 0) > 0
     assert mem.verify().ok
 
 
@@ -139,6 +144,26 @@ def test_a_touch_spreads_two_percent_to_linked_memories(tmp_path: Path,
         # No jump in retention: the new stability applies from the touch on.
         record = mem._views.state.memories[b]
         assert record.decay_done > 0 and record.last_access_at < record.decay_from
+        _checked(mem)
+
+
+def test_consolidate_strengthens_aroused_memories_once(tmp_path: Path,
+                                                      clock: eventmem.ManualClock) -> None:
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        calm = mem.remember("the meeting is at noon").memory_id
+        loud = mem.remember("The deploy failed again, damn it, this is URGENT!").memory_id
+        record = mem._views.state.memories[loud]
+        assert record.arousal >= 0.5 and not record.flashbulb
+        before = record.stability, _stability(mem, calm)
+        clock.advance(timedelta(hours=1))
+        mem.consolidate()
+        (felt,) = _events(mem, EmotionConsolidated)
+        assert [c.memory_id for c in felt.changes] == [loud]
+        assert _stability(mem, loud) == pytest.approx(before[0] * (1 + 0.2 * record.arousal))
+        assert _stability(mem, calm) == before[1]
+        clock.advance(timedelta(hours=1))
+        mem.consolidate()
+        assert len(_events(mem, EmotionConsolidated)) == 1  # once
         _checked(mem)
 
 
