@@ -24,8 +24,9 @@ Bounded, so that no loop can make a memory a hub (ARCHITECTURE.md section 11): w
 co-activation and spreading may add is capped over a memory's whole life at ``max_passive_gain``
 (x1.5 of the stability it would have without them; ``MemoryRecord.passive_gain``), and none of
 it reaches ranking except through retention, whose lift the composite bounds. The retrieval
-boost of pairs co-retrieved ``coretrieval_min`` (3) times is applied in recall, which may let it
-reorder only hits of no higher relevance (eventmem.recall.plasticity).
+boost of pairs co-retrieved ``coretrieval_min`` (3) times (the seed's +0.05; off by default) is
+applied in recall, which lets it reorder only hits of no higher relevance
+(eventmem.recall.plasticity).
 """
 
 from __future__ import annotations
@@ -87,8 +88,12 @@ class PlasticityParams(msgspec.Struct, kw_only=True, frozen=True):
     # emotional_from is strengthened once by x(1 + emotional_gain x arousal).
     emotional_from: float = 0.5
     emotional_gain: float = 0.2
+    # The seed's +0.05 co-retrieval boost is off by default: on mc-dev (daily) it cost overall
+    # acc@1 0.810 -> 0.807, plan acc@1 0.597 -> 0.576 and stable acc@3 0.936 -> 0.930 (what was
+    # recalled together before is not more likely the answer now: an older plan rose over its
+    # update). The pairs are still counted (State.coretrieved).
     coretrieval_min: int = 3
-    coretrieval_boost: float = 0.05
+    coretrieval_boost: float = 0.0
     mood_boost: float = 1.1
 
     def __post_init__(self) -> None:

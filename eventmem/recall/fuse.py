@@ -31,6 +31,7 @@ from eventmem.metadata import Filter
 from eventmem.policies.classify import user_in_first_person
 from eventmem.policies.conflict import detect as conflict
 from eventmem.recall import channels as ch
+from eventmem.recall import plasticity
 from eventmem.recall.facts import asked_first
 from eventmem.recall.plan import QueryPlan
 from eventmem.recall.score import PROFILES, Params, composite, mmr
@@ -355,6 +356,8 @@ def search(
     if plan.route.cue is not None:
         pool = _apply_cue(pool, plan, memories, access, config.cue_boost,
                           dated="time" in got.lists)
+    # Co-retrieval and mood: reorder only hits of no higher relevance (recall.plasticity).
+    pool = plasticity.boosted(pool, views.state, plan.text, k, config.plasticity)
     hits = _diversify(pool, k, memories, access, config, query_vectors[0])
     # "What is true now": of two hits stating values of one attribute of one subject, the later
     # is the current one, whether or not the write path recognised the update. (At a valid time
