@@ -388,6 +388,10 @@ def _erase(state: State, erased: tuple[str, ...], at: int, seq: int) -> None:
             # finds them); the record has left its session's working memory already.
             record.tags = record.refs = ()
             record.session = record.session_label = record.metadata = None
+    if state.coretrieved:  # an erased memory leaves no trace, not even as a recall partner
+        for key in [key for key in state.coretrieved
+                    if not gone.isdisjoint(key.split("\x00"))]:
+            del state.coretrieved[key]
     for conflict in state.conflicts.values():
         if conflict.memory_id in gone or conflict.other_id in gone:
             conflict.subject = conflict.attribute = conflict.old_value = conflict.new_value = ""

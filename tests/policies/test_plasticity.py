@@ -128,6 +128,18 @@ def test_memories_recalled_together_gain_two_percent_up_to_the_cap(
         _checked(mem)
 
 
+def test_erasure_drops_the_co_retrieval_counts_of_the_erased(
+        tmp_path: Path, clock: eventmem.ManualClock) -> None:
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        a = mem.remember("Rex the dog likes the park").memory_id
+        b = mem.remember("Rex the dog barks at the mailman").memory_id
+        mem.recall("Rex the dog", k=5)
+        assert pair_key(a, b) in mem._views.state.coretrieved
+        mem.erase(memory_id=a)
+        assert not mem._views.state.coretrieved
+        assert mem.verify().ok
+
+
 def test_a_touch_spreads_two_percent_to_linked_memories(tmp_path: Path,
                                                         clock: eventmem.ManualClock) -> None:
     with eventmem.open(tmp_path / "s", clock=clock) as mem:
