@@ -23,6 +23,8 @@ from eventmem.policies.plasticity import PlasticityParams
 from projections.state import pair_key
 
 T0 = datetime(2026, 1, 1, 9, tzinfo=UTC)
+# Every mechanism on (spreading and the co-retrieval boost are off by default).
+_ALL_ON = eventmem.Config(plasticity=PlasticityParams(spread=True, coretrieval_boost=0.05))
 
 
 def _events(mem: eventmem.Engine, cls: type) -> list:
@@ -142,7 +144,7 @@ def test_erasure_drops_the_co_retrieval_counts_of_the_erased(
 
 def test_a_touch_spreads_two_percent_to_linked_memories(tmp_path: Path,
                                                         clock: eventmem.ManualClock) -> None:
-    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+    with eventmem.open(tmp_path / "s", clock=clock, config=_ALL_ON) as mem:
         a = mem.remember("Alice works at Acme as an engineer").memory_id
         b = mem.remember("Alice lives in Berlin with her cat").memory_id
         c = mem.remember("Bob likes green tea").memory_id
@@ -157,6 +159,11 @@ def test_a_touch_spreads_two_percent_to_linked_memories(tmp_path: Path,
         record = mem._views.state.memories[b]
         assert record.decay_done > 0 and record.last_access_at < record.decay_from
         _checked(mem)
+    with eventmem.open(tmp_path / "t", clock=clock) as mem:  # the default: no spreading
+        a = mem.remember("Alice works at Acme as an engineer").memory_id
+        mem.remember("Alice lives in Berlin with her cat")
+        mem.touch(a)
+        assert not _events(mem, MemoriesStrengthened)
 
 
 def test_consolidate_strengthens_aroused_memories_once(tmp_path: Path,
@@ -203,7 +210,7 @@ def test_replay_and_audit_reproduce_plasticity(tmp_path_factory: pytest.TempPath
                                                steps: list) -> None:
     clock = eventmem.ManualClock(start=T0)
     path = tmp_path_factory.mktemp("p") / "s"
-    with eventmem.open(path, clock=clock) as mem:
+    with eventmem.open(path, clock=clock, config=_ALL_ON) as mem:
         ids: list[str] = []
         for op, i, minutes, session, weight in steps:
             clock.advance(timedelta(minutes=minutes))
