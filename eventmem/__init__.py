@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from eventmem.policies.importance import ImportanceParams
     from eventmem.policies.lifecycle import LifecycleParams
     from eventmem.policies.observer.rules import ObserverParams
+    from eventmem.policies.plasticity import PlasticityParams
     from eventmem.policies.routing import RoutingParams
     from eventmem.policies.tiers import TierParams
     from eventmem.policies.utility import UtilityParams
@@ -88,6 +89,7 @@ _LAZY = {
     "MiniLMEmbedder": "eventmem.text.neural",
     "Neighbor": "eventmem.graph",
     "ObserverParams": "eventmem.policies.observer.rules",
+    "PlasticityParams": "eventmem.policies.plasticity",
     "RoutingParams": "eventmem.policies.routing",
     "Relation": "eventmem.graph",
     "RememberResult": "eventmem.results",
@@ -137,6 +139,7 @@ __all__ = [
     "Neighbor",
     "NotFoundError",
     "ObserverParams",
+    "PlasticityParams",
     "ReadOnlyError",
     "Relation",
     "RememberResult",

@@ -22,6 +22,7 @@ from eventmem.policies.gate import GateParams
 from eventmem.policies.importance import ImportanceParams
 from eventmem.policies.lifecycle import LifecycleParams
 from eventmem.policies.observer.rules import ObserverParams
+from eventmem.policies.plasticity import PlasticityParams
 from eventmem.policies.routing import RoutingParams
 from eventmem.policies.tiers import TierParams
 from eventmem.policies.utility import UtilityParams
@@ -81,6 +82,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # The write path: the observer filter on input, and the gate (dedup, conflicts, strategy).
     observer: ObserverParams = msgspec.field(default_factory=ObserverParams)
     gate: GateParams = msgspec.field(default_factory=GateParams)
+    # Plasticity: synaptic tagging and capture, co-activation, spreading activation, and
+    # the co-retrieval and mood boosts of recall (see PlasticityParams).
+    plasticity: PlasticityParams = msgspec.field(default_factory=PlasticityParams)
 
     def __post_init__(self) -> None:
         _check_types(self)

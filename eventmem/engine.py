@@ -33,6 +33,7 @@ from eventmem.events import (
     Event,
     FeedbackGiven,
     MemoryForgotten,
+    MemoryIngested,
     MemoryPinned,
     MemoryRecalled,
     MemoryTouched,
@@ -43,6 +44,7 @@ from eventmem.events import (
 from eventmem.maintain import cycle
 from eventmem.maintain.sweep import ConsolidationReport, purged_contents
 from eventmem.maintain.sweep import report as consolidation_report
+from eventmem.policies import plasticity
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.dream.summaries import Summarizer
 from eventmem.policies.utility import after_feedback
@@ -381,6 +383,11 @@ class Engine(Reader):
         seqs = self._log.append(decided.events, contents=decided.contents)
         self._fold(decided.events, seqs, decided.contents)
         self._ops.info(op, count=len(decided.events), first_seq=seqs[0], last_seq=seqs[-1])
+        # Synaptic tagging and capture, decided on the state the batch left (its own append:
+        # the write's decisions stand whether or not this follows).
+        self._append_plasticity(plasticity.after_write(
+            self._views.state, [e for e in decided.events if isinstance(e, MemoryIngested)],
+            at, self.config.plasticity, self.config.decay))
         return [RememberResult(memory_id=o.memory_id, action=o.action, seq=seqs[o.event],
                                rule=o.rule, reason=o.reason, neighbour=o.neighbour,
                                similarity=o.similarity, conflict_id=o.conflict_id)
@@ -500,6 +507,14 @@ class Engine(Reader):
         if self._views.seq - self._snapshot_seq >= due:
             self.snapshot()
 
+    def _append_plasticity(self, events: list[Event]) -> None:
+        """Append and fold what a write or an access decided after it (tags, captures,
+        co-activation, spreading): one transaction, right after the call's own."""
+        if events:
+            seqs = self._log.append(events)
+            self._fold(events, seqs)
+            self._ops.info("plasticity", count=len(events), first_seq=seqs[0], last_seq=seqs[-1])
+
     def _append_one(self, event: Event, op: str, **logged: object) -> int:
         """Append and fold one event, and say so in the ops log as ``op`` with its seq and
         ``logged`` (ids and numbers: the ops log never holds text)."""
@@ -531,9 +546,13 @@ class Engine(Reader):
         record = self._record(memory_id)
         now = self._now()
         stability = stability_after_access(record, now, self.config.decay)
-        return self._append_one(MemoryTouched(at=now, namespace=record.namespace, actor="agent",
-                                              memory_id=memory_id, stability=stability),
-                                "touch", memory_id=memory_id)
+        seq = self._append_one(MemoryTouched(at=now, namespace=record.namespace, actor="agent",
+                                             memory_id=memory_id, stability=stability),
+                               "touch", memory_id=memory_id)
+        self._append_plasticity(plasticity.after_access(
+            self._views, (memory_id,), now, self.config.plasticity, self.config.decay,
+            recall=False))
+        return seq
 
     @serialized
     def end_session(self, session: str, *, namespace: str = "default") -> int:
@@ -789,6 +808,9 @@ class Engine(Reader):
             seq = self._log.append([event], contents={query_hash: Content(document)})[0]
             self._fold([event], [seq])
             self._ops.info("recall", seq=seq, hits=len(accessed))  # never the query: it is text
+            self._append_plasticity(plasticity.after_access(
+                self._views, event.memory_ids, now, self.config.plasticity, self.config.decay,
+                recall=True))
         return hits
 
     # -- the past, and checks -----------------------------------------------------------------

@@ -163,6 +163,13 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     # that read them ("": none was run, as before times-1).
     times: tuple[TimeSpan, ...] = ()
     times_policy: str = ""
+    # Its emotion (eventmem.policies.emotion): valence in [-1, 1], arousal in [0, 1], the Ekman
+    # category ("" none), and the version that read them ("": none was read, before emotion-1;
+    # a flashbulb's stability boost was then the old x3.0).
+    valence: float = 0.0
+    arousal: float = 0.0
+    emotion: str = ""
+    emotion_policy: str = ""
 
 
 class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True):
@@ -494,6 +501,61 @@ class CategorySummarized(Event, tag="memory.category_summarized", frozen=True, k
     policy: str = DREAM_POLICY
 
 
+# Plasticity after a write or an access (eventmem.policies.plasticity): synaptic tagging and
+# capture, co-activation, spreading activation. plasticity-1 is the first version.
+PLASTICITY_POLICY: Final = "plasticity-1"
+
+StrengthCause = Literal["capture", "coactivation", "spread"]
+
+
+class Strengthening(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One memory's stability grown by a plasticity rule (no access of its own: like a rehearsal,
+    its retention at the time does not jump; the new stability applies from then on)."""
+
+    memory_id: str
+    from_stability: float
+    stability: float
+    decay_done: float  # decay progress at the time; the new stability applies after it
+
+
+class MemoriesTagged(Event, tag="memory.tagged", frozen=True, kw_only=True):
+    """Weak memories of a session got a synaptic tag until ``until``: a strong memory stored
+    in the same session before then captures them (their stability grows)."""
+
+    session: str  # the session's key (events.session_key)
+    memory_ids: tuple[str, ...]
+    until: int
+    policy: str = PLASTICITY_POLICY
+
+
+class MemoriesStrengthened(Event, tag="memory.strengthened", frozen=True, kw_only=True):
+    """Stabilities grown by a plasticity rule, with the memories that caused it: the capturing
+    memory (capture), the memories returned together (coactivation), the accessed memory
+    (spread)."""
+
+    cause: StrengthCause
+    evidence: tuple[str, ...]
+    changes: tuple[Strengthening, ...]
+    policy: str = PLASTICITY_POLICY
+
+
+class EmotionConsolidated(Event, tag="memory.emotion_consolidated", frozen=True, kw_only=True):
+    """A consolidation at ``now`` strengthened aroused memories once, by their arousal (the
+    emotional consolidation step of eventmem.policies.plasticity)."""
+
+    now: int
+    changes: tuple[Strengthening, ...]
+    policy: str = PLASTICITY_POLICY
+
+
+class TagsExpired(Event, tag="memory.tags_expired", frozen=True, kw_only=True):
+    """A consolidation at ``now`` dropped the synaptic tags that expired uncaptured."""
+
+    now: int
+    memory_ids: tuple[str, ...]
+    policy: str = PLASTICITY_POLICY
+
+
 class MemoryErased(Event, tag="memory.erased", frozen=True, kw_only=True):
     """The content of these memories was erased (section 8 of the architecture): in the same
     transaction the store removed the text, vector and terms of every content hash only erased
@@ -552,6 +614,10 @@ AnyEvent = (
     | MemoryConsolidated
     | CategorySummarized
     | MemoryErased
+    | MemoriesTagged
+    | MemoriesStrengthened
+    | TagsExpired
+    | EmotionConsolidated
 )
 
 EVENT_TYPES: Final[tuple[type[Event], ...]] = AnyEvent.__args__
@@ -593,9 +659,12 @@ def memory_ids_of(event: Event) -> tuple[str, ...]:
     mid = getattr(event, "memory_id", None)
     if mid is not None:
         return (mid,)
-    if isinstance(event, MemoryRecalled | MemoryErased):
+    if isinstance(event, MemoryRecalled | MemoryErased | MemoriesTagged | TagsExpired):
         return event.memory_ids
+    if isinstance(event, MemoriesStrengthened):
+        changed = tuple(change.memory_id for change in event.changes)
+        return changed + tuple(mid for mid in event.evidence if mid not in changed)
     if isinstance(event, LifecycleTransitioned | TierChanged | MemoriesRehearsed
-                  | MemoriesDormant):
+                  | MemoriesDormant | EmotionConsolidated):
         return tuple(change.memory_id for change in event.changes)
     return ()

@@ -18,11 +18,14 @@ from eventmem.events import (
     ConflictFlagged,
     ConflictResolved,
     EmbedderRegistered,
+    EmotionConsolidated,
     FeedbackGiven,
     Labels,
     LifecycleTransitioned,
     MemoriesDormant,
     MemoriesRehearsed,
+    MemoriesStrengthened,
+    MemoriesTagged,
     MemoryConsolidated,
     MemoryErased,
     MemoryForgotten,
@@ -34,6 +37,7 @@ from eventmem.events import (
     MemorySuperseded,
     MemoryTouched,
     MemoryUnpinned,
+    TagsExpired,
     TierChanged,
 )
 from eventmem.storage.envelope import Envelope
@@ -98,6 +102,14 @@ class MemoryRecord(msgspec.Struct, array_like=True, gc=False):
     session_label: str | None = None
     # The caller's metadata (eventmem.metadata), from the ingest's Labels content.
     metadata: dict[str, Any] | None = None
+    # What co-activation and spreading activation have multiplied its stability by, over its
+    # life (eventmem.policies.plasticity caps it: no loop makes a memory a hub).
+    passive_gain: float = 1.0
+    # Its emotion, from the ingest (eventmem.policies.emotion; 0 and "" before emotion-1).
+    valence: float = 0.0
+    emotion: str = ""
+    arousal: float = 0.0
+    emotion_done: bool = False  # the emotional consolidation step strengthened it (once)
 
 
 class ConflictRecord(msgspec.Struct, array_like=True, gc=False):
@@ -142,6 +154,22 @@ class State(msgspec.Struct, kw_only=True):
     rehearsed_at: dict[str, int] = msgspec.field(default_factory=dict)  # id -> the cycle's now
     consolidations: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)  # -> members
     summaries: dict[str, SummaryRef] = msgspec.field(default_factory=dict)  # category_key -> ref
+    # Plasticity (eventmem.policies.plasticity): the live synaptic tags, by working_key ->
+    # memory id -> until; and how often two memories were returned together by a recall, by
+    # pair_key (among the first COACTIVATED of each recall's hits).
+    synaptic_tags: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+    coretrieved: dict[str, int] = msgspec.field(default_factory=dict)
+
+
+# The hits of a recall, best first, whose pairs the state counts as co-retrieved: a folding rule
+# (a change of it is a new PROJECTION_VERSION), bounded so that a recall of k hits adds at most
+# 10 pairs, whatever k.
+COACTIVATED = 5
+
+
+def pair_key(a: str, b: str) -> str:
+    """The key of an unordered pair of memories in ``State.coretrieved``."""
+    return f"{a}\x00{b}" if a < b else f"{b}\x00{a}"
 
 
 def category_key(namespace: str, kind: str) -> str:
@@ -219,6 +247,8 @@ def apply(state: State, env: Envelope) -> State:
                 record.metadata = metadata
             if e.derived_from:
                 record.derived_from = e.derived_from
+            if e.valence or e.emotion or e.arousal:
+                record.valence, record.emotion, record.arousal = e.valence, e.emotion, e.arousal
             if e.tier == "working":
                 state.working.setdefault(working_key(e.namespace, e.session), []).append(
                     e.memory_id)
@@ -232,6 +262,35 @@ def apply(state: State, env: Envelope) -> State:
                 record = state.memories[mid]
                 record.access_count += 1
                 _accessed(record, at, seq, stabilities[i] if stabilities else None)
+            together = mids[:COACTIVATED]
+            for i, a in enumerate(together):
+                for b in together[i + 1:]:
+                    if a != b:
+                        key = pair_key(a, b)
+                        state.coretrieved[key] = state.coretrieved.get(key, 0) + 1
+        case MemoriesTagged(memory_ids=tagged):
+            live = state.synaptic_tags.setdefault(working_key(event.namespace, event.session), {})
+            for mid in tagged:
+                live[mid] = event.until
+        case MemoriesStrengthened(changes=grown):
+            for growth in grown:
+                record = state.memories[growth.memory_id]
+                if event.cause == "capture":
+                    _untag(state, record)
+                elif growth.from_stability > 0:
+                    record.passive_gain *= growth.stability / growth.from_stability
+                record.stability, record.updated_seq = growth.stability, seq
+                # Like a rehearsal: no access, so retention does not jump; it applies from now.
+                record.decay_done, record.decay_from = growth.decay_done, at
+        case EmotionConsolidated(changes=felt):
+            for growth in felt:
+                record = state.memories[growth.memory_id]
+                record.stability, record.updated_seq = growth.stability, seq
+                record.decay_done, record.decay_from = growth.decay_done, event.now
+                record.emotion_done = True
+        case TagsExpired(memory_ids=expired):
+            for mid in expired:
+                _untag(state, state.memories[mid])
         case MemoryTouched(memory_id=mid):
             record = state.memories[mid]
             record.access_count += 1
@@ -323,16 +382,28 @@ def _erase(state: State, erased: tuple[str, ...], at: int, seq: int) -> None:
     for mid in erased:
         record = state.memories.get(mid)
         if record is not None:
+            _untag(state, record)
             _set_status(state, record, "erased", at, seq)
             # The caller's labels are caller text, gone with the content (a rebuild no longer
             # finds them); the record has left its session's working memory already.
             record.tags = record.refs = ()
             record.session = record.session_label = record.metadata = None
+    if state.coretrieved:  # an erased memory leaves no trace, not even as a recall partner
+        for key in [key for key in state.coretrieved
+                    if not gone.isdisjoint(key.split("\x00"))]:
+            del state.coretrieved[key]
     for conflict in state.conflicts.values():
         if conflict.memory_id in gone or conflict.other_id in gone:
             conflict.subject = conflict.attribute = conflict.old_value = conflict.new_value = ""
             if conflict.status == "open":  # nothing is left to settle
                 conflict.status = "erased"
+
+
+def _untag(state: State, record: MemoryRecord) -> None:
+    key = working_key(record.namespace, record.session)
+    tags = state.synaptic_tags.get(key)
+    if tags is not None and tags.pop(record.memory_id, None) is not None and not tags:
+        del state.synaptic_tags[key]
 
 
 def _made_at(record: MemoryRecord, now: int, seq: int) -> None:

@@ -43,6 +43,7 @@ from eventmem.events import (
     purged_ids,
 )
 from eventmem.maintain import cycle
+from eventmem.policies import plasticity
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.lifecycle import SWEEP_POLICY
 from eventmem.policies.utility import after_feedback
@@ -124,12 +125,17 @@ class _Auditor:
         self.hollow: dict[str, set[str]] = {}
         # The sweep version the log's consolidations last recorded (see _maintenance).
         self.last_sweep = SWEEP_POLICY
+        # The last group that was not plasticity, and its events: what plasticity follows.
+        self.trigger: tuple[str, list[Any]] = ("other", [])
 
     # -- the walk -----------------------------------------------------------------------------
 
     def check(self, group: Group) -> None:
         """Re-derive one group's decisions on the state before it, then fold it."""
         events = [env.event for env in group.envelopes]
+        trigger, self.trigger = self.trigger, (group.kind, events)
+        if group.kind == "plasticity":  # what it follows stays the trigger of the next
+            self.trigger = trigger
         config = self._config_at(group.first_seq)
         if config is None and group.kind not in ("other", "orphan"):
             self.unverifiable["config this code cannot read"] += len(events)
@@ -165,6 +171,8 @@ class _Auditor:
                 self._access(group.kind, group.envelopes[0])
             case "session_end":
                 self._session_end(group.envelopes[0])
+            case "plasticity":
+                self._plasticity(group.envelopes)
             case "orphan":
                 env = group.envelopes[0]
                 self._finding(env.seq, env.event, "action", event_tag(env.event), None,
@@ -375,6 +383,33 @@ class _Auditor:
         derived = session_end(self.views, event.namespace, record.session, event.at,
                               self.config, policy=event.policy)
         self.findings += self._compare([env], derived, Ids())
+
+    # -- plasticity ----------------------------------------------------------------------------
+
+    def _plasticity(self, envelopes: Sequence[Envelope]) -> None:
+        """Tags, captures, co-activation and spreading: re-derived from the write or access
+        they follow (the group before), on the state it left."""
+        self.checked["plasticity"] += 1
+        kind, events = self.trigger
+        params, decay = self.config.plasticity, self.config.decay
+        at = envelopes[0].event.at
+        derived: list[Any] = []
+        if kind == "write":
+            derived = plasticity.after_write(
+                self.views.state, [e for e in events if isinstance(e, MemoryIngested)], at,
+                params, decay)
+        elif kind == "recall":
+            derived = plasticity.after_access(self.views, events[0].memory_ids, at, params, decay,
+                                            recall=True)
+        elif kind == "touch":
+            derived = plasticity.after_access(self.views, (events[0].memory_id,), at, params,
+                                            decay, recall=False)
+        if not derived or events[0].at != at:
+            env = envelopes[0]
+            self._finding(env.seq, env.event, "action", summary(env.event), None,
+                          "no write or access just before it decides plasticity")
+            return
+        self.findings += self._compare(envelopes, derived, Ids())
 
     # -- accesses -----------------------------------------------------------------------------
 

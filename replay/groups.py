@@ -6,7 +6,8 @@ rejected -- numbered by ``item`` from 0, followed by the supersession or conflic
 implies) closed by the working-memory evictions of the batch; a consolidation is a run of
 maintenance events sharing ``at`` and ``now``; a later resolution of a conflict begins with
 ``conflict.resolved`` (or the merged memory it creates); a session's end is one tier change whose
-every change has the reason ``session_ended``. :func:`groups` yields them in log order,
+every change has the reason ``session_ended``; the plasticity a write or an access decided
+(tags, strengthenings) follow it at its ``at``. :func:`groups` yields them in log order,
 reading ahead only as far as the group being cut.
 
 :func:`split_items` cuts a write batch's events (recorded or re-derived) into its items and its
@@ -23,11 +24,14 @@ from eventmem.events import (
     CategorySummarized,
     ConflictFlagged,
     ConflictResolved,
+    EmotionConsolidated,
     Event,
     FeedbackGiven,
     LifecycleTransitioned,
     MemoriesDormant,
     MemoriesRehearsed,
+    MemoriesStrengthened,
+    MemoriesTagged,
     MemoryConsolidated,
     MemoryIngested,
     MemoryInvalidated,
@@ -38,17 +42,22 @@ from eventmem.events import (
     MemorySuperseded,
     MemoryTouched,
     RelationsPruned,
+    TagsExpired,
     TierChanged,
 )
 from eventmem.storage.envelope import Envelope
 from eventmem.write.session import SESSION_ENDED
 
 GroupKind = Literal["write", "resolve", "maintenance", "recall", "touch", "feedback",
-                    "session_end", "orphan", "other"]
+                    "session_end", "plasticity", "orphan", "other"]
 
 ITEM_FIRST = (MemoryIngested, MemoryReinforced, MemorySkipped, MemoryRejected)
 _MAINTENANCE = (LifecycleTransitioned, TierChanged, MemoryInvalidated, MemoriesRehearsed,
-                MemoriesDormant, MemoryConsolidated, CategorySummarized, RelationsPruned)
+                MemoriesDormant, MemoryConsolidated, CategorySummarized, RelationsPruned,
+                TagsExpired, EmotionConsolidated)
+# What a write or an access decides after it (eventmem.policies.plasticity): one group, cut at
+# the same ``at``, re-derived from the group before it.
+PLASTICITY = (MemoriesTagged, MemoriesStrengthened)
 EVICTION_REASON = "working_capacity"  # the write path's own tier changes
 
 
@@ -163,6 +172,12 @@ class _Cutter:
             return self._maintenance(event)
         if isinstance(event, ITEM_FIRST):
             return self._write_batch(event)
+        if isinstance(event, PLASTICITY):
+            taken = [self._take()]
+            while (env := self.peek()) is not None and isinstance(env.event, PLASTICITY) \
+                    and env.event.at == event.at:
+                taken.append(self._take())
+            return Group("plasticity", taken)
         kind: GroupKind = "other"
         if isinstance(event, MemoryRecalled):
             kind = "recall"

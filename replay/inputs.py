@@ -80,6 +80,7 @@ def item_input(item: list[Any], tracker: Lookups) -> Item | None:
             replaces=head.derived_from[0] if head.rule == CALLER_UPDATE else None,
             created_at=head.created_at,
             times_policy=head.times_policy,  # "": read no time, as before times-1
+            emotion_policy=head.emotion_policy,  # "": read no emotion, as before emotion-1
         )
     assert isinstance(head, MemoryReinforced | MemorySkipped)
     text = tracker.blob(head.content_hash)

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from eventmem.events import (
     DREAM_POLICY,
+    PLASTICITY_POLICY,
     POLICY_VERSION,
     CategorySummarized,
     Event,
@@ -20,6 +21,7 @@ from eventmem.events import (
 )
 from eventmem.policies.classify import POLICIES as CLASSIFIERS
 from eventmem.policies.dream.summaries import EXTRACTIVE
+from eventmem.policies.emotion import EMOTION_POLICY
 from eventmem.policies.extract.relations import EXTRACTOR_VERSION
 from eventmem.policies.gate import GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_VERSION
 from eventmem.policies.lifecycle import SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_POLICY
@@ -70,6 +72,10 @@ KNOWN: dict[str, frozenset[str]] = {
     "memory.consolidated": _DREAM_STEPS,
     "memory.category_summarized": _DREAM_STEPS,
     "graph.relations_pruned": frozenset({"dream-2", "dream-3", DREAM_POLICY}),
+    "memory.tagged": frozenset({PLASTICITY_POLICY}),
+    "memory.strengthened": frozenset({PLASTICITY_POLICY}),
+    "memory.tags_expired": frozenset({PLASTICITY_POLICY}),
+    "memory.emotion_consolidated": frozenset({PLASTICITY_POLICY}),
 }
 
 
@@ -88,6 +94,8 @@ def unknown_policy(events: Sequence[Event]) -> str | None:
             return event.kind_policy
         if isinstance(event, MemoryIngested) and event.times_policy not in TIMES:
             return event.times_policy
+        if isinstance(event, MemoryIngested) and event.emotion_policy not in ("", EMOTION_POLICY):
+            return event.emotion_policy
     return None
 
 

@@ -11,12 +11,22 @@ import pytest
 
 import eventmem
 from eventmem.clock import to_micros
-from eventmem.events import MemoryIngested, MemoryRecalled, MemoryReinforced, event_tag
+from eventmem.events import (
+    MemoriesStrengthened,
+    MemoryIngested,
+    MemoryRecalled,
+    MemoryReinforced,
+    event_tag,
+)
 from replay import rebuild
+from replay.groups import PLASTICITY
 
 
-def _new_events(mem: eventmem.Engine, since: int) -> list[object]:
-    return [event for _, event in mem.store.read(since + 1)]
+def _new_events(mem: eventmem.Engine, since: int, *, plasticity: bool = False) -> list[object]:
+    """The events appended after ``since``; without what the call decided after its own
+    (tags, co-activation, spreading: tests/policies/test_plasticity.py) unless asked."""
+    return [event for _, event in mem.store.read(since + 1)
+            if plasticity or not isinstance(event, PLASTICITY)]
 
 
 def _snapshot_view(mem: eventmem.Engine, query: str, namespace: str) -> list[str]:
@@ -114,8 +124,11 @@ def test_recall_appends_exactly_one_recalled_event(mem: eventmem.Engine,
                                                    office: list[str]) -> None:
     seq = mem.seq
     hits = mem.recall("  Berlin   office ", namespace="work", k=2)
-    [event] = _new_events(mem, seq)
+    # One recall event; what it decides after it (co-activation of the hits returned together,
+    # spreading to their links: eventmem.policies.plasticity) are events of their own.
+    event, *after = _new_events(mem, seq, plasticity=True)
     assert isinstance(event, MemoryRecalled)
+    assert all(isinstance(e, MemoriesStrengthened) for e in after)
     # The query (normalized) is caller text: stored as erasable content, named by its hash.
     assert event.query == "" and event.query_hash is not None
     assert json.loads(mem.store.blob(event.query_hash)) == {"namespace": "work",

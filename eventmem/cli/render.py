@@ -191,7 +191,10 @@ def explain_lines(signals: Mapping[str, float]) -> list[str]:
         f"{g('status_weight', 1.0):.2f} x utility {g('utility_weight', 1.0):.3f} x activation "
         f"{g('activation_weight', 1.0):.3f} x cue {g('cue_weight', 1.0):.2f}"
         f"{boosts}"
-        f" = {g('composite', g('score', 0.0)):.4f}; redundancy {g('redundancy', 0.0):.3f}",
+        f" = {g('composite', g('score', 0.0)):.4f}; redundancy {g('redundancy', 0.0):.3f}"
+        + (f"; mood x{g('mood_weight', 1.0):.2f}" if "mood_weight" in signals else "")
+        + (f"; co-retrieved {int(g('coretrieval', 0.0))} times" if "coretrieval" in signals
+           else ""),
         *_boost_line(signals),
     ]
 
@@ -511,6 +514,19 @@ def _life_event(me: str, tag: str, d: dict[str, Any], conflicts: dict[str, Any])
         case "memory.lifecycle" | "memory.tier_changed" | "memory.rehearsed" \
                 | "memory.dormant":
             return _change(me, tag, d)
+        case "memory.tagged":
+            return (f"Tagged until {_when(d['until'])}: a strong memory stored in its session "
+                    "before then will strengthen it (synaptic capture).")
+        case "memory.tags_expired":
+            return "Its synaptic tag expired uncaptured."
+        case "memory.strengthened" if any(c["memory_id"] == me for c in d["changes"]):
+            change = next(c for c in d["changes"] if c["memory_id"] == me)
+            why = _STRENGTHENED.get(d["cause"], d["cause"])
+            return (f"Strengthened ({why}, by {', '.join(d['evidence'])}): stability "
+                    f"{change['from_stability']:.1f} -> {change['stability']:.1f} days.")
+        case "memory.strengthened":
+            count = len(d["changes"])
+            return f"It strengthened {count} memor{'y' if count == 1 else 'ies'} ({d['cause']})."
         case "memory.consolidated" if mine:
             return (f"Consolidated from {len(d['members'])} members ({d['method']}, cohesion "
                     f"{d['cohesion']:.3f}).")
@@ -572,6 +588,11 @@ def _superseded(d: dict[str, Any], conflicts: dict[str, Any]) -> str:
     why = f" on {_claim(conflict)}" if conflict else ""
     return f"Superseded by {by}: a conflict{why}, settled by {rule.removeprefix('conflict_')}" \
         f"{until}."
+
+
+_STRENGTHENED = {"capture": "captured by a strong memory of its session",
+                 "coactivation": "recalled together with others",
+                 "spread": "a linked memory was used"}
 
 
 def _change(me: str, tag: str, d: dict[str, Any]) -> str:

@@ -55,7 +55,7 @@ from eventmem.events import (
     purged_ids,
 )
 from eventmem.maintain.sweep import sweep_events
-from eventmem.policies import times
+from eventmem.policies import plasticity, times
 from eventmem.policies.dream import cluster, forgetting, rehearsal, summaries
 from eventmem.policies.dream.params import is_exempt
 from eventmem.policies.dream.summaries import EXTRACTIVE, Summarizer, summarizer_id
@@ -605,6 +605,11 @@ def plan(views: Projections, now: int, at: int, config: Config, *, head: Head,
     cycle.dream_policy = dream_policy
     tell("sweep", 0, total)
     cycle.emit(sweep_events(views, now, at, config, policy=sweep_policy))
+    # Synaptic replay: tags that expired uncaptured are dropped (eventmem.policies.plasticity).
+    cycle.emit(plasticity.expired_tags(views.state, now, at))
+    # Emotional consolidation: aroused memories are strengthened once, by their arousal.
+    cycle.emit(plasticity.emotional(cycle.state.records(), now, at, config.plasticity,
+                                    config.decay))
     if config.dream.enabled:
         for done, (name, step) in enumerate(STEPS, start=1):
             tell(name, done, total)

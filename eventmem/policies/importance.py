@@ -87,7 +87,7 @@ class ImportanceParams(msgspec.Struct, kw_only=True, frozen=True):
     # Arousal at or above this makes a flashbulb memory: pinned, importance >= 0.9 and
     # stability multiplied by the boost (the engine applies all three).
     flashbulb_arousal: float = 0.8
-    flashbulb_stability_boost: float = 3.0
+    flashbulb_stability_boost: float = 1.5  # x3.0 before emotion-1 (see flashbulb_boost)
     # Priority cut points on the score: below normal_from is "low".
     normal_from: float = 0.3
     high_from: float = 0.6
@@ -113,6 +113,21 @@ class ImportanceParams(msgspec.Struct, kw_only=True, frozen=True):
             raise InvalidInputError("flashbulb_stability_boost must be >= 1")
         if self.emphasis_max_count < 0:
             raise InvalidInputError("emphasis_max_count must be >= 0")
+
+
+# A flashbulb's stability boost before emotion-1, when the config left it at its default.
+LEGACY_FLASHBULB_BOOST: Final = 3.0
+_DEFAULT_FLASHBULB_BOOST: Final = 1.5
+
+
+def flashbulb_boost(params: ImportanceParams, emotion_policy: str) -> float:
+    """The stability boost of a flashbulb memory decided under ``emotion_policy``: the
+    configured one; before emotion-1 ("") a config at today's default meant the old default
+    x3.0 (a log written then audits as decided)."""
+    boost = params.flashbulb_stability_boost
+    if not emotion_policy and boost == _DEFAULT_FLASHBULB_BOOST:
+        return LEGACY_FLASHBULB_BOOST
+    return boost
 
 
 class Importance(msgspec.Struct, kw_only=True, frozen=True):

@@ -34,6 +34,7 @@ from eventmem.policies.conflict import detect as conflict
 from eventmem.policies.extract.relations import SELF_KEY, extract
 from eventmem.policies.routing import RoutingParams, boost
 from eventmem.recall import channels as ch
+from eventmem.recall import plasticity
 from eventmem.recall.facts import asked_first
 from eventmem.recall.plan import QueryPlan
 from eventmem.recall.score import PROFILES, Params, composite, mmr
@@ -388,6 +389,8 @@ def search(
                           dated="time" in got.lists)
     pool = apply_boosts(pool, views, plan, access, namespace=namespace, session=session,
                         params=routing, past=past)
+    # Co-retrieval and mood: reorder only hits of no higher relevance (recall.plasticity).
+    pool = plasticity.boosted(pool, views.state, plan.text, k, config.plasticity)
     hits = _diversify(pool, k, memories, access, config, query_vectors[0])
     # "What is true now": of two hits stating values of one attribute of one subject, the later
     # is the current one, whether or not the write path recognised the update. (At a valid time

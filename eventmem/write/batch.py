@@ -53,6 +53,7 @@ from eventmem.events import (
 from eventmem.policies import (
     causal,
     classify,
+    emotion,
     facts,
     gate,
     importance,
@@ -224,10 +225,14 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         spoken = times.times(item.text, said, times_policy)
         if inherited is not None and decision.action == "merge":
             spoken = times.merged(inherited.times, spoken)
+    emotion_policy = emotion.EMOTION_POLICY if item.emotion_policy is None \
+        else item.emotion_policy
+    felt = emotion.analyse(text, scored.channels["arousal"]) if emotion_policy \
+        else emotion.Emotion(0.0, 0.0, "")
     if scored.flashbulb:  # a high-arousal memory: kept, important, slow to fade
         pinned = True
         weight = max(weight, importance.FLASHBULB_MIN_IMPORTANCE)
-        stability *= config.importance.flashbulb_stability_boost
+        stability *= importance.flashbulb_boost(config.importance, emotion_policy)
     return MemoryIngested(
         at=at, namespace=item.namespace, actor=item.source, memory_id=creation.memory_id,
         content_hash=creation.content_hash, dedup_key=creation.dedup_key,
@@ -243,7 +248,8 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         similarity=None if decision.neighbour is None else round(decision.similarity, 6),
         derived_from=creation.derived_from, input_hash=creation.input_hash, links=creation.links,
         extractor=extract.EXTRACTOR_VERSION, created_at=item.created_at, times=spoken,
-        times_policy=times_policy)
+        times_policy=times_policy, valence=felt.valence, arousal=felt.arousal,
+        emotion=felt.category, emotion_policy=emotion_policy)
 
 
 def union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:

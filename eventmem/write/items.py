@@ -50,12 +50,13 @@ class Item(msgspec.Struct, frozen=True, kw_only=True):
     # read the times its text speaks of (eventmem.policies.times).
     classify_policy: str | None = None
     times_policy: str | None = None
+    emotion_policy: str | None = None  # likewise the emotion reader's ("": none, as before)
 
 
 # What a caller's mapping may hold (the policies are the audit's, never the caller's).
 ITEM_FIELDS = frozenset(Item.__struct_fields__) - {"gate_policy", "classify_policy",
                                                     "session_label", "replaces", "created_at",
-                                                    "times_policy"}
+                                                    "times_policy", "emotion_policy"}
 
 
 def check_items(items: Iterable[str | Mapping[str, Any]], namespace: str,

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 import eventmem
+from eventmem.events import MemoryRecalled
+from replay.groups import PLASTICITY
 from tests import ROOT
 from tests.cli.conftest import people
 from tests.cli.in_process import cli, one_line_error
@@ -135,5 +137,8 @@ def test_a_recall_without_a_writer_records_only_with_record(capsys, people_store
     assert _head(store) == head
     assert cli(capsys, store, "recall", "where does Bob Jones live", "-n", "a", "--record")[0] == 0
     with eventmem.open(store, readonly=True) as mem:
-        assert mem.seq == head + 1
-        assert [e.type for e in mem.history(ids["paris"])][-1] == "memory.recalled"
+        # the recall, then what it decided after it (co-activation, spreading: plasticity)
+        recorded = [event for _, event in mem.events(head + 1)]
+        assert isinstance(recorded[0], MemoryRecalled)
+        assert all(isinstance(e, PLASTICITY) for e in recorded[1:])
+        assert "memory.recalled" in [e.type for e in mem.history(ids["paris"])]

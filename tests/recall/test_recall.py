@@ -13,6 +13,7 @@ import eventmem
 from eventmem.errors import InvalidInputError
 from eventmem.events import MemoryRecalled
 from eventmem.results import Hit
+from replay.groups import PLASTICITY
 
 HOUR = timedelta(hours=1)
 
@@ -200,8 +201,9 @@ def test_recall_records_the_hits_it_returned(mem: eventmem.Engine) -> None:
     mem.remember_many(["Ivy repairs bicycles", "Jon repairs clocks"], namespace="r")
     seq = mem.seq
     hits = mem.recall("who repairs bicycles", namespace="r", k=2, profile="deep")
-    [(_, event)] = list(mem.events(seq + 1))
+    (_, event), *after = list(mem.events(seq + 1))
     assert isinstance(event, MemoryRecalled)
+    assert all(isinstance(e, PLASTICITY) for _, e in after)  # co-activation, spreading
     assert event.memory_ids == tuple(ids(hits))
     assert event.scores == tuple(h.score for h in hits)
 
