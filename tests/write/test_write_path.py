@@ -298,10 +298,10 @@ def test_a_secret_is_refused_and_only_the_refusal_is_recorded(mem):
 def test_a_masked_secret_never_reaches_the_disk(store_path, clock):
     config = Config(observer=eventmem.ObserverParams(secrets="mask"))
     with eventmem.open(store_path, clock=clock, config=config) as mem:
-        made = mem.remember("The garage code is 8812 and the spare key is under the mat.")
-        changed = mem.update(made.memory_id, "The garage code is 9921 and the key is with Ana.")
+        made = mem.remember("The garage code is 88127741 and the spare key is under the mat.")
+        changed = mem.update(made.memory_id, "The garage code is 99215573 and the key is with Ana.")
         assert mem.get(changed.memory_id).text == \
             "The garage code is [secret] and the key is with Ana."
         assert mem.audit().ok and mem.verify().ok
     stored = b"".join(path.read_bytes() for path in store_path.iterdir() if path.is_file())
-    assert b"8812" not in stored and b"9921" not in stored
+    assert b"88127741" not in stored and b"99215573" not in stored
