@@ -51,6 +51,7 @@ from eventmem.events import (
     TimeSpan,
 )
 from eventmem.policies import (
+    category,
     causal,
     classify,
     facts,
@@ -194,7 +195,12 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
                               session_similarity=near.session_similarity,
                               params=config.importance)
     weight = scored.effective if item.importance is None else item.importance
-    stability = config.base_stability_days[kind]
+    category_policy = (category.POLICY_VERSION if item.category_policy is None
+                       else item.category_policy)
+    held_as, category_rule = category.categorize(text, kind, kind_rule, category_policy)
+    tier, tier_rule = category.tier_of(item.tier, item.session, held_as)
+    stability = max(config.base_stability_days[kind],
+                    config.categories.stability_days.get(held_as, 0.0))
     pinned, tags, refs = item.pinned, item.tags, item.refs
     if inherited is not None:  # a new version keeps what its predecessor had earned
         weight = max(weight, inherited.importance)
@@ -227,14 +233,15 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         confidence=item.confidence, valid_from=valid_from, valid_until=valid_until,
         pinned=pinned, immutable=item.immutable, tags=tags, refs=refs,
         rule=rule or decision.rule, policy=decision.policy,
-        tier="working" if item.session else "episodic", session=item.session,
+        tier=tier, session=item.session,
         priority=scored.priority, flashbulb=scored.flashbulb,
         importance_channels=tuple(scored.channels[c] for c in IMPORTANCE_CHANNELS),
         valid_until_rule=until_rule, neighbour=decision.neighbour,
         similarity=None if decision.neighbour is None else round(decision.similarity, 6),
         derived_from=creation.derived_from, input_hash=creation.input_hash, links=creation.links,
         extractor=extract.EXTRACTOR_VERSION, created_at=item.created_at, times=spoken,
-        times_policy=times_policy)
+        times_policy=times_policy, category=held_as, category_rule=category_rule,
+        category_policy=category_policy, tier_rule=tier_rule)
 
 
 def union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
