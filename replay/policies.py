@@ -22,7 +22,15 @@ from eventmem.policies.category import POLICIES as CATEGORIES
 from eventmem.policies.classify import POLICIES as CLASSIFIERS
 from eventmem.policies.dream.summaries import EXTRACTIVE
 from eventmem.policies.extract.relations import EXTRACTOR_VERSION
-from eventmem.policies.gate import GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_VERSION
+from eventmem.policies.gate import (
+    GATE_2,
+    GATE_3,
+    GATE_4,
+    GATE_5,
+    GATE_6,
+    GATE_7,
+    GATE_VERSION,
+)
 from eventmem.policies.lifecycle import SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_4, SWEEP_POLICY
 from eventmem.policies.observer.rules import OBSERVER_1, OBSERVER_VERSION
 from eventmem.policies.times import POLICIES as TIMES
@@ -49,8 +57,9 @@ SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_4, SWEEP_3, SWEEP_2,
 # gate-4 does but a text differing in a value and the merged text; gate-4 as gate-5 does but a
 # memory given no valid_from, whose valid time it left open; gate-5 as gate-6 does but closing a
 # plan reported done; gate-6 as gate-7 does but a new value of a person's attribute (the write
-# path re-decides an item as its recorded policy did).
-_GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_VERSION})
+# path re-decides an item as its recorded policy did); gate-7 as gate-8 does but a correction,
+# which superseded nothing.
+_GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_7, GATE_VERSION})
 
 # The policy versions each decision event may carry that this code re-derives. The sweep,
 # accesses and feedback record the store-wide version (events.POLICY_VERSION).

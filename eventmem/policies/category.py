@@ -5,7 +5,8 @@ stability; its *category* says how it should be kept, and is decided at write ti
 and the kind (recorded on ``memory.ingested`` with its rule and :data:`POLICY_VERSION`):
 
 * ``correction``  the text corrects something ("actually", "should be", "was wrong"): its
-                  retention never falls below a floor (``DecayParams.category_floor``).
+                  retention never falls below a floor (``DecayParams.category_floor``), and the
+                  write gate (gate-8) lets it supersede the memory it corrects.
 * ``procedure``   a how-to or an always/never rule ("How to deploy: ...", "Always use UTC"): it
                   is stored in the procedural tier, which decays like the semantic one.
 * ``decision``    something decided ("we decided to ...", "going with ..."): stability at least

@@ -481,9 +481,33 @@ class Batch:
                 memory_id = self.create(i, item, text, chash, decision, near)
                 self.outcome(memory_id, "created", decision.rule, neighbour=decision.neighbour,
                              similarity=decision.similarity if decision.neighbour else None)
+                if done is None and item.gate_policy not in gate.BEFORE_CORRECTIONS:
+                    self._correct(item, memory_id, near)
         by = self.outcomes[outcomes].memory_id if len(self.outcomes) > outcomes else None
         if done is not None and by is not None and by != done[0] and done[0] not in self.retired:
             self._close_plan(item, done[0], by, done[1])
+
+    def _correct(self, item: Item, memory_id: str, near: Near) -> None:
+        """gate-8: a correction ("actually...", "should be...") supersedes what it corrects:
+        the nearest of its first ``correction_neighbours`` neighbours that is at least
+        ``correction_similarity`` similar, not immutable, and differs from it in a value (the
+        evidence, in the rule: ``correction:<value kind>``). Gate-7 value supersession already
+        settles a person's attribute restated; this covers any other corrected statement."""
+        if not category.is_correction(item.text):
+            return
+        for old, similarity in near.ranked[:self.params.correction_neighbours]:
+            if similarity < self.params.correction_similarity:
+                return
+            if old in self.retired or self.valid_from_and_immutable(old)[1]:
+                continue
+            value = values.value_difference(self.text_of(old), item.text)
+            if value is not None:
+                rule, similarity = f"correction:{value}", round(similarity, 6)
+                self.supersede(old, memory_id, item.valid_from or self.at, rule, similarity,
+                               item)
+                self.outcomes[-1] = self.outcomes[-1]._replace(
+                    action="superseded", rule=rule, neighbour=old, similarity=similarity)
+                return
 
     def _given(self, i: int, item: Item, chash: str) -> None:
         """An item whose fate the caller decided: ``update(memory_id, text)`` (a new version
