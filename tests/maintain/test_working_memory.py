@@ -152,10 +152,7 @@ def test_a_sweep_3_log_that_kept_working_memories_still_audits(
     legacy(SWEEP_3, DREAM_POLICY)
     clock = eventmem.ManualClock(start=T0)
     with eventmem.open(tmp_path / "s", clock=clock) as mem:
-        # kind given: a classified plain statement is a fact (14 days, category-1) and would
-        # not change status within these three days
-        mid = remember(mem, "We are planning the trip to Porto", session="s1", importance=0.9,
-                       kind="context")
+        mid = remember(mem, "We are planning the trip to Porto", session="s1", importance=0.9)
         remember(mem, "My favourite colour is green")
         for day in range(1, 4):
             mem.consolidate(now=clock.set(T0 + day * DAY))

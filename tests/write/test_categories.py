@@ -41,8 +41,21 @@ def test_a_category_raises_the_stability_of_a_kind_never_lowers_it(tmp_path: Pat
             assert mid is not None
             return ingested(mem, mid).category, ingested(mem, mid).stability
         assert stored("We decided to go with Postgres for the backend") == ("decision", 45.0)
-        assert stored("The office is on the third floor") == ("fact", 14.0)
+        assert stored("The office is on the third floor") == ("", BASE["context"])
         assert stored("Finally settled in Geneva after the move") == ("fact", BASE["identity"])
+
+
+def test_category_stabilities_are_configurable(tmp_path: Path) -> None:
+    config = Config(categories=category.CategoryParams(stability_days={"fact": 400.0}))
+    with eventmem.open(tmp_path / "s", clock=eventmem.ManualClock(start=T0),
+                       config=config) as mem:
+        def stored(text: str, **kw: object) -> tuple[str, float]:
+            mid = mem.remember(text, importance=0.3, **kw).memory_id  # type: ignore[arg-type]
+            assert mid is not None
+            return ingested(mem, mid).category, ingested(mem, mid).stability
+        assert stored("We decided to go with Postgres for the backend") == (
+            "decision", BASE["context"])  # no decision floor configured
+        assert stored("Finally settled in Geneva after the move") == ("fact", 400.0)
 
 
 def test_corrections_and_preferences_keep_a_retention_floor(tmp_path: Path) -> None:
