@@ -127,13 +127,16 @@ def entity_promotions(records: Iterable[MemoryRecord], mentions: Iterable[Sequen
     """The ids of episodic memories to promote because at least ``promote_entity_memories``
     of them share an entity: ``records`` are a namespace's memories as the sweep leaves their
     status, ``mentions`` each entity's memory ids. Active and stale, not pinned nor immutable,
-    at least ``promote_entity_min_age_days`` old at ``now``."""
+    at least ``promote_entity_min_age_days`` old at ``now``, and not bound to a time: a plan or
+    a memory with a valid-until says what holds for a while, not what is known of the entity
+    (promoting them cost mc-dev a plan answer at rank 1 and a past one in the top 10)."""
     if params.promote_entity_memories <= 0:
         return set()
     oldest = now - params.promote_entity_min_age_days * MICROS_PER_DAY
     eligible = {r.memory_id for r in records
                 if r.tier == "episodic" and r.status in ("active", "stale")
-                and not (r.pinned or r.immutable) and r.created_at <= oldest}
+                and not (r.pinned or r.immutable) and r.created_at <= oldest
+                and r.kind != "plan" and r.valid_until is None}
     promoted: set[str] = set()
     for memory_ids in mentions:
         sharing = eligible.intersection(memory_ids)

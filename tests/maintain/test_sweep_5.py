@@ -68,12 +68,14 @@ def test_three_episodic_memories_sharing_an_entity_move_to_semantic(tmp_path: Pa
         second = remember(mem, "Marta Kowalski lives near the harbour")
         third = remember(mem, "Marta Kowalski teaches chemistry")
         other = remember(mem, "Jonas Berg plays chess")
+        remember(mem, "Marta Kowalski has to renew her visa", kind="plan")  # a plan: not known
+
         # not before they are a week old: the dream cycle merges fresh near duplicates first
         assert not tier_reasons(mem.consolidate(now=clock.advance(6 * DAY)))
         reasons = tier_reasons(mem.consolidate(now=clock.advance(DAY)))
         assert {first, second, third} <= set(reasons)
         assert {reasons[m] for m in (first, second, third)} == {"promote_entity"}
-        assert other not in reasons
+        assert other not in reasons and len(reasons) == 3
         assert mem.get(third).tier == "semantic"
         assert not mem.consolidate(now=clock.now()).tier_changes  # twice: nothing more
         assert_sound(mem)
