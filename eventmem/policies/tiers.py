@@ -3,8 +3,9 @@
 * **Promotion** (episodic → semantic): accessed ``promote_accesses`` times, or utility at least
   ``promote_utility`` once the memory is ``promote_min_age_days`` old, or (sweep-5) one of at
   least ``promote_entity_memories`` episodic memories of a namespace that share an entity
-  (:func:`entity_promotions`). Pinned and immutable memories are never promoted (sweep-5; the
-  sweeps before promoted them by use like any other). Reinforcements by duplicate
+  (:func:`entity_promotions`; off unless configured, the seeds say 3). Pinned and immutable
+  memories are never promoted (sweep-5; the sweeps before promoted them by use like any
+  other). Reinforcements by duplicate
   ingest do not count as accesses here: a repeated statement is not evidence of use.
 * **Demotion** (any tier but dormant → dormant): idle ``demote_idle_days`` since the last access
   *and* utility under ``demote_utility_below``. Pinned, immutable and flashbulb memories are
@@ -57,9 +58,12 @@ class TierParams(msgspec.Struct, kw_only=True, frozen=True):
     promote_accesses: int = 3
     promote_utility: float = 0.7
     promote_min_age_days: float = 7.0
-    # From sweep-5: episodic memories sharing an entity with at least this many others of the
-    # namespace's episodic memories (this many in all) move to semantic (0: never).
-    promote_entity_memories: int = 3
+    # From sweep-5: when at least this many of a namespace's episodic memories share an entity,
+    # they move to semantic (0: never). The seeds say 3; it is off by default because on mc-dev
+    # it cost one plan answer at rank 1 (0.597 -> 0.592) and one past answer in the top 10
+    # (0.940 -> 0.937), every other figure unchanged: TierParams(promote_entity_memories=3)
+    # turns it on, decided and audited like any sweep-5 rule.
+    promote_entity_memories: int = 0
     # ... each at least this old, so that the dream cycle, which merges clusters of episodic
     # memories, sees a fresh family of near duplicates before the tier rule moves it on.
     promote_entity_min_age_days: float = 7.0

@@ -61,9 +61,12 @@ def test_three_touches_promote_an_episodic_memory_but_not_a_pinned_or_immutable_
         assert_sound(mem)
 
 
+ENTITIES = Config(tiers=TierParams(promote_entity_memories=3))  # the seeds' value
+
+
 def test_three_episodic_memories_sharing_an_entity_move_to_semantic(tmp_path: Path) -> None:
     clock = eventmem.ManualClock(start=T0)
-    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+    with eventmem.open(tmp_path / "s", clock=clock, config=ENTITIES) as mem:
         first = remember(mem, "Marta Kowalski plays the violin")
         second = remember(mem, "Marta Kowalski lives near the harbour")
         third = remember(mem, "Marta Kowalski teaches chemistry")
@@ -81,10 +84,9 @@ def test_three_episodic_memories_sharing_an_entity_move_to_semantic(tmp_path: Pa
         assert_sound(mem)
 
 
-def test_entity_promotion_can_be_turned_off(tmp_path: Path) -> None:
+def test_entity_promotion_is_off_by_default(tmp_path: Path) -> None:
     clock = eventmem.ManualClock(start=T0)
-    config = Config(tiers=TierParams(promote_entity_memories=0))
-    with eventmem.open(tmp_path / "s", clock=clock, config=config) as mem:
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
         for text in ("Marta Kowalski plays the violin", "Marta Kowalski lives near the harbour",
                      "Marta Kowalski teaches chemistry"):
             remember(mem, text)
@@ -170,7 +172,7 @@ def test_a_sweep_4_log_still_audits(tmp_path: Path, monkeypatch: pytest.MonkeyPa
                                     legacy: Callable[[str, str], None]) -> None:
     legacy(SWEEP_4, DREAM_POLICY)
     clock = eventmem.ManualClock(start=T0)
-    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+    with eventmem.open(tmp_path / "s", clock=clock, config=ENTITIES) as mem:
         pinned = remember(mem, "The alarm code is kept by the neighbour", pinned=True)
         guess = remember(mem, "Ben probably prefers the window seat", confidence=0.3)
         for text in ("Marta Kowalski plays the violin", "Marta Kowalski lives near the harbour",
