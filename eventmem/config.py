@@ -16,6 +16,7 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 from eventmem.events import MEMORY_KINDS
+from eventmem.policies.category import CategoryParams
 from eventmem.policies.decay import DecayParams
 from eventmem.policies.dream.params import DreamParams
 from eventmem.policies.gate import GateParams
@@ -78,6 +79,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     lifecycle: LifecycleParams = msgspec.field(default_factory=LifecycleParams)
     utility: UtilityParams = msgspec.field(default_factory=UtilityParams)
     tiers: TierParams = msgspec.field(default_factory=TierParams)
+    categories: CategoryParams = msgspec.field(default_factory=CategoryParams)
     importance: ImportanceParams = msgspec.field(default_factory=ImportanceParams)
     # The write path: the observer filter on input, and the gate (dedup, conflicts, strategy).
     observer: ObserverParams = msgspec.field(default_factory=ObserverParams)

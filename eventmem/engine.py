@@ -29,6 +29,7 @@ from eventmem.errors import (
     StoreError,
 )
 from eventmem.events import (
+    CommitmentResolved,
     EmbedderRegistered,
     Event,
     FeedbackGiven,
@@ -322,6 +323,7 @@ class Engine(Reader):
         session: str | None = None,
         on_conflict: str | None = None,
         metadata: Mapping[str, Any] | None = None,
+        tier: str | None = None,
     ) -> RememberResult:
         """Store what the agent learned; returns the action taken and the memory it landed in.
 
@@ -343,11 +345,18 @@ class Engine(Reader):
         the memory and matched by ``recall(filters=...)`` and ``memories(filters=...)``; a new
         version of the memory (an update, a merge) carries it on. It is caller data, erased
         with the text, and no decision of the engine reads it.
+
+        ``tier``: episodic, semantic or procedural, to store the memory there instead of
+        where the engine puts it (a session's working memory; the procedural tier for a how-to
+        or an always/never rule; episodic otherwise). Each memory also gets a retention
+        category (correction, procedure, decision, preference, fact:
+        :mod:`eventmem.policies.category`), recorded with its rule.
         """
         item = dict(text=text, namespace=namespace, kind=kind, source=source,
                     importance=importance, confidence=confidence, valid_from=valid_from,
                     valid_until=valid_until, pinned=pinned, immutable=immutable, tags=tags,
-                    refs=refs, session=session, on_conflict=on_conflict, metadata=metadata)
+                    refs=refs, session=session, on_conflict=on_conflict, metadata=metadata,
+                    tier=tier)
         # The namespace goes in as the batch's default too, where it is checked as given: in a
         # mapping None means "the default namespace", but remember(namespace=None) is refused
         # like every other call's None, never a silent write into "default".
@@ -553,6 +562,25 @@ class Engine(Reader):
             self._views, (memory_id,), now, self.config.plasticity, self.config.decay,
             recall=False))
         return seq
+
+    @serialized
+    def resolve_commitment(self, memory_id: str) -> int:
+        """Mark a plan or commitment done: one ``memory.commitment_resolved`` event. Its valid
+        time ends now, it leaves recall (``include_hidden=True`` and ``valid_at`` still find
+        it), and a consolidation archives it ``LifecycleParams.done_archive_days`` (90) later.
+        Returns the seq (the earlier one, and nothing recorded, when it is already done). A
+        memory of another kind than plan raises InvalidInputError."""
+        self._check_writable()
+        record = self._record(memory_id)
+        if record.kind != "plan":
+            raise InvalidInputError(
+                f"memory {memory_id!r} is a {record.kind}, not a plan or commitment; only a "
+                "plan can be marked done (store it with kind='plan')")
+        if record.done_at is not None:
+            return record.updated_seq
+        return self._append_one(CommitmentResolved(at=self._now(), namespace=record.namespace,
+                                                   actor="user", memory_id=memory_id),
+                                "resolve_commitment", memory_id=memory_id)
 
     @serialized
     def end_session(self, session: str, *, namespace: str = "default") -> int:

@@ -170,6 +170,14 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     arousal: float = 0.0
     emotion: str = ""
     emotion_policy: str = ""
+    # The retention category beside the kind (eventmem.policies.category: correction, decision,
+    # fact, preference, procedure; "" none), the rule that decided it and the version that ran
+    # ("": none was run, as before category-1); and how ``tier`` was chosen ("caller": the
+    # caller's ``tier=``, "procedure": a how-to or always/never rule; "" by the session alone).
+    category: str = ""
+    category_rule: str = ""
+    category_policy: str = ""
+    tier_rule: str = ""
 
 
 class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True):
@@ -405,6 +413,14 @@ class MemoryUnpinned(Event, tag="memory.unpinned", frozen=True, kw_only=True):
     memory_id: str
 
 
+class CommitmentResolved(Event, tag="memory.commitment_resolved", frozen=True, kw_only=True):
+    """The caller marked a plan or commitment done (``Engine.resolve_commitment``): its valid
+    time ends at ``at``, it leaves recall, and a sweep archives it once it has been done for
+    ``LifecycleParams.done_archive_days``."""
+
+    memory_id: str
+
+
 # -- The dream cycle (consolidate): rehearsal, strategic forgetting, clusters, category summaries.
 # Each batch event carries the cycle's ``now`` (its folds take times from it, like a sweep's) and
 # the policy version; the memories the cycle creates are ordinary ``memory.ingested`` events
@@ -598,6 +614,7 @@ AnyEvent = (
     | MemoryForgotten
     | MemoryPinned
     | MemoryUnpinned
+    | CommitmentResolved
     | MemoryTouched
     | FeedbackGiven
     | LifecycleTransitioned

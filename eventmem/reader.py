@@ -573,6 +573,8 @@ class Reader:
             superseded_by=record.superseded_by,
             derived_from=record.derived_from,
             metadata=copy.deepcopy(record.metadata or {}),
+            category=record.category,
+            done_at=None if record.done_at is None else from_micros(record.done_at),
         )
 
 
@@ -625,7 +627,7 @@ class View(Reader):
         )
 
     remember = remember_many = forget = pin = unpin = resolve = erase = compact = _refuse
-    touch = feedback = consolidate = snapshot = end_session = _refuse
+    touch = feedback = consolidate = snapshot = end_session = resolve_commitment = _refuse
 
 
 def view_at(log: EventLog, embedder: Embedder, config: Config, *, head: int,

@@ -57,6 +57,10 @@ class Memory(msgspec.Struct, frozen=True, kw_only=True):
     superseded_by: str | None = None  # the memory that replaced it
     derived_from: tuple[str, ...] = ()  # the memories whose facts it carries (merge, update)
     metadata: dict[str, Any] = msgspec.field(default_factory=dict)  # the caller's JSON object
+    # Its retention category (correction, procedure, decision, preference, fact; "" none) and,
+    # for a commitment marked done (Engine.resolve_commitment), when.
+    category: str = ""
+    done_at: datetime | None = None
 
 
 class Hit(msgspec.Struct, frozen=True, kw_only=True):

@@ -14,6 +14,7 @@ import msgspec
 from eventmem.errors import CorruptRecordError
 from eventmem.events import (
     CategorySummarized,
+    CommitmentResolved,
     ConflictEvidence,
     ConflictFlagged,
     ConflictResolved,
@@ -110,6 +111,10 @@ class MemoryRecord(msgspec.Struct, array_like=True, gc=False):
     emotion: str = ""
     arousal: float = 0.0
     emotion_done: bool = False  # the emotional consolidation step strengthened it (once)
+    # The retention category (eventmem.policies.category; "" none) and, for a plan or
+    # commitment the caller marked done, when (Engine.resolve_commitment).
+    category: str = ""
+    done_at: int | None = None
 
 
 class ConflictRecord(msgspec.Struct, array_like=True, gc=False):
@@ -249,6 +254,8 @@ def apply(state: State, env: Envelope) -> State:
                 record.derived_from = e.derived_from
             if e.valence or e.emotion or e.arousal:
                 record.valence, record.emotion, record.arousal = e.valence, e.emotion, e.arousal
+            if e.category:
+                record.category = e.category
             if e.tier == "working":
                 state.working.setdefault(working_key(e.namespace, e.session), []).append(
                     e.memory_id)
@@ -315,6 +322,11 @@ def apply(state: State, env: Envelope) -> State:
                 record.decay_done, record.decay_from = tier_change.decay_done, event.now
                 if tier_change.to_tier == "dormant":  # the decay clock stops at the sweep's now
                     record.status, record.status_since = "dormant", event.now
+        case CommitmentResolved(memory_id=mid):
+            record = state.memories[mid]
+            record.done_at, record.invalidated_at, record.updated_seq = at, at, seq
+            if record.valid_until is None or record.valid_until > at:
+                record.valid_until = at
         case MemoryInvalidated(memory_id=mid):
             record = state.memories[mid]
             record.valid_until, record.updated_seq = event.until, seq

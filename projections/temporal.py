@@ -18,6 +18,7 @@ import msgspec
 
 from eventmem.clock import MICROS_PER_DAY
 from eventmem.events import (
+    CommitmentResolved,
     LifecycleTransitioned,
     MemoryErased,
     MemoryForgotten,
@@ -84,6 +85,10 @@ def apply(state: Temporal, env: Envelope) -> Temporal:
                 interval.retracted_at = event.at
         case MemoryInvalidated(memory_id=mid):
             state.intervals[mid].valid_until = event.until
+        case CommitmentResolved(memory_id=mid):  # done: true until now, as the state holds it
+            interval = state.intervals[mid]
+            if interval.valid_until is None or interval.valid_until > event.at:
+                interval.valid_until = event.at
         case LifecycleTransitioned(changes=changes):
             for change in changes:  # deleted by decay: the store stops holding it as current
                 interval = state.intervals[change.memory_id]

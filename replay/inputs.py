@@ -81,6 +81,8 @@ def item_input(item: list[Any], tracker: Lookups) -> Item | None:
             created_at=head.created_at,
             times_policy=head.times_policy,  # "": read no time, as before times-1
             emotion_policy=head.emotion_policy,  # "": read no emotion, as before emotion-1
+            category_policy=head.category_policy,  # "": no category, as before category-1
+            tier=head.tier if head.tier_rule == "caller" else None,
         )
     assert isinstance(head, MemoryReinforced | MemorySkipped)
     text = tracker.blob(head.content_hash)

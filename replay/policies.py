@@ -19,12 +19,21 @@ from eventmem.events import (
     TierChanged,
     event_tag,
 )
+from eventmem.policies.category import POLICIES as CATEGORIES
 from eventmem.policies.classify import POLICIES as CLASSIFIERS
 from eventmem.policies.dream.summaries import EXTRACTIVE
 from eventmem.policies.emotion import EMOTION_POLICY
 from eventmem.policies.extract.relations import EXTRACTOR_VERSION
-from eventmem.policies.gate import GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_VERSION
-from eventmem.policies.lifecycle import SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_POLICY
+from eventmem.policies.gate import (
+    GATE_2,
+    GATE_3,
+    GATE_4,
+    GATE_5,
+    GATE_6,
+    GATE_7,
+    GATE_VERSION,
+)
+from eventmem.policies.lifecycle import SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_4, SWEEP_POLICY
 from eventmem.policies.observer.rules import OBSERVER_1, OBSERVER_VERSION
 from eventmem.policies.times import POLICIES as TIMES
 from eventmem.storage.log import EventLog
@@ -38,18 +47,21 @@ _DREAM_STEPS = frozenset({"dream-1", "dream-2", "dream-3", DREAM_POLICY})
 
 # sweep-1 (recorded as the store-wide "gate-1") judged tiers on the statuses before the sweep's
 # own transitions; sweep-1 and sweep-2 let decay delete any kind; sweep-1 to sweep-3 never
-# moved a memory out of working memory (each re-derived as it did when recorded so).
-_SWEEPS = frozenset({SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_POLICY})
+# moved a memory out of working memory; sweep-1 to sweep-4 promoted pinned memories, never
+# for a shared entity, and expired nothing speculative (each re-derived as it did when
+# recorded so).
+_SWEEPS = frozenset({SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_4, SWEEP_POLICY})
 # Newest first: the order the audit tries them in for a consolidation that records no sweep
 # event (its sweep decided nothing, so its events do not say which version it was).
-SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_3, SWEEP_2, SWEEP_1)
+SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_4, SWEEP_3, SWEEP_2, SWEEP_1)
 
 # gate-2 decided everything as gate-3 does but the exact text of an expired memory; gate-3 as
 # gate-4 does but a text differing in a value and the merged text; gate-4 as gate-5 does but a
 # memory given no valid_from, whose valid time it left open; gate-5 as gate-6 does but closing a
 # plan reported done; gate-6 as gate-7 does but a new value of a person's attribute (the write
-# path re-decides an item as its recorded policy did).
-_GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_VERSION})
+# path re-decides an item as its recorded policy did); gate-7 as gate-8 does but a correction,
+# which superseded nothing.
+_GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_7, GATE_VERSION})
 
 # The policy versions each decision event may carry that this code re-derives. The sweep,
 # accesses and feedback record the store-wide version (events.POLICY_VERSION).
@@ -96,6 +108,8 @@ def unknown_policy(events: Sequence[Event]) -> str | None:
             return event.times_policy
         if isinstance(event, MemoryIngested) and event.emotion_policy not in ("", EMOTION_POLICY):
             return event.emotion_policy
+        if isinstance(event, MemoryIngested) and event.category_policy not in CATEGORIES:
+            return event.category_policy
     return None
 
 

@@ -77,6 +77,8 @@ def describe_event(tag: str, details: Mapping[str, Any]) -> str:
         case "memory.invalidated":
             return (f"invalidated {mid}: valid time ended at {_when(d['until'])} "
                     f"({d['reason']})")
+        case "memory.commitment_resolved":
+            return f"commitment {mid} marked done: valid time ended, out of recall"
         case "memory.rehearsed":
             return "; ".join(
                 f"rehearsed {c['memory_id']}: retention {c['retention']:.3f}, stability "
@@ -506,6 +508,8 @@ def _life_event(me: str, tag: str, d: dict[str, Any], conflicts: dict[str, Any])
             return "Pinned: exempt from forgetting."
         case "memory.unpinned":
             return "Unpinned."
+        case "memory.commitment_resolved":
+            return "Marked done: its valid time ended and it left recall (archived 90 days on)."
         case "memory.forgotten":
             return f"Forgotten ({d.get('reason', 'explicit')}): deleted, its history kept."
         case "memory.invalidated":

@@ -54,7 +54,7 @@ from eventmem.events import (
     memory_ids_of,
     purged_ids,
 )
-from eventmem.maintain.sweep import sweep_events
+from eventmem.maintain.sweep import entity_events, sweep_events
 from eventmem.policies import plasticity, times
 from eventmem.policies.dream import cluster, forgetting, rehearsal, summaries
 from eventmem.policies.dream.params import is_exempt
@@ -614,6 +614,9 @@ def plan(views: Projections, now: int, at: int, config: Config, *, head: Head,
         for done, (name, step) in enumerate(STEPS, start=1):
             tell(name, done, total)
             step(cycle)
+    # Last, on what the other steps leave: a cluster the dream merged is not promoted too.
+    cycle.emit(entity_events(views, cycle.state.namespaces(), cycle.state.namespace_records,
+                             now, at, config, sweep_policy))
     tell("done", total, total)
     return Plan(cycle.events, cycle.contents)
 

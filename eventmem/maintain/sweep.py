@@ -10,7 +10,7 @@ was and compare. Sweeping twice at the same ``now`` returns nothing the second t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
 import msgspec
@@ -104,16 +104,16 @@ def _namespace_events(
         t.memory_id: t.to_status for t in transitions if t.memory_id not in leaving}
     ordered = sorted(records, key=lambda r: (r.created_seq, r.memory_id))
     tier_changes = []
-    for record in ordered:
-        if record.memory_id in leaving:
-            continue
-        if record.memory_id in entering:
-            record = msgspec.structs.replace(record, status=entering[record.memory_id],
-                                             status_since=now)
+    current = [msgspec.structs.replace(record, status=entering[record.memory_id],
+                                       status_since=now)
+               if record.memory_id in entering else record
+               for record in ordered if record.memory_id not in leaving]
+    for record in current:
         utility_now = drifted(record.utility, record.utility_at or record.created_at, now,
                               config.utility)
         change = tiers.tier_change(record, now, utility_now, config.tiers,
-                                   working_ends=policy not in lifecycle.WORKING_KEPT)
+                                   working_ends=policy not in lifecycle.WORKING_KEPT,
+                                   pinned_stay=policy not in lifecycle.BEFORE_SWEEP_5)
         if change is not None:
             tier_changes.append(TierChange(
                 memory_id=record.memory_id, from_tier=record.tier, to_tier=change[0],
@@ -126,6 +126,35 @@ def _namespace_events(
                 and record.invalidated_at is None and record.status not in HIDDEN_STATUSES):
             yield MemoryInvalidated(at=at, namespace=namespace, memory_id=record.memory_id,
                                     until=record.valid_until, reason="expired", now=now)
+
+
+def entity_events(views: Projections, namespaces: Iterable[str],
+                  records_of: Callable[[str], list[MemoryRecord]], now: int, at: int,
+                  config: Config, policy: str = lifecycle.SWEEP_POLICY) -> list[Event]:
+    """sweep-5's promotion of episodic memories that share an entity (:func:`tiers.
+    entity_promotions`), one tier event per namespace. The cycle asks last, on the records as
+    its other steps leave them: a family of near duplicates is merged by the dream cycle rather
+    than promoted one by one. None under the sweeps before sweep-5."""
+    if policy in lifecycle.BEFORE_SWEEP_5:
+        return []
+    events: list[Event] = []
+    for namespace in namespaces:
+        graph = views.graph.namespaces.get(namespace)
+        if graph is None:
+            continue
+        records = records_of(namespace)
+        promoted = tiers.entity_promotions(
+            records, [graph.entities[key].memory_ids for key in sorted(graph.entities)], now,
+            config.tiers)
+        changes = tuple(
+            TierChange(memory_id=r.memory_id, from_tier=r.tier, to_tier="semantic",
+                       reason="promote_entity", decay_done=progress(r, now, config.decay))
+            for r in sorted(records, key=lambda r: (r.created_seq, r.memory_id))
+            if r.memory_id in promoted)
+        if changes:
+            events.append(TierChanged(at=at, namespace=namespace, now=now, changes=changes,
+                                      policy=policy))
+    return events
 
 
 def purged_contents(views: Projections, events: list[Event]) -> list[str]:

@@ -43,6 +43,9 @@ Curves, with ``x = t / S_eff`` (all equal 1 at x = 0 and never rise with x):
 * ``elastic``      ``m * exp(-x) + (1 - m) * fsrs6(x)`` with ``m = elastic_mix``: a mixture, as
                    elastic net mixes two penalties; fast early loss, long tail.
 
+A memory of a category with a floor (``category_floor``: corrections and preferences by default)
+never falls below it: its retention follows the curve down to the floor and stays there.
+
 Pinned, immutable and flashbulb memories decay here like any other: exemption from forgetting is
 the lifecycle policy's business, so retention stays an honest signal for ranking.
 """
@@ -88,6 +91,10 @@ class DecayParams(msgspec.Struct, kw_only=True, frozen=True):
     growth_gain: float = 2.0
     max_growth: float = 3.0
     max_stability_days: float = 36_500.0
+    # Categories whose retention never falls below a floor (eventmem.policies.category): a
+    # correction or a preference stays findable however long it goes unused.
+    category_floor: dict[str, float] = msgspec.field(
+        default_factory=lambda: {"correction": 0.3, "preference": 0.3})
 
     def __post_init__(self) -> None:
         if self.model not in DECAY_MODELS:
@@ -102,6 +109,8 @@ class DecayParams(msgspec.Struct, kw_only=True, frozen=True):
         if not (self.access_gain >= 0 and self.fsrs_factor > 0 and self.fsrs_decay > 0
                 and self.huber_knee > 0 and 0 <= self.elastic_mix <= 1):
             raise InvalidInputError("decay curve parameters out of range (see DecayParams)")
+        if any(not 0 <= floor <= 1 for floor in self.category_floor.values()):
+            raise InvalidInputError("category_floor values must be in [0, 1]")
         if not (self.growth_gain >= 0 and self.max_growth >= 1 and self.max_stability_days > 0):
             raise InvalidInputError("growth_gain >= 0, max_growth >= 1, max_stability_days > 0")
 
@@ -165,13 +174,15 @@ def curve(x: float, params: DecayParams) -> float:
 
 
 def retention(record: MemoryRecord, now: int, params: DecayParams = DEFAULT_DECAY) -> float:
-    """Retrieval strength in [0, 1] at ``now`` (epoch microseconds): 1 right after an access."""
+    """Retrieval strength in [0, 1] at ``now`` (epoch microseconds): 1 right after an access;
+    never below its category's floor (``category_floor``: corrections and preferences)."""
     x = progress(record, now, params)
     if x <= 0:
         return 1.0
+    floor = params.category_floor.get(record.category, 0.0) if record.category else 0.0
     if math.isinf(x):
-        return 0.0
-    return min(1.0, max(0.0, curve(x, params)))
+        return floor
+    return min(1.0, max(floor, curve(x, params)))
 
 
 def stability_after_access(record: MemoryRecord, now: int,

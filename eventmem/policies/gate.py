@@ -64,7 +64,12 @@ from eventmem.errors import InvalidInputError
 # exact text of an older value restated after it changed is news, not a repeat. gate-6 and
 # before left both active (only a contradiction the clause grammar parsed superseded). Every
 # other decision is gate-6's.
-GATE_VERSION: Final = "gate-7"
+GATE_7: Final = "gate-7"
+# gate-8: a correction ("actually", "should be", "was wrong": policies.category) that the gate
+# would store as new supersedes the nearest memory it corrects: at least
+# ``correction_similarity`` similar and differing from it in a value (policies.values).
+# gate-7 and before kept both. Every other decision is gate-7's.
+GATE_VERSION: Final = "gate-8"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"
@@ -78,6 +83,8 @@ OPEN_VALID_FROM: Final = frozenset({GATE_2, GATE_3, GATE_4})
 BEFORE_PLANS: Final = frozenset({GATE_2, GATE_3, GATE_4, GATE_5})
 # The versions before gate-7, which read no attribute of a person.
 BEFORE_FACTS: Final = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6})
+# The versions before gate-8, which let no correction supersede what it corrects.
+BEFORE_CORRECTIONS: Final = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_7})
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]
@@ -109,6 +116,10 @@ class GateParams(msgspec.Struct, frozen=True, kw_only=True):
     link_similarity: float = 0.5
     max_links: int = 3
     elaborates_similarity: float = 0.7  # below it, holding the other's words is a coincidence
+    # gate-8: a correction supersedes its nearest neighbour this similar that it differs from
+    # in a value (below it the two are rarely about the same thing).
+    correction_similarity: float = 0.5
+    correction_neighbours: int = 3  # how many of the nearest memories a correction looks at
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:

@@ -20,6 +20,9 @@ Statuses driven by decay (ARCHITECTURE.md section 9)::
   (or ``status_since`` when a sweep deleted it).
 * Pinned, immutable and flashbulb memories never leave active because of decay (a sweep returns
   them to active if they were stale); explicit deletion still applies to them.
+* From sweep-5, a commitment marked done (``Engine.resolve_commitment``) is archived
+  ``done_archive_days`` (90) after, and a speculative memory (confidence under 0.4) that nothing
+  confirmed within ``speculative_days`` (30) of its creation expires: archived, text kept.
 * Dormant, superseded, erased and purged memories are not touched by decay, nor is any memory in
   a tier whose decay rate is 0 (the dormant tier): its clock is frozen at ``status_since``, and a
   status change would move that point. Only the purge of a deleted one still applies.
@@ -50,10 +53,17 @@ SWEEP_2 = "sweep-2"
 # sweep-3 decided as sweep-4 does but left working-tier memories in working memory for good
 # (sweep-4: they move to episodic after 30 minutes, 2 accesses or at importance >= 0.6).
 SWEEP_3 = "sweep-3"
-SWEEP_POLICY = "sweep-4"
+# sweep-4 decided as sweep-5 does but promoted pinned and immutable memories, promoted no
+# memory for an entity it shares, and neither expired an unconfirmed speculative memory nor
+# archived a commitment done long ago.
+SWEEP_4 = "sweep-4"
+SWEEP_POLICY = "sweep-5"
 _DELETES_ANY_KIND = frozenset({SWEEP_1, SWEEP_2})
 # The sweeps that never moved a memory out of working memory.
 WORKING_KEPT = frozenset({SWEEP_1, SWEEP_2, SWEEP_3})
+# The sweeps before speculative expiry, done commitments, entity promotion and the promotion
+# exemption of pinned and immutable memories.
+BEFORE_SWEEP_5 = frozenset({SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_4})
 
 # Statuses decay never changes: dormancy is left by reactivation, the rest are final.
 UNTOUCHED_STATUSES = frozenset({"dormant", "superseded", "erased", "purged"})
@@ -70,6 +80,13 @@ class LifecycleParams(msgspec.Struct, kw_only=True, frozen=True):
     # The kinds decay alone may delete (and so purge): those short-lived by nature. A memory of
     # another kind is deleted only by an explicit forget, or by decay once it has expired.
     decay_deletes_kinds: tuple[str, ...] = ("context", "ephemeral")
+    # Speculative memories (sweep-5): stored with confidence under ``speculative_below`` and
+    # never confirmed (no access, no reinforcement) for ``speculative_days``, they expire
+    # (archived, ``speculative_expired``). A commitment marked done is archived
+    # ``done_archive_days`` after (``commitment_done``).
+    speculative_below: float = 0.4
+    speculative_days: float = 30.0
+    done_archive_days: float = 90.0
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.decay_deletes_kinds) - set(MEMORY_KINDS))
@@ -79,6 +96,10 @@ class LifecycleParams(msgspec.Struct, kw_only=True, frozen=True):
         if not 0 <= self.delete_below <= self.archive_below <= self.active_min <= 1:
             raise InvalidInputError(
                 "lifecycle thresholds need 0 <= delete_below <= archive_below <= active_min <= 1")
+        if not 0 <= self.speculative_below <= 1:
+            raise InvalidInputError("speculative_below must be in [0, 1]")
+        if not (self.speculative_days >= 0 and self.done_archive_days >= 0):
+            raise InvalidInputError("speculative_days and done_archive_days must be >= 0")
         if not (self.archive_after_stale_days >= 0 and self.purge_after_deleted_days >= 0):
             raise InvalidInputError("lifecycle durations must be >= 0 days")
 
@@ -100,6 +121,22 @@ def _exempt_reason(record: MemoryRecord) -> str | None:
         return "exempt_immutable"
     if record.flashbulb:
         return "exempt_flashbulb"
+    return None
+
+
+def expiry_reason(record: MemoryRecord, now: int, params: LifecycleParams) -> str | None:
+    """Why ``record`` is archived at ``now`` whatever its retention (sweep-5), or None:
+    ``commitment_done`` (done ``done_archive_days`` ago) or ``speculative_expired`` (its
+    confidence under ``speculative_below`` and not confirmed, by an access or a restatement,
+    within ``speculative_days`` of its creation). Either stays true at every later ``now``, so
+    the archival is stable; a confirmation (an access) ends speculation and revives it."""
+    if record.done_at is not None \
+            and now - record.done_at >= params.done_archive_days * MICROS_PER_DAY:
+        return "commitment_done"
+    if (record.confidence < params.speculative_below and record.access_count == 0
+            and record.reinforce_count == 0
+            and now - record.created_at >= params.speculative_days * MICROS_PER_DAY):
+        return "speculative_expired"
     return None
 
 
@@ -134,6 +171,11 @@ def _decide(
     exempt = _exempt_reason(record)
     if exempt is not None:
         return "active", exempt, r
+    if policy not in BEFORE_SWEEP_5 and not (
+            r < params.delete_below and decay_may_delete(record, now, params, policy)):
+        expired = expiry_reason(record, now, params)
+        if expired is not None:
+            return "archived", expired, r
     if r >= params.active_min:
         return "active", ("retention_ok" if status == "active" else "retention_restored"), r
     if r < params.delete_below and decay_may_delete(record, now, params, policy):
@@ -165,7 +207,7 @@ def status_at(
     Reasons: ``retention_ok``, ``retention_restored``, ``retention_below_active``,
     ``retention_below_archive``, ``stale_too_long``, ``retention_below_delete``, ``purge_due``,
     ``exempt_pinned`` / ``exempt_immutable`` / ``exempt_flashbulb``, ``archived``, ``deleted``,
-    ``not_decaying``.
+    ``not_decaying``, and from sweep-5 ``commitment_done`` and ``speculative_expired``.
     """
     status, reason, _ = _decide(record, now, decay_params, params, policy)
     return status, reason

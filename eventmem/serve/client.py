@@ -286,13 +286,14 @@ class Client(RemoteView):
                  valid_until: datetime | None = None, pinned: bool = False,
                  immutable: bool = False, tags: Sequence[str] = (), refs: Sequence[str] = (),
                  session: str | None = None, on_conflict: str | None = None,
-                 metadata: Mapping[str, Any] | None = None) -> RememberResult:
+                 metadata: Mapping[str, Any] | None = None,
+                 tier: str | None = None) -> RememberResult:
         """Store what the agent learned; returns the action taken (see Engine.remember)."""
         return self._t.call("remember", wire.RememberRequest(
             text=text, namespace=namespace, kind=kind, source=source, importance=importance,
             confidence=confidence, valid_from=valid_from, valid_until=valid_until,
             pinned=pinned, immutable=immutable, tags=tuple(tags), refs=tuple(refs),
-            session=session, on_conflict=on_conflict, metadata=_mapping(metadata)),
+            session=session, on_conflict=on_conflict, metadata=_mapping(metadata), tier=tier),
             RememberResult)
 
     def update(self, memory_id: str, text: str, *,
@@ -348,6 +349,11 @@ class Client(RemoteView):
     def touch(self, memory_id: str) -> int:
         """Record that the agent used a memory. Returns the seq."""
         return self._t.call("touch", wire.MemoryRequest(memory_id=memory_id),
+                            wire.SeqResult).seq
+
+    def resolve_commitment(self, memory_id: str) -> int:
+        """Mark a plan or commitment done (see Engine.resolve_commitment). Returns the seq."""
+        return self._t.call("resolve_commitment", wire.MemoryRequest(memory_id=memory_id),
                             wire.SeqResult).seq
 
     def feedback(self, memory_id: str, *, useful: bool | float = True) -> float:

@@ -70,6 +70,7 @@ class RememberRequest(Request):
     session: str | None = None
     on_conflict: str | None = None
     metadata: dict[str, Any] | None = None
+    tier: str | None = None
 
 
 class RememberItem(Request):
@@ -91,6 +92,7 @@ class RememberItem(Request):
     session: str | None = None
     on_conflict: str | None = None
     metadata: dict[str, Any] | None = None
+    tier: str | None = None
 
 
 class RememberManyRequest(Request):

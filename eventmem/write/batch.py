@@ -51,6 +51,7 @@ from eventmem.events import (
     TimeSpan,
 )
 from eventmem.policies import (
+    category,
     causal,
     classify,
     emotion,
@@ -204,7 +205,12 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
                               session_similarity=near.session_similarity,
                               params=config.importance)
     weight = scored.effective if item.importance is None else item.importance
-    stability = config.base_stability_days[kind]
+    category_policy = (category.POLICY_VERSION if item.category_policy is None
+                       else item.category_policy)
+    held_as, category_rule = category.categorize(text, kind, kind_rule, category_policy)
+    tier, tier_rule = category.tier_of(item.tier, item.session, held_as)
+    stability = max(config.base_stability_days[kind],
+                    config.categories.stability_days.get(held_as, 0.0))
     pinned, tags, refs = item.pinned, item.tags, item.refs
     if inherited is not None:  # a new version keeps what its predecessor had earned
         weight = max(weight, inherited.importance)
@@ -241,7 +247,7 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         confidence=item.confidence, valid_from=valid_from, valid_until=valid_until,
         pinned=pinned, immutable=item.immutable, tags=tags, refs=refs,
         rule=rule or decision.rule, policy=decision.policy,
-        tier="working" if item.session else "episodic", session=item.session,
+        tier=tier, session=item.session,
         priority=scored.priority, flashbulb=scored.flashbulb,
         importance_channels=tuple(scored.channels[c] for c in IMPORTANCE_CHANNELS),
         valid_until_rule=until_rule, neighbour=decision.neighbour,
@@ -249,7 +255,8 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         derived_from=creation.derived_from, input_hash=creation.input_hash, links=creation.links,
         extractor=extract.EXTRACTOR_VERSION, created_at=item.created_at, times=spoken,
         times_policy=times_policy, valence=felt.valence, arousal=felt.arousal,
-        emotion=felt.category, emotion_policy=emotion_policy)
+        emotion=felt.category, emotion_policy=emotion_policy, category=held_as,
+        category_rule=category_rule, category_policy=category_policy, tier_rule=tier_rule)
 
 
 def union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
@@ -498,9 +505,33 @@ class Batch:
                 memory_id = self.create(i, item, text, chash, decision, near)
                 self.outcome(memory_id, "created", decision.rule, neighbour=decision.neighbour,
                              similarity=decision.similarity if decision.neighbour else None)
+                if done is None and item.gate_policy not in gate.BEFORE_CORRECTIONS:
+                    self._correct(item, memory_id, near)
         by = self.outcomes[outcomes].memory_id if len(self.outcomes) > outcomes else None
         if done is not None and by is not None and by != done[0] and done[0] not in self.retired:
             self._close_plan(item, done[0], by, done[1])
+
+    def _correct(self, item: Item, memory_id: str, near: Near) -> None:
+        """gate-8: a correction ("actually...", "should be...") supersedes what it corrects:
+        the nearest of its first ``correction_neighbours`` neighbours that is at least
+        ``correction_similarity`` similar, not immutable, and differs from it in a value (the
+        evidence, in the rule: ``correction:<value kind>``). Gate-7 value supersession already
+        settles a person's attribute restated; this covers any other corrected statement."""
+        if not category.is_correction(item.text):
+            return
+        for old, similarity in near.ranked[:self.params.correction_neighbours]:
+            if similarity < self.params.correction_similarity:
+                return
+            if old in self.retired or self.valid_from_and_immutable(old)[1]:
+                continue
+            value = values.value_difference(self.text_of(old), item.text)
+            if value is not None:
+                rule, similarity = f"correction:{value}", round(similarity, 6)
+                self.supersede(old, memory_id, item.valid_from or self.at, rule, similarity,
+                               item)
+                self.outcomes[-1] = self.outcomes[-1]._replace(
+                    action="superseded", rule=rule, neighbour=old, similarity=similarity)
+                return
 
     def _given(self, i: int, item: Item, chash: str) -> None:
         """An item whose fate the caller decided: ``update(memory_id, text)`` (a new version

@@ -15,6 +15,7 @@ from eventmem import checks, metadata
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError
 from eventmem.events import Actor, MemoryKind, session_key
+from eventmem.policies.category import CALLER_TIERS
 from eventmem.policies.gate import STRATEGIES, Strategy
 from eventmem.policies.observer.rules import ObserverParams, mask_secrets
 
@@ -51,12 +52,15 @@ class Item(msgspec.Struct, frozen=True, kw_only=True):
     classify_policy: str | None = None
     times_policy: str | None = None
     emotion_policy: str | None = None  # likewise the emotion reader's ("": none, as before)
+    category_policy: str | None = None
+    tier: str | None = None  # the caller's tier (None: decided; eventmem.policies.category)
 
 
 # What a caller's mapping may hold (the policies are the audit's, never the caller's).
 ITEM_FIELDS = frozenset(Item.__struct_fields__) - {"gate_policy", "classify_policy",
                                                     "session_label", "replaces", "created_at",
-                                                    "times_policy", "emotion_policy"}
+                                                    "times_policy", "emotion_policy",
+                                                    "category_policy"}
 
 
 def check_items(items: Iterable[str | Mapping[str, Any]], namespace: str,
@@ -107,6 +111,7 @@ def _check_mapping(index: int, raw: Any, default_ns: str, config: Config) -> Ite
         session_label=label,
         on_conflict=_strategy(raw.get("on_conflict")),
         metadata=metadata.check(raw.get("metadata")),
+        tier=_tier(raw.get("tier")),
     )
 
 
@@ -119,6 +124,13 @@ def masked(items: list[Item], params: ObserverParams) -> list[Item]:
         text, count = mask_secrets(item.text, params)
         out.append(msgspec.structs.replace(item, text=text) if count else item)
     return out
+
+
+def _tier(value: Any) -> str | None:
+    if value is None or value in CALLER_TIERS:
+        return cast(str | None, value)
+    raise InvalidInputError(f"tier must be one of {', '.join(CALLER_TIERS)}, got {value!r} "
+                            "(working memory comes with a session)")
 
 
 def _strategy(value: Any) -> Strategy | None:

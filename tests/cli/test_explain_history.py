@@ -227,3 +227,14 @@ def test_get_of_an_erased_memory_says_so(capsys, erased_store):
     code, out, _ = run_cli(capsys, Path(erased_store["store"]), "get", erased_store["paris"])
     text_line = next(line for line in out.splitlines() if line.strip().startswith("text:"))
     assert code == 0 and "None" not in text_line and "erased" in text_line
+
+
+def test_a_commitment_marked_done_is_told_in_words(tmp_path: Path) -> None:
+    with eventmem.open(tmp_path / "s", clock=eventmem.ManualClock(start=T0)) as mem:
+        plan = mem.remember("I need to call the bank", kind="plan").memory_id
+        assert plan is not None
+        mem.resolve_commitment(plan)
+        story = explain_history(plan, mem.history(plan))
+        line = describe_event("memory.commitment_resolved", {"memory_id": plan})
+    assert any("Marked done" in sentence for sentence in story)
+    assert line == f"commitment {plan} marked done: valid time ended, out of recall"

@@ -106,6 +106,7 @@ class Mem:
     pinned: bool = False
     access_count: int = 0
     reinforce_count: int = 0
+    done: bool = False  # a plan marked done (resolve_commitment)
 
 
 class Model:
@@ -212,6 +213,14 @@ class Model:
         mem.updated_seq = self.append()
         return True
 
+    def resolve_commitment(self, mem: Mem) -> bool:
+        """Whether marking ``mem`` done writes an event (not when it already is)."""
+        if mem.done:
+            return False
+        mem.done = True
+        mem.updated_seq = self.append()
+        return True
+
     def frozen(self) -> dict[str, tuple[Any, ...]]:
         return {mid: astuple(mem) for mid, mem in self.memories.items()}
 
@@ -226,7 +235,8 @@ def observed(reader: eventmem.Engine | eventmem.View) -> dict[str, tuple[Any, ..
             memory_id=m.memory_id, namespace=m.namespace, text=m.text, kind=m.kind,  # type: ignore[arg-type]
             created_at=to_micros(m.created_at), last_access_at=to_micros(m.last_access_at),
             updated_seq=record.updated_seq, status=m.status, pinned=m.pinned,
-            access_count=m.access_count, reinforce_count=record.reinforce_count))
+            access_count=m.access_count, reinforce_count=record.reinforce_count,
+            done=m.done_at is not None))
     return out
 
 
@@ -346,12 +356,32 @@ class EngineMachine(RuleBasedStateMachine):
         if not writes:
             assert self.mem.head() == head
 
+    @rule(index=st.integers(min_value=0))
+    def resolve_commitment(self, index: int) -> None:
+        if not self.model.memories:
+            return
+        mem = self.model.pick(index)
+        head = self.mem.head()
+        if mem.kind != "plan":
+            event("resolve_commitment: not a plan")
+            with pytest.raises(InvalidInputError):
+                self.mem.resolve_commitment(mem.memory_id)
+            assert self.mem.head() == head
+            return
+        writes = self.model.resolve_commitment(mem)
+        event(f"resolve_commitment: {'done' if writes else 'already done'}")
+        assert self.mem.resolve_commitment(mem.memory_id) == mem.updated_seq
+        if not writes:
+            assert self.mem.head() == head
+        assert self.mem.get(mem.memory_id).done_at is not None
+
     @rule(memory_id=memory_ids)
     def unknown_ids_are_refused(self, memory_id: str) -> None:
         if memory_id in self.model.memories:
             return
         head = self.mem.head()
-        for call in (self.mem.get, self.mem.forget, self.mem.pin, self.mem.unpin):
+        for call in (self.mem.get, self.mem.forget, self.mem.pin, self.mem.unpin,
+                     self.mem.resolve_commitment):
             with pytest.raises(NotFoundError):
                 call(memory_id)
         assert self.mem.head() == head
@@ -373,6 +403,7 @@ class EngineMachine(RuleBasedStateMachine):
             mem = self.model.memories[hit.memory_id]
             assert mem.namespace == namespace, "recall leaked another namespace's memory"
             assert hidden or mem.status == "active", "recall returned a deleted memory"
+            assert hidden or not mem.done, "recall returned a commitment marked done"
             assert hit.text == mem.text
         # BM25 scores any shared word above zero, so a namespace holding a recallable memory
         # that shares a searched word with the query never answers with nothing.
@@ -381,7 +412,7 @@ class EngineMachine(RuleBasedStateMachine):
         query_words = words(query)
         query_words = {w for w in query_words if w not in STOPWORDS} or query_words
         if not is_chitchat(query) and any(
-                m.namespace == namespace and (hidden or m.status == "active")
+                m.namespace == namespace and (hidden or (m.status == "active" and not m.done))
                 and query_words & words(m.text) and "'" not in m.text and "’" not in m.text
                 for m in self.model.memories.values()):
             assert hits, f"nothing recalled for {query!r} in {namespace!r}"
@@ -465,7 +496,9 @@ class EngineMachine(RuleBasedStateMachine):
             assert got.stability >= self.stabilities.get(m.memory_id, 0.0) - 1e-9
             self.stabilities[m.memory_id] = got.stability
             days = max(0, now - m.last_access_at) / MICROS_PER_DAY
-            assert got.retention == pytest.approx(math.exp(-days / got.stability))
+            # (never below its category's floor: corrections and preferences)
+            floor = Config().decay.category_floor.get(got.category, 0.0)
+            assert got.retention == pytest.approx(max(floor, math.exp(-days / got.stability)))
         for ns in {m.namespace for m in model.memories.values()}:
             assert [m.memory_id for m in mem.memories(namespace=ns)] == [
                 mid for mid, m in model.memories.items() if m.namespace == ns]

@@ -103,6 +103,24 @@ def test_forget_hides_and_as_of_remembers(mem: Any, ns: str) -> None:
     assert all(isinstance(e, eventmem.HistoryEntry) for e in mem.history(kept.memory_id))
 
 
+def test_a_commitment_marked_done_leaves_recall_and_a_tier_can_be_chosen(mem: Any,
+                                                                        ns: str) -> None:
+    plan = mem.remember("I promised to send Dana the slides", namespace=ns, kind="plan")
+    seq = mem.resolve_commitment(plan.memory_id)
+    assert mem.resolve_commitment(plan.memory_id) == seq
+    done = mem.get(plan.memory_id)
+    assert done.done_at is not None and done.category == ""
+    assert all(h.memory_id != plan.memory_id for h in mem.recall("slides Dana", namespace=ns))
+    assert "memory.commitment_resolved" in [e.type for e in mem.history(plan.memory_id)]
+    rule = mem.remember("Always lock the back door", namespace=ns)
+    told = mem.remember("The printer is on floor two", namespace=ns, tier="semantic")
+    assert mem.get(rule.memory_id).tier == "procedural"
+    assert mem.get(rule.memory_id).category == "procedure"
+    assert mem.get(told.memory_id).tier == "semantic"
+    with pytest.raises(eventmem.InvalidInputError):
+        mem.resolve_commitment(told.memory_id)
+
+
 def test_valid_at_answers_what_was_true_then(mem: Any, ns: str) -> None:
     rome = mem.remember("Alice studied in Rome", namespace=ns,
                         valid_from=datetime(2010, 1, 1, tzinfo=UTC),
