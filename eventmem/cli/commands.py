@@ -100,6 +100,7 @@ def cmd_remember(args: argparse.Namespace) -> int:
             valid_from=_parse_time(args.valid_from) if args.valid_from else None,
             valid_until=_parse_time(args.valid_until) if args.valid_until else None,
             pinned=args.pin, tags=args.tag, metadata=_metadata(args.metadata, "--metadata"),
+            session=args.session, tier=args.tier,
         )
     if result.memory_id is None:  # rejected: no memory, say why instead
         line = f"{result.action} (rule={result.rule}, seq {result.seq}): {result.reason}"
@@ -177,7 +178,8 @@ def cmd_recall(args: argparse.Namespace) -> int:
         valid_at = _parse_time(args.valid_at) if args.valid_at else None
         plan = query_plan(args.query, to_micros(mem.now()))
         hits = mem.recall(args.query, namespace=args.namespace, k=args.k, valid_at=valid_at,
-                          profile=args.profile, filters=_metadata(args.filter, "--filter"))
+                          profile=args.profile, filters=_metadata(args.filter, "--filter"),
+                          session=args.session, include_hot=args.include_hot)
     text = render_hits(hits, explain=args.explain)
     _emit(args, hits, f"{render_plan(plan)}\n{text}" if args.explain else text)
     return 0
@@ -400,6 +402,17 @@ def cmd_pin(args: argparse.Namespace) -> int:
             else f"{verb} {args.memory_id} (seq {seq})")
     _emit(args, {"memory_id": args.memory_id, "pinned": pinned, "seq": seq,
                  "changed": not already}, text)
+    return 0
+
+
+def cmd_done(args: argparse.Namespace) -> int:
+    """Mark a plan or commitment done: it leaves recall, and is archived 90 days later."""
+    with _open(args) as mem:
+        already = mem.get(args.memory_id).done_at is not None
+        seq = mem.resolve_commitment(args.memory_id)
+    text = (f"{args.memory_id} was already done (seq {seq})" if already
+            else f"{args.memory_id} done (seq {seq})")
+    _emit(args, {"memory_id": args.memory_id, "seq": seq, "changed": not already}, text)
     return 0
 
 
@@ -646,6 +659,9 @@ def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
     p.add_argument("--pin", action="store_true")
     p.add_argument("--tag", action="append", default=[], help="a tag (repeat)")
     p.add_argument("--metadata", metavar="JSON", help="a JSON object of the caller's own keys")
+    p.add_argument("--session", help="the conversation it belongs to (working memory)")
+    p.add_argument("--tier", choices=["episodic", "semantic", "procedural"],
+                   help="the tier to store it in (default: decided from the text)")
     p = add("update", cmd_update, "replace a memory's text with a new version (recorded as a "
             "supersession; the old version stays in its history)")
     p.add_argument("memory_id")
@@ -655,6 +671,9 @@ def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
     p = add("recall", cmd_recall, "recall memories for a query (read-only: works while an "
             "agent writes, and records nothing unless --record)")
     p.add_argument("query")
+    p.add_argument("--session", help="favour this session's memories")
+    p.add_argument("--include-hot", action="store_true",
+                   help="add the always-relevant hot memories after the hits")
     p.add_argument("--record", action="store_true",
                    help="record the recall as an access (takes the writer lock: fails while "
                         "another process writes)")
@@ -697,6 +716,8 @@ def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
     for name, what in (("pin", "pin a memory: exempt from forgetting"),
                        ("unpin", "unpin a memory: it can be forgotten again")):
         add(name, cmd_pin, what).add_argument("memory_id")
+    p = add("done", cmd_done, "mark a plan or commitment done (it leaves recall)")
+    p.add_argument("memory_id")
     p = add("touch", cmd_touch, "record that the agent used a memory (an access)")
     p.add_argument("memory_id")
     p = add("feedback", cmd_feedback, "say whether a memory helped (moves its utility)")

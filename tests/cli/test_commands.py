@@ -283,3 +283,30 @@ def test_export_then_import_round_trips_into_another_store(capsys, tmp_path):
     assert strip(out.splitlines()) == strip(lines)
     code, _, err = cli(capsys, other, "import", str(tmp_path / "missing.jsonl"))
     assert code != 0 and one_line_error(err)
+
+
+def test_done_marks_a_plan_done_once_and_it_leaves_recall(capsys, tmp_path):
+    store = tmp_path / "s"
+    plan = run_json(capsys, store, "remember", "Renew the car insurance before June",
+                    "--kind", "plan")["memory_id"]
+    assert [h["memory_id"] for h in run_json(capsys, store, "recall", "car insurance")] == [plan]
+    done = run_json(capsys, store, "done", plan)
+    assert done["changed"] is True and memory(store, plan).done_at is not None
+    assert run_json(capsys, store, "done", plan) == {**done, "changed": False}
+    assert run_json(capsys, store, "recall", "car insurance") == []
+    note = run_json(capsys, store, "remember", "Alice likes green tea")["memory_id"]
+    code, _, err = cli(capsys, store, "done", note)
+    assert code == 2 and one_line_error(err) and "not a plan" in err
+
+
+def test_remember_takes_a_tier_and_a_session_and_recall_favours_it(capsys, tmp_path):
+    store = tmp_path / "s"
+    rule = run_json(capsys, store, "remember", "Deploy on Tuesdays", "--tier", "procedural")
+    assert memory(store, rule["memory_id"]).tier == "procedural"
+    chat = run_json(capsys, store, "remember", "The demo went well", "--session", "s1")
+    assert memory(store, chat["memory_id"]).tier == "working"
+    hits = run_json(capsys, store, "recall", "how did the demo go", "--session", "s1")
+    assert hits[0]["memory_id"] == chat["memory_id"]
+    assert hits[0]["signals"]["session_boost"] == 0.15
+    code, _, err = cli(capsys, store, "remember", "x y z", "--tier", "dormant")
+    assert code == 2 and one_line_error(err)
