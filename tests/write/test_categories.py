@@ -10,17 +10,13 @@ import pytest
 
 import eventmem
 from eventmem.config import Config
-from eventmem.events import MemoryIngested
 from eventmem.policies import category
+from tests.write.logged import ingested
 
 T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)
 DAY = timedelta(days=1)
 BASE = Config().base_stability_days
 
-
-def ingested(mem: eventmem.Engine, memory_id: str) -> MemoryIngested:
-    found = [e for _, e in mem._log.memory_events([memory_id]) if isinstance(e, MemoryIngested)]
-    return found[0]
 
 
 def test_each_memory_records_its_category_rule_and_version(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from eventmem.events import MemorySuperseded
 from eventmem.policies import gate
 from eventmem.write import items as items_module
 from eventmem.write.items import Item
+from tests.write.logged import checked
 
 T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)
 HOUR = timedelta(hours=1)
@@ -36,11 +37,6 @@ def said(mem: eventmem.Engine, clock: eventmem.ManualClock, text: str) -> eventm
     clock.advance(HOUR)
     return result
 
-
-def checked(mem: eventmem.Engine) -> None:
-    assert mem.verify().ok
-    report = mem.audit()
-    assert report.ok, report.findings
 
 
 @pytest.mark.parametrize(("old", "correction", "value"), [

@@ -25,6 +25,7 @@ from eventmem.policies.dream.params import DreamParams
 from replay import rebuild
 from tests import ROOT
 from tests.strategies import hikes
+from tests.write.logged import checked
 
 DAY = timedelta(days=1)
 
@@ -200,12 +201,6 @@ def test_a_reader_in_another_process_blocks_compaction_and_never_shows_the_text_
         assert mem.get(secret).text is None
         assert mem.as_of(seq=2).get(secret).text is None
         settled(mem)
-
-
-def checked(mem: eventmem.Engine) -> None:
-    audit, verify = mem.audit(), mem.verify()
-    assert audit.ok, [f.message for f in audit.findings]
-    assert verify.ok, [f.message for f in verify.findings]
 
 
 # -- conflict evidence another conflict shares -----------------------------------------------------

@@ -13,14 +13,10 @@ from eventmem.events import MemoryReinforced
 from eventmem.policies import gate
 from eventmem.write import items as items_module
 from eventmem.write.items import Item
+from tests.write.logged import checked
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
-
-def checked(mem: eventmem.Engine) -> None:
-    audit, verify = mem.audit(), mem.verify()
-    assert audit.ok, [f.message for f in audit.findings]
-    assert verify.ok, [f.message for f in verify.findings]
 
 
 def test_the_exact_text_of_an_expired_memory_is_remembered_afresh(mem, clock):

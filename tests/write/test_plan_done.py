@@ -19,14 +19,10 @@ from eventmem.policies import gate, plans
 from eventmem.text.normalize import STOPWORDS
 from eventmem.write import items as items_module
 from eventmem.write.items import Item
+from tests.write.logged import checked
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
-
-def checked(mem: eventmem.Engine) -> None:
-    audit, verify = mem.audit(), mem.verify()
-    assert audit.ok, [f.message for f in audit.findings]
-    assert verify.ok, [f.message for f in verify.findings]
 
 
 def status(mem: eventmem.Engine, memory_id: str) -> str:

@@ -11,14 +11,10 @@ from typing import Any
 import pytest
 
 import eventmem
+from tests.write.logged import checked
 
 BERLIN, PARIS, ROME = "Alice lives in Berlin", "Alice moved to Paris", "Alice moved to Rome"
 
-
-def checked(mem: eventmem.Engine) -> None:
-    audit, verify = mem.audit(), mem.verify()
-    assert audit.ok, [f.message for f in audit.findings]
-    assert verify.ok, [f.message for f in verify.findings]
 
 
 def answers(mem: eventmem.Engine) -> tuple[Any, ...]:

@@ -13,27 +13,18 @@ import msgspec
 
 import eventmem
 from eventmem.clock import MICROS_PER_DAY, to_micros
-from eventmem.events import MemoryIngested, TimeSpan
+from eventmem.events import TimeSpan
 from eventmem.policies import times
 from eventmem.write import items as items_module
 from eventmem.write.items import Item
 from projections.temporal import speaking_of
+from tests.write.logged import checked, ingested
 
 MARCH_17 = datetime(2022, 3, 17, 15, 0, tzinfo=UTC)  # a Thursday
 MARCH_16 = to_micros(datetime(2022, 3, 16, tzinfo=UTC))
 DAY = TimeSpan(MARCH_16, MARCH_16 + MICROS_PER_DAY)
 
 
-def checked(mem: eventmem.Engine) -> None:
-    audit, verify = mem.audit(), mem.verify()
-    assert audit.ok, [f.message for f in audit.findings]
-    assert verify.ok, [f.message for f in verify.findings]
-
-
-def ingested(mem: eventmem.Engine, memory_id: str) -> MemoryIngested:
-    [event] = [e for _, e in mem.events()
-               if isinstance(e, MemoryIngested) and e.memory_id == memory_id]
-    return event
 
 
 def test_the_times_a_text_speaks_of_are_recorded(tmp_path: Path) -> None:

@@ -13,25 +13,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eventmem
-from eventmem.events import MemoryIngested
 from eventmem.policies import gate
 from eventmem.write import items as items_module
 from eventmem.write.items import Item
+from tests.write.logged import checked, ingested
 
 DAY = timedelta(days=1)
 MARCH_5 = datetime(2025, 3, 5, 15, 30, tzinfo=UTC)  # a Wednesday
 
 
-def checked(mem: eventmem.Engine) -> None:
-    audit, verify = mem.audit(), mem.verify()
-    assert audit.ok, [f.message for f in audit.findings]
-    assert verify.ok, [f.message for f in verify.findings]
-
-
-def ingested(mem: eventmem.Engine, memory_id: str) -> MemoryIngested:
-    [event] = [e for _, e in mem.events()
-               if isinstance(e, MemoryIngested) and e.memory_id == memory_id]
-    return event
 
 
 def test_a_fact_stated_on_day_45_is_not_true_on_day_1(mem: eventmem.Engine,

@@ -21,6 +21,7 @@ from eventmem.events import MemorySkipped
 from eventmem.policies import gate
 from eventmem.write import items as items_module
 from eventmem.write.items import Item
+from tests.write.logged import checked
 
 CHANGED = [  # (stored, then said), from issue 13
     ("I prefer coffee over tea.", "I prefer tea over coffee now."),
@@ -51,11 +52,6 @@ def any_mem(request, store_path: Path, clock: eventmem.ManualClock) -> Iterator[
     with eventmem.open(store_path, clock=clock, **kwargs) as engine:
         yield engine
 
-
-def checked(mem: eventmem.Engine) -> None:
-    audit, verify = mem.audit(), mem.verify()
-    assert audit.ok, [f.message for f in audit.findings]
-    assert verify.ok, [f.message for f in verify.findings]
 
 
 @pytest.mark.parametrize(("old", "new"), CHANGED)
