@@ -431,7 +431,9 @@ class CommitmentResolved(Event, tag="memory.commitment_resolved", frozen=True, k
 # dream-3: the sides of a conflict left open ("ask") are not merged into a cluster.
 # dream-4: a namespace with more than ``DreamParams.pairs_exact_max`` memories to compare finds
 # its similar pairs among pivot-block candidates (dream-1 to dream-3: the exact all-pairs search).
-DREAM_POLICY: Final = "dream-4"
+# dream-5: an episode (a time-specific event, plan or passing context) and a note (a stable
+# belief: identity, preference, relationship, habit) are never merged into one memory.
+DREAM_POLICY: Final = "dream-5"
 
 
 class Rehearsal(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -232,6 +232,12 @@ class Cycle:
 DREAMS_MERGING_CONFLICTS = frozenset({"dream-1", "dream-2"})
 # dream-1 to dream-3 searched every namespace's pairs exactly, whatever its size.
 DREAMS_EXACT_PAIRS = frozenset({"dream-1", "dream-2", "dream-3"})
+# dream-1 to dream-4 could merge an episode with a note.
+DREAMS_MIXING_FORMS = frozenset({"dream-1", "dream-2", "dream-3", "dream-4"})
+# Episodes: memories of a time (an event, a plan, a passing context). The other kinds are
+# notes, stable beliefs (who someone is, what they like, whom they know, what they do as a
+# habit). A merge of the two would date a belief, or make an event timeless.
+EPISODE_KINDS = frozenset({"event", "plan", "context", "ephemeral"})
 
 
 class Plan(NamedTuple):
@@ -345,6 +351,11 @@ def _pivots(cycle: Cycle, namespace: str, made: set[str]) -> np.ndarray:
     return space.matrix[np.asarray(rows, dtype=np.int64)[chosen]]
 
 
+def _is_episode(cycle: Cycle, memory_id: str) -> bool:
+    record = cycle.state.get(memory_id)
+    return record is not None and record.kind in EPISODE_KINDS
+
+
 def cluster_step(cycle: Cycle) -> None:
     """Clusters of similar active episodic memories become consolidated memories."""
     params = cycle.params
@@ -374,6 +385,9 @@ def cluster_step(cycle: Cycle) -> None:
         local[keep] = np.arange(len(keep))
         li, lj = local[pairs.i], local[pairs.j]
         both = (li >= 0) & (lj >= 0)
+        if cycle.dream_policy not in DREAMS_MIXING_FORMS:  # an episode and a note stay apart
+            episode = np.array([_is_episode(cycle, mid) for mid in pairs.ids], dtype=bool)
+            both &= episode[pairs.i] == episode[pairs.j]
         matrix = pairs.matrix[keep]
         ids = [pairs.ids[p] for p in keep]
         found = cluster.clusters(matrix, li[both], lj[both], pairs.sims[both],

@@ -563,7 +563,7 @@ def test_a_family_of_near_duplicates_is_merged_by_the_blocked_search(store_path:
         merged = sorted(sorted(mem.get(m).text for m in c.members) for c in made)
         assert all(sorted(f) in merged for f in families), merged
         assert all("pairs=pivot-blocks(every=16, probes=8" in c.algorithm for c in made)
-        assert all(c.policy == DREAM_POLICY == "dream-4" for c in made)
+        assert all(c.policy == DREAM_POLICY == "dream-5" for c in made)
         audited_and_settled(mem, T0)
 
 
@@ -599,3 +599,37 @@ def test_a_blocked_cycle_over_thousands_of_memories_audits(store_path: Path) -> 
         merged = {frozenset(mem.get(m).text for m in c.members) for c in made}
         assert sum(frozenset(f) <= m for f in families for m in merged) == len(families)
         audited_and_settled(mem, T0)
+
+
+# -- episodes and notes (dream-5) -----------------------------------------------------------------
+
+
+def mixed_forms(mem: eventmem.Engine) -> tuple[list[str], list[str]]:
+    """Four near-duplicate hikes, two stored as episodes (events) and two as notes (activities,
+    a habit): one cluster for dream-4, one of each form for dream-5 at a cluster size of 2."""
+    episodes = [remember(mem, HIKES[0], kind="event"), remember(mem, HIKES[1], kind="event")]
+    notes = [remember(mem, HIKES[2], kind="activity"), remember(mem, HIKES[3], kind="activity")]
+    return episodes, notes
+
+
+def test_an_episode_and_a_note_are_never_merged(store_path: Path) -> None:
+    with open_at_t0(store_path, cluster_min_size=2) as mem:
+        episodes, notes = mixed_forms(mem)
+        made = mem.consolidate(now=T0).consolidated
+        assert sorted(sorted(c.members) for c in made) == sorted([sorted(episodes),
+                                                                  sorted(notes)])
+        assert {mem.get(c.memory_id).kind for c in made} == {"event", "activity"}
+        audited_and_settled(mem, T0)
+
+
+def test_a_dream_4_log_that_merged_an_episode_with_a_note_still_audits(
+        store_path: Path, monkeypatch: pytest.MonkeyPatch,
+        legacy: Callable[[str, str], None]) -> None:
+    legacy(SWEEP_POLICY, "dream-4")
+    with open_at_t0(store_path, cluster_min_size=2) as mem:
+        episodes, notes = mixed_forms(mem)
+        [made] = mem.consolidate(now=T0).consolidated
+        assert sorted(made.members) == sorted(episodes + notes) and made.policy == "dream-4"
+        monkeypatch.undo()
+        report = mem.audit()
+        assert report.ok and report.by_kind.get("maintenance"), report
