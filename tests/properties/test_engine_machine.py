@@ -51,6 +51,7 @@ import replay
 from eventmem.clock import MICROS_PER_DAY, from_micros, to_micros
 from eventmem.config import Config
 from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError
+from eventmem.events import MemoriesStrengthened, memory_ids_of
 from eventmem.policies.classify import classify
 from eventmem.policies.gate import GateParams
 from eventmem.policies.observer.rules import ObserverParams
@@ -219,6 +220,7 @@ class Model:
             return False
         mem.done = True
         mem.updated_seq = self.append()
+        self._leave_slot(mem)  # a plan said again once done is a new one (as after expiry)
         return True
 
     def frozen(self) -> dict[str, tuple[Any, ...]]:
@@ -418,6 +420,14 @@ class EngineMachine(RuleBasedStateMachine):
             assert hits, f"nothing recalled for {query!r} in {namespace!r}"
         event(f"recall: {'hits' if hits else 'empty'}{' (hidden too)' if hidden else ''}")
         self.model.recalled(ids)
+        if self.mem.seq > self.model.seq:  # co-activation of what it returned together
+            [(seq, strengthened)] = list(self.mem.events(start=self.model.seq + 1))
+            assert isinstance(strengthened, MemoriesStrengthened), strengthened
+            assert strengthened.cause == "coactivation"
+            assert len(strengthened.evidence) >= 2 and set(strengthened.evidence) <= set(ids[:5])
+            assert seq == self.model.append()
+            for mid in memory_ids_of(strengthened):
+                self.model.memories[mid].updated_seq = seq
 
     @rule(delta=time_advances())
     def advance_clock(self, delta: timedelta) -> None:

@@ -23,7 +23,12 @@ from typing import Any
 import pytest
 
 import eventmem
-from eventmem.events import MemoryForgotten, MemoryIngested, MemoryRecalled
+from eventmem.events import (
+    MemoriesStrengthened,
+    MemoryForgotten,
+    MemoryIngested,
+    MemoryRecalled,
+)
 from eventmem.storage.environment import COMPACT_TMP
 from eventmem.storage.log import EventLog
 from projections import Projections
@@ -340,6 +345,10 @@ def _check_after_kill(store: Path, runs: list[Writer], kill_no: int) -> dict[str
                 assert isinstance(event, MemoryIngested) and event.memory_id == rest[0]
                 assert (memories[rest[0]].text or "").startswith(f"crash single {name}: ")
             elif kind == "recall":
+                # Co-activation may follow the recall (eventmem.policies.plasticity).
+                while isinstance(event, MemoriesStrengthened):
+                    seq -= 1
+                    event = events[seq]
                 assert isinstance(event, MemoryRecalled)
                 # The query is erasable content beside the event, not in it.
                 assert event.query == "" and event.query_hash is not None
