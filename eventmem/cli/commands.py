@@ -141,16 +141,16 @@ def cmd_update(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     """Write a namespace's current memories as JSON lines (to a file, or stdout). Read-only,
     so it runs while an agent writes."""
+    to_stdout = args.out in (None, "-")
     with _open(args, readonly=True) as mem:
-        if args.out in (None, "-"):
-            count = mem.export_memories(sys.stdout, namespace=args.namespace,
-                                        include_archived=args.include_archived)
-            print(f"exported {count} memories", file=sys.stderr)
-            return 0
-        count = mem.export_memories(args.out, namespace=args.namespace,
+        count = mem.export_memories(sys.stdout if to_stdout else args.out,
+                                    namespace=args.namespace,
                                     include_archived=args.include_archived)
-    _emit(args, {"exported": count, "path": args.out},
-          f"exported {count} memories of {args.namespace!r} to {args.out}")
+    if to_stdout:  # stdout holds the lines: the count goes to stderr
+        print(f"exported {count} memories", file=sys.stderr)
+    else:
+        _emit(args, {"exported": count, "path": args.out},
+              f"exported {count} memories of {args.namespace!r} to {args.out}")
     return 0
 
 
