@@ -64,7 +64,7 @@ from eventmem.write.items import Item, check_items, masked
 from eventmem.write.neighbours import eligible
 from eventmem.write.session import session_end
 from projections import Projections
-from projections.state import MemoryRecord, dedup_slot
+from projections.state import MemoryRecord, as_accessed, dedup_slot
 from replay.audit import AuditReport, audit
 from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
@@ -517,8 +517,9 @@ class Engine(Reader):
             self.snapshot()
 
     def _append_plasticity(self, events: list[Event]) -> None:
-        """Append and fold what a write or an access decided after it (tags, captures,
-        co-activation, spreading): one transaction, right after the call's own."""
+        """Append and fold the tags and captures a write decided after it: one transaction,
+        right after the write's own (they are decided on the state the write left; an
+        access's co-activation and spreading go in the access's own transaction)."""
         if events:
             seqs = self._log.append(events)
             self._fold(events, seqs)
@@ -555,13 +556,16 @@ class Engine(Reader):
         record = self._record(memory_id)
         now = self._now()
         stability = stability_after_access(record, now, self.config.decay)
-        seq = self._append_one(MemoryTouched(at=now, namespace=record.namespace, actor="agent",
-                                             memory_id=memory_id, stability=stability),
-                               "touch", memory_id=memory_id)
-        self._append_plasticity(plasticity.after_access(
+        event = MemoryTouched(at=now, namespace=record.namespace, actor="agent",
+                              memory_id=memory_id, stability=stability)
+        after = plasticity.after_access(
             self._views, (memory_id,), now, self.config.plasticity, self.config.decay,
-            recall=False))
-        return seq
+            recall=False, left=as_accessed(self._views.state.memories, (memory_id,), now,
+                                           (stability,)))
+        seqs = self._log.append([event, *after])  # one transaction, as recall's
+        self._fold([event, *after], seqs)
+        self._ops.info("touch", seq=seqs[0], memory_id=memory_id, plasticity=len(after))
+        return seqs[0]
 
     @serialized
     def resolve_commitment(self, memory_id: str) -> int:
@@ -833,12 +837,14 @@ class Engine(Reader):
                 valid_at=None if valid_at is None else to_micros(valid_at),
                 stabilities=tuple(stability_after_access(memories[h.memory_id], now,
                                                          self.config.decay) for h in accessed))
-            seq = self._log.append([event], contents={query_hash: Content(document)})[0]
-            self._fold([event], [seq])
-            self._ops.info("recall", seq=seq, hits=len(accessed))  # never the query: it is text
-            self._append_plasticity(plasticity.after_access(
+            # The co-activation it decides goes in the same transaction: one commit per recall.
+            after = plasticity.after_access(
                 self._views, event.memory_ids, now, self.config.plasticity, self.config.decay,
-                recall=True))
+                recall=True, left=as_accessed(memories, event.memory_ids, now, event.stabilities))
+            seqs = self._log.append([event, *after], contents={query_hash: Content(document)})
+            self._fold([event, *after], seqs)
+            # never the query: it is text
+            self._ops.info("recall", seq=seqs[0], hits=len(accessed), plasticity=len(after))
         return hits
 
     # -- the past, and checks -----------------------------------------------------------------

@@ -7,6 +7,7 @@ that needs an older state folds a fresh one instead.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -424,6 +425,19 @@ def _made_at(record: MemoryRecord, now: int, seq: int) -> None:
     own new memories as already fading."""
     record.last_access_at = record.status_since = record.utility_at = now
     record.updated_seq = seq
+
+
+def as_accessed(records: Mapping[str, MemoryRecord], memory_ids: Sequence[str], at: int,
+                stabilities: Sequence[float]) -> dict[str, MemoryRecord]:
+    """Copies of the records an access of ``memory_ids`` at ``at`` (with ``stabilities``, or
+    none recorded) will leave, without folding it: what decides the plasticity that is
+    appended in the access's own transaction (eventmem.policies.plasticity.after_access)."""
+    out = {}
+    for i, mid in enumerate(memory_ids):
+        record = msgspec.structs.replace(out.get(mid) or records[mid])
+        _accessed(record, at, record.updated_seq, stabilities[i] if stabilities else None)
+        out[mid] = record
+    return out
 
 
 def _accessed(record: MemoryRecord, at: int, seq: int, stability: float | None) -> None:

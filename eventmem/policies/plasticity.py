@@ -32,7 +32,8 @@ applied in recall, which lets it reorder only hits of no higher relevance
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections import ChainMap
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -199,11 +200,15 @@ def emotional(records: Iterable[MemoryRecord], now: int, at: int, params: Plasti
 
 
 def after_access(views: Projections, accessed: Sequence[str], at: int, params: PlasticityParams,
-                 decay: DecayParams, *, recall: bool) -> list[Event]:
+                 decay: DecayParams, *, recall: bool,
+                 left: Mapping[str, MemoryRecord] | None = None) -> list[Event]:
     """The co-activation (``recall``: the memories it returned, best first) and the spreading
-    (from each accessed memory to its linked ones) an access decides (``views``: after the
-    access folded)."""
-    memories = views.state.memories
+    (from each accessed memory to its linked ones) an access decides: on ``views`` after the
+    access folded, or before it with ``left``, the accessed records as the access will leave
+    them (projections.state.as_accessed), so that both go in one transaction."""
+    memories: Mapping[str, MemoryRecord] = views.state.memories
+    if left is not None:
+        memories = ChainMap(dict(left), views.state.memories)
     out: list[Event] = []
     together = [mid for mid in accessed[:params.coactivation_top]
                 if (r := memories.get(mid)) is not None and r.status in _LIVE]
@@ -245,7 +250,7 @@ def passive_gain(change: Strengthening, before: float) -> float:
     return before * change.stability / change.from_stability
 
 
-def _passive(memories: dict[str, MemoryRecord], ids: Iterable[str], gain: float, at: int,
+def _passive(memories: Mapping[str, MemoryRecord], ids: Iterable[str], gain: float, at: int,
              params: PlasticityParams, decay: DecayParams) -> list[Strengthening]:
     """Each memory's stability x (1 + gain), as far as its lifetime cap lets it."""
     out = []
