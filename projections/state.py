@@ -432,7 +432,7 @@ def as_accessed(records: Mapping[str, MemoryRecord], memory_ids: Sequence[str], 
     """Copies of the records an access of ``memory_ids`` at ``at`` (with ``stabilities``, or
     none recorded) will leave, without folding it: what decides the plasticity that is
     appended in the access's own transaction (eventmem.policies.plasticity.after_access)."""
-    out = {}
+    out: dict[str, MemoryRecord] = {}
     for i, mid in enumerate(memory_ids):
         record = msgspec.structs.replace(out.get(mid) or records[mid])
         _accessed(record, at, record.updated_seq, stabilities[i] if stabilities else None)
