@@ -250,6 +250,11 @@ def time_channel(found: Lexical, n: int, allowed: Allowed, memories: dict[str, M
     return [(found.ids[row], score) for row, score in scored[:n]]
 
 
+def valid_time(record: MemoryRecord) -> int:
+    """When a memory's content holds from: its valid time's start, else its recording."""
+    return record.created_at if record.valid_from is None else record.valid_from
+
+
 def overlaps(record: MemoryRecord, start: int, end: int) -> bool:
     """Whether a memory's valid time ``[valid_from, valid_until)``, else its creation time,
     meets ``[start, end)``. A memory whose valid time began by when it was recorded and has no
@@ -258,11 +263,9 @@ def overlaps(record: MemoryRecord, start: int, end: int) -> bool:
     stated before a span would answer "what happened then"."""
     if record.valid_until is None and (record.valid_from is None
                                        or record.valid_from <= record.created_at):
-        at = record.created_at if record.valid_from is None else record.valid_from
-        return start <= at < end
-    lo = record.valid_from if record.valid_from is not None else record.created_at
+        return start <= valid_time(record) < end
     hi = record.valid_until
-    return lo < end and (hi is None or hi > start)
+    return valid_time(record) < end and (hi is None or hi > start)
 
 
 # The graph channel reads at most this many of an entity's latest memories, and none of a hub's:

@@ -399,8 +399,13 @@ def search(
         hits = newer_values_first(hits, memories, access)
     # The asked attribute's memories first, the latest value on top (at valid_at T, the latest
     # of those valid at T).
-    return asked_first(hits, views, plan, _reader(views, access), namespace=namespace, k=k,
+    hits = asked_first(hits, views, plan, _reader(views, access), namespace=namespace, k=k,
                        allowed=allowed, latest=not past)
+    if routing.temporal_order and plan.intent == "temporal" and "time" in got.lists:
+        # "What did I do last week?": what happened then, as it happened (the hits are chosen
+        # by relevance, then told in valid-time order; ties keep their rank).
+        hits = sorted(hits, key=lambda hit: ch.valid_time(memories[hit[0]]))
+    return hits
 
 
 CAUSAL_LINKS = ("causes", "elaborates")

@@ -51,6 +51,31 @@ def test_a_current_question_still_leaves_the_replaced_value_out(
     assert ids(mem.recall("Where does Bob live?", namespace="n", k=5)) == [paris]
 
 
+def _climbing_week(tmp_path, clock: eventmem.ManualClock, *, order: bool) -> list[str]:
+    """Three outings told out of order (each valid on the day it names, not when it was said);
+    their texts when asked about that week."""
+    config = eventmem.Config(routing=RoutingParams(temporal_order=order))
+    with eventmem.open(tmp_path / f"s{order}", clock=clock, config=config) as mem:
+        start = clock.now()
+        for day, text in ((3, "I went climbing outdoors with Ana at the crag"),
+                          (1, "Went to the gym"), (2, "I went climbing")):
+            clock.set(start + 10 * DAY)
+            mem.remember(text, namespace="n", valid_from=start + day * DAY)
+        clock.set(start + 12 * DAY)
+        week = f"between {start.date()} and {(start + 5 * DAY).date()}"
+        return [h.text or "" for h in mem.recall(f"Where did I go climbing {week}?",
+                                                  namespace="n", k=5)]
+
+
+def test_temporal_order_tells_a_span_in_valid_time_order(tmp_path,
+                                                       clock: eventmem.ManualClock) -> None:
+    by_score = _climbing_week(tmp_path, clock, order=False)  # the default
+    assert by_score[0] == "I went climbing"
+    in_time = _climbing_week(tmp_path, clock, order=True)
+    assert in_time == ["Went to the gym", "I went climbing",
+                       "I went climbing outdoors with Ana at the crag"]
+
+
 def test_temporal_routing_can_be_switched_off(tmp_path, clock: eventmem.ManualClock) -> None:
     config = eventmem.Config(routing=RoutingParams(temporal_include_superseded=False))
     with eventmem.open(tmp_path / "s", clock=clock, config=config) as mem:
