@@ -231,6 +231,8 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
         groups = [(text, 1.0)]
         if i == 0 and plan.expansion:
             groups.append((plan.expansion, config.expansion_weight))
+        if i == 0 and plan.hyponyms:
+            groups.append((plan.hyponyms, config.hyponym_weight))
         if i == 0 and config.routing.template_weight > 0:
             groups.extend((variant, config.routing.template_weight)
                           for variant in plan.variants)

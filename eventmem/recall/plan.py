@@ -20,6 +20,7 @@ import re
 from typing import Literal, NamedTuple
 
 from eventmem.policies import facts
+from eventmem.text.hyponyms import members
 from eventmem.text.normalize import STOPWORDS, tokenize
 from eventmem.text.timeexpr import Anchored, TimeRange, find_time, strip_phrase
 
@@ -222,6 +223,9 @@ class QueryPlan(NamedTuple):
     # HyDE-style variants of the answer for the intent (:func:`templates`): words an answer of
     # that kind uses that the question does not ("because" for "why", "loves" for a liking).
     variants: tuple[str, ...] = ()
+    # The members of a category the question names ("martial arts" -> karate, judo, ...;
+    # eventmem.text.hyponyms): words its answer uses that the question does not.
+    hyponyms: str = ""
 
     @property
     def route(self) -> Route:
@@ -352,7 +356,8 @@ def plan(text: str, now: int) -> QueryPlan:
     expansion = declarative(content) if not parts else None
     return QueryPlan(text, False, intent, content, parts, expansion, time,
                      duration=asks_duration(text), past=asks_past(text),
-                     variants=templates(intent, content, expansion) if not parts else ())
+                     variants=templates(intent, content, expansion) if not parts else (),
+                     hyponyms=members(content))
 
 
 # HyDE without a model: per intent, two or three hypothetical answer openings built from the
