@@ -142,6 +142,16 @@ mother, mom, mum, father, dad, parents, sister, brother, siblings, son, daughter
 children, wife, husband, spouse, partner, grandmother, grandma, grandfather, grandpa,
 grandparents, aunt, uncle, cousin, niece, nephew, in-laws, stepmother, stepfather, twin
 """)
+_CHILDREN = _words("""
+son, sons, daughter, daughters, kids, kid, children, child, baby, toddler, teenager, boy,
+boys, girl, girls, twins, stepson, stepdaughter
+""")
+_SIBLINGS = _words("brother, brothers, sister, sisters, twin, siblings, sibling")
+_PARENTS = _words("mother, mom, mum, father, dad, parents, stepmother, stepfather")
+_RELATIONSHIP = _words("""
+single, married, engaged, dating, divorced, widowed, separated, boyfriend, girlfriend,
+partner, husband, wife, fiance, fiancee, spouse, relationship, breakup, broke up
+""")
 _VEHICLES = _words("""
 car, truck, van, suv, bike, bicycle, motorcycle, motorbike, scooter, bus, train, boat,
 yacht, kayak, canoe, jeep, pickup, sedan, convertible, rv, camper, tesla
@@ -224,6 +234,12 @@ _CATEGORIES: Final[dict[str, tuple[str, ...]]] = {
     "family members": _FAMILY,
     "family member": _FAMILY,
     "relatives": _FAMILY,
+    "children": _CHILDREN,
+    "kids": _CHILDREN,
+    "siblings": _SIBLINGS,
+    "parents": _PARENTS,
+    "relationship status": _RELATIONSHIP,
+    "marital status": _RELATIONSHIP,
     "vehicles": _VEHICLES,
     "vehicle": _VEHICLES,
     "holidays": _HOLIDAYS,
