@@ -138,6 +138,13 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # eventmem.text.hyponyms); 0 switches them off. LoCoMo dev R@10: 0.776 without, 0.782 at
     # 0.3, 0.784 at 0.5 (multi-hop 0.394 -> 0.422), 0.787 at 1.0 (open-domain 0.263 -> 0.237).
     hyponym_weight: float = 0.5
+    # The answer channel (eventmem.recall.fuse.answers): the turn after one of the answer_seeds
+    # best matches that asks a question, at this RRF weight; 0 switches it off. LoCoMo dev R@10
+    # 0.785 without; 0.797 at 0.3 with 5 seeds (adversarial 0.866 -> 0.902, single-hop 0.870 ->
+    # 0.880, multi-hop 0.429 -> 0.426, R@5 0.669 -> 0.696); at 0.5, 0.796 but multi-hop 0.413
+    # and open-domain 0.263 -> 0.237; at 1.0, 0.788 (temporal 0.900 -> 0.889).
+    answer_weight: float = 0.3
+    answer_seeds: int = 5
     # The composite (eventmem.recall.score): how far the profile's priors may move a score (+-, at
     # the default profile), the recency half-life, and ACT-R activation's most added share.
     prior_lift: float = 0.05

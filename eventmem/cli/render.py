@@ -147,6 +147,7 @@ _CHANNEL_NAMES = {
     "graph": "a graph path from a named entity", "plans": "open plans",
     "links": "a cause or elaboration link from a match",
     "hub": "the asked entity's hub (its relations)",
+    "answer": "the reply to a matching question",
 }
 
 

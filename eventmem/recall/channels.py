@@ -148,7 +148,7 @@ def context(found: Lexical, n: int, allowed: Allowed, memories: dict[str, Memory
     if not len(found.ids):
         return []
     rough = smoothed(found.scores, weights)
-    rows = [row for row in _top_rows(rough, 2 * n) if allowed(found.ids[row])]
+    rows = [row for row in top_rows(rough, 2 * n) if allowed(found.ids[row])]
     exact = context_scores(found, rows, memories, weights, gap_s, allowed)
     ranked = sorted((-score, row) for score, row in zip(exact, rows, strict=True) if score > 0)
     if own is not None:
@@ -157,7 +157,7 @@ def context(found: Lexical, n: int, allowed: Allowed, memories: dict[str, Memory
     return [(found.ids[row], -neg) for neg, row in ranked[:n]]
 
 
-def _top_rows(scores: np.ndarray, n: int) -> list[int]:
+def top_rows(scores: np.ndarray, n: int) -> list[int]:
     """Rows of the ``n`` highest positive scores, best first, ties by row."""
     if not len(scores) or n <= 0:
         return []
@@ -222,7 +222,7 @@ def time_channel(found: Lexical, n: int, allowed: Allowed, memories: dict[str, M
         rank = smoothed(found.scores[lo:hi], weights)
         if not match:  # every row qualifies; a larger row is newer
             rank = rank + 1e-9 * np.arange(1, hi - lo + 1) / (hi - lo)
-        rows = [lo + row for row in _top_rows(rank, 2 * n) if allowed(found.ids[lo + row])]
+        rows = [lo + row for row in top_rows(rank, 2 * n) if allowed(found.ids[lo + row])]
     share = dict(spoken)
     told = [row for row in rows_of(found, memories, list(share))
             if not lo <= row < hi and allowed(found.ids[row])]

@@ -217,7 +217,7 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
     gap = config.context_gap_s
     configured = {"bm25": config.bm25_weight, "context": config.context_weight,
                   "vector": config.vector_weight, "time": config.time_weight,
-                  "graph": config.graph_weight}
+                  "graph": config.graph_weight, "answer": config.answer_weight}
 
     def weight(channel: str) -> float:
         return configured.get(channel, 1.0) * route.weights.get(channel, 1.0)
@@ -261,6 +261,10 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
         weights["context" + suffix] = weight("context")
         weights["vector" + suffix] = vector_weight
     assert main is not None
+    if config.answer_weight > 0:
+        lists["answer"] = answers(main, n, allowed, memories, access, gap,
+                                  seeds=config.answer_seeds)
+        weights["answer"] = weight("answer")
     span = _span(views, namespace, plan, allowed, kernel, gap)
     if span is not None:
         # A query of nothing but its time ("what happened yesterday") takes every memory then;
@@ -289,6 +293,35 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
     # Weights are never negative: a misconfigured weight must not push memories down.
     weights = {name: max(0.0, w) for name, w in weights.items()}
     return Gathered(lists, weights, own)
+
+
+# A turn that asks ends with a question mark (after any closing quote or bracket).
+_ASKS = re.compile(r"\?[\s\"')\]]*$")
+
+
+def answers(found: ch.Lexical, n: int, allowed: ch.Allowed, memories: dict[str, MemoryRecord],
+            access: Access, gap_s: float, *, seeds: int) -> list[tuple[str, float]]:
+    """The answer channel: the turn after a matching question. "How often do you work out with
+    your family?" shares the query's words; "Three times a week; it keeps us on track", the
+    next turn of the conversation, holds the answer and none of them. Of the ``seeds`` best BM25
+    matches the recall may return, each that ends with a question lends its score to the memory
+    created next in its session (one the recall may return too): best first, ties by id, at
+    most ``n``."""
+    ids = found.ids
+    # Only a question the recall may return lends its words (a forgotten one says nothing).
+    rows = [row for row in ch.top_rows(found.scores, 4 * seeds)
+            if row + 1 < len(ids) and allowed(ids[row])][:seeds]
+    if not rows:
+        return []
+    texts = access.texts([memories[ids[row]].content_hash for row in rows])
+    lent: dict[str, float] = {}
+    for row, text in zip(rows, texts, strict=True):
+        after = ids[row + 1]
+        if text is None or _ASKS.search(text) is None or not allowed(after) \
+                or not ch.same_session(memories[ids[row]], memories[after], gap_s):
+            continue
+        lent[after] = max(lent.get(after, 0.0), float(found.scores[row]))
+    return sorted(lent.items(), key=lambda item: (-item[1], item[0]))[:n]
 
 
 def search(

@@ -1,5 +1,5 @@
 """Fusion (eventmem/recall/fuse.py): weighted reciprocal rank fusion, ranks shared by equal scores,
-and lists weighted 0 that explain without adding memories."""
+lists weighted 0 that explain without adding memories, and the answer channel."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import eventmem
+from eventmem.cli.render import explain_lines
 from eventmem.recall.fuse import keep_clearly_better_first, rrf
 
 # -- fusion --------------------------------------------------------------------------------------
@@ -56,3 +58,41 @@ def test_a_boost_never_lifts_a_hit_above_a_clearly_more_relevant_one(rows) -> No
                         and lower_signals["relevance"] >= 2.0 * upper_signals["relevance"])
         if i:
             assert upper_signals["score"] <= out[i - 1][2]["score"]
+
+
+# -- the answer channel --------------------------------------------------------------------------
+
+
+def _conversation(mem: eventmem.Engine) -> dict[str, str]:
+    turns = ["Maria: How often do you work out with your family?",
+             "John: Three times a week; it keeps us on track.",
+             "Maria: My family loves the park on Sundays.",
+             "John: We made pancakes this morning.",
+             "Maria: Pancakes sound lovely.",
+             "John: The weather is lovely today."]
+    return {t: r.memory_id for t, r in zip(turns, mem.remember_many(turns, namespace="c"),
+                                            strict=True)}
+
+
+def test_the_turn_after_a_matching_question_answers_it(tmp_path,
+                                                       clock: eventmem.ManualClock) -> None:
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        ids = _conversation(mem)
+        hits = mem.recall("How often does John work out with his family?", namespace="c", k=3)
+        answer = ids["John: Three times a week; it keeps us on track."]
+        hit = next(h for h in hits if h.memory_id == answer)
+        assert hit.signals["answer_rank"] == 1
+        assert any("the reply to a matching question" in line
+                   for line in explain_lines(hit.signals))
+        # A statement lends nothing to the turn after it.
+        hits = mem.recall("What did John make this morning with pancakes?", namespace="c", k=6)
+        after = {h.memory_id: h for h in hits}[ids["Maria: Pancakes sound lovely."]]
+        assert "answer_rank" not in after.signals
+
+
+def test_the_answer_channel_can_be_switched_off(tmp_path, clock: eventmem.ManualClock) -> None:
+    with eventmem.open(tmp_path / "s", clock=clock,
+                       config=eventmem.Config(answer_weight=0.0)) as mem:
+        _conversation(mem)
+        hits = mem.recall("How often does John work out with his family?", namespace="c", k=6)
+        assert hits and all("answer_rank" not in h.signals for h in hits)
