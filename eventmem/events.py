@@ -81,6 +81,16 @@ class TimeSpan(msgspec.Struct, frozen=True, array_like=True, gc=False):
     end: int
 
 
+class JudgeRef(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """A pluggable judge other than the default that took part in a decision: its role
+    (``contradiction``, ``links``) and its id. Its answers are recorded in the decision's
+    events (``conflict.flagged``, the links of ``memory.ingested``), so replay never asks it
+    again and audit checks the decision against them instead of re-asking."""
+
+    role: str
+    judge: str
+
+
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False,
             omit_defaults=True):
     """Fields every event carries."""
@@ -178,6 +188,9 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     category_rule: str = ""
     category_policy: str = ""
     tier_rule: str = ""
+    # The judges other than the defaults (eventmem.judges) the write path asked for this item:
+    # empty when the rules decided, as before judges existed.
+    judges: tuple[JudgeRef, ...] = ()
 
 
 class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True):
@@ -194,6 +207,7 @@ class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True
     item: int = 0
     input_valid_from: int | None = None
     input_valid_until: int | None = None
+    judges: tuple[JudgeRef, ...] = ()  # as on memory.ingested
 
 
 class MemoryRejected(Event, tag="memory.rejected", frozen=True, kw_only=True):
@@ -220,6 +234,7 @@ class MemorySkipped(Event, tag="memory.skipped", frozen=True, kw_only=True):
     item: int = 0
     input_valid_from: int | None = None
     input_valid_until: int | None = None
+    judges: tuple[JudgeRef, ...] = ()  # as on memory.ingested
 
 
 class MemorySuperseded(Event, tag="memory.superseded", frozen=True, kw_only=True):
@@ -268,6 +283,10 @@ class ConflictFlagged(Event, tag="conflict.flagged", frozen=True, kw_only=True):
     similarity: float
     strategy: str  # the strategy applied; "ask" leaves it open
     policy: str = POLICY_VERSION
+    # The contradiction judge that found it when not the rules ("": the rules of
+    # eventmem.policies.conflict), and the confidence it gave: its answer, with the evidence.
+    judge: str = ""
+    confidence: float | None = None
 
 
 class ConflictResolved(Event, tag="conflict.resolved", frozen=True, kw_only=True):
@@ -299,6 +318,10 @@ class MemoryRecalled(Event, tag="memory.recalled", frozen=True, kw_only=True):
     stabilities: tuple[float, ...] = ()
     policy: str = POLICY_VERSION
     query_hash: str | None = None
+    # The query's intent as a pluggable intent classifier answered it, and the classifier's id
+    # ("" both: the rules of eventmem.recall.plan decided, which a replanning re-derives).
+    intent: str = ""
+    intent_judge: str = ""
 
 
 class Labels(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

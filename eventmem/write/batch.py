@@ -18,9 +18,11 @@ Nothing here reads the clock or writes; the engine appends the events in one tra
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
+from itertools import takewhile
 from typing import Any, NamedTuple, cast
 
 import msgspec
@@ -35,8 +37,8 @@ from eventmem.events import (
     EntityRef,
     Event,
     Extraction,
+    JudgeRef,
     Labels,
-    LinkType,
     MemoryIngested,
     MemoryKind,
     MemoryLink,
@@ -52,7 +54,6 @@ from eventmem.events import (
 )
 from eventmem.policies import (
     category,
-    causal,
     classify,
     emotion,
     facts,
@@ -66,9 +67,14 @@ from eventmem.policies import (
     times,
     values,
 )
+from eventmem.policies import links as links_policy
 from eventmem.policies.conflict import detect as conflict
+from eventmem.policies.conflict import judge as contradiction_judge
+from eventmem.policies.conflict.judge import ContradictionJudge, ContradictionQuestion
 from eventmem.policies.decay import progress, stability_after_access
+from eventmem.policies.extract import judge as fact_judge
 from eventmem.policies.extract import relations as extract
+from eventmem.policies.extract.judge import FactExtractor
 from eventmem.policies.observer import rules as observer
 from eventmem.recall.facts import FactsOf, NamespaceFacts, Read
 from eventmem.results import Action
@@ -178,7 +184,8 @@ def with_labels(event: MemoryIngested, session_label: str | None,
 _LABELS = msgspec.json.Encoder(order="deterministic")
 
 
-def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> MemoryIngested:
+def ingested(item: Item, creation: Creation, *, at: int, config: Config,
+             extractor: str = extract.EXTRACTOR_VERSION) -> MemoryIngested:
     """The ``memory.ingested`` event of a created memory: its kind (given or classified),
     valid-until for plans, importance from its channels, flashbulb status, and what it inherits."""
     text, decision, near, inherited = (creation.text, creation.decision, creation.near,
@@ -253,7 +260,7 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         valid_until_rule=until_rule, neighbour=decision.neighbour,
         similarity=None if decision.neighbour is None else round(decision.similarity, 6),
         derived_from=creation.derived_from, input_hash=creation.input_hash, links=creation.links,
-        extractor=extract.EXTRACTOR_VERSION, created_at=item.created_at, times=spoken,
+        extractor=extractor, created_at=item.created_at, times=spoken,
         times_policy=times_policy, valence=felt.valence, arousal=felt.arousal,
         emotion=felt.category, emotion_policy=emotion_policy, category=held_as,
         category_rule=category_rule, category_policy=category_policy, tier_rule=tier_rule)
@@ -327,14 +334,22 @@ Analyse = Callable[[str], Content]
 
 def decide(views: Projections, items: Sequence[Item], contents: Mapping[str, Content],
            *, at: int, head: Head, config: Config, text_of: TextOf, vector_of: VectorOf,
-           analyse: Analyse) -> Decided:
+           analyse: Analyse, contradiction: ContradictionJudge | None = None,
+           linker: links_policy.LinkJudge | None = None,
+           extractor: FactExtractor | None = None) -> Decided:
     """The events that record what each item means (see the module docstring). An item may
     carry ``gate_policy`` (the audit re-deciding a recorded item): ``gate-2`` re-decides its
     exact-text match as that version did; ``gate-2`` and ``gate-3`` look for no value difference
-    and merge by appending sentences."""
+    and merge by appending sentences.
+
+    ``contradiction`` and ``linker``: pluggable judges (None: the rules). Their answers are
+    recorded in the events; a judge that raises fails the whole batch, before anything is
+    appended (the store stays as it was). ``extractor``: the fact extractor that analysed the
+    contents (its answers are the contents' extractions; named in the events)."""
     with single_thread():  # similarities feed decisions: one thread, one summation order
         batch = Batch(views, items, contents, at=at, head=head, config=config,
-                      text_of=text_of, vector_of=vector_of, analyse=analyse)
+                      text_of=text_of, vector_of=vector_of, analyse=analyse,
+                      contradiction=contradiction, linker=linker, extractor=extractor)
         for i, item in enumerate(items):
             batch.decide(i, item)
     batch.events += working_evictions(views, batch.new_records, batch.retired, at,
@@ -347,8 +362,23 @@ class Batch:
 
     def __init__(self, views: Projections, items: Sequence[Item],
                  contents: Mapping[str, Content], *, at: int, head: Head, config: Config,
-                 text_of: TextOf, vector_of: VectorOf, analyse: Analyse) -> None:
+                 text_of: TextOf, vector_of: VectorOf, analyse: Analyse,
+                 contradiction: ContradictionJudge | None = None,
+                 linker: links_policy.LinkJudge | None = None,
+                 extractor: FactExtractor | None = None) -> None:
         self.views, self.contents, self.at, self.head = views, contents, at, head
+        # Pluggable judges; None where the rules decide (the default: the inline code paths,
+        # which parse claims once per batch and read a neighbour's text only when needed).
+        self.judge = None if contradiction_judge.is_rules(contradiction) else contradiction
+        self.linker = None if links_policy.is_rules(linker) else linker
+        self.extractor = None if fact_judge.is_rules(extractor) else extractor
+        # Recorded on each item's decision, so that an audit knows whose answers to replay.
+        self.judge_refs = tuple(JudgeRef(role=role, judge=judge.judge_id) for role, judge
+                                in (("contradiction", self.judge), ("facts", self.extractor),
+                                    ("links", self.linker))
+                                if judge is not None)
+        self.judged: dict[int, float] = {}  # item -> confidence, where the judge found conflict
+        self.item_index = 0  # the item being decided
         self.config, self.params = config, config.gate
         self._text_of, self._vector_of, self.analyse = text_of, vector_of, analyse
         self.events: list[Event] = []
@@ -398,6 +428,7 @@ class Batch:
 
     def decide(self, i: int, item: Item) -> None:
         """Decide item ``i``, appending its events; later items see them."""
+        self.item_index = i
         first = len(self.events)
         self._decide(i, item)
         self._note_input(first, i, item)
@@ -436,6 +467,9 @@ class Batch:
                 noted["input_valid_from"] = item.valid_from
             if item.valid_until is not None:
                 noted["input_valid_until"] = item.valid_until
+        if self.judge_refs and isinstance(event, MemoryIngested | MemoryReinforced
+                                          | MemorySkipped):
+            noted["judges"] = self.judge_refs
         if noted:
             self.events[first] = msgspec.structs.replace(event, **noted)
 
@@ -676,8 +710,10 @@ class Batch:
             input_hash=input_hash if chash != input_hash else None, rule=rule,
             inherited=inherited, reward=self._utility(near))
         carried = caller_metadata.merged(inherited.metadata if inherited else None, item.metadata)
-        event, labels = with_labels(ingested(item, creation, at=self.at, config=self.config),
-                                    item.session_label, carried)
+        made = ingested(item, creation, at=self.at, config=self.config,
+                        extractor=extract.EXTRACTOR_VERSION if self.extractor is None
+                        else self.extractor.judge_id)
+        event, labels = with_labels(made, item.session_label, carried)
         if carried:
             self.metadata[memory_id] = carried
         self.stored.update(labels)
@@ -730,27 +766,34 @@ class Batch:
           text gives a reason ("because", "so"...), else
           ``related_to`` it and the next nearest above ``link_similarity`` (weight: cosine);
         * ``same_entity`` the latest memories naming one of its entities (weight 0.5).
+
+        A link judge other than the rules (``self.linker``) decides the first kind instead
+        (:mod:`eventmem.policies.links`); its links are what the event records.
         """
-        links: dict[str, MemoryLink] = {}
+        found: dict[str, MemoryLink] = {}
         floor = self.params.link_similarity
-        for rank, (mid, sim) in enumerate(near.ranked[: self.params.max_links]):
-            if sim < floor:
-                break
-            relation: LinkType = "related_to"
-            if rank == 0 and causal.gives_reason(text):
-                relation = "causes"
-            elif rank == 0 and sim >= self.params.elaborates_similarity and \
-                    merge.content_terms(self.text_of(mid)) < merge.content_terms(text):
-                relation = "elaborates"
-            links[mid] = MemoryLink(target=mid, relation=relation, weight=round(sim, 6))
+        nearest = list(takewhile(lambda pair: pair[1] >= floor,
+                                 near.ranked[: self.params.max_links]))
+        if self.linker is not None:
+            question = links_policy.LinkQuestion(text=text, candidates=tuple(
+                links_policy.LinkCandidate(memory_id=mid, text=self.text_of(mid),
+                                           similarity=round(sim, 6)) for mid, sim in nearest))
+            for link in links_policy.judged_links(self.linker.links(question), question):
+                found[link.target] = link
+        else:
+            for rank, (mid, sim) in enumerate(nearest):
+                relation = links_policy.rule_relation(
+                    rank, sim, text, functools.partial(self.text_of, mid),
+                    self.params.elaborates_similarity)
+                found[mid] = MemoryLink(target=mid, relation=relation, weight=round(sim, 6))
         for entity in entities:
             if entity.key == extract.SELF_KEY:  # the speaker: in nearly every memory
                 continue
             for mid in self.memories_naming(ns, entity.key, self.params.max_links):
-                if mid not in links and mid not in self.retired \
+                if mid not in found and mid not in self.retired \
                         and eligible(self.views.state.memories.get(mid)):
-                    links[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)
-        return tuple(links.values())
+                    found[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)
+        return tuple(found.values())
 
     def facts_reader(self, ns: str, inferred_names: bool) -> BatchFacts:
         """The namespace's stored memories read as facts by gate-7, leaving out what the batch
@@ -903,6 +946,8 @@ def contradiction(batch: Batch, item: Item, near: Near
     the new text contradicts, and the contradiction's evidence. Facts whose valid times do
     not overlap never conflict: "lived in London until March" and "lives in Berlin since
     March" are history, not a contradiction."""
+    if batch.judge is not None:
+        return _judged_contradiction(batch, item, near)
     new_claims = _claims_in(batch, item.text)
     if not new_claims.items:  # most texts state nothing comparable: no lookups
         return None, None
@@ -913,6 +958,26 @@ def contradiction(batch: Batch, item: Item, near: Near
         found = conflict.detect(new_claims, _claims_of(batch, mid))
         if found is not None:
             return batch.neighbour((mid, sim)), found
+    return None, None
+
+
+def _judged_contradiction(batch: Batch, item: Item, near: Near
+                          ) -> tuple[gate.Neighbour | None, conflict.Contradiction | None]:
+    """:func:`contradiction` as a pluggable judge decides it: the same candidates, each asked
+    about (no claims needed first: a model may see what the rules cannot parse). Its confidence
+    is kept for the conflict it finds (:func:`settle` records it)."""
+    assert batch.judge is not None
+    interval = (item.valid_from, item.valid_until)
+    for mid, sim in _candidates(batch, item, near):
+        if mid in batch.retired or not _overlap(interval, _interval(batch, mid)):
+            continue
+        answer = batch.judge.contradiction(ContradictionQuestion(
+            new_text=item.text, old_text=batch.text_of(mid)))
+        if answer.contradicts:
+            batch.judged[batch.item_index] = float(answer.confidence)
+            return batch.neighbour((mid, sim)), conflict.Contradiction(
+                answer.subject, answer.attribute, answer.old_value, answer.new_value,
+                answer.rule or "contradiction")
     return None, None
 
 
@@ -1110,10 +1175,13 @@ def settle(batch: Batch, i: int, item: Item, chash: str,
     evidence = evidence_text(found.subject, found.attribute, found.old_value, found.new_value)
     evidence_hash = content_hash(evidence)
     batch.stored.setdefault(evidence_hash, Content(evidence))
+    judged = batch.judged.get(i)  # the judge's confidence, where it found the conflict
     batch.events.append(ConflictFlagged(
         at=batch.at, namespace=ns, actor=source, conflict_id=conflict_id, memory_id=old,
         other_id=new, content_hash=evidence_hash, rule=found.rule,
-        similarity=decision.similarity, strategy=strategy, policy=gate.GATE_VERSION))
+        similarity=decision.similarity, strategy=strategy, policy=gate.GATE_VERSION,
+        judge="" if judged is None or batch.judge is None else batch.judge.judge_id,
+        confidence=judged))
     if resolution.winner == "none":
         batch.outcome(new, "created", resolution.rule, neighbour=old,
                       similarity=decision.similarity, conflict_id=conflict_id, event=first)
