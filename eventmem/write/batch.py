@@ -70,7 +70,11 @@ from eventmem.policies import (
 from eventmem.policies import links as links_policy
 from eventmem.policies.conflict import detect as conflict
 from eventmem.policies.conflict import judge as contradiction_judge
-from eventmem.policies.conflict.judge import ContradictionJudge, ContradictionQuestion
+from eventmem.policies.conflict.judge import (
+    ContradictionAnswer,
+    ContradictionJudge,
+    ContradictionQuestion,
+)
 from eventmem.policies.decay import progress, stability_after_access
 from eventmem.policies.extract import judge as fact_judge
 from eventmem.policies.extract import relations as extract
@@ -379,6 +383,7 @@ class Batch:
                                 if judge is not None)
         self.judged: dict[int, float] = {}  # item -> confidence, where the judge found conflict
         self.item_index = 0  # the item being decided
+        self.answers: dict[tuple[str, str], ContradictionAnswer] = {}  # the judge's, by texts
         self.config, self.params = config, config.gate
         self._text_of, self._vector_of, self.analyse = text_of, vector_of, analyse
         self.events: list[Event] = []
@@ -971,14 +976,27 @@ def _judged_contradiction(batch: Batch, item: Item, near: Near
     for mid, sim in _candidates(batch, item, near):
         if mid in batch.retired or not _overlap(interval, _interval(batch, mid)):
             continue
-        answer = batch.judge.contradiction(ContradictionQuestion(
-            new_text=item.text, old_text=batch.text_of(mid)))
-        if answer.contradicts:
-            batch.judged[batch.item_index] = float(answer.confidence)
-            return batch.neighbour((mid, sim)), conflict.Contradiction(
-                answer.subject, answer.attribute, answer.old_value, answer.new_value,
-                answer.rule or "contradiction")
+        found = _judged(batch, item, mid)
+        if found is not None:
+            return batch.neighbour((mid, sim)), found
     return None, None
+
+
+def _judged(batch: Batch, item: Item, memory_id: str) -> conflict.Contradiction | None:
+    """The judge's contradiction of ``memory_id`` by the item, or None. Each pair of texts is
+    asked once per batch (an answer cannot change within one decision); where it finds one,
+    its confidence is kept for :func:`settle` to record."""
+    assert batch.judge is not None
+    pair = (item.text, batch.text_of(memory_id))
+    answer = batch.answers.get(pair)
+    if answer is None:
+        answer = batch.answers[pair] = batch.judge.contradiction(ContradictionQuestion(
+            new_text=pair[0], old_text=pair[1]))
+    if not answer.contradicts:
+        return None
+    batch.judged[batch.item_index] = float(answer.confidence)
+    return conflict.Contradiction(answer.subject, answer.attribute, answer.old_value,
+                                  answer.new_value, answer.rule or "contradiction")
 
 
 def new_value(batch: Batch, item: Item
@@ -989,7 +1007,8 @@ def new_value(batch: Batch, item: Item
     earlier value (valid from before the latest memory began) is no contradiction of it, nor is
     a restatement (no value word the latest memory lacks), nor an elaboration (every value word
     of the latest memory and more, with no word saying the fact changed). Only a name the user
-    declared is the user's here: replacing a fact needs more evidence than ordering a recall."""
+    declared is the user's here: replacing a fact needs more evidence than ordering a recall.
+    With a contradiction judge, the memory so found is put to it, and its answer decides."""
     latest = _latest_of_attributes(batch, item)
     new_values = facts.values_of(item.text)
     new_from = item.valid_from or batch.at
@@ -1008,6 +1027,11 @@ def new_value(batch: Batch, item: Item
         if not _overlap((item.valid_from, item.valid_until), _interval(batch, mid)):
             continue
         vector = batch.queries_by_text[item.text].vector
+        if batch.judge is not None:  # the judge has the last word on what contradicts
+            judged = _judged(batch, item, mid)
+            if judged is None:
+                continue
+            return batch.neighbour((mid, float(batch.vector_of(mid) @ vector))), judged
         return batch.neighbour((mid, float(batch.vector_of(mid) @ vector))), \
             conflict.Contradiction(fact.owner, fact.attribute,
                                    " ".join(sorted(old_values - new_values)),
