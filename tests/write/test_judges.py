@@ -25,7 +25,7 @@ from eventmem import (
     LinkQuestion,
 )
 from eventmem.config import Config
-from eventmem.events import ConflictFlagged, JudgeRef, MemoryIngested, MemoryReinforced
+from eventmem.events import ConflictFlagged, JudgeRef, MemoryReinforced
 from tests.write.logged import checked, ingested
 
 TEXTS = ["Alice lives in Berlin with her cat", "Alice drinks tea every morning",
@@ -67,10 +67,10 @@ class EverythingCauses:
 
     def links(self, question: LinkQuestion) -> LinkAnswer:
         self.asked.append(question)
-        return LinkAnswer(links=tuple(
-            JudgedLink(memory_id=c.memory_id, relation="causes", weight=0.9)
-            for c in question.candidates) + (
-            JudgedLink(memory_id="mem-not-asked", relation="causes", weight=1.0),))
+        every = [JudgedLink(memory_id=c.memory_id, relation="causes", weight=0.9)
+                 for c in question.candidates]
+        stray = JudgedLink(memory_id="mem-not-asked", relation="causes", weight=1.0)
+        return LinkAnswer(links=(*every, stray))
 
 
 class FixedFact:
@@ -200,7 +200,7 @@ def test_a_judge_that_raises_fails_the_write_and_records_nothing(store_path, clo
 def test_a_judge_without_its_method_is_refused_at_open(store_path, clock):
     with pytest.raises(eventmem.InvalidInputError, match="contradiction judge"):
         opened(store_path, clock, Judges(contradiction=object()))  # type: ignore[arg-type]
-    with pytest.raises(eventmem.InvalidInputError, match="eventmem.Judges"):
+    with pytest.raises(eventmem.InvalidInputError, match=r"eventmem\.Judges"):
         eventmem.open(store_path, clock=clock, judges={"links": None})  # type: ignore[arg-type]
 
 
