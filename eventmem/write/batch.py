@@ -188,8 +188,7 @@ def with_labels(event: MemoryIngested, session_label: str | None,
 _LABELS = msgspec.json.Encoder(order="deterministic")
 
 
-def ingested(item: Item, creation: Creation, *, at: int, config: Config,
-             extractor: str = extract.EXTRACTOR_VERSION) -> MemoryIngested:
+def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> MemoryIngested:
     """The ``memory.ingested`` event of a created memory: its kind (given or classified),
     valid-until for plans, importance from its channels, flashbulb status, and what it inherits."""
     text, decision, near, inherited = (creation.text, creation.decision, creation.near,
@@ -264,7 +263,7 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config,
         valid_until_rule=until_rule, neighbour=decision.neighbour,
         similarity=None if decision.neighbour is None else round(decision.similarity, 6),
         derived_from=creation.derived_from, input_hash=creation.input_hash, links=creation.links,
-        extractor=extractor, created_at=item.created_at, times=spoken,
+        extractor=extract.EXTRACTOR_VERSION, created_at=item.created_at, times=spoken,
         times_policy=times_policy, valence=felt.valence, arousal=felt.arousal,
         emotion=felt.category, emotion_policy=emotion_policy, category=held_as,
         category_rule=category_rule, category_policy=category_policy, tier_rule=tier_rule)
@@ -715,9 +714,9 @@ class Batch:
             input_hash=input_hash if chash != input_hash else None, rule=rule,
             inherited=inherited, reward=self._utility(near))
         carried = caller_metadata.merged(inherited.metadata if inherited else None, item.metadata)
-        made = ingested(item, creation, at=self.at, config=self.config,
-                        extractor=extract.EXTRACTOR_VERSION if self.extractor is None
-                        else self.extractor.judge_id)
+        made = ingested(item, creation, at=self.at, config=self.config)
+        if self.extractor is not None:  # its content was analysed by the fact extractor
+            made = msgspec.structs.replace(made, extractor=self.extractor.judge_id)
         event, labels = with_labels(made, item.session_label, carried)
         if carried:
             self.metadata[memory_id] = carried
