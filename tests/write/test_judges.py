@@ -5,10 +5,13 @@ default judges leave the log byte for byte as it was."""
 
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import eventmem
 import replay
@@ -229,3 +232,77 @@ def test_the_default_judges_give_the_same_log_byte_for_byte(tmp_path, t0):
         assert getattr(event, "judge", "") == "" and getattr(event, "intent_judge", "") == ""
         assert getattr(event, "extractor", "") in ("", "extract-1")
     assert b"judges" not in b"".join(none) and b"intent_judge" not in b"".join(none)
+
+
+class Hashed:
+    """A fake judge of every write role whose answers look arbitrary but are a pure function of
+    the question (a digest): what an LLM might say, reproducibly."""
+
+    judge_id = "hashed-1"
+
+    @staticmethod
+    def _digest(*texts: str) -> int:
+        return hashlib.blake2b("\x00".join(texts).encode(), digest_size=4).digest()[0]
+
+    def contradiction(self, question: ContradictionQuestion) -> ContradictionAnswer:
+        yes = self._digest(question.new_text, question.old_text) % 3 == 0
+        return ContradictionAnswer(contradicts=yes, subject="s", attribute="a",
+                                   old_value="o", new_value="n", rule="hashed", confidence=0.5)
+
+    def links(self, question: LinkQuestion) -> LinkAnswer:
+        relations = ("causes", "elaborates", "related_to", "same_entity")
+        return LinkAnswer(links=tuple(
+            JudgedLink(memory_id=c.memory_id, weight=c.similarity,
+                       relation=relations[self._digest(question.text, c.memory_id) % 4])
+            for c in question.candidates))
+
+    def facts(self, question: FactQuestion) -> FactAnswer:
+        names = [w.strip(".,") for w in question.text.split() if w[:1].isupper()]
+        return FactAnswer(
+            entities=tuple(ExtractedEntity(name=n, type="person") for n in names),
+            facts=tuple(ExtractedFact(subject="I", relation="knows", object=n,
+                                      confidence=0.7) for n in names[:1]))
+
+
+WORDS = ["Alice", "Bob", "lives", "in", "Oslo", "Paris", "likes", "tea", "coffee", "moved",
+         "to", "works", "at", "Acme", "now", "because", "it", "rains"]
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(st.sampled_from(WORDS), min_size=3, max_size=7).map(" ".join),
+                min_size=2, max_size=8),
+       st.sampled_from(["temporal", "use_new", "keep_existing", "ask", "merge"]))
+def test_with_every_write_judge_replay_and_audit_hold(tmp_path_factory, t0, texts, strategy):
+    path = tmp_path_factory.mktemp("judged") / "store"
+    clock = eventmem.ManualClock(start=t0)
+    judge = Hashed()
+    mem = opened(path, clock, Judges(contradiction=judge, links=judge, facts=judge))
+    for n, text in enumerate(texts):
+        mem.remember_many([{"text": text, "on_conflict": strategy},
+                           {"text": f"{text} again", "on_conflict": strategy}][: 1 + n % 2],
+                          namespace="a")
+        clock.advance(timedelta(minutes=5))
+    checked(mem)
+    digests = mem._views.digests()
+    mem.close()
+    assert rebuilt_digests(path, clock) == digests
+
+
+def test_audit_reports_a_judged_decision_that_names_no_judge(store_path, clock, monkeypatch):
+    # A log whose decision does not say a judge made it is re-derived with the rules, which
+    # find no contradiction here: the audit reports it (it checks, it does not trust).
+    from eventmem.write.batch import Batch
+
+    real = Batch.__init__
+
+    def unnamed(self: Batch, *args: object, **kwargs: object) -> None:
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
+        self.judge_refs = ()
+
+    monkeypatch.setattr(Batch, "__init__", unnamed)
+    with opened(store_path, clock, Judges(contradiction=EveryPairContradicts())) as mem:
+        mem.remember("Alice lives in Berlin", namespace="a")
+        assert mem.remember("Alice drinks tea every morning", namespace="a").conflict_id
+        report = mem.audit()
+        assert not report.ok and report.findings[0].field == "action"
