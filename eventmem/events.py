@@ -149,7 +149,10 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     # extracted from the text are content (names are words of the text): they are stored with it,
     # by content hash (see Extraction), so that erasing the text erases them too.
     links: tuple[MemoryLink, ...] = ()
-    extractor: str = ""  # the extractor that analysed the content
+    # The extractor in force for this write: the rules' version, or a pluggable fact
+    # extractor's id (eventmem.judges). A text the store analysed before keeps the extraction
+    # stored with it then.
+    extractor: str = ""
     # The caller's labels (tags, refs and the session as given) are caller text: since
     # labels-1 they are content (a Labels document, JSON, by this hash) stored beside the text,
     # so that erasure removes them; ``tags`` and ``refs`` stay empty and ``session`` holds only

@@ -13,6 +13,10 @@ earlier items' events are folded (:mod:`eventmem.write.neighbours`). For each it
    and flashbulb status (:func:`ingested`, from a :class:`Creation`);
 4. sessions over their working-memory capacity evict their weakest members.
 
+Pluggable judges (:mod:`eventmem.judges`) may decide what contradicts (step 2) and the links
+(step 3) in place of the rules; their answers go into the events, and each item's decision names
+them (``judges``), so that an audit replays their answers instead of re-asking.
+
 Nothing here reads the clock or writes; the engine appends the events in one transaction.
 """
 
