@@ -22,6 +22,7 @@ from eventmem.errors import (
     EventmemError,
     IncompatibleStoreError,
     InvalidInputError,
+    JudgeError,
     NotFoundError,
     ReadOnlyError,
     StorageFullError,
@@ -34,13 +35,37 @@ if TYPE_CHECKING:
     from eventmem.config import Config
     from eventmem.engine import Engine
     from eventmem.graph import Entity, GraphReader, Link, Neighbor, Relation
+    from eventmem.judges import Judges
+    from eventmem.judges.openai_compatible import OpenAICompatibleJudge
     from eventmem.maintain.sweep import ConsolidationReport
+    from eventmem.policies.conflict.judge import (
+        ContradictionAnswer,
+        ContradictionJudge,
+        ContradictionQuestion,
+        RuleContradictionJudge,
+    )
     from eventmem.policies.decay import DecayParams
     from eventmem.policies.dream.params import DreamParams
     from eventmem.policies.dream.summaries import Summarizer
+    from eventmem.policies.extract.judge import (
+        ExtractedEntity,
+        ExtractedFact,
+        FactAnswer,
+        FactExtractor,
+        FactQuestion,
+        RuleFactExtractor,
+    )
     from eventmem.policies.gate import GateParams
     from eventmem.policies.importance import ImportanceParams
     from eventmem.policies.lifecycle import LifecycleParams
+    from eventmem.policies.links import (
+        JudgedLink,
+        LinkAnswer,
+        LinkCandidate,
+        LinkJudge,
+        LinkQuestion,
+        RuleLinkJudge,
+    )
     from eventmem.policies.observer.rules import ObserverParams
     from eventmem.policies.plasticity import PlasticityParams
     from eventmem.policies.routing import RoutingParams
@@ -48,6 +73,12 @@ if TYPE_CHECKING:
     from eventmem.policies.utility import UtilityParams
     from eventmem.reader import View
     from eventmem.recall.channels import Channel
+    from eventmem.recall.intent import (
+        IntentAnswer,
+        IntentClassifier,
+        IntentQuestion,
+        RuleIntentClassifier,
+    )
     from eventmem.results import Conflict, HistoryEntry, Hit, Memory, RememberResult, Version
     from eventmem.serve.client import connect
     from eventmem.storage.log import Head
@@ -69,12 +100,20 @@ _LAZY = {
     "Config": "eventmem.config",
     "Conflict": "eventmem.results",
     "ConsolidationReport": "eventmem.maintain.sweep",
+    "ContradictionAnswer": "eventmem.policies.conflict.judge",
+    "ContradictionJudge": "eventmem.policies.conflict.judge",
+    "ContradictionQuestion": "eventmem.policies.conflict.judge",
     "DecayParams": "eventmem.policies.decay",
     "DreamParams": "eventmem.policies.dream.params",
     "Embedder": "eventmem.text.embedders",
     "Engine": "eventmem.engine",
     "Entity": "eventmem.graph",
     "Erasure": "eventmem.write.erase",
+    "ExtractedEntity": "eventmem.policies.extract.judge",
+    "ExtractedFact": "eventmem.policies.extract.judge",
+    "FactAnswer": "eventmem.policies.extract.judge",
+    "FactExtractor": "eventmem.policies.extract.judge",
+    "FactQuestion": "eventmem.policies.extract.judge",
     "GateParams": "eventmem.policies.gate",
     "GraphReader": "eventmem.graph",
     "HashingEmbedder": "eventmem.text.embedders",
@@ -82,23 +121,37 @@ _LAZY = {
     "HistoryEntry": "eventmem.results",
     "Hit": "eventmem.results",
     "ImportanceParams": "eventmem.policies.importance",
+    "IntentAnswer": "eventmem.recall.intent",
+    "IntentClassifier": "eventmem.recall.intent",
+    "IntentQuestion": "eventmem.recall.intent",
+    "JudgedLink": "eventmem.policies.links",
+    "Judges": "eventmem.judges",
     "LifecycleParams": "eventmem.policies.lifecycle",
     "Link": "eventmem.graph",
+    "LinkAnswer": "eventmem.policies.links",
+    "LinkCandidate": "eventmem.policies.links",
+    "LinkJudge": "eventmem.policies.links",
+    "LinkQuestion": "eventmem.policies.links",
     "ManualClock": "eventmem.clock",
     "Memory": "eventmem.results",
     "MiniLMEmbedder": "eventmem.text.neural",
     "Neighbor": "eventmem.graph",
     "ObserverParams": "eventmem.policies.observer.rules",
+    "OpenAICompatibleJudge": "eventmem.judges.openai_compatible",
     "PlasticityParams": "eventmem.policies.plasticity",
-    "RoutingParams": "eventmem.policies.routing",
     "Relation": "eventmem.graph",
     "RememberResult": "eventmem.results",
+    "RoutingParams": "eventmem.policies.routing",
+    "RuleContradictionJudge": "eventmem.policies.conflict.judge",
+    "RuleFactExtractor": "eventmem.policies.extract.judge",
+    "RuleIntentClassifier": "eventmem.recall.intent",
+    "RuleLinkJudge": "eventmem.policies.links",
     "Summarizer": "eventmem.policies.dream.summaries",
     "SystemClock": "eventmem.clock",
     "TierParams": "eventmem.policies.tiers",
     "UtilityParams": "eventmem.policies.utility",
-    "Version": "eventmem.results",
     "VerifyReport": "replay.verify",
+    "Version": "eventmem.results",
     "View": "eventmem.reader",
     "connect": "eventmem.serve.client",
 }
@@ -111,6 +164,9 @@ __all__ = [
     "Config",
     "Conflict",
     "ConsolidationReport",
+    "ContradictionAnswer",
+    "ContradictionJudge",
+    "ContradictionQuestion",
     "CorruptRecordError",
     "CorruptStoreError",
     "DecayParams",
@@ -122,6 +178,11 @@ __all__ = [
     "Entity",
     "Erasure",
     "EventmemError",
+    "ExtractedEntity",
+    "ExtractedFact",
+    "FactAnswer",
+    "FactExtractor",
+    "FactQuestion",
     "GateParams",
     "GraphReader",
     "HashingEmbedder",
@@ -130,20 +191,35 @@ __all__ = [
     "Hit",
     "ImportanceParams",
     "IncompatibleStoreError",
+    "IntentAnswer",
+    "IntentClassifier",
+    "IntentQuestion",
     "InvalidInputError",
+    "JudgeError",
+    "JudgedLink",
+    "Judges",
     "LifecycleParams",
     "Link",
+    "LinkAnswer",
+    "LinkCandidate",
+    "LinkJudge",
+    "LinkQuestion",
     "ManualClock",
     "Memory",
     "MiniLMEmbedder",
     "Neighbor",
     "NotFoundError",
     "ObserverParams",
+    "OpenAICompatibleJudge",
     "PlasticityParams",
     "ReadOnlyError",
     "Relation",
     "RememberResult",
     "RoutingParams",
+    "RuleContradictionJudge",
+    "RuleFactExtractor",
+    "RuleIntentClassifier",
+    "RuleLinkJudge",
     "StorageFullError",
     "StoreError",
     "StoreLockedError",
@@ -167,6 +243,7 @@ def open(  # the documented name, as in ``eventmem.open(path)``; shadows the bui
     config: Config | None = None,
     readonly: bool = False,
     summarizer: Summarizer | None = None,
+    judges: Judges | None = None,
 ) -> Engine:
     """Open (or create) the store at ``path``. Use it as a context manager.
 
@@ -176,11 +253,15 @@ def open(  # the documented name, as in ``eventmem.open(path)``; shadows the bui
     ``summarizer``: what writes the text of consolidated memories and category summaries during
     ``consolidate`` (any object with ``summarize(texts) -> str``; None: extractive). Its output
     is stored, so a replay never calls it.
+    ``judges``: pluggable judges (an LLM...) for contradictions, fact extraction, links and
+    recall intent, each deciding in place of the rules (:class:`Judges`; None: the rules). Their
+    answers are recorded in the events, so replay never calls them and audit checks against
+    them.
     """
     from eventmem.engine import Engine
 
     return Engine(path, clock=clock, embedder=embedder, config=config, readonly=readonly,
-                  summarizer=summarizer)
+                  summarizer=summarizer, judges=judges)
 
 
 def __dir__() -> list[str]:

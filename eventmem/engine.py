@@ -42,15 +42,18 @@ from eventmem.events import (
     RecalledQuery,
     session_key,
 )
+from eventmem.judges import NO_JUDGES, Judges
 from eventmem.maintain import cycle
 from eventmem.maintain.sweep import ConsolidationReport, purged_contents
 from eventmem.maintain.sweep import report as consolidation_report
 from eventmem.policies import plasticity
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.dream.summaries import Summarizer
+from eventmem.policies.extract.judge import FactExtractor
 from eventmem.policies.utility import after_feedback
 from eventmem.reader import Reader, View, serialized, view_at
 from eventmem.recall.cache import RecallCache
+from eventmem.recall.intent import is_rules as intent_rules
 from eventmem.results import Action, Hit, RememberResult
 from eventmem.storage.envelope import Content, appended
 from eventmem.storage.log import EventLog, Head
@@ -187,8 +190,19 @@ class Engine(Reader):
         config: Config | None = None,
         readonly: bool = False,
         summarizer: Summarizer | None = None,
+        judges: Judges | None = None,
     ) -> None:
         checks.plugins(clock=clock, embedder=embedder, summarizer=summarizer, config=config)
+        if judges is not None and not isinstance(judges, Judges):
+            raise InvalidInputError(f"judges must be an eventmem.Judges, got "
+                                    f"{type(judges).__name__}")
+        self.judges = judges or NO_JUDGES
+        try:
+            self.judges.check()
+        except TypeError as exc:
+            raise InvalidInputError(str(exc)) from None
+        self.intent_classifier = None if intent_rules(self.judges.intent) \
+            else self.judges.intent
         readonly = checks.flag(readonly, "readonly")
         self.config = config or Config()
         self.clock: Clock = clock or SystemClock()
@@ -385,10 +399,12 @@ class Engine(Reader):
         checked = masked(checked, self.config.observer)
         at = self._now()
         contents = self._contents_for({content_hash(item.text): item.text
-                                       for item in checked})
+                                       for item in checked}, extractor=self.judges.facts)
         decided = batch.decide(self._views, checked, contents, at=at, head=self._log.head(),
                                 config=self.config, text_of=self._text_of,
-                                vector_of=self._vector_of, analyse=self._analyse)
+                                vector_of=self._vector_of, analyse=self._analyse,
+                                contradiction=self.judges.contradiction,
+                                linker=self.judges.links, extractor=self.judges.facts)
         seqs = self._log.append(decided.events, contents=decided.contents)
         self._fold(decided.events, seqs, decided.contents)
         self._ops.info(op, count=len(decided.events), first_seq=seqs[0], last_seq=seqs[-1])
@@ -501,11 +517,13 @@ class Engine(Reader):
         return np.frombuffer(vector or bytes(4 * self._embedder.dim), dtype=np.float32)
 
     def _analyse(self, text: str) -> Content:
+        """A text the write path synthesized, analysed as its inputs are (the fact extractor)."""
         chash = content_hash(text)
-        return self._contents_for({chash: text})[chash]
+        return self._contents_for({chash: text}, extractor=self.judges.facts)[chash]
 
-    def _contents_for(self, texts: Mapping[str, str]) -> dict[str, Content]:
-        return contents_for(self._log, self._embedder, texts)
+    def _contents_for(self, texts: Mapping[str, str],
+                      extractor: FactExtractor | None = None) -> dict[str, Content]:
+        return contents_for(self._log, self._embedder, texts, extractor)
 
     def _fold(self, events: list[Event], seqs: list[int],
               contents: Mapping[str, Content] | None = None) -> None:
@@ -836,7 +854,11 @@ class Engine(Reader):
                 scores=tuple(h.score for h in accessed),
                 valid_at=None if valid_at is None else to_micros(valid_at),
                 stabilities=tuple(stability_after_access(memories[h.memory_id], now,
-                                                         self.config.decay) for h in accessed))
+                                                         self.config.decay) for h in accessed),
+                # Why it searched as it did, when a classifier other than the rules said so.
+                intent="" if self.intent_classifier is None else plan.intent,
+                intent_judge="" if self.intent_classifier is None
+                else self.intent_classifier.judge_id)
             # The co-activation it decides goes in the same transaction: one commit per recall.
             after = plasticity.after_access(
                 self._views, event.memory_ids, now, self.config.plasticity, self.config.decay,

@@ -8,6 +8,8 @@ The tree::
     ├── ReadOnlyError                           a write on an as_of view or a read-only store
     ├── ClosedError                             the store was closed
     ├── EmbedderError (also ValueError)         the embedder returned unusable vectors
+    ├── JudgeError                              a pluggable judge's endpoint failed or answered
+    │                                           unusably; the call wrote nothing
     └── StoreError                              the store on disk
         ├── StoreLockedError                    another process holds the writer lock
         ├── IncompatibleStoreError              format version or embedder does not match
@@ -48,6 +50,11 @@ class ClosedError(EventmemError):
 class EmbedderError(EventmemError, ValueError):
     """The embedder returned vectors the store cannot hold (wrong shape, not finite, not unit
     length): nothing was written."""
+
+
+class JudgeError(EventmemError):
+    """A pluggable judge (eventmem.judges) could not answer: its endpoint failed, timed out or
+    answered something unusable. Raised before anything is appended."""
 
 
 class StoreError(EventmemError):

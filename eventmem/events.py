@@ -81,6 +81,16 @@ class TimeSpan(msgspec.Struct, frozen=True, array_like=True, gc=False):
     end: int
 
 
+class JudgeRef(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """A pluggable judge other than the default that took part in a decision: its role
+    (``contradiction``, ``links``) and its id. Its answers are recorded in the decision's
+    events (``conflict.flagged``, the links of ``memory.ingested``), so replay never asks it
+    again and audit checks the decision against them instead of re-asking."""
+
+    role: str
+    judge: str
+
+
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False,
             omit_defaults=True):
     """Fields every event carries."""
@@ -139,7 +149,10 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     # extracted from the text are content (names are words of the text): they are stored with it,
     # by content hash (see Extraction), so that erasing the text erases them too.
     links: tuple[MemoryLink, ...] = ()
-    extractor: str = ""  # the extractor that analysed the content
+    # The extractor in force for this write: the rules' version, or a pluggable fact
+    # extractor's id (eventmem.judges). A text the store analysed before keeps the extraction
+    # stored with it then.
+    extractor: str = ""
     # The caller's labels (tags, refs and the session as given) are caller text: since
     # labels-1 they are content (a Labels document, JSON, by this hash) stored beside the text,
     # so that erasure removes them; ``tags`` and ``refs`` stay empty and ``session`` holds only
@@ -178,6 +191,9 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     category_rule: str = ""
     category_policy: str = ""
     tier_rule: str = ""
+    # The judges other than the defaults (eventmem.judges) the write path asked for this item:
+    # empty when the rules decided, as before judges existed.
+    judges: tuple[JudgeRef, ...] = ()
 
 
 class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True):
@@ -194,6 +210,7 @@ class MemoryReinforced(Event, tag="memory.reinforced", frozen=True, kw_only=True
     item: int = 0
     input_valid_from: int | None = None
     input_valid_until: int | None = None
+    judges: tuple[JudgeRef, ...] = ()  # as on memory.ingested
 
 
 class MemoryRejected(Event, tag="memory.rejected", frozen=True, kw_only=True):
@@ -220,6 +237,7 @@ class MemorySkipped(Event, tag="memory.skipped", frozen=True, kw_only=True):
     item: int = 0
     input_valid_from: int | None = None
     input_valid_until: int | None = None
+    judges: tuple[JudgeRef, ...] = ()  # as on memory.ingested
 
 
 class MemorySuperseded(Event, tag="memory.superseded", frozen=True, kw_only=True):
@@ -268,6 +286,10 @@ class ConflictFlagged(Event, tag="conflict.flagged", frozen=True, kw_only=True):
     similarity: float
     strategy: str  # the strategy applied; "ask" leaves it open
     policy: str = POLICY_VERSION
+    # The contradiction judge that found it when not the rules ("": the rules of
+    # eventmem.policies.conflict), and the confidence it gave: its answer, with the evidence.
+    judge: str = ""
+    confidence: float | None = None
 
 
 class ConflictResolved(Event, tag="conflict.resolved", frozen=True, kw_only=True):
@@ -299,6 +321,10 @@ class MemoryRecalled(Event, tag="memory.recalled", frozen=True, kw_only=True):
     stabilities: tuple[float, ...] = ()
     policy: str = POLICY_VERSION
     query_hash: str | None = None
+    # The query's intent as a pluggable intent classifier answered it, and the classifier's id
+    # ("" both: the rules of eventmem.recall.plan decided, which a replanning re-derives).
+    intent: str = ""
+    intent_judge: str = ""
 
 
 class Labels(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar
+from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar, cast
 
 import msgspec
 
@@ -31,7 +31,8 @@ from eventmem.recall.cache import RecallCache, recall_key
 from eventmem.recall.channels import Channel
 from eventmem.recall.context import build_context
 from eventmem.recall.fuse import Access, Candidate, search
-from eventmem.recall.plan import QueryPlan
+from eventmem.recall.intent import IntentClassifier, IntentQuestion
+from eventmem.recall.plan import INTENTS, Intent, QueryPlan, is_chitchat
 from eventmem.recall.plan import plan as query_plan
 from eventmem.recall.score import PROFILES
 from eventmem.results import Conflict, HistoryEntry, Hit, Memory, Version
@@ -124,6 +125,8 @@ class Reader:
     # name -> Channel. Set it on an instance; its RRF weight is the intent route's (else 1).
     extra_channels: Mapping[str, Channel] = MappingProxyType({})
     _recall_cache: RecallCache[Any]
+    # A pluggable intent classifier (eventmem.recall.intent); None: the rules of the query plan.
+    intent_classifier: IntentClassifier | None = None
 
     # -- what a subclass provides -------------------------------------------------------------
 
@@ -259,7 +262,7 @@ class Reader:
         cached = self._recall_cache.get(key) if not self.extra_channels else None
         if cached is not None:
             return _fresh(cached[0]), [(m, s, dict(sig)) for m, s, sig in cached[1]], cached[2]
-        plan = query_plan(query, now)
+        plan = query_plan(query, now, self._intent(query, now))
         found = search(self._views, plan, self._access(), namespace=namespace, k=k, now=now,
                        config=self.config, valid_at=at, include_hidden=include_hidden,
                        profile=profile, extra_channels=self.extra_channels, matches=matches,
@@ -282,6 +285,15 @@ class Reader:
             self._recall_cache.put(key, (tuple(_fresh(hits)),
                                          tuple((m, s, dict(sig)) for m, s, sig in found), plan))
         return hits, found, plan
+
+    def _intent(self, query: str, now: int) -> Intent | None:
+        """The intent the pluggable classifier gives ``query``, when there is one and it names
+        a known intent; None: the plan's rules decide (a greeting asks nothing of it)."""
+        classifier = self.intent_classifier
+        if classifier is None or is_chitchat(query):
+            return None
+        answer = classifier.intent(IntentQuestion(query=query, now=now)).intent
+        return cast(Intent, answer) if answer in INTENTS else None
 
     def _hot_extra(self, namespace: str, now: int, taken: set[str]) -> list[Candidate]:
         """The seed's hot tier of ``namespace`` at ``now``, but ``taken``, as candidates

@@ -57,6 +57,14 @@ from projections import Projections
 from replay.compare import Ids, compare_events, differences, render_value, summary, tags
 from replay.groups import Group, groups, split_items
 from replay.inputs import Lookups, item_input
+from replay.judges import (
+    RecordedExtractor,
+    ReplayedContradictions,
+    ReplayedLinks,
+    judges_named,
+    replayed_contradictions,
+    replayed_links,
+)
 from replay.policies import (
     SWEEPS_NEWEST_FIRST,
     recorded_policies,
@@ -282,10 +290,12 @@ class _Auditor:
         checked_items = [i for i in inputs if i is not None]
         first = envelopes[0]
         texts = {content_hash(i.text): i.text for i in checked_items}
+        contradiction, linker, extractor = self._judges(kept, checked_items, tracker)
         decided = batch.decide(
             self.views, checked_items, tracker.contents_for(texts), at=first.event.at,
             head=self._head_before(first.seq), config=self.config, text_of=tracker.text_of,
-            vector_of=tracker.vector_of, analyse=tracker.analyse)
+            vector_of=tracker.vector_of, analyse=tracker.analyse, contradiction=contradiction,
+            linker=linker, extractor=extractor)
         derived_items, derived_trailer = split_items(decided.events)
         ids = Ids()
         found: list[AuditFinding] = []
@@ -294,6 +304,33 @@ class _Auditor:
             found += self._compare([by_event[id(e)] for e in item], mine, ids)
         found += self._compare([by_event[id(e)] for e in trailer], derived_trailer, ids)
         self._settle("write", found, count, tracker, namespaces)
+
+    def _judges(self, items: list[list[Any]], inputs: list[Any], tracker: Lookups
+                ) -> tuple[ReplayedContradictions | None, ReplayedLinks | None,
+                           RecordedExtractor | None]:
+        """Stand-ins giving back the recorded answers of the judges a batch names (None: the
+        rules decided, and are re-run). A fact extractor needs none: the re-run reads the
+        extraction stored with each text."""
+        named = judges_named([event for item in items for event in item])
+        if not named:
+            return None, None, None
+        made = {e.memory_id: e.content_hash for item in items for e in item
+                if isinstance(e, MemoryIngested)}
+        memories = self.views.state.memories
+
+        def text_of(memory_id: str) -> str | None:
+            chash = made.get(memory_id)
+            if chash is None:
+                record = memories.get(memory_id)
+                chash = None if record is None else record.content_hash
+            return None if chash is None else tracker.blob(chash)
+
+        contradiction = None if "contradiction" not in named else replayed_contradictions(
+            items, [i.text for i in inputs], text_of, tracker.blob, named["contradiction"])
+        linker = None if "links" not in named else replayed_links(
+            [event for item in items for event in item], tracker.blob, named["links"])
+        extractor = None if "facts" not in named else RecordedExtractor(named["facts"])
+        return contradiction, linker, extractor
 
     # -- conflict resolutions -----------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from eventmem.events import (
     POLICY_VERSION,
     CategorySummarized,
     Event,
+    JudgeRef,
     LifecycleTransitioned,
     MemoryConsolidated,
     MemoryIngested,
@@ -100,8 +101,9 @@ def unknown_policy(events: Sequence[Event]) -> str | None:
         known = KNOWN.get(event_tag(event))
         if policy is not None and known is not None and policy not in known:
             return policy
-        if isinstance(event, MemoryIngested) and event.extractor not in ("", EXTRACTOR_VERSION):
-            return event.extractor
+        if isinstance(event, MemoryIngested) and event.extractor not in ("", EXTRACTOR_VERSION) \
+                and JudgeRef(role="facts", judge=event.extractor) not in event.judges:
+            return event.extractor  # a pluggable extractor's is re-read from the stored content
         if isinstance(event, MemoryIngested) and event.kind_policy \
                 and event.kind_policy not in CLASSIFIERS:
             return event.kind_policy

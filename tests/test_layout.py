@@ -28,7 +28,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("eventmem.config", "eventmem.checks", "eventmem.metadata"),
     ("eventmem.write", "eventmem.recall", "eventmem.maintain"),
     ("replay",),
-    ("eventmem.engine", "eventmem.reader", "eventmem.graph", "eventmem.transfer"),
+    ("eventmem.engine", "eventmem.reader", "eventmem.graph", "eventmem.transfer",
+     "eventmem.judges"),
     ("eventmem.serve", "eventmem.cli"),
 )
 

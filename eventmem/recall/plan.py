@@ -343,15 +343,18 @@ def _has_content(text: str) -> bool:
 # -- the plan ------------------------------------------------------------------------------------
 
 
-def plan(text: str, now: int) -> QueryPlan:
-    """Everything the retrieval needs to know about ``text``, asked at ``now`` (microseconds)."""
+def plan(text: str, now: int, intent: Intent | None = None) -> QueryPlan:
+    """Everything the retrieval needs to know about ``text``, asked at ``now`` (microseconds).
+    ``intent``: the intent a pluggable classifier gave (:mod:`eventmem.recall.intent`); None:
+    the rules' (:func:`classify`)."""
     if is_chitchat(text):
         return QueryPlan(text, True, "general", text, (), None, None)
     time = find_time(text, now)
     content = strip_phrase(text, time.phrase) if time is not None else text
     if not _has_content(content):
         content = text  # "what happened yesterday": keep the words, the time does the work
-    intent = classify(text, time)
+    if intent is None:
+        intent = classify(text, time)
     parts = tuple(split_compound(content))
     expansion = declarative(content) if not parts else None
     return QueryPlan(text, False, intent, content, parts, expansion, time,

@@ -13,14 +13,20 @@ earlier items' events are folded (:mod:`eventmem.write.neighbours`). For each it
    and flashbulb status (:func:`ingested`, from a :class:`Creation`);
 4. sessions over their working-memory capacity evict their weakest members.
 
+Pluggable judges (:mod:`eventmem.judges`) may decide what contradicts (step 2) and the links
+(step 3) in place of the rules; their answers go into the events, and each item's decision names
+them (``judges``), so that an audit replays their answers instead of re-asking.
+
 Nothing here reads the clock or writes; the engine appends the events in one transaction.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
+from itertools import takewhile
 from typing import Any, NamedTuple, cast
 
 import msgspec
@@ -35,8 +41,8 @@ from eventmem.events import (
     EntityRef,
     Event,
     Extraction,
+    JudgeRef,
     Labels,
-    LinkType,
     MemoryIngested,
     MemoryKind,
     MemoryLink,
@@ -52,7 +58,6 @@ from eventmem.events import (
 )
 from eventmem.policies import (
     category,
-    causal,
     classify,
     emotion,
     facts,
@@ -66,9 +71,18 @@ from eventmem.policies import (
     times,
     values,
 )
+from eventmem.policies import links as links_policy
 from eventmem.policies.conflict import detect as conflict
+from eventmem.policies.conflict import judge as contradiction_judge
+from eventmem.policies.conflict.judge import (
+    ContradictionAnswer,
+    ContradictionJudge,
+    ContradictionQuestion,
+)
 from eventmem.policies.decay import progress, stability_after_access
+from eventmem.policies.extract import judge as fact_judge
 from eventmem.policies.extract import relations as extract
+from eventmem.policies.extract.judge import FactExtractor
 from eventmem.policies.observer import rules as observer
 from eventmem.recall.facts import FactsOf, NamespaceFacts, Read
 from eventmem.results import Action
@@ -327,14 +341,22 @@ Analyse = Callable[[str], Content]
 
 def decide(views: Projections, items: Sequence[Item], contents: Mapping[str, Content],
            *, at: int, head: Head, config: Config, text_of: TextOf, vector_of: VectorOf,
-           analyse: Analyse) -> Decided:
+           analyse: Analyse, contradiction: ContradictionJudge | None = None,
+           linker: links_policy.LinkJudge | None = None,
+           extractor: FactExtractor | None = None) -> Decided:
     """The events that record what each item means (see the module docstring). An item may
     carry ``gate_policy`` (the audit re-deciding a recorded item): ``gate-2`` re-decides its
     exact-text match as that version did; ``gate-2`` and ``gate-3`` look for no value difference
-    and merge by appending sentences."""
+    and merge by appending sentences.
+
+    ``contradiction`` and ``linker``: pluggable judges (None: the rules). Their answers are
+    recorded in the events; a judge that raises fails the whole batch, before anything is
+    appended (the store stays as it was). ``extractor``: the fact extractor that analysed the
+    contents (its answers are the contents' extractions; named in the events)."""
     with single_thread():  # similarities feed decisions: one thread, one summation order
         batch = Batch(views, items, contents, at=at, head=head, config=config,
-                      text_of=text_of, vector_of=vector_of, analyse=analyse)
+                      text_of=text_of, vector_of=vector_of, analyse=analyse,
+                      contradiction=contradiction, linker=linker, extractor=extractor)
         for i, item in enumerate(items):
             batch.decide(i, item)
     batch.events += working_evictions(views, batch.new_records, batch.retired, at,
@@ -347,8 +369,24 @@ class Batch:
 
     def __init__(self, views: Projections, items: Sequence[Item],
                  contents: Mapping[str, Content], *, at: int, head: Head, config: Config,
-                 text_of: TextOf, vector_of: VectorOf, analyse: Analyse) -> None:
+                 text_of: TextOf, vector_of: VectorOf, analyse: Analyse,
+                 contradiction: ContradictionJudge | None = None,
+                 linker: links_policy.LinkJudge | None = None,
+                 extractor: FactExtractor | None = None) -> None:
         self.views, self.contents, self.at, self.head = views, contents, at, head
+        # Pluggable judges; None where the rules decide (the default: the inline code paths,
+        # which parse claims once per batch and read a neighbour's text only when needed).
+        self.judge = None if contradiction_judge.is_rules(contradiction) else contradiction
+        self.linker = None if links_policy.is_rules(linker) else linker
+        self.extractor = None if fact_judge.is_rules(extractor) else extractor
+        # Recorded on each item's decision, so that an audit knows whose answers to replay.
+        self.judge_refs = tuple(JudgeRef(role=role, judge=judge.judge_id) for role, judge
+                                in (("contradiction", self.judge), ("facts", self.extractor),
+                                    ("links", self.linker))
+                                if judge is not None)
+        self.judged: dict[int, float] = {}  # item -> confidence, where the judge found conflict
+        self.item_index = 0  # the item being decided
+        self.answers: dict[tuple[str, str], ContradictionAnswer] = {}  # the judge's, by texts
         self.config, self.params = config, config.gate
         self._text_of, self._vector_of, self.analyse = text_of, vector_of, analyse
         self.events: list[Event] = []
@@ -398,6 +436,7 @@ class Batch:
 
     def decide(self, i: int, item: Item) -> None:
         """Decide item ``i``, appending its events; later items see them."""
+        self.item_index = i
         first = len(self.events)
         self._decide(i, item)
         self._note_input(first, i, item)
@@ -436,6 +475,9 @@ class Batch:
                 noted["input_valid_from"] = item.valid_from
             if item.valid_until is not None:
                 noted["input_valid_until"] = item.valid_until
+        if self.judge_refs and isinstance(event, MemoryIngested | MemoryReinforced
+                                          | MemorySkipped):
+            noted["judges"] = self.judge_refs
         if noted:
             self.events[first] = msgspec.structs.replace(event, **noted)
 
@@ -676,8 +718,10 @@ class Batch:
             input_hash=input_hash if chash != input_hash else None, rule=rule,
             inherited=inherited, reward=self._utility(near))
         carried = caller_metadata.merged(inherited.metadata if inherited else None, item.metadata)
-        event, labels = with_labels(ingested(item, creation, at=self.at, config=self.config),
-                                    item.session_label, carried)
+        made = ingested(item, creation, at=self.at, config=self.config)
+        if self.extractor is not None:  # its content was analysed by the fact extractor
+            made = msgspec.structs.replace(made, extractor=self.extractor.judge_id)
+        event, labels = with_labels(made, item.session_label, carried)
         if carried:
             self.metadata[memory_id] = carried
         self.stored.update(labels)
@@ -730,27 +774,34 @@ class Batch:
           text gives a reason ("because", "so"...), else
           ``related_to`` it and the next nearest above ``link_similarity`` (weight: cosine);
         * ``same_entity`` the latest memories naming one of its entities (weight 0.5).
+
+        A link judge other than the rules (``self.linker``) decides the first kind instead
+        (:mod:`eventmem.policies.links`); its links are what the event records.
         """
-        links: dict[str, MemoryLink] = {}
+        found: dict[str, MemoryLink] = {}
         floor = self.params.link_similarity
-        for rank, (mid, sim) in enumerate(near.ranked[: self.params.max_links]):
-            if sim < floor:
-                break
-            relation: LinkType = "related_to"
-            if rank == 0 and causal.gives_reason(text):
-                relation = "causes"
-            elif rank == 0 and sim >= self.params.elaborates_similarity and \
-                    merge.content_terms(self.text_of(mid)) < merge.content_terms(text):
-                relation = "elaborates"
-            links[mid] = MemoryLink(target=mid, relation=relation, weight=round(sim, 6))
+        nearest = list(takewhile(lambda pair: pair[1] >= floor,
+                                 near.ranked[: self.params.max_links]))
+        if self.linker is not None:
+            question = links_policy.LinkQuestion(text=text, candidates=tuple(
+                links_policy.LinkCandidate(memory_id=mid, text=self.text_of(mid),
+                                           similarity=round(sim, 6)) for mid, sim in nearest))
+            for link in links_policy.judged_links(self.linker.links(question), question):
+                found[link.target] = link
+        else:
+            for rank, (mid, sim) in enumerate(nearest):
+                relation = links_policy.rule_relation(
+                    rank, sim, text, functools.partial(self.text_of, mid),
+                    self.params.elaborates_similarity)
+                found[mid] = MemoryLink(target=mid, relation=relation, weight=round(sim, 6))
         for entity in entities:
             if entity.key == extract.SELF_KEY:  # the speaker: in nearly every memory
                 continue
             for mid in self.memories_naming(ns, entity.key, self.params.max_links):
-                if mid not in links and mid not in self.retired \
+                if mid not in found and mid not in self.retired \
                         and eligible(self.views.state.memories.get(mid)):
-                    links[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)
-        return tuple(links.values())
+                    found[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)
+        return tuple(found.values())
 
     def facts_reader(self, ns: str, inferred_names: bool) -> BatchFacts:
         """The namespace's stored memories read as facts by gate-7, leaving out what the batch
@@ -903,6 +954,8 @@ def contradiction(batch: Batch, item: Item, near: Near
     the new text contradicts, and the contradiction's evidence. Facts whose valid times do
     not overlap never conflict: "lived in London until March" and "lives in Berlin since
     March" are history, not a contradiction."""
+    if batch.judge is not None:
+        return _judged_contradiction(batch, item, near)
     new_claims = _claims_in(batch, item.text)
     if not new_claims.items:  # most texts state nothing comparable: no lookups
         return None, None
@@ -916,6 +969,39 @@ def contradiction(batch: Batch, item: Item, near: Near
     return None, None
 
 
+def _judged_contradiction(batch: Batch, item: Item, near: Near
+                          ) -> tuple[gate.Neighbour | None, conflict.Contradiction | None]:
+    """:func:`contradiction` as a pluggable judge decides it: the same candidates, each asked
+    about (no claims needed first: a model may see what the rules cannot parse). Its confidence
+    is kept for the conflict it finds (:func:`settle` records it)."""
+    assert batch.judge is not None
+    interval = (item.valid_from, item.valid_until)
+    for mid, sim in _candidates(batch, item, near):
+        if mid in batch.retired or not _overlap(interval, _interval(batch, mid)):
+            continue
+        found = _judged(batch, item, mid)
+        if found is not None:
+            return batch.neighbour((mid, sim)), found
+    return None, None
+
+
+def _judged(batch: Batch, item: Item, memory_id: str) -> conflict.Contradiction | None:
+    """The judge's contradiction of ``memory_id`` by the item, or None. Each pair of texts is
+    asked once per batch (an answer cannot change within one decision); where it finds one,
+    its confidence is kept for :func:`settle` to record."""
+    assert batch.judge is not None
+    pair = (item.text, batch.text_of(memory_id))
+    answer = batch.answers.get(pair)
+    if answer is None:
+        answer = batch.answers[pair] = batch.judge.contradiction(ContradictionQuestion(
+            new_text=pair[0], old_text=pair[1]))
+    if not answer.contradicts:
+        return None
+    batch.judged[batch.item_index] = float(answer.confidence)
+    return conflict.Contradiction(answer.subject, answer.attribute, answer.old_value,
+                                  answer.new_value, answer.rule or "contradiction")
+
+
 def new_value(batch: Batch, item: Item
               ) -> tuple[gate.Neighbour | None, conflict.Contradiction | None]:
     """The namespace's latest memory of a single-valued attribute that the new text states
@@ -924,7 +1010,8 @@ def new_value(batch: Batch, item: Item
     earlier value (valid from before the latest memory began) is no contradiction of it, nor is
     a restatement (no value word the latest memory lacks), nor an elaboration (every value word
     of the latest memory and more, with no word saying the fact changed). Only a name the user
-    declared is the user's here: replacing a fact needs more evidence than ordering a recall."""
+    declared is the user's here: replacing a fact needs more evidence than ordering a recall.
+    With a contradiction judge, the memory so found is put to it, and its answer decides."""
     latest = _latest_of_attributes(batch, item)
     new_values = facts.values_of(item.text)
     new_from = item.valid_from or batch.at
@@ -943,6 +1030,11 @@ def new_value(batch: Batch, item: Item
         if not _overlap((item.valid_from, item.valid_until), _interval(batch, mid)):
             continue
         vector = batch.queries_by_text[item.text].vector
+        if batch.judge is not None:  # the judge has the last word on what contradicts
+            judged = _judged(batch, item, mid)
+            if judged is None:
+                continue
+            return batch.neighbour((mid, float(batch.vector_of(mid) @ vector))), judged
         return batch.neighbour((mid, float(batch.vector_of(mid) @ vector))), \
             conflict.Contradiction(fact.owner, fact.attribute,
                                    " ".join(sorted(old_values - new_values)),
@@ -1110,10 +1202,13 @@ def settle(batch: Batch, i: int, item: Item, chash: str,
     evidence = evidence_text(found.subject, found.attribute, found.old_value, found.new_value)
     evidence_hash = content_hash(evidence)
     batch.stored.setdefault(evidence_hash, Content(evidence))
+    judged = batch.judged.get(i)  # the judge's confidence, where it found the conflict
     batch.events.append(ConflictFlagged(
         at=batch.at, namespace=ns, actor=source, conflict_id=conflict_id, memory_id=old,
         other_id=new, content_hash=evidence_hash, rule=found.rule,
-        similarity=decision.similarity, strategy=strategy, policy=gate.GATE_VERSION))
+        similarity=decision.similarity, strategy=strategy, policy=gate.GATE_VERSION,
+        judge="" if judged is None or batch.judge is None else batch.judge.judge_id,
+        confidence=judged))
     if resolution.winner == "none":
         batch.outcome(new, "created", resolution.rule, neighbour=old,
                       similarity=decision.similarity, conflict_id=conflict_id, event=first)
