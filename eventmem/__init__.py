@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from eventmem.engine import Engine
     from eventmem.graph import Entity, GraphReader, Link, Neighbor, Relation
     from eventmem.maintain.sweep import ConsolidationReport
+    from eventmem.policies.boxes import BoxParams
     from eventmem.policies.decay import DecayParams
     from eventmem.policies.dream.params import DreamParams
     from eventmem.policies.dream.summaries import Summarizer
@@ -48,7 +49,16 @@ if TYPE_CHECKING:
     from eventmem.policies.utility import UtilityParams
     from eventmem.reader import View
     from eventmem.recall.channels import Channel
-    from eventmem.results import Conflict, HistoryEntry, Hit, Memory, RememberResult, Version
+    from eventmem.results import (
+        Box,
+        BoxNeighbour,
+        Conflict,
+        HistoryEntry,
+        Hit,
+        Memory,
+        RememberResult,
+        Version,
+    )
     from eventmem.serve.client import connect
     from eventmem.storage.log import Head
     from eventmem.text.embedders import Embedder, HashingEmbedder
@@ -64,6 +74,9 @@ __version__ = "0.1.0"
 # answers --help at once. Public name -> the module that defines it.
 _LAZY = {
     "AuditReport": "replay.audit",
+    "Box": "eventmem.results",
+    "BoxNeighbour": "eventmem.results",
+    "BoxParams": "eventmem.policies.boxes",
     "Channel": "eventmem.recall.channels",
     "Clock": "eventmem.clock",
     "Config": "eventmem.config",
@@ -105,6 +118,9 @@ _LAZY = {
 
 __all__ = [
     "AuditReport",
+    "Box",
+    "BoxNeighbour",
+    "BoxParams",
     "Channel",
     "Clock",
     "ClosedError",
