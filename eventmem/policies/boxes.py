@@ -153,7 +153,7 @@ class _Decider:
         and the best overlap found."""
         window = self.params.trace_window
         recent = list(self.state.recent_traces.get(namespace, ()))
-        latest: dict[str, tuple[str, frozenset[int] | None]] = {}
+        latest: dict[str, tuple[str, frozenset[int]]] = {}
         for trace_id, box_id, sealed_topic in self._sealed.get(namespace, ()):
             if trace_id in recent:
                 recent.remove(trace_id)
@@ -164,8 +164,11 @@ class _Decider:
         if not topic or window == 0:
             return None, None, best
         for trace_id in reversed(recent[-window:]):  # the newest first: it wins a tie
-            box_id, known = latest.get(trace_id, (self.state.traces[trace_id][-1], None))
-            theirs = known if known is not None else self.topic(self.state.boxes[box_id].members)
+            if trace_id in latest:  # sealed by this call
+                box_id, theirs = latest[trace_id]
+            else:
+                box_id = self.state.traces[trace_id][-1]
+                theirs = self.topic(self.state.boxes[box_id].members)
             score = overlap(topic, theirs)
             if score > best:
                 best, found = score, (trace_id, box_id)
