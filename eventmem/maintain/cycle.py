@@ -8,7 +8,10 @@ left it, ``now`` and the config:
 3. strategic forgetting (:mod:`eventmem.policies.dream.forgetting`);
 4. clusters merged into consolidated memories (:mod:`eventmem.policies.dream.cluster`);
 5. category summaries (:mod:`eventmem.policies.dream.summaries`);
-6. the graph's edge decay and pruning (a hook: :func:`graph_step`).
+6. the graph's edge decay and pruning (a hook: :func:`graph_step`);
+
+and, after the entity promotions, the boxes of sessions gone quiet are sealed
+(:func:`eventmem.policies.boxes.quiet_boxes`).
 
 Later steps see what earlier ones decided through the cycle's overlay (:class:`Overlay`), while
 nothing is folded into the live projections before the engine's one atomic append: the state a

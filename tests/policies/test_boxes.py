@@ -114,8 +114,9 @@ def test_a_quiet_session_is_sealed_by_consolidate(
         last = clock.now()
         mem.consolidate(now=last + timedelta(minutes=29))
         assert _seals(mem) == []
-        mem.consolidate(now=last + timedelta(minutes=45))
+        report = mem.consolidate(now=last + timedelta(minutes=45))
         [seal] = _seals(mem)
+        assert report.boxes_sealed == (seal.box_id,)
         assert seal.reason == "gap" and seal.by is None and seal.gap_s == 45 * 60.0
         assert seal.now is not None and seal.memory_ids == tuple(ids)
         assert mem.boxes()[0].sealed_at == last + timedelta(minutes=45)
