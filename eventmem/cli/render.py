@@ -272,6 +272,8 @@ def render_hits(hits: Sequence[Hit], *, explain: bool) -> str:
     lines = []
     for rank, hit in enumerate(hits, start=1):
         lines.append(f"{rank:>2}. {hit.score:.4f}  {hit.memory_id}  {hit.text}")
+        lines.extend(f"      {'+' if n.offset > 0 else '-'}{abs(n.offset)}  {n.memory_id}  "
+                     f"{n.text}" for n in hit.neighbours)
         if explain:
             lines.extend(f"      {line}" for line in explain_lines(hit.signals))
     return "\n".join(lines)
