@@ -96,7 +96,7 @@ def describe_event(tag: str, details: Mapping[str, Any]) -> str:
         case "graph.relations_pruned":
             return f"pruned {len(d['edges'])} weak relations (strength < threshold at now)"
         case "memory.box_sealed":
-            return (f"sealed box {d['box_id']} of {len(d['memory_ids'])} memories "
+            return (f"sealed box {d['box_id']} of {_memories(len(d['memory_ids']))} "
                     f"({_box_reason(d)}); {_box_trace(d)}")
         case "store.embedder_registered":
             return f"embedder {d['embedder_id']} (dim {d['dim']})"
@@ -109,6 +109,10 @@ def describe_event(tag: str, details: Mapping[str, Any]) -> str:
                     f"{', ' + cause if cause else ''}): text, vectors and terms removed")
         case _:
             return f"{tag} {d}"
+
+
+def _memories(count: int) -> str:
+    return f"{count} memor{'y' if count == 1 else 'ies'}"
 
 
 def _box_reason(d: Mapping[str, Any]) -> str:
@@ -551,8 +555,8 @@ def _life_event(me: str, tag: str, d: dict[str, Any], conflicts: dict[str, Any])
         case "memory.tags_expired":
             return "Its synaptic tag expired uncaptured."
         case "memory.box_sealed":
-            return (f"Its box {d['box_id']} ({len(d['memory_ids'])} memories of its session) "
-                    f"was sealed: {_box_reason(d)}; {_box_trace(d)}.")
+            return (f"Its box {d['box_id']} ({_memories(len(d['memory_ids']))} of its "
+                    f"session) was sealed: {_box_reason(d)}; {_box_trace(d)}.")
         case "memory.strengthened" if any(c["memory_id"] == me for c in d["changes"]):
             change = next(c for c in d["changes"] if c["memory_id"] == me)
             why = _STRENGTHENED.get(d["cause"], d["cause"])
