@@ -272,6 +272,19 @@ def test_an_erased_member_leaves_its_box_and_a_rebuild_keeps_the_boxes(
         assert len(_seals(mem)) == 1 and budget
 
 
+def test_a_forgotten_member_stays_listed_but_is_no_neighbour(
+        tmp_path: Path, clock: eventmem.ManualClock) -> None:
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        puppy = _say(mem, clock, PUPPY, "s1")
+        mem.forget(puppy[1])
+        # Deleted, not erased: its text is still in the store (get() shows it) until purged.
+        assert mem.boxes()[0].memory_ids == tuple(puppy)
+        [hit] = mem.recall("walks every morning", k=1, box_context=5)
+        assert [n.memory_id for n in hit.neighbours] == [puppy[0]]
+        [again] = mem.recall("walks every morning", k=1, box_context=5, include_hidden=True)
+        assert [n.memory_id for n in again.neighbours] == puppy[:2]
+
+
 def test_a_reopened_store_without_snapshots_folds_the_same_boxes(
         tmp_path: Path, clock: eventmem.ManualClock) -> None:
     path = tmp_path / "s"
