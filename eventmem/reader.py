@@ -529,8 +529,7 @@ class Reader:
         keys: set[str] | None = None
         if session is not None:
             session = checks.label(session, "session")
-            # Grouped by the session's key; in records before labels-1, by the session itself.
-            keys = {session_key(namespace, session), session}
+            keys = {session_key(namespace, session)}  # boxes keep only keys (box_session)
         if trace_id is not None and not isinstance(trace_id, str):
             raise InvalidInputError(f"trace_id must be a str, got {trace_id!r}")
         memories = self._views.state.memories

@@ -41,6 +41,7 @@ from eventmem.events import (
     MemoryUnpinned,
     TagsExpired,
     TierChanged,
+    session_key,
 )
 from eventmem.storage.envelope import Envelope
 
@@ -154,6 +155,18 @@ class BoxRecord(msgspec.Struct, array_like=True, gc=False):
     sealed_at: int | None = None
     reason: str = ""  # topic | gap | size, once sealed
     trace_id: str | None = None  # once sealed
+
+
+def box_session(namespace: str, session: str) -> str:
+    """The session key a box is kept under: the ingest's (events.session_key), or, for a record
+    from before labels-1 that carries the caller's session in the clear, the key made from it,
+    so that no caller text is held by a box (an erasure does not reach into boxes)."""
+    if len(session) == _SESSION_KEY_LEN and session.startswith("s:"):
+        return session
+    return session_key(namespace, session)
+
+
+_SESSION_KEY_LEN = len(session_key("", ""))
 
 
 def box_id_of(first_member: str) -> str:
@@ -294,7 +307,7 @@ def apply(state: State, env: Envelope) -> State:
             # A memory said in a session joins the session's open box; a memory of the dream
             # cycle belongs to no conversation.
             if e.session is not None and not e.policy.startswith("dream-"):
-                _join_box(state, record)
+                _join_box(state, record, e.session)
             state.by_dedup[dedup_slot(e.namespace, e.dedup_key)] = e.memory_id
         case MemoryReinforced(memory_id=mid):
             record = state.memories[mid]
@@ -449,12 +462,13 @@ def _erase(state: State, erased: tuple[str, ...], at: int, seq: int) -> None:
                 conflict.status = "erased"
 
 
-def _join_box(state: State, record: MemoryRecord) -> None:
-    key = working_key(record.namespace, record.session)
+def _join_box(state: State, record: MemoryRecord, session: str) -> None:
+    session = box_session(record.namespace, session)
+    key = working_key(record.namespace, session)
     box_id = state.open_boxes.get(key)
     if box_id is None:
         box_id = state.open_boxes[key] = box_id_of(record.memory_id)
-        state.boxes[box_id] = BoxRecord(box_id, record.namespace, record.session or "",
+        state.boxes[box_id] = BoxRecord(box_id, record.namespace, session,
                                         [record.memory_id], record.created_at, record.created_at)
     else:
         box = state.boxes[box_id]

@@ -45,7 +45,7 @@ from eventmem.clock import MICROS_PER_SECOND
 from eventmem.errors import InvalidInputError
 from eventmem.events import BOX_POLICY, BoxReason, BoxSealed, MemoryIngested
 from eventmem.text.normalize import STOPWORDS, packed_parts, term_id
-from projections.state import BoxRecord, State, box_id_of, working_key
+from projections.state import BoxRecord, State, box_id_of, box_session, working_key
 
 __all__ = ["BOX_POLICY", "BoxParams", "TermsOf", "after_write", "boxed", "content_terms",
            "overlap", "quiet_boxes", "trace_id_of"]
@@ -187,9 +187,9 @@ def after_write(state: State, ingested: Sequence[MemoryIngested], at: int, param
         return []
     news: dict[str, list[str]] = {}  # working key -> the batch's memories, in batch order
     for event in ingested:
-        if boxed(event):
-            news.setdefault(working_key(event.namespace, event.session), []).append(
-                event.memory_id)
+        if event.session is not None and boxed(event):
+            key = working_key(event.namespace, box_session(event.namespace, event.session))
+            news.setdefault(key, []).append(event.memory_id)
     decider = _Decider(state, at, params, terms_of, None)
     memories = state.memories
     limit = round(params.gap_s * MICROS_PER_SECOND)
