@@ -157,6 +157,9 @@ class BoxRecord(msgspec.Struct, array_like=True, gc=False):
     trace_id: str | None = None  # once sealed
 
 
+_SESSION_KEY_LEN = len(session_key("", ""))  # "s:" and 24 hex digits
+
+
 def box_session(namespace: str, session: str) -> str:
     """The session key a box is kept under: the ingest's (events.session_key), or, for a record
     from before labels-1 that carries the caller's session in the clear, the key made from it,
@@ -164,9 +167,6 @@ def box_session(namespace: str, session: str) -> str:
     if len(session) == _SESSION_KEY_LEN and session.startswith("s:"):
         return session
     return session_key(namespace, session)
-
-
-_SESSION_KEY_LEN = len(session_key("", ""))
 
 
 def box_id_of(first_member: str) -> str:
