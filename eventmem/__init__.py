@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from eventmem.judges import Judges
     from eventmem.judges.openai_compatible import OpenAICompatibleJudge
     from eventmem.maintain.sweep import ConsolidationReport
+    from eventmem.policies.boxes import BoxParams
     from eventmem.policies.conflict.judge import (
         ContradictionAnswer,
         ContradictionJudge,
@@ -79,7 +80,16 @@ if TYPE_CHECKING:
         IntentQuestion,
         RuleIntentClassifier,
     )
-    from eventmem.results import Conflict, HistoryEntry, Hit, Memory, RememberResult, Version
+    from eventmem.results import (
+        Box,
+        BoxNeighbour,
+        Conflict,
+        HistoryEntry,
+        Hit,
+        Memory,
+        RememberResult,
+        Version,
+    )
     from eventmem.serve.client import connect
     from eventmem.storage.log import Head
     from eventmem.text.embedders import Embedder, HashingEmbedder
@@ -95,6 +105,9 @@ __version__ = "0.1.0"
 # answers --help at once. Public name -> the module that defines it.
 _LAZY = {
     "AuditReport": "replay.audit",
+    "Box": "eventmem.results",
+    "BoxNeighbour": "eventmem.results",
+    "BoxParams": "eventmem.policies.boxes",
     "Channel": "eventmem.recall.channels",
     "Clock": "eventmem.clock",
     "Config": "eventmem.config",
@@ -158,6 +171,9 @@ _LAZY = {
 
 __all__ = [
     "AuditReport",
+    "Box",
+    "BoxNeighbour",
+    "BoxParams",
     "Channel",
     "Clock",
     "ClosedError",

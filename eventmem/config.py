@@ -16,6 +16,7 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 from eventmem.events import MEMORY_KINDS
+from eventmem.policies.boxes import BoxParams
 from eventmem.policies.category import CategoryParams
 from eventmem.policies.decay import DecayParams
 from eventmem.policies.dream.params import DreamParams
@@ -87,6 +88,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # Plasticity: synaptic tagging and capture, co-activation, spreading activation, and
     # the co-retrieval and mood boosts of recall (see PlasticityParams).
     plasticity: PlasticityParams = msgspec.field(default_factory=PlasticityParams)
+    # Memory boxes: a session's consecutive memories grouped until a topic shift, a quiet gap
+    # or a full box, and boxes on a recurring topic woven into traces (see BoxParams).
+    boxes: BoxParams = msgspec.field(default_factory=BoxParams)
 
     def __post_init__(self) -> None:
         _check_types(self)

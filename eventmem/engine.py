@@ -46,7 +46,7 @@ from eventmem.judges import NO_JUDGES, Judges
 from eventmem.maintain import cycle
 from eventmem.maintain.sweep import ConsolidationReport, purged_contents
 from eventmem.maintain.sweep import report as consolidation_report
-from eventmem.policies import plasticity
+from eventmem.policies import boxes, plasticity
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.dream.summaries import Summarizer
 from eventmem.policies.extract.judge import FactExtractor
@@ -410,9 +410,13 @@ class Engine(Reader):
         self._ops.info(op, count=len(decided.events), first_seq=seqs[0], last_seq=seqs[-1])
         # Synaptic tagging and capture, decided on the state the batch left (its own append:
         # the write's decisions stand whether or not this follows).
-        self._append_plasticity(plasticity.after_write(
-            self._views.state, [e for e in decided.events if isinstance(e, MemoryIngested)],
-            at, self.config.plasticity, self.config.decay))
+        # Box seals too, on the same state (the audit re-derives both from it).
+        ingested = [e for e in decided.events if isinstance(e, MemoryIngested)]
+        self._append_plasticity([
+            *plasticity.after_write(self._views.state, ingested, at, self.config.plasticity,
+                                    self.config.decay),
+            *boxes.after_write(self._views.state, ingested, at, self.config.boxes,
+                               self._terms_of)])
         return [RememberResult(memory_id=o.memory_id, action=o.action, seq=seqs[o.event],
                                rule=o.rule, reason=o.reason, neighbour=o.neighbour,
                                similarity=o.similarity, conflict_id=o.conflict_id)
@@ -533,6 +537,10 @@ class Engine(Reader):
         due = max(self.config.snapshot_every, self._snapshot_seq // 2)
         if self._views.seq - self._snapshot_seq >= due:
             self.snapshot()
+
+    def _terms_of(self, hashes: Sequence[str]) -> list[bytes | None]:
+        """The stored BM25 terms of each content hash (None where the content is gone)."""
+        return [None if c is None else c.terms for c in self._log.contents(hashes)]
 
     def _append_plasticity(self, events: list[Event]) -> None:
         """Append and fold the tags and captures a write decided after it: one transaction,
@@ -676,7 +684,8 @@ class Engine(Reader):
         cycle.check_now(when, self._last_at)
         planned = cycle.plan(self._views, when, at, self.config, head=self._log.head(),
                              text_of=self._log.blob, contents_for=self._contents_for,
-                             summarizer=self.summarizer, on_step=cycle.report_progress)
+                             terms_of=self._terms_of, summarizer=self.summarizer,
+                             on_step=cycle.report_progress)
         events = planned.events
         if dry_run:
             self._ops.info("consolidate", now=when, events=len(events), dry_run=True)
@@ -828,6 +837,7 @@ class Engine(Reader):
         filters: Mapping[str, Any] | None = None,
         session: str | None = None,
         include_hot: bool = False,
+        box_context: int = 0,
     ) -> list[Hit]:
         """Reader.recall, and the recall is recorded as one ``memory.recalled`` event (the access
         that reinforces the returned memories, and only those, and the trail of what the agent
@@ -838,7 +848,7 @@ class Engine(Reader):
         hits, _, plan = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
                                      include_hidden=include_hidden, profile=profile,
                                      min_score=min_score, filters=filters, session=session,
-                                     include_hot=include_hot)
+                                     include_hot=include_hot, box_context=box_context)
         accessed = [h for h in hits if not h.signals.get("hot")]
         if self.config.record_recalls and not self.readonly and not plan.chitchat:
             now = self._now()

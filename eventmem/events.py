@@ -600,6 +600,47 @@ class TagsExpired(Event, tag="memory.tags_expired", frozen=True, kw_only=True):
     policy: str = PLASTICITY_POLICY
 
 
+# Memory boxes (eventmem.policies.boxes): the consecutive memories of a session grouped into a
+# box, sealed on a topic shift, a quiet gap or a full box; sealed boxes on a recurring topic share
+# a trace. boxes-1 is the first version.
+BOX_POLICY: Final = "boxes-1"
+
+BoxReason = Literal["topic", "gap", "size"]
+
+
+class BoxSealed(Event, tag="memory.box_sealed", frozen=True, kw_only=True):
+    """The open box of a session was sealed with these members (``memory_ids``, in the order
+    they joined it), for ``reason``, and joined the trace ``trace_id``.
+
+    Membership is the log's: a session's memories join its open box as they are ingested, and
+    this event closes the box on exactly the members it names (those that joined after them
+    open the next box). The evidence is numbers and ids, never words: the topic terms it was
+    judged on are words of the members' texts, read from the store at decision time (the audit
+    reads them there too), so that erasing a text leaves no word of it in the log. Replay
+    folds this decision; it never re-judges a topic.
+
+    Evidence by reason: ``topic``: ``by`` (the memory whose arrival shifted the topic) and
+    ``overlap`` (its overlap with the box's topic, under ``BoxParams.seal_below``); ``gap``:
+    ``by`` (the memory that came after the gap; None when a consolidation at ``now`` found the
+    session quiet) and ``gap_s``; ``size``: the box reached ``BoxParams.max_size``. The trace:
+    ``trace_box`` (the earlier box whose trace it joined; None: it starts ``trace_id``, its own
+    id) and ``trace_overlap`` (the best topic overlap among the boxes compared).
+    """
+
+    box_id: str
+    session: str  # the session's key (events.session_key)
+    memory_ids: tuple[str, ...]
+    reason: BoxReason
+    trace_id: str
+    by: str | None = None
+    overlap: float | None = None
+    gap_s: float | None = None
+    trace_box: str | None = None
+    trace_overlap: float = 0.0
+    now: int | None = None  # a consolidation's now (None: decided after a write)
+    policy: str = BOX_POLICY
+
+
 class MemoryErased(Event, tag="memory.erased", frozen=True, kw_only=True):
     """The content of these memories was erased (section 8 of the architecture): in the same
     transaction the store removed the text, vector and terms of every content hash only erased
@@ -663,6 +704,7 @@ AnyEvent = (
     | MemoriesStrengthened
     | TagsExpired
     | EmotionConsolidated
+    | BoxSealed
 )
 
 EVENT_TYPES: Final[tuple[type[Event], ...]] = AnyEvent.__args__
@@ -704,7 +746,8 @@ def memory_ids_of(event: Event) -> tuple[str, ...]:
     mid = getattr(event, "memory_id", None)
     if mid is not None:
         return (mid,)
-    if isinstance(event, MemoryRecalled | MemoryErased | MemoriesTagged | TagsExpired):
+    if isinstance(event, MemoryRecalled | MemoryErased | MemoriesTagged | TagsExpired
+                  | BoxSealed):
         return event.memory_ids
     if isinstance(event, MemoriesStrengthened):
         changed = tuple(change.memory_id for change in event.changes)

@@ -35,7 +35,7 @@ from eventmem.recall.intent import IntentClassifier, IntentQuestion
 from eventmem.recall.plan import INTENTS, Intent, QueryPlan, is_chitchat
 from eventmem.recall.plan import plan as query_plan
 from eventmem.recall.score import PROFILES
-from eventmem.results import Conflict, HistoryEntry, Hit, Memory, Version
+from eventmem.results import Box, BoxNeighbour, Conflict, HistoryEntry, Hit, Memory, Version
 from eventmem.storage.log import FORMAT_VERSION, EventLog
 from eventmem.text.embedders import Embedder, HashingEmbedder
 from eventmem.transfer import Destination, Exported, exported
@@ -44,7 +44,7 @@ from eventmem.write import resolve as conflict_listing
 from eventmem.write.erase import with_later_erasures
 from projections import PROJECTION_VERSION, Projections
 from projections.graph import Graph
-from projections.state import MemoryRecord, working_key
+from projections.state import HIDDEN_STATUSES, BoxRecord, MemoryRecord, working_key
 from projections.temporal import valid_at as interval_valid_at
 from replay.history import history as replay_history
 from replay.rebuild import load_or_rebuild, rebuild
@@ -178,6 +178,7 @@ class Reader:
         filters: Mapping[str, Any] | None = None,
         session: str | None = None,
         include_hot: bool = False,
+        box_context: int = 0,
     ) -> list[Hit]:
         """Up to ``k`` memories of ``namespace`` that answer ``query``, best first.
 
@@ -202,12 +203,19 @@ class Reader:
         also the hot tier (:meth:`hot` with ``rule="seed"``) after the hits, those not already
         among them, each marked ``signals["hot"] = 1.0`` with score 0: always-relevant
         memories an agent puts in its context whatever the query.
+
+        ``box_context``: for each hit, also up to this many other memories of its box (the
+        stretch of its session it was said in; :meth:`boxes`), those nearest to it first, as
+        ``hit.neighbours`` in the order they were said, with ``hit.box_id``: the turns around
+        a hit, which often hold what it leaves unsaid. They are context, not hits: not scored,
+        not counted as accessed. Hidden ones (superseded, archived...) are left out unless
+        ``include_hidden``; erased ones always. 0 (the default): none, and hits as before.
         """
         self._ensure_current()
         hits, _, _ = self._search(query, namespace=namespace, k=k, valid_at=valid_at,
                                   include_hidden=include_hidden, profile=profile,
                                   min_score=min_score, filters=filters, session=session,
-                                  include_hot=include_hot)
+                                  include_hot=include_hot, box_context=box_context)
         return hits
 
     def context(
@@ -236,7 +244,7 @@ class Reader:
         self, query: str, *, namespace: str, k: int, valid_at: datetime | None,
         include_hidden: bool, profile: str = "default", min_score: float | None = None,
         filters: Mapping[str, Any] | None = None, session: str | None = None,
-        include_hot: bool = False,
+        include_hot: bool = False, box_context: int = 0,
     ) -> tuple[list[Hit], list[Candidate], QueryPlan]:
         query = checks.query(query, self.config)
         namespace = checks.namespace(namespace, self.config)
@@ -248,6 +256,10 @@ class Reader:
         if session is not None:
             session = checks.label(session, "session")
         include_hot = checks.flag(include_hot, "include_hot")
+        if isinstance(box_context, bool) or not isinstance(box_context, int) \
+                or not 0 <= box_context <= self.config.boxes.max_size:
+            raise InvalidInputError(f"box_context must be an int from 0 to "
+                                    f"{self.config.boxes.max_size}, got {box_context!r}")
         if not isinstance(profile, str) or profile not in PROFILES:  # a list is unhashable
             raise InvalidInputError(f"unknown profile {profile!r}; use one of "
                                     f"{', '.join(PROFILES)}")
@@ -258,7 +270,8 @@ class Reader:
                          {"k": k, "valid_at": at, "include_hidden": include_hidden,
                           "profile": profile, "now": now, "min_score": floor,
                           "filters": None if matches is None else matches.key,
-                          "session": session, "include_hot": include_hot})
+                          "session": session, "include_hot": include_hot,
+                          "box_context": box_context})
         cached = self._recall_cache.get(key) if not self.extra_channels else None
         if cached is not None:
             return _fresh(cached[0]), [(m, s, dict(sig)) for m, s, sig in cached[1]], cached[2]
@@ -279,6 +292,8 @@ class Reader:
                             signals=signals, kind=record.kind,
                             created_at=from_micros(record.created_at),
                             metadata=copy.deepcopy(record.metadata or {})))
+        if box_context:
+            hits = [self._in_box(hit, box_context, include_hidden) for hit in hits]
         if not self.extra_channels:  # as get: the key does not say which channels answered
             # Copies in and out: a caller editing a hit's signals must not change the answer
             # the next identical recall gets.
@@ -294,6 +309,29 @@ class Reader:
             return None
         answer = classifier.intent(IntentQuestion(query=query, now=now)).intent
         return cast(Intent, answer) if answer in INTENTS else None
+    def _in_box(self, hit: Hit, n: int, include_hidden: bool) -> Hit:
+        """``hit`` with its box and the ``n`` readable members of it nearest to it."""
+        memories = self._views.state.memories
+        box_id = memories[hit.memory_id].box
+        box = None if box_id is None else self._views.state.boxes.get(box_id)
+        if box is None:
+            return hit
+        members = box.members
+        here = members.index(hit.memory_id)
+        near = []  # (distance, position, text): the nearest first, the earlier on a tie
+        for position, mid in enumerate(members):
+            record = memories[mid]
+            if position == here or (record.status in HIDDEN_STATUSES and not include_hidden):
+                continue
+            text = self._text(record)
+            if text is not None:
+                near.append((abs(position - here), position, text))
+        near.sort(key=lambda item: (item[0], item[1]))
+        chosen = sorted(near[:n], key=lambda item: item[1])
+        return msgspec.structs.replace(hit, box_id=box.box_id, neighbours=tuple(
+            BoxNeighbour(memory_id=members[p], text=text, offset=p - here,
+                         created_at=from_micros(memories[members[p]].created_at))
+            for _, p, text in chosen))
 
     def _hot_extra(self, namespace: str, now: int, taken: set[str]) -> list[Candidate]:
         """The seed's hot tier of ``namespace`` at ``now``, but ``taken``, as candidates
@@ -488,6 +526,52 @@ class Reader:
         ids = hot_set((r for r in memories.values() if r.namespace == namespace), self._now(), k,
                       self.config.decay, self.config.utility, self.config.tiers)
         return [self._memory(memories[mid]) for mid in ids]
+
+    @serialized
+    def boxes(self, *, namespace: str = "default", session: str | None = None,
+              trace_id: str | None = None) -> list[Box]:
+        """The boxes of ``namespace`` (of one ``session``, or one trace, if given), in the
+        order they were opened, the open ones included (``sealed_at`` None). A box lists its
+        memories by id; erased and purged ones are left out, and a box left with none is not
+        listed. Memories stored without a session are in no box. See
+        :mod:`eventmem.policies.boxes`."""
+        self._ensure_current()
+        namespace = checks.namespace(namespace, self.config)
+        keys: set[str] | None = None
+        if session is not None:
+            session = checks.label(session, "session")
+            keys = {session_key(namespace, session)}  # boxes keep only keys (box_session)
+        if trace_id is not None and not isinstance(trace_id, str):
+            raise InvalidInputError(f"trace_id must be a str, got {trace_id!r}")
+        memories = self._views.state.memories
+        found = [box for box in self._views.state.boxes.values()
+                 if box.namespace == namespace and (keys is None or box.session in keys)
+                 and (trace_id is None or box.trace_id == trace_id)]
+        found.sort(key=lambda box: (box.opened_at, memories[box.members[0]].created_seq
+                                    if box.members else 0))
+        return [b for box in found if (b := self._box(box)) is not None]
+
+    @serialized
+    def trace(self, trace_id: str) -> list[Box]:
+        """The boxes of a trace (``Box.trace_id``), in the order they were sealed: the stretches
+        of conversation, across sessions, on one recurring topic. Raises NotFoundError for an
+        unknown trace."""
+        self._ensure_current()
+        box_ids = self._views.state.traces.get(trace_id) if isinstance(trace_id, str) else None
+        if box_ids is None:
+            raise NotFoundError(f"no trace {trace_id!r} in this store")
+        boxes = self._views.state.boxes
+        return [b for box_id in box_ids if (b := self._box(boxes[box_id])) is not None]
+
+    def _box(self, box: BoxRecord) -> Box | None:
+        memories = self._views.state.memories
+        members = tuple(mid for mid in box.members if memories[mid].status not in CONTENT_GONE)
+        if not members:
+            return None
+        return Box(box_id=box.box_id, namespace=box.namespace, memory_ids=members,
+                   opened_at=from_micros(box.opened_at), last_at=from_micros(box.last_at),
+                   sealed_at=None if box.sealed_at is None else from_micros(box.sealed_at),
+                   reason=box.reason or None, trace_id=box.trace_id)
 
     @serialized
     def working(self, session: str, *, namespace: str = "default") -> list[Memory]:

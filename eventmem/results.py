@@ -73,6 +73,35 @@ class Hit(msgspec.Struct, frozen=True, kw_only=True):
     kind: str
     created_at: datetime
     metadata: dict[str, Any] = msgspec.field(default_factory=dict)  # the caller's JSON object
+    # Only with ``recall(box_context=n)``: the box the memory is in (None: stored in no session)
+    # and up to n other memories of that box, nearest to it in the conversation, in box order.
+    box_id: str | None = None
+    neighbours: tuple[BoxNeighbour, ...] = ()
+
+
+class BoxNeighbour(msgspec.Struct, frozen=True, kw_only=True):
+    """A memory said next to a recall hit, in the same box: context for the hit, not a hit
+    (it answers no query, and the recall does not count it as accessed)."""
+
+    memory_id: str
+    text: str
+    offset: int  # its place relative to the hit in the box: -1 just before, 1 just after
+    created_at: datetime
+
+
+class Box(msgspec.Struct, frozen=True, kw_only=True):
+    """A box: consecutive memories of one session (eventmem.policies.boxes), open until sealed
+    by a topic shift, a quiet gap or its size, then part of a trace of boxes on a recurring
+    topic."""
+
+    box_id: str
+    namespace: str
+    memory_ids: tuple[str, ...]  # in the order they were said; erased and purged ones left out
+    opened_at: datetime  # its first memory's creation time
+    last_at: datetime  # its last memory's
+    sealed_at: datetime | None = None  # None: still open
+    reason: str | None = None  # why it was sealed: topic | gap | size
+    trace_id: str | None = None  # the trace it joined when sealed
 
 
 class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True):

@@ -14,6 +14,7 @@ import msgspec
 
 from eventmem.errors import CorruptRecordError
 from eventmem.events import (
+    BoxSealed,
     CategorySummarized,
     CommitmentResolved,
     ConflictEvidence,
@@ -41,6 +42,7 @@ from eventmem.events import (
     MemoryUnpinned,
     TagsExpired,
     TierChanged,
+    session_key,
 )
 from eventmem.storage.envelope import Envelope
 
@@ -116,6 +118,9 @@ class MemoryRecord(msgspec.Struct, array_like=True, gc=False):
     # commitment the caller marked done, when (Engine.resolve_commitment).
     category: str = ""
     done_at: int | None = None
+    # The box it joined (its session's open box when it was ingested, or the box that box's
+    # seal left its later members in; eventmem.policies.boxes). None: stored in no session.
+    box: str | None = None
 
 
 class ConflictRecord(msgspec.Struct, array_like=True, gc=False):
@@ -136,6 +141,39 @@ class ConflictRecord(msgspec.Struct, array_like=True, gc=False):
     winner: str | None = None
     resolved_at: int | None = None
     resolved_by: str | None = None  # the strategy that settled it
+
+
+class BoxRecord(msgspec.Struct, array_like=True, gc=False):
+    """A box: consecutive memories of one session (eventmem.policies.boxes), open until a
+    ``memory.box_sealed`` event closes it on its members. Times in epoch microseconds."""
+
+    box_id: str
+    namespace: str
+    session: str  # the session's key
+    members: list[str]  # in the order they joined
+    opened_at: int  # the first member's creation time
+    last_at: int  # the last member's creation time
+    sealed_at: int | None = None
+    reason: str = ""  # topic | gap | size, once sealed
+    trace_id: str | None = None  # once sealed
+
+
+_SESSION_KEY_LEN = len(session_key("", ""))  # "s:" and 24 hex digits
+
+
+def box_session(namespace: str, session: str) -> str:
+    """The session key a box is kept under: the ingest's (events.session_key), or, for a record
+    from before labels-1 that carries the caller's session in the clear, the key made from it,
+    so that no caller text is held by a box (an erasure does not reach into boxes)."""
+    if len(session) == _SESSION_KEY_LEN and session.startswith("s:"):
+        return session
+    return session_key(namespace, session)
+
+
+def box_id_of(first_member: str) -> str:
+    """A box's id: made from its first member's (a folding rule: an open box is made by the
+    fold, and the id must come out the same in every rebuild)."""
+    return f"box-{first_member}"
 
 
 class SummaryRef(msgspec.Struct, array_like=True, gc=False):
@@ -165,6 +203,13 @@ class State(msgspec.Struct, kw_only=True):
     # pair_key (among the first COACTIVATED of each recall's hits).
     synaptic_tags: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
     coretrieved: dict[str, int] = msgspec.field(default_factory=dict)
+    # Memory boxes (eventmem.policies.boxes): every box by id; the open box of each session, by
+    # working_key; the boxes of each trace in seal order; and each namespace's traces, the one
+    # a box joined last at the end (the trace weaver compares a sealing box with the newest).
+    boxes: dict[str, BoxRecord] = msgspec.field(default_factory=dict)
+    open_boxes: dict[str, str] = msgspec.field(default_factory=dict)
+    traces: dict[str, list[str]] = msgspec.field(default_factory=dict)
+    recent_traces: dict[str, list[str]] = msgspec.field(default_factory=dict)
 
 
 # The hits of a recall, best first, whose pairs the state counts as co-retrieved: a folding rule
@@ -260,6 +305,10 @@ def apply(state: State, env: Envelope) -> State:
             if e.tier == "working":
                 state.working.setdefault(working_key(e.namespace, e.session), []).append(
                     e.memory_id)
+            # A memory said in a session joins the session's open box; a memory of the dream
+            # cycle belongs to no conversation.
+            if e.session is not None and not e.policy.startswith("dream-"):
+                _join_box(state, record, e.session)
             state.by_dedup[dedup_slot(e.namespace, e.dedup_key)] = e.memory_id
         case MemoryReinforced(memory_id=mid):
             record = state.memories[mid]
@@ -381,6 +430,8 @@ def apply(state: State, env: Envelope) -> State:
                 _set_status(state, state.memories[event.replaces], "superseded", event.now, seq)
         case MemoryErased(memory_ids=erased):
             _erase(state, erased, at, seq)
+        case BoxSealed():
+            _seal_box(state, event)
         case _:
             pass
     state.seq = seq
@@ -410,6 +461,53 @@ def _erase(state: State, erased: tuple[str, ...], at: int, seq: int) -> None:
             conflict.subject = conflict.attribute = conflict.old_value = conflict.new_value = ""
             if conflict.status == "open":  # nothing is left to settle
                 conflict.status = "erased"
+
+
+def _join_box(state: State, record: MemoryRecord, session: str) -> None:
+    session = box_session(record.namespace, session)
+    key = working_key(record.namespace, session)
+    box_id = state.open_boxes.get(key)
+    if box_id is None:
+        box_id = state.open_boxes[key] = box_id_of(record.memory_id)
+        state.boxes[box_id] = BoxRecord(box_id, record.namespace, session,
+                                        [record.memory_id], record.created_at, record.created_at)
+    else:
+        box = state.boxes[box_id]
+        box.members.append(record.memory_id)
+        box.last_at = record.created_at
+    record.box = box_id
+
+
+def _seal_box(state: State, event: BoxSealed) -> None:
+    """Close a box on the members the event names; those that joined after them (a later item
+    of the same write batch) open the session's next box. A box this state does not hold is
+    skipped (a consolidation's overlay holds no boxes)."""
+    box = state.boxes.get(event.box_id)
+    if box is None:
+        return
+    sealed = set(event.memory_ids)
+    rest = [mid for mid in box.members if mid not in sealed]
+    box.members = list(event.memory_ids)
+    box.sealed_at = event.at if event.now is None else event.now
+    box.reason, box.trace_id = event.reason, event.trace_id
+    memories = state.memories
+    if box.members and box.members[-1] in memories:
+        box.last_at = memories[box.members[-1]].created_at
+    key = working_key(box.namespace, box.session)
+    if state.open_boxes.get(key) == box.box_id:
+        del state.open_boxes[key]
+    if rest:
+        first, last = memories[rest[0]], memories[rest[-1]]
+        box_id = state.open_boxes[key] = box_id_of(rest[0])
+        state.boxes[box_id] = BoxRecord(box_id, box.namespace, box.session, rest,
+                                        first.created_at, last.created_at)
+        for mid in rest:
+            memories[mid].box = box_id
+    state.traces.setdefault(event.trace_id, []).append(box.box_id)
+    recent = state.recent_traces.setdefault(box.namespace, [])
+    if event.trace_id in recent:
+        recent.remove(event.trace_id)
+    recent.append(event.trace_id)
 
 
 def _untag(state: State, record: MemoryRecord) -> None:

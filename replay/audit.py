@@ -10,6 +10,10 @@ log once, folding it into fresh projections, and before each decision group
 * a consolidation: :func:`eventmem.maintain.cycle.plan` at the recorded ``now`` (sweep and dream
   cycle);
 * recalls and touches: the stabilities the decay policy gives; feedback: the utility;
+* the plasticity and the box seals after a write or an access: re-derived from the group
+  before them (:mod:`eventmem.policies.plasticity`, :mod:`eventmem.policies.boxes`); box seals
+  are re-derived once the log has recorded one (a log from before boxes records none, and its
+  decisions are re-made as they were: without them);
 * a caller's end of a session: which memories it moved (:func:`eventmem.write.session.session_end`;
   the call itself, like a pin, is the caller's and is not re-decided).
 
@@ -37,13 +41,14 @@ import msgspec
 from eventmem import progress
 from eventmem.config import Config, recorded_configs
 from eventmem.events import (
+    BoxSealed,
     MemoryIngested,
     MemoryRejected,
     event_tag,
     purged_ids,
 )
 from eventmem.maintain import cycle
-from eventmem.policies import plasticity
+from eventmem.policies import boxes, plasticity
 from eventmem.policies.decay import stability_after_access
 from eventmem.policies.lifecycle import SWEEP_POLICY
 from eventmem.policies.utility import after_feedback
@@ -135,6 +140,8 @@ class _Auditor:
         self.last_sweep = SWEEP_POLICY
         # The last group that was not plasticity, and its events: what plasticity follows.
         self.trigger: tuple[str, list[Any]] = ("other", [])
+        # Whether the log has recorded a box seal so far: boxes are decided from then on.
+        self.boxes_seen = False
 
     # -- the walk -----------------------------------------------------------------------------
 
@@ -198,6 +205,8 @@ class _Auditor:
         self.views.apply_all(envelopes)
         for env in envelopes:
             event = env.event
+            if isinstance(event, BoxSealed):
+                self.boxes_seen = True
             if isinstance(event, MemoryIngested) and (env.vector is None or env.terms is None):
                 self.hollow.setdefault(event.namespace, set()).add(event.memory_id)
             for mid in purged_ids(event):
@@ -383,7 +392,8 @@ class _Auditor:
                 planned = cycle.plan(
                     self.views, now, first.event.at, self.config,
                     head=self._head_before(first.seq), text_of=tracker.blob,
-                    contents_for=tracker.contents_for,
+                    contents_for=tracker.contents_for, terms_of=tracker.terms_of,
+                    seal_boxes=self._boxes_in_force(remaining),
                     summarizer=replayed_summarizer([env.event for env in remaining],
                                                    self.views, self.log),
                     sweep_policy=sweep, dream_policy=policies.dream)
@@ -423,18 +433,24 @@ class _Auditor:
 
     # -- plasticity ----------------------------------------------------------------------------
 
+    def _boxes_in_force(self, envelopes: Sequence[Envelope]) -> bool:
+        """Whether boxes were decided at these events: once the log records a seal."""
+        return self.boxes_seen or any(isinstance(env.event, BoxSealed) for env in envelopes)
+
     def _plasticity(self, envelopes: Sequence[Envelope]) -> None:
-        """Tags, captures, co-activation and spreading: re-derived from the write or access
-        they follow (the group before), on the state it left."""
-        self.checked["plasticity"] += 1
+        """Tags, captures, co-activation, spreading and box seals: re-derived from the write or
+        access they follow (the group before), on the state it left."""
         kind, events = self.trigger
         params, decay = self.config.plasticity, self.config.decay
         at = envelopes[0].event.at
         derived: list[Any] = []
+        tracker = Lookups(self.log, self.views, self.embedder)
         if kind == "write":
-            derived = plasticity.after_write(
-                self.views.state, [e for e in events if isinstance(e, MemoryIngested)], at,
-                params, decay)
+            ingested = [e for e in events if isinstance(e, MemoryIngested)]
+            derived = plasticity.after_write(self.views.state, ingested, at, params, decay)
+            if self._boxes_in_force(envelopes):
+                derived += boxes.after_write(self.views.state, ingested, at, self.config.boxes,
+                                             tracker.terms_of)
         elif kind == "recall":
             derived = plasticity.after_access(self.views, events[0].memory_ids, at, params, decay,
                                             recall=True)
@@ -443,10 +459,13 @@ class _Auditor:
                                             decay, recall=False)
         if not derived or events[0].at != at:
             env = envelopes[0]
+            self.checked["plasticity"] += 1
             self._finding(env.seq, env.event, "action", summary(env.event), None,
                           "no write or access just before it decides plasticity")
             return
-        self.findings += self._compare(envelopes, derived, Ids())
+        # A box seal read the stored terms of its members: if some are gone since (erased,
+        # purged), a difference is unverifiable, not a finding.
+        self._settle("plasticity", self._compare(envelopes, derived, Ids()), 1, tracker, set())
 
     # -- accesses -----------------------------------------------------------------------------
 

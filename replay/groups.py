@@ -7,8 +7,8 @@ implies) closed by the working-memory evictions of the batch; a consolidation is
 maintenance events sharing ``at`` and ``now``; a later resolution of a conflict begins with
 ``conflict.resolved`` (or the merged memory it creates); a session's end is one tier change whose
 every change has the reason ``session_ended``; the plasticity a write or an access decided
-(tags, strengthenings) follow it at its ``at``. :func:`groups` yields them in log order,
-reading ahead only as far as the group being cut.
+(tags, strengthenings, box seals) follow it at its ``at``. :func:`groups` yields them in log
+order, reading ahead only as far as the group being cut.
 
 :func:`split_items` cuts a write batch's events (recorded or re-derived) into its items and its
 trailing evictions, with the same rules.
@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Literal, NamedTuple
 
 from eventmem.events import (
+    BoxSealed,
     CategorySummarized,
     ConflictFlagged,
     ConflictResolved,
@@ -55,9 +56,10 @@ ITEM_FIRST = (MemoryIngested, MemoryReinforced, MemorySkipped, MemoryRejected)
 _MAINTENANCE = (LifecycleTransitioned, TierChanged, MemoryInvalidated, MemoriesRehearsed,
                 MemoriesDormant, MemoryConsolidated, CategorySummarized, RelationsPruned,
                 TagsExpired, EmotionConsolidated)
-# What a write or an access decides after it (eventmem.policies.plasticity): one group, cut at
-# the same ``at``, re-derived from the group before it.
-PLASTICITY = (MemoriesTagged, MemoriesStrengthened)
+# What a write or an access decides after it (eventmem.policies.plasticity, and the box seals
+# of eventmem.policies.boxes): one group, cut at the same ``at``, re-derived from the group
+# before it. A box seal that carries a consolidation's ``now`` is that consolidation's.
+PLASTICITY = (MemoriesTagged, MemoriesStrengthened, BoxSealed)
 EVICTION_REASON = "working_capacity"  # the write path's own tier changes
 
 
@@ -97,6 +99,13 @@ def is_eviction(event: Event) -> bool:
     """A write batch's working-memory eviction (a tier change at the batch's own time)."""
     return (isinstance(event, TierChanged) and event.now == event.at and bool(event.changes)
             and all(c.reason == EVICTION_REASON for c in event.changes))
+
+
+def is_maintenance(event: Event) -> bool:
+    """Whether ``event`` is one a consolidation decides (a box seal only with its ``now``)."""
+    if isinstance(event, BoxSealed):
+        return event.now is not None
+    return isinstance(event, _MAINTENANCE) or is_dream_ingest(event)
 
 
 def is_session_end(event: Event) -> bool:
@@ -168,14 +177,14 @@ class _Cutter:
             return self._resolution()
         if is_session_end(event):
             return Group("session_end", [self._take()])
-        if isinstance(event, _MAINTENANCE) or is_dream_ingest(event):
+        if is_maintenance(event):
             return self._maintenance(event)
         if isinstance(event, ITEM_FIRST):
             return self._write_batch(event)
         if isinstance(event, PLASTICITY):
             taken = [self._take()]
             while (env := self.peek()) is not None and isinstance(env.event, PLASTICITY) \
-                    and env.event.at == event.at:
+                    and env.event.at == event.at and not is_maintenance(env.event):
                 taken.append(self._take())
             return Group("plasticity", taken)
         kind: GroupKind = "other"
@@ -205,7 +214,7 @@ class _Cutter:
         now = _now(first)
         while (env := self.peek()) is not None and env.event.at == first.at:
             event = env.event
-            if not (isinstance(event, _MAINTENANCE) or is_dream_ingest(event)):
+            if not is_maintenance(event):
                 break
             if (is_eviction(event) and now != event.at) or is_session_end(event):
                 break

@@ -3,7 +3,7 @@ caller's items rebuilt from the events that recorded their decisions."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -46,6 +46,13 @@ class Lookups:
             self.missing = True
             return np.zeros(self.embedder.dim, dtype=np.float32)
         return np.frombuffer(content.vector, dtype=np.float32)
+
+    def terms_of(self, hashes: Sequence[str]) -> list[bytes | None]:
+        """The stored BM25 terms of each content hash; None, noted as missing, where gone."""
+        out = [None if c is None else c.terms for c in self.log.contents(list(hashes))]
+        if any(terms is None for terms in out):
+            self.missing = True
+        return out
 
     def contents_for(self, texts: Mapping[str, str]) -> dict[str, Content]:
         """As the engine's cache: stored content where whole, the rest analysed now."""

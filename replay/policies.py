@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from eventmem.events import (
+    BOX_POLICY,
     DREAM_POLICY,
     PLASTICITY_POLICY,
     POLICY_VERSION,
@@ -90,6 +91,7 @@ KNOWN: dict[str, frozenset[str]] = {
     "memory.strengthened": frozenset({PLASTICITY_POLICY}),
     "memory.tags_expired": frozenset({PLASTICITY_POLICY}),
     "memory.emotion_consolidated": frozenset({PLASTICITY_POLICY}),
+    "memory.box_sealed": frozenset({BOX_POLICY}),
 }
 
 

@@ -179,7 +179,8 @@ def cmd_recall(args: argparse.Namespace) -> int:
         plan = query_plan(args.query, to_micros(mem.now()))
         hits = mem.recall(args.query, namespace=args.namespace, k=args.k, valid_at=valid_at,
                           profile=args.profile, filters=_metadata(args.filter, "--filter"),
-                          session=args.session, include_hot=args.include_hot)
+                          session=args.session, include_hot=args.include_hot,
+                          box_context=args.box_context)
     text = render_hits(hits, explain=args.explain)
     _emit(args, hits, f"{render_plan(plan)}\n{text}" if args.explain else text)
     return 0
@@ -674,6 +675,8 @@ def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
     p.add_argument("--session", help="favour this session's memories")
     p.add_argument("--include-hot", action="store_true",
                    help="add the always-relevant hot memories after the hits")
+    p.add_argument("--box-context", type=int, default=0, metavar="N",
+                   help="show up to N memories said next to each hit (its box)")
     p.add_argument("--record", action="store_true",
                    help="record the recall as an access (takes the writer lock: fails while "
                         "another process writes)")

@@ -95,6 +95,9 @@ def describe_event(tag: str, details: Mapping[str, Any]) -> str:
                     f"({d['method']}){replaces}")
         case "graph.relations_pruned":
             return f"pruned {len(d['edges'])} weak relations (strength < threshold at now)"
+        case "memory.box_sealed":
+            return (f"sealed box {d['box_id']} of {_memories(len(d['memory_ids']))} "
+                    f"({_box_reason(d)}); {_box_trace(d)}")
         case "store.embedder_registered":
             return f"embedder {d['embedder_id']} (dim {d['dim']})"
         case "memory.erased":
@@ -106,6 +109,32 @@ def describe_event(tag: str, details: Mapping[str, Any]) -> str:
                     f"{', ' + cause if cause else ''}): text, vectors and terms removed")
         case _:
             return f"{tag} {d}"
+
+
+def _memories(count: int) -> str:
+    return f"{count} memor{'y' if count == 1 else 'ies'}"
+
+
+def _box_reason(d: Mapping[str, Any]) -> str:
+    """Why a box was sealed, with the evidence the event records."""
+    by = f" at {d['by']}" if d.get("by") else ""
+    match d["reason"]:
+        case "topic":
+            return f"topic shift{by}, overlap {d.get('overlap') or 0.0:.3f}"
+        case "gap":
+            return f"quiet for {(d.get('gap_s') or 0.0) / 60:.0f} min{by}"
+        case "size":
+            return "full"
+        case other:
+            return str(other)
+
+
+def _box_trace(d: Mapping[str, Any]) -> str:
+    """The trace a sealed box joined or started, with the overlap that decided it."""
+    if d.get("trace_box"):
+        return (f"joined trace {d['trace_id']} by {d['trace_box']} (overlap "
+                f"{d.get('trace_overlap', 0.0):.3f})")
+    return f"started trace {d['trace_id']}"
 
 
 def _evidence(d: Mapping[str, Any]) -> str:
@@ -248,6 +277,8 @@ def render_hits(hits: Sequence[Hit], *, explain: bool) -> str:
     lines = []
     for rank, hit in enumerate(hits, start=1):
         lines.append(f"{rank:>2}. {hit.score:.4f}  {hit.memory_id}  {hit.text}")
+        lines.extend(f"      {'+' if n.offset > 0 else '-'}{abs(n.offset)}  {n.memory_id}  "
+                     f"{n.text}" for n in hit.neighbours)
         if explain:
             lines.extend(f"      {line}" for line in explain_lines(hit.signals))
     return "\n".join(lines)
@@ -524,6 +555,9 @@ def _life_event(me: str, tag: str, d: dict[str, Any], conflicts: dict[str, Any])
                     "before then will strengthen it (synaptic capture).")
         case "memory.tags_expired":
             return "Its synaptic tag expired uncaptured."
+        case "memory.box_sealed":
+            return (f"Its box {d['box_id']} ({_memories(len(d['memory_ids']))} of its "
+                    f"session) was sealed: {_box_reason(d)}; {_box_trace(d)}.")
         case "memory.strengthened" if any(c["memory_id"] == me for c in d["changes"]):
             change = next(c for c in d["changes"] if c["memory_id"] == me)
             why = _STRENGTHENED.get(d["cause"], d["cause"])

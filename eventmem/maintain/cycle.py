@@ -8,7 +8,10 @@ left it, ``now`` and the config:
 3. strategic forgetting (:mod:`eventmem.policies.dream.forgetting`);
 4. clusters merged into consolidated memories (:mod:`eventmem.policies.dream.cluster`);
 5. category summaries (:mod:`eventmem.policies.dream.summaries`);
-6. the graph's edge decay and pruning (a hook: :func:`graph_step`).
+6. the graph's edge decay and pruning (a hook: :func:`graph_step`);
+
+and, after the entity promotions, the boxes of sessions gone quiet are sealed
+(:func:`eventmem.policies.boxes.quiet_boxes`).
 
 Later steps see what earlier ones decided through the cycle's overlay (:class:`Overlay`), while
 nothing is folded into the live projections before the engine's one atomic append: the state a
@@ -55,7 +58,7 @@ from eventmem.events import (
     purged_ids,
 )
 from eventmem.maintain.sweep import entity_events, sweep_events
-from eventmem.policies import plasticity, times
+from eventmem.policies import boxes, plasticity, times
 from eventmem.policies.dream import cluster, forgetting, rehearsal, summaries
 from eventmem.policies.dream.params import is_exempt
 from eventmem.policies.dream.summaries import EXTRACTIVE, Summarizer, summarizer_id
@@ -601,9 +604,10 @@ StepListener = Callable[[str, int, int], None]  # (step about to run, steps done
 
 
 def plan(views: Projections, now: int, at: int, config: Config, *, head: Head,
-         text_of: TextOf, contents_for: ContentsFor,
+         text_of: TextOf, contents_for: ContentsFor, terms_of: boxes.TermsOf | None = None,
          summarizer: Summarizer | None = None, sweep_policy: str = SWEEP_POLICY,
-         dream_policy: str = DREAM_POLICY, on_step: StepListener | None = None) -> Plan:
+         dream_policy: str = DREAM_POLICY, on_step: StepListener | None = None,
+         seal_boxes: bool = True) -> Plan:
     """The events of one consolidation at ``now`` (transaction time ``at``), in log order, and
     the content of the memories it creates. ``head`` is the log head the events will follow.
 
@@ -612,6 +616,11 @@ def plan(views: Projections, now: int, at: int, config: Config, *, head: Head,
     ``dream_policy`` are the versions to decide as: the current ones, or those an audit finds
     recorded in an older log. ``on_step`` hears each step before it runs, and ``("done", n,
     n)`` at the end: the progress of a long cycle (the engine's consolidate reports it).
+
+    ``terms_of`` reads stored terms by content hash: with it (and ``seal_boxes``), the cycle
+    ends by sealing the boxes of sessions quiet for ``Config.boxes.gap_s``
+    (:func:`eventmem.policies.boxes.quiet_boxes`); an audit of a log from before boxes passes
+    ``seal_boxes=False``.
     """
     total = 1 + (len(STEPS) if config.dream.enabled else 0)
     tell = on_step or _quiet
@@ -631,6 +640,9 @@ def plan(views: Projections, now: int, at: int, config: Config, *, head: Head,
     # Last, on what the other steps leave: a cluster the dream merged is not promoted too.
     cycle.emit(entity_events(views, cycle.state.namespaces(), cycle.state.namespace_records,
                              now, at, config, sweep_policy))
+    # A session gone quiet: its open box is sealed now rather than at its next memory.
+    if terms_of is not None and seal_boxes:
+        cycle.emit(boxes.quiet_boxes(views.state, now, at, config.boxes, terms_of))
     tell("done", total, total)
     return Plan(cycle.events, cycle.contents)
 

@@ -19,6 +19,7 @@ from eventmem.clock import from_micros
 from eventmem.config import Config
 from eventmem.events import (
     CONTENT_GONE,
+    BoxSealed,
     CategorySummarized,
     DormantChange,
     Event,
@@ -56,6 +57,7 @@ class ConsolidationReport(msgspec.Struct, frozen=True, kw_only=True):
     consolidated: tuple[MemoryConsolidated, ...] = ()
     summarized: tuple[CategorySummarized, ...] = ()
     pruned_relations: int = 0  # knowledge-graph relations pruned as too weak
+    boxes_sealed: tuple[str, ...] = ()  # the boxes of sessions gone quiet, sealed (box ids)
     dry_run: bool = False  # decided, not appended: what a run at ``now`` would record
 
     @property
@@ -65,7 +67,7 @@ class ConsolidationReport(msgspec.Struct, frozen=True, kw_only=True):
             return bool(self.seqs)
         return bool(self.status_changes or self.tier_changes or self.invalidated
                      or self.rehearsed or self.dormant or self.consolidated or self.summarized
-                     or self.pruned_relations)
+                     or self.pruned_relations or self.boxes_sealed)
 
 
 SweepReport = ConsolidationReport  # the name before the dream cycle
@@ -184,6 +186,7 @@ def report(now: int, events: list[Event], seqs: list[int], *,
     consolidated: list[MemoryConsolidated] = []
     summarized: list[CategorySummarized] = []
     pruned = 0
+    sealed: list[str] = []
     for event in events:
         if isinstance(event, LifecycleTransitioned):
             status_changes += event.changes
@@ -201,9 +204,12 @@ def report(now: int, events: list[Event], seqs: list[int], *,
             summarized.append(event)
         elif isinstance(event, RelationsPruned):
             pruned += len(event.edges)
+        elif isinstance(event, BoxSealed):
+            sealed.append(event.box_id)
     return ConsolidationReport(
         now=from_micros(now), status_changes=tuple(status_changes),
         tier_changes=tuple(tier_changes),
         invalidated=tuple(invalidated), seqs=tuple(seqs), rehearsed=tuple(rehearsed),
         dormant=tuple(dormant), consolidated=tuple(consolidated),
-        summarized=tuple(summarized), pruned_relations=pruned, dry_run=dry_run)
+        summarized=tuple(summarized), pruned_relations=pruned, boxes_sealed=tuple(sealed),
+        dry_run=dry_run)

@@ -169,14 +169,15 @@ class RemoteView:
                valid_at: datetime | None = None, include_hidden: bool = False,
                profile: str = "default", min_score: float | None = None,
                filters: Mapping[str, Any] | None = None, session: str | None = None,
-               include_hot: bool = False) -> list[Hit]:
+               include_hot: bool = False, box_context: int = 0) -> list[Hit]:
         """The ``k`` memories of ``namespace`` that best answer ``query``, best first
-        (``session`` and ``include_hot`` as :meth:`eventmem.Engine.recall` takes them)."""
+        (``session``, ``include_hot`` and ``box_context`` as :meth:`eventmem.Engine.recall`
+        takes them)."""
         return self._t.call("recall", wire.RecallRequest(
             query=query, namespace=namespace, k=k, valid_at=valid_at,
             include_hidden=include_hidden, profile=profile, min_score=min_score,
             filters=_mapping(filters), as_of=self._as_of, session=session,
-            include_hot=include_hot), list[Hit])
+            include_hot=include_hot, box_context=box_context), list[Hit])
 
     def context(self, query: str, *, namespace: str = "default", k: int = 10,
                 budget_tokens: int = 1_000, valid_at: datetime | None = None,

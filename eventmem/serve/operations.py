@@ -141,7 +141,8 @@ def _recall(call: Call, req: wire.RecallRequest) -> list[eventmem.Hit]:
     return call.reader(req.as_of).recall(
         req.query, namespace=req.namespace, k=call.k(req.k), valid_at=req.valid_at,
         include_hidden=req.include_hidden, profile=req.profile, min_score=req.min_score,
-        filters=req.filters, session=req.session, include_hot=req.include_hot)
+        filters=req.filters, session=req.session, include_hot=req.include_hot,
+        box_context=req.box_context)
 
 
 def _context(call: Call, req: wire.ContextRequest) -> wire.ContextResult:

@@ -116,6 +116,7 @@ class RecallRequest(Request):
     as_of: AsOf | None = None
     session: str | None = None  # its memories are boosted
     include_hot: bool = False  # the hot tier after the hits
+    box_context: int = 0  # each hit's nearest box neighbours (Hit.neighbours)
 
 
 class ContextRequest(Request):

@@ -310,3 +310,16 @@ def test_remember_takes_a_tier_and_a_session_and_recall_favours_it(capsys, tmp_p
     assert hits[0]["signals"]["session_boost"] == 0.15
     code, _, err = cli(capsys, store, "remember", "x y z", "--tier", "dormant")
     assert code == 2 and one_line_error(err)
+
+
+def test_recall_box_context_shows_what_was_said_next_to_each_hit(capsys, tmp_path: Path):
+    store = tmp_path / "store"
+    with eventmem.open(store) as mem:
+        first = mem.remember("Alice adopted a puppy named Rex", session="s1").memory_id
+        mem.remember("Rex the puppy chews shoes", session="s1")
+        mem.remember("Bob fixed the garden fence")  # no session: in no box
+    code, out, _ = cli(capsys, store, "recall", "chews shoes", "--box-context", "1")
+    assert code == 0
+    assert f"      -1  {first}  Alice adopted a puppy named Rex" in out
+    code, _, err = cli(capsys, store, "recall", "chews", "--box-context", "-1")
+    assert code != 0 and one_line_error(err)

@@ -10,12 +10,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 import eventmem
 from eventmem.cli.commands import main
 from eventmem.cli.render import describe_event, explain_history, render_audit
 from eventmem.config import Config
+from eventmem.events import BoxSealed
 from eventmem.policies.dream.params import DreamParams
 from eventmem.results import HistoryEntry
 from tests.cli.in_process import cli as run_cli
@@ -238,3 +240,20 @@ def test_a_commitment_marked_done_is_told_in_words(tmp_path: Path) -> None:
         line = describe_event("memory.commitment_resolved", {"memory_id": plan})
     assert any("Marked done" in sentence for sentence in story)
     assert line == f"commitment {plan} marked done: valid time ended, out of recall"
+
+
+def test_a_box_seal_is_told_in_words_without_text(tmp_path: Path) -> None:
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        first = mem.remember("Alice adopted a puppy named Rex", session="s1").memory_id
+        assert first is not None
+        clock.advance(timedelta(hours=1))
+        later = mem.remember("Rex the puppy chews shoes", session="s1").memory_id
+        story = explain_history(first, mem.history(first))
+        [seal] = [e for _, e in mem.events() if isinstance(e, BoxSealed)]
+        line = describe_event("memory.box_sealed", msgspec.structs.asdict(seal))
+    assert any(s.endswith(f"Its box box-{first} (1 memory of its session) was sealed: quiet "
+                          f"for 60 min at {later}; started trace trace-{first}.") for s in story)
+    assert line == (f"sealed box box-{first} of 1 memory (quiet for 60 min at {later}); "
+                    f"started trace trace-{first}")
+    assert "puppy" not in line

@@ -22,8 +22,9 @@ import pytest
 import eventmem
 from eventmem import codec
 from eventmem.cli.commands import main
-from eventmem.config import Config
+from eventmem.config import CONFIGS_KEY, Config
 from eventmem.events import (
+    BoxSealed,
     Event,
     LifecycleTransitioned,
     MemoryIngested,
@@ -31,6 +32,7 @@ from eventmem.events import (
     MemoryReinforced,
     event_tag,
 )
+from eventmem.policies.boxes import BoxParams
 from eventmem.policies.dream.params import DreamParams
 from eventmem.storage.log import HASH_SIZE, record_hash, seq_key
 from replay.compare import Ids, compare_events, differences
@@ -358,3 +360,42 @@ def test_a_classify_1_log_and_a_classify_2_log_both_audit(tmp_path: Path,
         assert recorded == {"old": "", "new": classify.POLICY_VERSION}
         report = mem.audit()
         assert report.ok and report.by_kind.get("write"), report
+
+
+# -- memory boxes ---------------------------------------------------------------------------
+
+
+def test_a_box_seal_edited_is_caught(copy: Path):
+    seq, event = first_seq(copy, lambda e: isinstance(e, BoxSealed))
+    assert isinstance(event, BoxSealed) and event.reason == "gap"  # the quiet tomato session
+    rewrite(copy, seq, lambda e: msgspec.structs.replace(e, reason="topic"))
+    verified, report = audit_copy(copy)
+    assert verified.ok
+    assert [(f.seq, f.type, f.field) for f in report.findings] == \
+        [(seq, "memory.box_sealed", "reason")]
+
+
+def test_a_log_from_before_boxes_audits_as_it_was_decided(tmp_path: Path):
+    """A log written before boxes records no seal where boxes-1 would seal: its writes and
+    consolidations are re-derived without boxes until the log records a seal."""
+    clock = eventmem.ManualClock(start=T0)
+    path = tmp_path / "store"
+    with eventmem.open(path, clock=clock, config=Config(boxes=BoxParams(enabled=False))) as mem:
+        mem.remember_many([{"text": t, "session": "s1"} for t in
+                           ("Alice adopted a puppy named Rex", "Rex the puppy chews shoes",
+                            "Quarterly budget review moved to Thursday")])
+        clock.advance(DAY)
+        mem.remember("Rex the puppy learned to sit", session="s1")
+        mem.consolidate(now=clock.now() + DAY)
+        assert not any(isinstance(e, BoxSealed) for _, e in mem.events())
+        # As a store written before configs were recorded: the audit re-makes its decisions
+        # with the auditing engine's config, boxes on.
+        mem.store.set_meta(CONFIGS_KEY, msgspec.msgpack.encode([]))
+    with eventmem.open(path, clock=clock) as mem:
+        assert mem.audit().ok
+        clock.advance(3 * DAY)
+        mem.remember("The quarterly budget needs new slides", session="s1")  # a gap: sealed
+        assert [e.reason for _, e in mem.events() if isinstance(e, BoxSealed)] == ["gap"]
+        report = mem.audit()
+        assert report.ok, report.findings
+        assert mem.verify().ok

@@ -88,6 +88,16 @@ def test_recall_takes_a_session_and_the_hot_tier(mem: Any, ns: str) -> None:
     assert hits[0].signals["session_boost"] == pytest.approx(0.15)
 
 
+def test_recall_returns_box_neighbours_when_asked(mem: Any, ns: str) -> None:
+    said = [mem.remember(text, namespace=ns, session="s1").memory_id
+            for text in ("Alice adopted a puppy named Rex", "Rex the puppy chews shoes")]
+    [hit] = mem.recall("chews shoes", namespace=ns, k=1, box_context=1)
+    assert hit.memory_id == said[1] and hit.box_id == f"box-{said[0]}"
+    assert [(n.memory_id, n.offset, n.text) for n in hit.neighbours] == \
+        [(said[0], -1, "Alice adopted a puppy named Rex")]
+    assert isinstance(hit.neighbours[0], eventmem.BoxNeighbour)
+
+
 def test_forget_hides_and_as_of_remembers(mem: Any, ns: str) -> None:
     kept = mem.remember("The spare key is under the blue pot", namespace=ns)
     before = mem.seq
