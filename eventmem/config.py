@@ -31,6 +31,15 @@ from eventmem.storage.environment import DEFAULT_MAP_SIZE
 from eventmem.storage.log import EventLog
 from eventmem.storage.opslog import DEFAULT_KEEP, DEFAULT_MAX_BYTES
 
+
+class FormationParams(msgspec.Struct, frozen=True, kw_only=True):
+    """How memories are formed from what is said, without a model (issue 18 item 5)."""
+
+    # A short-horizon plan that names no time ends this many days after it was said
+    # (eventmem.policies.horizon); 0 gives none (a plan without a time phrase stays open).
+    plan_window_days: float = 7.0
+
+
 BASE_STABILITY_DAYS: dict[str, float] = {
     "identity": 365.0,
     "preference": 180.0,
@@ -87,6 +96,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # Plasticity: synaptic tagging and capture, co-activation, spreading activation, and
     # the co-retrieval and mood boosts of recall (see PlasticityParams).
     plasticity: PlasticityParams = msgspec.field(default_factory=PlasticityParams)
+    # Formation: default windows for plans without a time phrase, compound statements split,
+    # pronouns resolved (see FormationParams).
+    formation: FormationParams = msgspec.field(default_factory=FormationParams)
 
     def __post_init__(self) -> None:
         _check_types(self)
@@ -97,6 +109,8 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
         if missing or any(not days > 0 for days in self.base_stability_days.values()):
             raise InvalidInputError("base_stability_days needs a positive value for every kind "
                                     f"(missing: {sorted(missing)})")
+        if not self.formation.plan_window_days >= 0:
+            raise InvalidInputError("formation.plan_window_days must be 0 (no window) or more")
         if self.snapshots_kept < 1:
             raise InvalidInputError("snapshots_kept must be at least 1: the newest snapshot is "
                                     "what an open starts from")

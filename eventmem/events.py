@@ -128,6 +128,10 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     # novelty, arousal, reward, attention (a tuple, not a map: one is decoded per ingest on replay)
     importance_channels: tuple[float, ...] = ()
     valid_until_rule: str = ""  # how valid_until was inferred ("" when given or none)
+    # The default window (days) in force for a plan the caller gave no valid_until and whose
+    # text names no time (eventmem.policies.horizon; 0: none was in force, as before horizon-1),
+    # recorded whether or not the plan got it, so that an audit re-derives it as decided.
+    plan_window_days: float = 0.0
     # The write gate's evidence: the nearest memory of the namespace and its cosine similarity.
     neighbour: str | None = None
     similarity: float | None = None

@@ -57,6 +57,7 @@ from eventmem.policies import (
     emotion,
     facts,
     gate,
+    horizon,
     importance,
     merge,
     plans,
@@ -195,8 +196,14 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         kind, kind_rule, kind_policy = inherited.kind, "inherited", ""
     valid_from = item.valid_from
     valid_until, until_rule = item.valid_until, ""
+    window = 0.0
     if valid_until is None and kind == "plan":  # only plans: "went to the gym today" stays true
         inferred = timebound.infer_valid_until(text, at)
+        if inferred is None and not times.times(text, at):
+            # No time phrase at all: a short errand gets the default window, an ambition none.
+            window = (config.formation.plan_window_days if item.plan_window_days is None
+                      else item.plan_window_days)
+            inferred = horizon.default_until(text, at, window)
         if inferred is not None:
             valid_until, until_rule = inferred
     best = near.window_best
@@ -250,10 +257,11 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         tier=tier, session=item.session,
         priority=scored.priority, flashbulb=scored.flashbulb,
         importance_channels=tuple(scored.channels[c] for c in IMPORTANCE_CHANNELS),
-        valid_until_rule=until_rule, neighbour=decision.neighbour,
+        valid_until_rule=until_rule, plan_window_days=window, neighbour=decision.neighbour,
         similarity=None if decision.neighbour is None else round(decision.similarity, 6),
         derived_from=creation.derived_from, input_hash=creation.input_hash, links=creation.links,
-        extractor=extract.EXTRACTOR_VERSION, created_at=item.created_at, times=spoken,
+        extractor=extract.EXTRACTOR_VERSION if item.extractor is None else item.extractor,
+        created_at=item.created_at, times=spoken,
         times_policy=times_policy, valence=felt.valence, arousal=felt.arousal,
         emotion=felt.category, emotion_policy=emotion_policy, category=held_as,
         category_rule=category_rule, category_policy=category_policy, tier_rule=tier_rule)

@@ -53,6 +53,9 @@ class Item(msgspec.Struct, frozen=True, kw_only=True):
     times_policy: str | None = None
     emotion_policy: str | None = None  # likewise the emotion reader's ("": none, as before)
     category_policy: str | None = None
+    # Likewise the default plan window in force (eventmem.policies.horizon; None: the config's).
+    plan_window_days: float | None = None
+    extractor: str | None = None  # likewise the extractor that analysed the content
     tier: str | None = None  # the caller's tier (None: decided; eventmem.policies.category)
 
 
@@ -60,7 +63,8 @@ class Item(msgspec.Struct, frozen=True, kw_only=True):
 ITEM_FIELDS = frozenset(Item.__struct_fields__) - {"gate_policy", "classify_policy",
                                                     "session_label", "replaces", "created_at",
                                                     "times_policy", "emotion_policy",
-                                                    "category_policy"}
+                                                    "category_policy", "plan_window_days",
+                                                    "extractor"}
 
 
 def check_items(items: Iterable[str | Mapping[str, Any]], namespace: str,
