@@ -38,6 +38,11 @@ class FormationParams(msgspec.Struct, frozen=True, kw_only=True):
     # A short-horizon plan that names no time ends this many days after it was said
     # (eventmem.policies.horizon); 0 gives none (a plan without a time phrase stays open).
     plan_window_days: float = 7.0
+    # A memory whose text opens a sentence with a pronoun that names no one before it ("He
+    # works at Google now") is linked to the person its session named last, looking back at
+    # most coref_lookback memories (eventmem.policies.extract.coref; recorded as coref_of).
+    coreference: bool = True
+    coref_lookback: int = 8
 
 
 BASE_STABILITY_DAYS: dict[str, float] = {
@@ -111,6 +116,8 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
                                     f"(missing: {sorted(missing)})")
         if not self.formation.plan_window_days >= 0:
             raise InvalidInputError("formation.plan_window_days must be 0 (no window) or more")
+        if self.formation.coref_lookback < 0:
+            raise InvalidInputError("formation.coref_lookback must be 0 or more")
         if self.snapshots_kept < 1:
             raise InvalidInputError("snapshots_kept must be at least 1: the newest snapshot is "
                                     "what an open starts from")

@@ -132,6 +132,12 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     # text names no time (eventmem.policies.horizon; 0: none was in force, as before horizon-1),
     # recorded whether or not the plan got it, so that an audit re-derives it as decided.
     plan_window_days: float = 0.0
+    # A pronoun its text opens a sentence with, naming no one before it, resolved to the person
+    # its session named last (eventmem.policies.extract.coref): the memory that named them
+    # (None: none was found), and the version that looked ("": none looked, as before coref-1).
+    # The person's name stays in that memory's content, never in the log.
+    coref_of: str | None = None
+    coref_policy: str = ""
     # The write gate's evidence: the nearest memory of the namespace and its cosine similarity.
     neighbour: str | None = None
     similarity: float | None = None

@@ -56,6 +56,7 @@ class Item(msgspec.Struct, frozen=True, kw_only=True):
     # Likewise the default plan window in force (eventmem.policies.horizon; None: the config's).
     plan_window_days: float | None = None
     extractor: str | None = None  # likewise the extractor that analysed the content
+    coref_policy: str | None = None  # likewise the coreference version ("": none looked)
     tier: str | None = None  # the caller's tier (None: decided; eventmem.policies.category)
 
 
@@ -64,7 +65,7 @@ ITEM_FIELDS = frozenset(Item.__struct_fields__) - {"gate_policy", "classify_poli
                                                     "session_label", "replaces", "created_at",
                                                     "times_policy", "emotion_policy",
                                                     "category_policy", "plan_window_days",
-                                                    "extractor"}
+                                                    "extractor", "coref_policy"}
 
 
 def check_items(items: Iterable[str | Mapping[str, Any]], namespace: str,

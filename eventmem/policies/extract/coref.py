@@ -16,8 +16,9 @@ Decisions a reader might question:
 * The antecedent is the last person named before the pronoun, never the speaker of a labelled
   line ("Caroline: ... He ..." never means Caroline, who is "I" there), never "I/me/my" (the
   user). No gender is guessed: a name carries none without a model.
-* No person named before it: nothing is resolved (the session's earlier turns are the write
-  path's business, recorded as evidence on the memory's event).
+* No person named before it: nothing is resolved here; :func:`unresolved` tells the write path
+  to look for the person its session named last (:func:`last_person` of each earlier memory),
+  and it records what it found as evidence on the memory's event (``coref_of``).
 
 Pure and deterministic.
 """
@@ -27,7 +28,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["PRONOUN", "resolved"]
+__all__ = ["POLICY_VERSION", "PRONOUN", "last_person", "resolved", "unresolved"]
+
+# The write path's resolution of a leading pronoun to the session's last named person.
+POLICY_VERSION: Final = "coref-1"
 
 # A third-person pronoun opening a sentence or a coordinated clause. Group "p" is the pronoun.
 PRONOUN: Final = re.compile(
@@ -60,3 +64,16 @@ def resolved(text: str, persons: list[tuple[int, int]], speaker_end: int = 0) ->
         return None
     out.append(text[pos:])
     return "".join(out)
+
+
+def unresolved(text: str, persons: list[tuple[int, int]], speaker_end: int = 0) -> bool:
+    """Whether ``text`` has a sentence-opening pronoun with no person named before it (the
+    speaker label aside): one that only an earlier turn can resolve."""
+    return any(not any(speaker_end < b <= m.start("p") for _, b in persons)
+               for m in PRONOUN.finditer(text))
+
+
+def last_person(persons: list[tuple[tuple[int, int], str]], speaker_end: int = 0) -> str | None:
+    """The key of the person a text names last, its speaker aside, or None."""
+    named = [key for (_, b), key in persons if b > speaker_end]
+    return named[-1] if named else None

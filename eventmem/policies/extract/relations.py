@@ -79,7 +79,7 @@ from eventmem.policies.extract.patterns import (
 
 __all__ = [
     "EXPLICIT", "EXTRACTORS", "EXTRACTOR_VERSION", "EXTRACT_1", "POSSESSIVE", "RELATION_TYPES",
-    "SELF_KEY", "WEAK", "entity_key", "extract",
+    "SELF_KEY", "WEAK", "entity_key", "extract", "person_spans",
 ]  # fmt: skip
 
 EXTRACTOR_VERSION: Final = "extract-2"
@@ -204,19 +204,27 @@ def extract(text: str, version: str = EXTRACTOR_VERSION
 _SPEAKER_LABEL: Final = re.compile(r"\s*([^\W\d_][\w .'’-]{0,40}?)\s*:\s")
 
 
+def person_spans(text: str, entities: tuple[EntityRef, ...]
+                 ) -> tuple[list[tuple[tuple[int, int], str]], int]:
+    """Where ``text`` names the people among its ``entities`` (each span with its key, in
+    order), and where its speaker label ends (0: none): a speaker is "I" in the line."""
+    people = {e.key for e in entities if e.type == "person"}
+    spans = [((a, b), key) for a, b, _ in name_runs(text)
+             if (key := name_info(" ".join(text[a:b].split()))[0]) in people] if people else []
+    label = _SPEAKER_LABEL.match(text)
+    return spans, label.end(1) if label else 0
+
+
 def _with_coreference(text: str, entities: tuple[EntityRef, ...],
                       relations: tuple[RelationRef, ...]
                       ) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
     """What ``text`` states once its sentence-opening pronouns are read as the person named last
     before them (:mod:`eventmem.policies.extract.coref`): the relations of that reading join the
     text's own, after them."""
-    people = {e.key for e in entities if e.type == "person"}
-    if not people or coref.PRONOUN.search(text) is None:
+    if coref.PRONOUN.search(text) is None:
         return entities, relations
-    spans = [(a, b) for a, b, _ in name_runs(text)
-             if name_info(" ".join(text[a:b].split()))[0] in people]
-    label = _SPEAKER_LABEL.match(text)
-    working = coref.resolved(text, spans, label.end(1) if label else 0)
+    spans, speaker_end = person_spans(text, entities)
+    working = coref.resolved(text, [span for span, _ in spans], speaker_end)
     if working is None:
         return entities, relations
     more_entities, more = _extract(working)
