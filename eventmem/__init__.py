@@ -31,7 +31,7 @@ from eventmem.errors import (
 
 if TYPE_CHECKING:
     from eventmem.clock import Clock, ManualClock, SystemClock
-    from eventmem.config import Config
+    from eventmem.config import Config, FormationParams
     from eventmem.engine import Engine
     from eventmem.graph import Entity, GraphReader, Link, Neighbor, Relation
     from eventmem.maintain.sweep import ConsolidationReport
@@ -75,6 +75,7 @@ _LAZY = {
     "Engine": "eventmem.engine",
     "Entity": "eventmem.graph",
     "Erasure": "eventmem.write.erase",
+    "FormationParams": "eventmem.config",
     "GateParams": "eventmem.policies.gate",
     "GraphReader": "eventmem.graph",
     "HashingEmbedder": "eventmem.text.embedders",
@@ -122,6 +123,7 @@ __all__ = [
     "Entity",
     "Erasure",
     "EventmemError",
+    "FormationParams",
     "GateParams",
     "GraphReader",
     "HashingEmbedder",

@@ -43,6 +43,10 @@ class FormationParams(msgspec.Struct, frozen=True, kw_only=True):
     # most coref_lookback memories (eventmem.policies.extract.coref; recorded as coref_of).
     coreference: bool = True
     coref_lookback: int = 8
+    # A compound statement about different named subjects ("Alice moved to Paris and Bob
+    # started a job at Google.") is stored as one memory per clause (eventmem.policies.split),
+    # each with the caller's metadata; the caller gets the first clause's result.
+    split_compounds: bool = True
 
 
 BASE_STABILITY_DAYS: dict[str, float] = {

@@ -59,6 +59,7 @@ from eventmem.text.embedders import EMBEDDERS, CheckedEmbedder, Embedder, defaul
 from eventmem.text.normalize import content_hash, dedup_key
 from eventmem.write import batch, erase, resolve
 from eventmem.write.analysis import contents_for
+from eventmem.write.compound import split_items
 from eventmem.write.erase import Erasure
 from eventmem.write.items import Item, check_items, masked
 from eventmem.write.neighbours import eligible
@@ -376,7 +377,8 @@ class Engine(Reader):
         if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
             raise InvalidInputError(
                 "remember_many takes a list of texts or mappings; for one text use remember()")
-        return self._write(check_items(items, namespace, self.config))
+        checked = check_items(items, namespace, self.config)
+        return self._write(split_items(checked, self.config.formation))
 
     def _write(self, checked: list[Item], op: str = "remember") -> list[RememberResult]:
         """Decide checked items, append the decisions in one transaction and fold them."""
@@ -397,10 +399,11 @@ class Engine(Reader):
         self._append_plasticity(plasticity.after_write(
             self._views.state, [e for e in decided.events if isinstance(e, MemoryIngested)],
             at, self.config.plasticity, self.config.decay))
+        # One result per item the caller gave: a split statement's is its first clause's.
         return [RememberResult(memory_id=o.memory_id, action=o.action, seq=seqs[o.event],
                                rule=o.rule, reason=o.reason, neighbour=o.neighbour,
                                similarity=o.similarity, conflict_id=o.conflict_id)
-                for o in decided.outcomes]
+                for o, item in zip(decided.outcomes, checked, strict=True) if item.part == 0]
 
     @serialized
     def update(self, memory_id: str, text: str, *,

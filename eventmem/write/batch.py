@@ -263,7 +263,8 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         priority=scored.priority, flashbulb=scored.flashbulb,
         importance_channels=tuple(scored.channels[c] for c in IMPORTANCE_CHANNELS),
         valid_until_rule=until_rule, plan_window_days=window, coref_of=creation.coref_of,
-        coref_policy=creation.coref_policy, neighbour=decision.neighbour,
+        coref_policy=creation.coref_policy, source_hash=item.source_hash, part=item.part,
+        split_policy=item.split_policy, neighbour=decision.neighbour,
         similarity=None if decision.neighbour is None else round(decision.similarity, 6),
         derived_from=creation.derived_from, input_hash=creation.input_hash, links=creation.links,
         extractor=extract.EXTRACTOR_VERSION if item.extractor is None else item.extractor,
@@ -370,6 +371,7 @@ class Batch:
         self.stored: dict[str, Content] = {}
         self.new_records: list[MemoryRecord] = []  # as the fold will make them
         self.created: dict[str, MemoryIngested] = {}  # this batch's memories by id
+        self.first_parts: dict[str, str] = {}  # a split text's hash -> its first clause's memory
         self.texts: dict[str, str] = {}  # this batch's memories' texts by id
         self.metadata: dict[str, dict[str, Any]] = {}  # this batch's memories' metadata by id
         self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
@@ -694,6 +696,14 @@ class Batch:
             inherited=inherited, reward=self._utility(near),
             coref_of=None if person is None else person[0],
             coref_policy=policy if text == item.text else "")
+        first = self.first_parts.get(item.source_hash or "") if item.part else None
+        if first is not None and derived_from is None:
+            # A later clause of a compound statement: derived from the first clause's memory
+            # (erasing what the caller was given erases it too), and linked to it.
+            creation = creation._replace(
+                derived_from=(first,),
+                links=(*(link for link in creation.links if link.target != first),
+                       MemoryLink(target=first, relation="part_of", weight=1.0)))
         carried = caller_metadata.merged(inherited.metadata if inherited else None, item.metadata)
         event, labels = with_labels(ingested(item, creation, at=self.at, config=self.config),
                                     item.session_label, carried)
@@ -702,6 +712,8 @@ class Batch:
         self.stored.update(labels)
         self.events.append(event)
         self.created[memory_id] = event
+        if item.source_hash is not None and item.part == 0:
+            self.first_parts[item.source_hash] = memory_id
         self.texts[memory_id] = text
         self.created_in.setdefault(ns, []).append(memory_id)
         for entity in extracted[0]:
