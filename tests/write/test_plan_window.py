@@ -14,10 +14,19 @@ from tests.write.logged import checked, ingested
 MONDAY = datetime(2025, 1, 6, 9, tzinfo=UTC)
 
 
-def _open(tmp_path: Path, config: Config | None = None
-          ) -> tuple[eventmem.Engine, eventmem.ManualClock]:
+WEEK = Config(formation=FormationParams(plan_window_days=7.0))  # the seeds' window
+
+
+def _open(tmp_path: Path, config: Config = WEEK) -> tuple[eventmem.Engine, eventmem.ManualClock]:
     clock = eventmem.ManualClock(start=MONDAY)
     return eventmem.open(tmp_path / "s", clock=clock, config=config), clock
+
+
+def test_the_window_is_off_by_default(tmp_path: Path) -> None:
+    with eventmem.open(tmp_path / "s", clock=eventmem.ManualClock(start=MONDAY)) as mem:
+        mid = mem.remember("I'm going to call the plumber", namespace="u").memory_id
+        assert mem.get(mid).valid_until is None
+        assert ingested(mem, mid).plan_window_days == 0.0
 
 
 def test_a_short_plan_without_a_time_gets_seven_days(tmp_path: Path) -> None:
@@ -92,7 +101,7 @@ def test_audit_rederives_with_the_window_recorded_not_todays(tmp_path: Path) -> 
     mem, clock = _open(tmp_path, Config(formation=FormationParams(plan_window_days=3.0)))
     with mem:
         first = mem.remember("I need to call the plumber", namespace="u").memory_id
-    with eventmem.open(tmp_path / "s", clock=clock) as again:
+    with eventmem.open(tmp_path / "s", clock=clock, config=WEEK) as again:
         second = again.remember("I need to book a haircut", namespace="u").memory_id
         assert again.get(first).valid_until == MONDAY + timedelta(days=3)
         assert again.get(second).valid_until == MONDAY + timedelta(days=7)
