@@ -545,9 +545,22 @@ class Engine(Reader):
         record = self._record(memory_id)
         if record.status == "deleted":
             return record.updated_seq
-        return self._append_one(MemoryForgotten(at=self._now(), namespace=record.namespace,
-                                                actor="user", memory_id=memory_id, reason=reason),
-                                "forget", memory_id=memory_id)
+        # The later clauses of a statement the write path split go with the memory the caller
+        # was given for it (the first clause: they link to it ``part_of``), in one append.
+        links = self._views.graph.namespaces.get(record.namespace)
+        parts = sorted(other for other, relation, _, outgoing in (
+            links.links.view(memory_id) if links is not None else ())
+            if relation == "part_of" and not outgoing
+            and (part := self._views.state.memories.get(other)) is not None
+            and part.status != "deleted")
+        at = self._now()
+        events: list[Event] = [MemoryForgotten(at=at, namespace=record.namespace, actor="user",
+                                               memory_id=mid, reason=reason)
+                               for mid in (memory_id, *parts)]
+        seqs = self._log.append(events)
+        self._fold(events, seqs)
+        self._ops.info("forget", seq=seqs[0], memory_id=memory_id, parts=len(parts))
+        return seqs[0]
 
     @serialized
     def touch(self, memory_id: str) -> int:

@@ -74,6 +74,30 @@ def test_erasing_what_the_caller_got_erases_every_clause(tmp_path: Path) -> None
         checked(mem)
 
 
+def test_forgetting_what_the_caller_got_forgets_every_clause(tmp_path: Path) -> None:
+    mem, _ = _open(tmp_path)
+    with mem:
+        result = mem.remember(COMPOUND, namespace="u")
+        other = mem.remember("Carol likes tea.", namespace="u").memory_id
+        mem.forget(result.memory_id)
+        statuses = {m.text: m.status for m in mem.memories(namespace="u")}
+        assert statuses == {"Alice moved to Paris.": "deleted",
+                            "Bob started a job at Google.": "deleted",
+                            "Carol likes tea.": "active"}
+        assert mem.get(other).status == "active"
+        checked(mem)
+
+
+def test_forgetting_a_later_clause_forgets_only_it(tmp_path: Path) -> None:
+    mem, _ = _open(tmp_path)
+    with mem:
+        mem.remember(COMPOUND, namespace="u")
+        first, second = (m.memory_id for m in mem.memories(namespace="u"))
+        mem.forget(second)
+        assert (mem.get(first).status, mem.get(second).status) == ("active", "deleted")
+        checked(mem)
+
+
 @pytest.mark.parametrize("text", [
     "I like tea and coffee.",
     "The meeting is between Alice and Bob.",
