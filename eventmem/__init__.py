@@ -32,7 +32,7 @@ from eventmem.errors import (
 
 if TYPE_CHECKING:
     from eventmem.clock import Clock, ManualClock, SystemClock
-    from eventmem.config import Config
+    from eventmem.config import Config, FormationParams
     from eventmem.engine import Engine
     from eventmem.graph import Entity, GraphReader, Link, Neighbor, Relation
     from eventmem.judges import Judges
@@ -127,6 +127,7 @@ _LAZY = {
     "FactAnswer": "eventmem.policies.extract.judge",
     "FactExtractor": "eventmem.policies.extract.judge",
     "FactQuestion": "eventmem.policies.extract.judge",
+    "FormationParams": "eventmem.config",
     "GateParams": "eventmem.policies.gate",
     "GraphReader": "eventmem.graph",
     "HashingEmbedder": "eventmem.text.embedders",
@@ -199,6 +200,7 @@ __all__ = [
     "FactAnswer",
     "FactExtractor",
     "FactQuestion",
+    "FormationParams",
     "GateParams",
     "GraphReader",
     "HashingEmbedder",

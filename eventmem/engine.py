@@ -62,6 +62,7 @@ from eventmem.text.embedders import EMBEDDERS, CheckedEmbedder, Embedder, defaul
 from eventmem.text.normalize import content_hash, dedup_key
 from eventmem.write import batch, erase, resolve
 from eventmem.write.analysis import contents_for
+from eventmem.write.compound import split_items
 from eventmem.write.erase import Erasure
 from eventmem.write.items import Item, check_items, masked
 from eventmem.write.neighbours import eligible
@@ -390,7 +391,8 @@ class Engine(Reader):
         if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
             raise InvalidInputError(
                 "remember_many takes a list of texts or mappings; for one text use remember()")
-        return self._write(check_items(items, namespace, self.config))
+        checked = check_items(items, namespace, self.config)
+        return self._write(split_items(checked, self.config.formation))
 
     def _write(self, checked: list[Item], op: str = "remember") -> list[RememberResult]:
         """Decide checked items, append the decisions in one transaction and fold them."""
@@ -417,10 +419,11 @@ class Engine(Reader):
                                     self.config.decay),
             *boxes.after_write(self._views.state, ingested, at, self.config.boxes,
                                self._terms_of)])
+        # One result per item the caller gave: a split statement's is its first clause's.
         return [RememberResult(memory_id=o.memory_id, action=o.action, seq=seqs[o.event],
                                rule=o.rule, reason=o.reason, neighbour=o.neighbour,
                                similarity=o.similarity, conflict_id=o.conflict_id)
-                for o in decided.outcomes]
+                for o, item in zip(decided.outcomes, checked, strict=True) if item.part == 0]
 
     @serialized
     def update(self, memory_id: str, text: str, *,
@@ -569,9 +572,22 @@ class Engine(Reader):
         record = self._record(memory_id)
         if record.status == "deleted":
             return record.updated_seq
-        return self._append_one(MemoryForgotten(at=self._now(), namespace=record.namespace,
-                                                actor="user", memory_id=memory_id, reason=reason),
-                                "forget", memory_id=memory_id)
+        # The later clauses of a statement the write path split go with the memory the caller
+        # was given for it (the first clause: they link to it ``part_of``), in one append.
+        links = self._views.graph.namespaces.get(record.namespace)
+        parts = sorted(other for other, relation, _, outgoing in (
+            links.links.view(memory_id) if links is not None else ())
+            if relation == "part_of" and not outgoing
+            and (part := self._views.state.memories.get(other)) is not None
+            and part.status != "deleted")
+        at = self._now()
+        events: list[Event] = [MemoryForgotten(at=at, namespace=record.namespace, actor="user",
+                                               memory_id=mid, reason=reason)
+                               for mid in (memory_id, *parts)]
+        seqs = self._log.append(events)
+        self._fold(events, seqs)
+        self._ops.info("forget", seq=seqs[0], memory_id=memory_id, parts=len(parts))
+        return seqs[0]
 
     @serialized
     def touch(self, memory_id: str) -> int:

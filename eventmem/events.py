@@ -37,7 +37,7 @@ ENTITY_TYPES: Final[tuple[str, ...]] = EntityType.__args__  # type: ignore[attr-
 # Memory-to-memory relations. The first two are facts of the log (a supersession, a conflict)
 # and are never pruned; the others are inferred and give way, weakest first, at the cap.
 LinkType = Literal["supersedes", "contradicts", "causes", "elaborates", "same_entity",
-                   "related_to"]
+                   "related_to", "part_of"]
 LINK_TYPES: Final[tuple[str, ...]] = LinkType.__args__  # type: ignore[attr-defined]
 
 
@@ -138,6 +138,24 @@ class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):
     # novelty, arousal, reward, attention (a tuple, not a map: one is decoded per ingest on replay)
     importance_channels: tuple[float, ...] = ()
     valid_until_rule: str = ""  # how valid_until was inferred ("" when given or none)
+    # The default window (days) in force for a plan the caller gave no valid_until and whose
+    # text names no time (eventmem.policies.horizon; 0: none was in force, as before horizon-1),
+    # recorded whether or not the plan got it, so that an audit re-derives it as decided.
+    plan_window_days: float = 0.0
+    # A pronoun its text opens a sentence with, naming no one before it, resolved to the person
+    # its session named last (eventmem.policies.extract.coref): the memory that named them
+    # (None: none was found), and the version that looked ("": none looked, as before coref-1).
+    # The person's name stays in that memory's content, never in the log.
+    coref_of: str | None = None
+    coref_policy: str = ""
+    # One clause of a compound statement the write path split (eventmem.policies.split): the
+    # content hash of the caller's whole text (an id: the text itself is not kept), the clause's
+    # position in it, and the version that split it ("": not split). Clauses after the first
+    # are derived from the first one's memory (``derived_from``, a ``part_of`` link), so that
+    # erasing the memory the caller was given erases them too.
+    source_hash: str | None = None
+    part: int = 0
+    split_policy: str = ""
     # The write gate's evidence: the nearest memory of the namespace and its cosine similarity.
     neighbour: str | None = None
     similarity: float | None = None

@@ -69,7 +69,7 @@ class Link(msgspec.Struct, frozen=True, kw_only=True):
 
     memory_id: str
     other: str
-    relation: str  # supersedes, contradicts, causes, elaborates, same_entity, related_to
+    relation: str  # supersedes, contradicts, causes, elaborates, same_entity, related_to, part_of
     weight: float
     direction: Literal["out", "in"]
 

@@ -89,6 +89,10 @@ def item_input(item: list[Any], tracker: Lookups) -> Item | None:
             times_policy=head.times_policy,  # "": read no time, as before times-1
             emotion_policy=head.emotion_policy,  # "": read no emotion, as before emotion-1
             category_policy=head.category_policy,  # "": no category, as before category-1
+            plan_window_days=head.plan_window_days,  # 0: no default window, before horizon-1
+            extractor=head.extractor,  # the content was analysed by it when it was stored
+            coref_policy=head.coref_policy,  # "": no coreference looked, as before coref-1
+            source_hash=head.source_hash, part=head.part, split_policy=head.split_policy,
             tier=head.tier if head.tier_rule == "caller" else None,
         )
     assert isinstance(head, MemoryReinforced | MemorySkipped)

@@ -25,7 +25,7 @@ from eventmem.policies.category import POLICIES as CATEGORIES
 from eventmem.policies.classify import POLICIES as CLASSIFIERS
 from eventmem.policies.dream.summaries import EXTRACTIVE
 from eventmem.policies.emotion import EMOTION_POLICY
-from eventmem.policies.extract.relations import EXTRACTOR_VERSION
+from eventmem.policies.extract.relations import EXTRACTORS
 from eventmem.policies.gate import (
     GATE_2,
     GATE_3,
@@ -103,7 +103,7 @@ def unknown_policy(events: Sequence[Event]) -> str | None:
         known = KNOWN.get(event_tag(event))
         if policy is not None and known is not None and policy not in known:
             return policy
-        if isinstance(event, MemoryIngested) and event.extractor not in ("", EXTRACTOR_VERSION) \
+        if isinstance(event, MemoryIngested) and event.extractor not in ("", *EXTRACTORS) \
                 and JudgeRef(role="facts", judge=event.extractor) not in event.judges:
             return event.extractor  # a pluggable extractor's is re-read from the stored content
         if isinstance(event, MemoryIngested) and event.kind_policy \

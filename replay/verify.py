@@ -194,7 +194,8 @@ def _check_derived(log: EventLog, embedder: Embedder | None, extractors: dict[st
         if derived.terms is not None and derived.terms != packed_terms(text):
             out.append(_derived(chash, "terms", content_seq))
         extractor = extractors.get(chash)
-        if extractor == extract.EXTRACTOR_VERSION and derived.extraction != extract.encoded(text):
+        if extractor in extract.EXTRACTORS \
+                and derived.extraction != extract.encoded(text, extractor):
             out.append(_derived(chash, "extraction", content_seq))
         if derived.vector is None:
             if extractor is not None and embedder is not None:

@@ -62,6 +62,7 @@ from eventmem.policies import (
     emotion,
     facts,
     gate,
+    horizon,
     importance,
     merge,
     plans,
@@ -80,6 +81,7 @@ from eventmem.policies.conflict.judge import (
     ContradictionQuestion,
 )
 from eventmem.policies.decay import progress, stability_after_access
+from eventmem.policies.extract import coref
 from eventmem.policies.extract import judge as fact_judge
 from eventmem.policies.extract import relations as extract
 from eventmem.policies.extract.judge import FactExtractor
@@ -159,6 +161,10 @@ class Creation(NamedTuple):
     # The times it speaks of when settled by the caller (a synthesis of texts said at other
     # times: what they spoke of, as read then); None: read from the input now.
     times: tuple[TimeSpan, ...] | None = None
+    # The memory whose last named person a leading pronoun of the text refers to, and the
+    # coreference version that looked ("": none did).
+    coref_of: str | None = None
+    coref_policy: str = ""
 
 
 def ingested_event(item: Item, text: str, memory_id: str, *, at: int, config: Config,
@@ -209,8 +215,14 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         kind, kind_rule, kind_policy = inherited.kind, "inherited", ""
     valid_from = item.valid_from
     valid_until, until_rule = item.valid_until, ""
+    window = 0.0
     if valid_until is None and kind == "plan":  # only plans: "went to the gym today" stays true
         inferred = timebound.infer_valid_until(text, at)
+        if inferred is None and not times.times(text, at):
+            # No time phrase at all: a short errand gets the default window, an ambition none.
+            window = (config.formation.plan_window_days if item.plan_window_days is None
+                      else item.plan_window_days)
+            inferred = horizon.default_until(text, at, window)
         if inferred is not None:
             valid_until, until_rule = inferred
     best = near.window_best
@@ -264,10 +276,13 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
         tier=tier, session=item.session,
         priority=scored.priority, flashbulb=scored.flashbulb,
         importance_channels=tuple(scored.channels[c] for c in IMPORTANCE_CHANNELS),
-        valid_until_rule=until_rule, neighbour=decision.neighbour,
+        valid_until_rule=until_rule, plan_window_days=window, coref_of=creation.coref_of,
+        coref_policy=creation.coref_policy, source_hash=item.source_hash, part=item.part,
+        split_policy=item.split_policy, neighbour=decision.neighbour,
         similarity=None if decision.neighbour is None else round(decision.similarity, 6),
         derived_from=creation.derived_from, input_hash=creation.input_hash, links=creation.links,
-        extractor=extract.EXTRACTOR_VERSION, created_at=item.created_at, times=spoken,
+        extractor=extract.EXTRACTOR_VERSION if item.extractor is None else item.extractor,
+        created_at=item.created_at, times=spoken,
         times_policy=times_policy, valence=felt.valence, arousal=felt.arousal,
         emotion=felt.category, emotion_policy=emotion_policy, category=held_as,
         category_rule=category_rule, category_policy=category_policy, tier_rule=tier_rule)
@@ -394,6 +409,7 @@ class Batch:
         self.stored: dict[str, Content] = {}
         self.new_records: list[MemoryRecord] = []  # as the fold will make them
         self.created: dict[str, MemoryIngested] = {}  # this batch's memories by id
+        self.first_parts: dict[str, str] = {}  # a split text's hash -> its first clause's memory
         self.texts: dict[str, str] = {}  # this batch's memories' texts by id
         self.metadata: dict[str, dict[str, Any]] = {}  # this batch's memories' metadata by id
         self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
@@ -711,12 +727,25 @@ class Batch:
                     self.stated_items.add(i)
         if valid_from is not None:
             item = msgspec.structs.replace(item, valid_from=valid_from)
+        policy = item.coref_policy if item.coref_policy is not None \
+            else coref.POLICY_VERSION if self.config.formation.coreference else ""
+        person = self.antecedent(item, extracted[0]) if policy and text == item.text else None
         creation = Creation(
             text, memory_id, chash, self.key_of(text), decision, near,
-            self._links(near, text, extracted[0], ns),
+            self._links(near, text, extracted[0], ns, person),
             derived_from=(derived_from,) if derived_from else (),
             input_hash=input_hash if chash != input_hash else None, rule=rule,
-            inherited=inherited, reward=self._utility(near))
+            inherited=inherited, reward=self._utility(near),
+            coref_of=None if person is None else person[0],
+            coref_policy=policy if text == item.text else "")
+        first = self.first_parts.get(item.source_hash or "") if item.part else None
+        if first is not None and derived_from is None:
+            # A later clause of a compound statement: derived from the first clause's memory
+            # (erasing what the caller was given erases it too), and linked to it.
+            creation = creation._replace(
+                derived_from=(first,),
+                links=(*(link for link in creation.links if link.target != first),
+                       MemoryLink(target=first, relation="part_of", weight=1.0)))
         carried = caller_metadata.merged(inherited.metadata if inherited else None, item.metadata)
         made = ingested(item, creation, at=self.at, config=self.config)
         if self.extractor is not None:  # its content was analysed by the fact extractor
@@ -727,6 +756,8 @@ class Batch:
         self.stored.update(labels)
         self.events.append(event)
         self.created[memory_id] = event
+        if item.source_hash is not None and item.part == 0:
+            self.first_parts[item.source_hash] = memory_id
         self.texts[memory_id] = text
         self.created_in.setdefault(ns, []).append(memory_id)
         for entity in extracted[0]:
@@ -765,15 +796,54 @@ class Batch:
                          metadata=record.metadata if record is not None
                          else self.metadata.get(old))
 
-    def _links(self, near: Near, text: str, entities: tuple[EntityRef, ...], ns: str
-               ) -> tuple[MemoryLink, ...]:
+    def antecedent(self, item: Item, entities: tuple[EntityRef, ...]) -> tuple[str, str] | None:
+        """(memory id, person key) of the person the item's session named last, when its text
+        opens a sentence with a pronoun that names no one before it; else None. The session:
+        the item's (or, without one, the memories without one recorded within
+        ``context_gap_s``), looking back at most ``coref_lookback`` memories of the namespace,
+        the batch's own first, newest first. Never "I": only named people are antecedents."""
+        text = item.text
+        if coref.PRONOUN.search(text) is None:
+            return None
+        spans, speaker_end = extract.person_spans(text, entities)
+        if not coref.unresolved(text, [span for span, _ in spans], speaker_end):
+            return None
+        ns, lookback = item.namespace, self.config.formation.coref_lookback
+        gap = round(self.config.context_gap_s * 1_000_000)
+        space = self.views.vectors.spaces.get(ns)
+        stored = space.ids[max(0, space.count - lookback):space.count] if space else []
+        candidates = [*stored, *self.created_in.get(ns, [])][-lookback:] if lookback else []
+        for mid in reversed(candidates):
+            made = self.created.get(mid)
+            if made is not None:
+                session, when = made.session, made.at
+            elif (record := self.views.state.memories.get(mid)) is not None:
+                session, when = record.session, record.created_at
+            else:
+                continue
+            if session != item.session or (item.session is None and self.at - when > gap):
+                continue
+            try:
+                earlier = self.text_of(mid)
+            except (KeyError, LookupError):  # its text is gone (purged or erased)
+                continue
+            named, speaker = extract.person_spans(earlier, extract.extract(earlier)[0])
+            key = coref.last_person(named, speaker)
+            if key is not None:
+                return mid, key
+        return None
+
+    def _links(self, near: Near, text: str, entities: tuple[EntityRef, ...], ns: str,
+               person: tuple[str, str] | None = None) -> tuple[MemoryLink, ...]:
         """Links to other memories, decided now and recorded (the graph folds them):
 
         * ``elaborates`` the nearest memory when it is at least ``elaborates_similarity`` alike
           and the new text holds all its content words and more, ``causes`` it when the new
           text gives a reason ("because", "so"...), else
           ``related_to`` it and the next nearest above ``link_similarity`` (weight: cosine);
-        * ``same_entity`` the latest memories naming one of its entities (weight 0.5).
+        * ``same_entity`` the latest memories naming one of its entities (weight 0.5), and
+          the person a leading pronoun refers to (``person``: the memory that named them
+          and their key), whose memories it is about too.
 
         A link judge other than the rules (``self.linker``) decides the first kind instead
         (:mod:`eventmem.policies.links`); its links are what the event records.
@@ -794,10 +864,13 @@ class Batch:
                     rank, sim, text, functools.partial(self.text_of, mid),
                     self.params.elaborates_similarity)
                 found[mid] = MemoryLink(target=mid, relation=relation, weight=round(sim, 6))
-        for entity in entities:
-            if entity.key == extract.SELF_KEY:  # the speaker: in nearly every memory
+        keys = [e.key for e in entities]
+        if person is not None and person[1] not in keys:
+            keys.append(person[1])
+        for key in keys:
+            if key == extract.SELF_KEY:  # the speaker: in nearly every memory
                 continue
-            for mid in self.memories_naming(ns, entity.key, self.params.max_links):
+            for mid in self.memories_naming(ns, key, self.params.max_links):
                 if mid not in found and mid not in self.retired \
                         and eligible(self.views.state.memories.get(mid)):
                     found[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)

@@ -53,6 +53,15 @@ class Item(msgspec.Struct, frozen=True, kw_only=True):
     times_policy: str | None = None
     emotion_policy: str | None = None  # likewise the emotion reader's ("": none, as before)
     category_policy: str | None = None
+    # Likewise the default plan window in force (eventmem.policies.horizon; None: the config's).
+    plan_window_days: float | None = None
+    extractor: str | None = None  # likewise the extractor that analysed the content
+    coref_policy: str | None = None  # likewise the coreference version ("": none looked)
+    # Set by the write path's split of a compound statement (eventmem.write.compound), never by
+    # a caller: the whole text's content hash, this clause's position, the splitter's version.
+    source_hash: str | None = None
+    part: int = 0
+    split_policy: str = ""
     tier: str | None = None  # the caller's tier (None: decided; eventmem.policies.category)
 
 
@@ -60,7 +69,9 @@ class Item(msgspec.Struct, frozen=True, kw_only=True):
 ITEM_FIELDS = frozenset(Item.__struct_fields__) - {"gate_policy", "classify_policy",
                                                     "session_label", "replaces", "created_at",
                                                     "times_policy", "emotion_policy",
-                                                    "category_policy"}
+                                                    "category_policy", "plan_window_days",
+                                                    "extractor", "coref_policy",
+                                                    "source_hash", "part", "split_policy"}
 
 
 def check_items(items: Iterable[str | Mapping[str, Any]], namespace: str,

@@ -418,7 +418,7 @@ def test_same_output_under_any_hash_seed() -> None:
 
 
 def test_version_is_stable() -> None:
-    assert EXTRACTOR_VERSION == "extract-1"
+    assert EXTRACTOR_VERSION == "extract-2"
 
 
 def test_a_labelled_speaker_is_the_i_of_the_line() -> None:

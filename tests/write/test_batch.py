@@ -111,10 +111,15 @@ CONFIGS = {
 # Both re-recorded at gate-7: three texts naming a new workplace ("work at Hooli is way too
 # long" -> "work at Monarch Solutions is amazing") now supersede the previous one, and one
 # later neighbour differs with them; every other decision is as before.
+# All three re-recorded at split-1: one text joins clauses about two named subjects ("Bob
+# prefers kimchi fried rice ... and Umar wants to join") and is stored as two memories; the
+# caller's result is the first clause's, so its similarity to its neighbour and those of two
+# later items that take it as theirs differ (0.3095 -> 0.3605...); every action, rule and
+# neighbour is as before.
 BEFORE = {
-    "tiered": "ebdf6eac887430657adadd62abf95bcdf4af3973377f94807761877a3c1b8a78",
-    "prediction_error": "f0db96f87dadb8823aa86d983e68f0157413d74f005e8d7e4c70cfbe938fc9c3",
-    "exact": "b0f05c6b18388a80c6025d53d5cbea2d27316bd6243539e6a13a5d62fcdd22e4",
+    "tiered": "b7176e3aeed020e7566149570fa11fd692fd528bae24800576a87d3f8a0d518f",
+    "prediction_error": "c3fbf5f8c72eba38f84a588ecbcab2172e73f8b1e0f428ed6b411330fc7701d8",
+    "exact": "17f7ea46ee8a87bf4caf6d817177b60bf82ee5cf620e9afb2135f823df89609c",
 }
 
 

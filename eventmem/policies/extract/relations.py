@@ -17,8 +17,10 @@ Entities
   ("JUST DOING IT") and texts that are mostly capitalized (titles). Uncased scripts give none.
 * Lowercase words are never entities, not even as a pattern's object ("uses python"): a graph
   node for every common noun ("works at a bakery") costs more precision than it gains.
-* First person (I, me, my, mine) is :data:`SELF_KEY`, listed only when in a relation. There is
-  no coreference: "he works at X" states nothing.
+* First person (I, me, my, mine) is :data:`SELF_KEY`, listed only when in a relation. From
+  extract-2 on, a pronoun that opens a sentence or clause is the person named last before it in
+  the same text (:mod:`eventmem.policies.extract.coref`): "Bob moved to Paris. He works at
+  Google" states that Bob works at Google. A lone "he works at X" still states nothing.
 * Type: the strongest evidence wins, the earliest on a tie. Strongest: the name itself (a small
   gazetteer; head words such as "Inc", "University", "Lake", "Festival"; a title; a digit or
   camel case means a product). Then the role in an explicit relation (the object of "works at"
@@ -47,6 +49,7 @@ from typing import Final
 
 from eventmem import codec
 from eventmem.events import EntityRef, Extraction, RelationRef
+from eventmem.policies.extract import coref
 from eventmem.policies.extract.lexicon import APOS_RE, MEMBERSHIP, STOP, entity_key
 from eventmem.policies.extract.names import name_context, name_info, name_runs
 from eventmem.policies.extract.patterns import (
@@ -75,11 +78,13 @@ from eventmem.policies.extract.patterns import (
 )
 
 __all__ = [
-    "EXPLICIT", "EXTRACTOR_VERSION", "POSSESSIVE", "RELATION_TYPES", "SELF_KEY", "WEAK",
-    "entity_key", "extract",
+    "EXPLICIT", "EXTRACTORS", "EXTRACTOR_VERSION", "EXTRACT_1", "POSSESSIVE", "RELATION_TYPES",
+    "SELF_KEY", "WEAK", "entity_key", "extract", "person_spans",
 ]  # fmt: skip
 
-EXTRACTOR_VERSION: Final = "extract-1"
+EXTRACTOR_VERSION: Final = "extract-2"
+EXTRACT_1: Final = "extract-1"  # no coreference
+EXTRACTORS: Final = frozenset({EXTRACT_1, EXTRACTOR_VERSION})
 RELATION_TYPES: Final[tuple[str, ...]] = (
     "works_at", "manages", "reports_to", "friend_of", "lives_in", "parent_of", "child_of",
     "dating", "married_to", "member_of", "founded", "uses", "created", "collaborates_with",
@@ -170,14 +175,18 @@ def _relations(
     return found
 
 
-def extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
+def extract(text: str, version: str = EXTRACTOR_VERSION
+            ) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
     """The named entities of ``text`` (first mention order, unique keys) and the relations it
-    states between them (subject and object are entity keys; :data:`SELF_KEY` for "I").
+    states between them (subject and object are entity keys; :data:`SELF_KEY` for "I"), as
+    extractor ``version`` reads them (:data:`EXTRACT_1`: without coreference).
 
     In a speaker-labelled line ("Caroline: I work at Acme") "I" is the speaker: the relations
     name her, so that what two speakers say of themselves never lands on one "self".
     """
     entities, relations = _extract(text)
+    if version != EXTRACT_1 and entities:
+        entities, relations = _with_coreference(text, entities, relations)
     if not relations or not any(e.key == SELF_KEY for e in entities):
         return entities, relations
     label = _SPEAKER_LABEL.match(text)
@@ -193,6 +202,35 @@ def extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
 
 
 _SPEAKER_LABEL: Final = re.compile(r"\s*([^\W\d_][\w .'’-]{0,40}?)\s*:\s")
+
+
+def person_spans(text: str, entities: tuple[EntityRef, ...]
+                 ) -> tuple[list[tuple[tuple[int, int], str]], int]:
+    """Where ``text`` names the people among its ``entities`` (each span with its key, in
+    order), and where its speaker label ends (0: none): a speaker is "I" in the line."""
+    people = {e.key for e in entities if e.type == "person"}
+    spans = [((a, b), key) for a, b, _ in name_runs(text)
+             if (key := name_info(" ".join(text[a:b].split()))[0]) in people] if people else []
+    label = _SPEAKER_LABEL.match(text)
+    return spans, label.end(1) if label else 0
+
+
+def _with_coreference(text: str, entities: tuple[EntityRef, ...],
+                      relations: tuple[RelationRef, ...]
+                      ) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
+    """What ``text`` states once its sentence-opening pronouns are read as the person named last
+    before them (:mod:`eventmem.policies.extract.coref`): the relations of that reading join the
+    text's own, after them."""
+    if coref.PRONOUN.search(text) is None:
+        return entities, relations
+    spans, speaker_end = person_spans(text, entities)
+    working = coref.resolved(text, [span for span, _ in spans], speaker_end)
+    if working is None:
+        return entities, relations
+    more_entities, more = _extract(working)
+    known = {e.key for e in entities}
+    return (entities + tuple(e for e in more_entities if e.key not in known),
+            tuple(dict.fromkeys(relations + more)))
 
 
 def _extract(text: str) -> tuple[tuple[EntityRef, ...], tuple[RelationRef, ...]]:
@@ -309,10 +347,10 @@ def _finish(
     return tuple(entities), relations
 
 
-def encoded(text: str) -> bytes | None:
+def encoded(text: str, version: str = EXTRACTOR_VERSION) -> bytes | None:
     """The extraction of ``text`` as the store keeps it beside the text (an encoded
     :class:`eventmem.events.Extraction`), or None when it names nothing."""
-    entities, relations = extract(text)
+    entities, relations = extract(text, version)
     if not entities:
         return None
     return codec.encode_value(Extraction(entities=entities, relations=relations))
