@@ -15,19 +15,32 @@ from eventmem.storage.envelope import Content
 from eventmem.storage.log import EventLog
 from eventmem.text.embedders import Embedder
 from eventmem.text.normalize import packed_terms
+from eventmem.write import readings
+from eventmem.write.workers import Pool
 
 
-def contents_for(log: EventLog, embedder: Embedder, texts: Mapping[str, str]
-                 ) -> dict[str, Content]:
+def contents_for(log: EventLog, embedder: Embedder, texts: Mapping[str, str],
+                 pool: Pool | None = None) -> dict[str, Content]:
     """Content for these texts (content hash -> text): the store's where it holds it whole (the
-    vector cache), the rest analysed here, embedded in one batch."""
+    vector cache), the rest analysed here, embedded in one batch, or by ``pool``'s worker
+    processes when there are enough of them (which also read ahead what the decisions will ask
+    of each text: :mod:`eventmem.write.readings`)."""
     hashes = list(texts)
     out = {h: c for h, c in zip(hashes, log.contents(hashes), strict=True)
            if c is not None and c.vector is not None and c.terms is not None}
     missing = [h for h in hashes if h not in out]
-    if missing:
-        rows = embedder.embed([texts[h] for h in missing])
-        for h, row in zip(missing, rows, strict=True):
-            out[h] = Content(texts[h], row.tobytes(), packed_terms(texts[h]),
-                             extract.encoded(texts[h]))
+    if not missing:
+        return out
+    fresh = [texts[h] for h in missing]
+    analysed = pool.analyse(fresh) if pool is not None and pool.worth(len(fresh)) else None
+    if analysed is None:
+        rows = embedder.embed(fresh)
+        for h, text, row in zip(missing, fresh, rows, strict=True):
+            out[h] = Content(text, row.tobytes(), packed_terms(text), extract.encoded(text))
+        return out
+    readings.seed(fresh, [a.reading for a in analysed])
+    vectors = [a.vector for a in analysed] if pool is not None and pool.embeds \
+        else [row.tobytes() for row in embedder.embed(fresh)]
+    for h, text, a, vector in zip(missing, fresh, analysed, vectors, strict=True):
+        out[h] = Content(text, vector, a.terms, a.extraction)
     return out
