@@ -78,7 +78,7 @@ from eventmem.text.blas import single_thread
 from eventmem.text.normalize import content_hash, dedup_key
 from eventmem.write.items import Item
 from eventmem.write.neighbours import Near, Neighbourhood, Query, eligible
-from eventmem.write.readings import classified, facts_of, plan_action
+from eventmem.write.readings import classified, facts_of
 from projections import Projections
 from projections import graph as graph_view
 from projections.state import MemoryRecord, dedup_slot, working_key
@@ -566,7 +566,7 @@ class Batch:
         lowered = item.text.lower()
         for memory_id in found:
             plan_text = self.text_of(memory_id)
-            action = plan_action(plan_text)
+            action = plans.plan_action(plan_text)
             # completes() needs one of the plan's object words in the text: skip it otherwise.
             if action is None or not any(word in lowered for word in action.objects):
                 continue

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Hashable, Sequence
 from typing import Generic, NamedTuple, TypeVar
 
-from eventmem.policies import classify, facts, plans
+from eventmem.policies import classify, facts
 
 R = TypeVar("R")
 
@@ -52,8 +52,6 @@ class Memo(Generic[R]):
 # batch after batch, and reading them is much of a write's cost. About a few hundred bytes an
 # entry.
 facts_of: Memo[tuple[facts.Fact, ...]] = Memo(facts.read, 1 << 16)
-# What a plan intends, read once per plan text: a report is compared with many plans.
-plan_action: Memo[plans.Action | None] = Memo(plans.plan_action, 1 << 14)
 # An item's kind as classified: creating it, its valid-from and gate-7 each ask. Large enough
 # for a whole batch read ahead (IMPORT_BATCH is 1,000; a caller's batch may be larger).
 classified: Memo[tuple[str, str]] = Memo(classify.classify, 1 << 14)

@@ -66,7 +66,7 @@ def corpus(n: int) -> list[str | dict[str, Any]]:
 def forget_readings() -> None:
     """Empty this process's reading memos, so that the write after this reads every text
     afresh instead of finding what the workers of another store's write read."""
-    for memo in (readings.classified, readings.facts_of, readings.plan_action):
+    for memo in (readings.classified, readings.facts_of):
         memo.values.clear()
 
 
