@@ -3,7 +3,8 @@
 Everything the store derives from a text -- its vector (the store's embedder), its BM25 terms and
 its extracted entities and relations -- is computed here, once, and stored with the text by its
 content hash. The engine's write path and the audit's re-derivation call the same function, so
-they see the same analysis.
+they see the same analysis. A large write hands the texts to worker processes
+(:mod:`eventmem.write.workers`), which run the same code and send back the same bytes.
 """
 
 from __future__ import annotations
