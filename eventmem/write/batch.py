@@ -78,7 +78,7 @@ from eventmem.text.blas import single_thread
 from eventmem.text.normalize import content_hash, dedup_key
 from eventmem.write.items import Item
 from eventmem.write.neighbours import Near, Neighbourhood, Query, eligible
-from eventmem.write.readings import classified, facts_of
+from eventmem.write.readings import claims_of, classified, facts_of
 from projections import Projections
 from projections import graph as graph_view
 from projections.state import MemoryRecord, dedup_slot, working_key
@@ -1079,7 +1079,7 @@ def _claims_of(batch: Batch, memory_id: str) -> conflict.Claims:
 def _claims_in(batch: Batch, text: str) -> conflict.Claims:
     claims = batch.claims.get(text)
     if claims is None:
-        claims = batch.claims[text] = conflict.claims(text)
+        claims = batch.claims[text] = claims_of(text)
     return claims
 
 

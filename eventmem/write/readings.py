@@ -1,11 +1,11 @@
 """What the write path reads from a text alone, remembered, and computable in another process.
 
-Deciding an item reads its text many times over (its kind, the facts it states) and reads the
-same stored texts item after item (the facts of a memory, what a plan intends). Each reading is
-a pure function of the text and a policy version, so it is remembered here in a bounded
-:class:`Memo`. A large batch reads its items' texts ahead in worker processes
-(:mod:`eventmem.write.workers`) and :func:`seed` fills the memos with what they read: the
-decisions then find the same values whichever process computed them.
+Deciding an item reads its text many times over (its kind, the facts it states, its claims) and
+reads the same stored texts item after item (their facts and claims). Each reading is a pure
+function of the text and a policy version, so it is remembered here in a bounded :class:`Memo`.
+A large batch reads its items' texts ahead in worker processes (:mod:`eventmem.write.workers`)
+and :func:`seed` fills the memos with what they read: the decisions then find the same values
+whichever process computed them.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Generic, NamedTuple, TypeVar
 
 from eventmem.policies import classify, facts
+from eventmem.policies.conflict import detect as conflict
 
 R = TypeVar("R")
 
@@ -55,6 +56,9 @@ facts_of: Memo[tuple[facts.Fact, ...]] = Memo(facts.read, 1 << 16)
 # An item's kind as classified: creating it, its valid-from and gate-7 each ask. Large enough
 # for a whole batch read ahead (IMPORT_BATCH is 1,000; a caller's batch may be larger).
 classified: Memo[tuple[str, str]] = Memo(classify.classify, 1 << 14)
+# The claims a text makes, compared for contradictions with its neighbours' (and theirs with
+# the next item's).
+claims_of: Memo[conflict.Claims] = Memo(conflict.claims, 1 << 14)
 
 
 class Reading(NamedTuple):
@@ -62,12 +66,14 @@ class Reading(NamedTuple):
 
     kind: tuple[str, str]  # classify.classify(text, classify.POLICY_VERSION)
     facts: tuple[facts.Fact, ...]  # facts.read(text)
+    claims: conflict.Claims  # conflict.claims(text)
 
 
 def read(text: str) -> Reading:
     """The readings of ``text`` that the write path's decisions ask for (computed afresh: a
     worker process has nothing to remember them for)."""
-    return Reading(classify.classify(text, classify.POLICY_VERSION), facts.read(text))
+    return Reading(classify.classify(text, classify.POLICY_VERSION), facts.read(text),
+                   conflict.claims(text))
 
 
 def seed(texts: Sequence[str], readings: Sequence[Reading]) -> None:
@@ -75,3 +81,4 @@ def seed(texts: Sequence[str], readings: Sequence[Reading]) -> None:
     for text, reading in zip(texts, readings, strict=True):
         classified.seed((text, classify.POLICY_VERSION), reading.kind)
         facts_of.seed((text,), reading.facts)
+        claims_of.seed((text,), reading.claims)
