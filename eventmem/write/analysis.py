@@ -39,8 +39,9 @@ def contents_for(log: EventLog, embedder: Embedder, texts: Mapping[str, str],
         for h, text, row in zip(missing, fresh, rows, strict=True):
             out[h] = Content(text, row.tobytes(), packed_terms(text), extract.encoded(text))
         return out
+    assert pool is not None  # the analysis came from its workers
     readings.seed(fresh, [a.reading for a in analysed])
-    vectors = [a.vector for a in analysed] if pool is not None and pool.embeds \
+    vectors = [a.vector for a in analysed] if pool.embeds \
         else [row.tobytes() for row in embedder.embed(fresh)]
     for h, text, a, vector in zip(missing, fresh, analysed, vectors, strict=True):
         out[h] = Content(text, vector, a.terms, a.extraction)
