@@ -67,6 +67,7 @@ from eventmem.write.erase import Erasure
 from eventmem.write.items import Item, check_items, masked
 from eventmem.write.neighbours import eligible
 from eventmem.write.session import session_end
+from eventmem.write.workers import Pool, workers_for, worth_sharing
 from projections import Projections
 from projections.state import MemoryRecord, as_accessed, dedup_slot
 from replay.audit import AuditReport, audit
@@ -218,6 +219,7 @@ class Engine(Reader):
         self.opened_from, self._snapshot_seq = opened.opened_from, opened.snapshot_seq
         self._last_at = opened.last_at
         self._given_embedder = opened.embedder.inner  # _embedder checks its output
+        self._pool: Pool | None = None  # started by the first large parallel write
         try:
             self._ops = ops_logger(self._log.path, enabled=not readonly,
                                    max_bytes=self.config.ops_log_max_bytes,
@@ -275,6 +277,9 @@ class Engine(Reader):
                 self._ops.close()
             finally:
                 self._log.close()
+                if self._pool is not None:
+                    self._pool.close()
+                    self._pool = None
 
     @serialized
     def snapshot(self) -> int:
@@ -379,29 +384,42 @@ class Engine(Reader):
 
     @serialized
     def remember_many(
-        self, items: Iterable[str | Mapping[str, Any]], *, namespace: str = "default"
+        self, items: Iterable[str | Mapping[str, Any]], *, namespace: str = "default",
+        workers: int | None = 1,
     ) -> list[RememberResult]:
         """Remember many texts in one atomic, durable append (one fsync for the whole batch).
 
         Each item is a text or a mapping of :meth:`remember`'s arguments; ``namespace`` is the
         default for items that name none. If any item is invalid, nothing is written.
+
+        ``workers``: processes that analyse the texts (terms, entities, the vector, the
+        readings the gate asks for) while this one decides; 0 or None means every core. Only a
+        batch of a few hundred new texts or more is shared (a smaller one is analysed here);
+        the decisions, and so the log, are the same bytes whatever the number. The workers
+        start with the first such batch and stop when the store closes; a script that uses
+        them must start from an ``if __name__ == "__main__":`` block, as any that starts
+        processes (:mod:`eventmem.write.workers`, which also says what a custom embedder
+        needs to be shipped to them).
         """
         self._check_writable()
         # A text or a mapping would iterate characters or keys; None or a number not at all.
         if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
             raise InvalidInputError(
                 "remember_many takes a list of texts or mappings; for one text use remember()")
+        count = workers_for(workers)  # a bad count is refused before the items are read
         checked = check_items(items, namespace, self.config)
-        return self._write(split_items(checked, self.config.formation))
+        return self._write(split_items(checked, self.config.formation), workers=count)
 
-    def _write(self, checked: list[Item], op: str = "remember") -> list[RememberResult]:
+    def _write(self, checked: list[Item], op: str = "remember", *,
+               workers: int = 1) -> list[RememberResult]:
         """Decide checked items, append the decisions in one transaction and fold them."""
         if not checked:
             return []
         checked = masked(checked, self.config.observer)
         at = self._now()
         contents = self._contents_for({content_hash(item.text): item.text
-                                       for item in checked}, extractor=self.judges.facts)
+                                       for item in checked}, extractor=self.judges.facts,
+                                      workers=workers)
         decided = batch.decide(self._views, checked, contents, at=at, head=self._log.head(),
                                 config=self.config, text_of=self._text_of,
                                 vector_of=self._vector_of, analyse=self._analyse,
@@ -458,7 +476,8 @@ class Engine(Reader):
 
     @serialized
     def import_memories(self, source: transfer.Destination, *,
-                        namespace: str | None = None) -> list[RememberResult]:
+                        namespace: str | None = None,
+                        workers: int | None = 1) -> list[RememberResult]:
         """Import memories exported by :meth:`export_memories` (JSON lines, from this store or
         another): each is created as it was exported (text, kind, times, importance,
         confidence, pin, tags, refs, metadata), keeping the time it was first recorded
@@ -470,8 +489,10 @@ class Engine(Reader):
         ``namespace``: import every memory there (default: each line's own). Every line is
         read and checked before anything is written (a bad line raises InvalidInputError
         naming it, and nothing is written); the memories are then written in batches of 1,000,
-        each one atomic. Returns one result per line, in order."""
+        each one atomic. Returns one result per line, in order. ``workers``: as for
+        :meth:`remember_many`."""
         self._check_writable()
+        count = workers_for(workers)
         items = transfer.read(source, namespace=namespace, config=self.config, now=self._now())
         state = self._views.state
         # Each line's memory: one the namespace holds already, else the first line of the
@@ -493,8 +514,8 @@ class Engine(Reader):
         progress.report("import", 0, len(fresh))
         for start in range(0, len(fresh), IMPORT_BATCH):
             chunk = fresh[start:start + IMPORT_BATCH]
-            created.update(zip(chunk, self._write([items[i] for i in chunk], op="import"),
-                               strict=True))
+            created.update(zip(chunk, self._write([items[i] for i in chunk], op="import",
+                                                  workers=count), strict=True))
             progress.report("import", start + len(chunk), len(fresh))
         results = []
         for index in range(len(items)):
@@ -529,8 +550,24 @@ class Engine(Reader):
         return self._contents_for({chash: text}, extractor=self.judges.facts)[chash]
 
     def _contents_for(self, texts: Mapping[str, str],
-                      extractor: FactExtractor | None = None) -> dict[str, Content]:
-        return contents_for(self._log, self._embedder, texts, extractor)
+                      extractor: FactExtractor | None = None, *, workers: int = 1
+                      ) -> dict[str, Content]:
+        pool = self._workers(workers) if worth_sharing(len(texts), workers) else None
+        found = contents_for(self._log, self._embedder, texts, extractor, pool)
+        if pool is not None and pool.broken:  # a worker died: the next write starts afresh
+            pool.close()
+            self._pool = None
+        return found
+
+    def _workers(self, count: int) -> Pool:
+        """The engine's worker processes, ``count`` of them (started, or restarted with the
+        new count, here)."""
+        if self._pool is not None and self._pool.workers != count:
+            self._pool.close()
+            self._pool = None
+        if self._pool is None:
+            self._pool = Pool(self._embedder, count)
+        return self._pool
 
     def _fold(self, events: list[Event], seqs: list[int],
               contents: Mapping[str, Content] | None = None) -> None:

@@ -159,7 +159,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     those the namespace holds already are skipped, so an import can be run again."""
     source = sys.stdin if args.file == "-" else args.file
     with _open(args, create=True) as mem:
-        results = mem.import_memories(source, namespace=args.namespace)
+        results = mem.import_memories(source, namespace=args.namespace, workers=args.workers)
     counts: dict[str, int] = {}
     for result in results:
         counts[result.action] = counts.get(result.action, 0) + 1
@@ -803,6 +803,9 @@ def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
             "(those already held are skipped)")
     p.add_argument("file", help="the JSON lines file; - reads stdin")
     p.add_argument("--namespace", "-n", help="import every memory here (default: each line's)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="processes that analyse the texts (0: every core); the memories and "
+                        "the log are the same whatever N")
     p = add("erase", cmd_erase, "erase a memory's content, or a namespace's (recorded as an "
             "event; the text, vectors and terms are removed)")
     target = p.add_mutually_exclusive_group(required=True)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 FACTS_VERSION: Final = "facts-1"
@@ -525,6 +526,9 @@ def _question_owner(question: str) -> str | None:
     return None
 
 
+# declared_name and introduces: pure, and asked of the same stored texts for every name the
+# write path checks is the user's, item after item.
+@lru_cache(maxsize=1 << 16)
 def declared_name(text: str) -> str | None:
     """The name the user gives themself in ``text`` ("My name is Dana", "I'm Dana.", "User's
     name is Dana"), lower-cased, or None."""
@@ -537,6 +541,7 @@ def declared_name(text: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1 << 16)
 def introduces(text: str, name: str) -> bool:
     """Whether ``text`` names ``name`` (lower-cased) as someone other than the user: a relation
     ("my friend Dana", "User's sister Dana") or someone's relative ("Dana's mother" is not)."""

@@ -24,6 +24,7 @@ Decisions a reader might question:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 from eventmem.text.normalize import STOPWORDS
@@ -114,6 +115,9 @@ def _subject(before: str) -> str:
     return "other"
 
 
+# Pure functions of the text, asked of the same texts again and again: a report is compared with
+# up to eight plans (completes() reads both again each time), batch after batch.
+@lru_cache(maxsize=1 << 14)
 def plan_action(text: str) -> Action | None:
     """The verb, object words and subject a plan's text intends, or None when it names none."""
     match = _MODAL.search(text)
@@ -143,6 +147,7 @@ def _past_forms(base: str) -> frozenset[str]:
     return frozenset(forms)
 
 
+@lru_cache(maxsize=1 << 14)
 def may_report_done(text: str) -> bool:
     """Whether ``text`` could report some plan done: when False, :func:`completes` is None for
     every plan, so the write path need not look for one (it reads only ``text``). A text that

@@ -196,6 +196,14 @@ class HashingEmbedder:
     def __repr__(self) -> str:
         return f"HashingEmbedder(dim={self._dim})"
 
+    # Pickled as its parameters (a write's worker processes get their own copy): the token
+    # table is a cache and the lock belongs to one process.
+    def __getstate__(self) -> dict[str, int]:
+        return {"dim": self._dim, "max_cached_tokens": self._table.max_tokens}
+
+    def __setstate__(self, state: dict[str, int]) -> None:
+        self.__init__(state["dim"], max_cached_tokens=state["max_cached_tokens"])  # type: ignore[misc]
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` into an ``(n, dim)`` float32 array with unit (or zero) rows."""
         if isinstance(texts, str):

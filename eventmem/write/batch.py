@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from itertools import takewhile
 from typing import Any, NamedTuple, cast
 
@@ -94,6 +94,7 @@ from eventmem.text.blas import single_thread
 from eventmem.text.normalize import content_hash, dedup_key
 from eventmem.write.items import Item
 from eventmem.write.neighbours import Near, Neighbourhood, Query, eligible
+from eventmem.write.readings import claims_of, classified, facts_of
 from projections import Projections
 from projections import graph as graph_view
 from projections.state import MemoryRecord, dedup_slot, working_key
@@ -112,14 +113,6 @@ PLAN_CANDIDATES = 8
 
 IMPORTANCE_CHANNELS = ("novelty", "arousal", "reward", "attention")  # the event's tuple order
 
-# The facts of a text (facts.read is pure): gate-7 reads those of the same stored memories for
-# item after item and batch after batch, and reading them is most of a write's cost. Bounded:
-# about a few hundred bytes an entry.
-facts_of = lru_cache(maxsize=1 << 16)(facts.read)
-# What a plan intends, read once per plan text (pure): a report is compared with many plans.
-plan_action = lru_cache(maxsize=1 << 14)(plans.plan_action)
-# An item's kind as classified (pure): creating it, its valid-from and gate-7 each ask.
-classified = lru_cache(maxsize=1 << 12)(classify.classify)
 
 
 # The rules of the items the caller decided (Batch._given).
@@ -411,6 +404,9 @@ class Batch:
         self.created: dict[str, MemoryIngested] = {}  # this batch's memories by id
         self.first_parts: dict[str, str] = {}  # a split text's hash -> its first clause's memory
         self.texts: dict[str, str] = {}  # this batch's memories' texts by id
+        # Stored memories' texts read so far: gate-7 and plan reports read the same ones item
+        # after item, and a memory's text does not change while the batch decides.
+        self.stored_texts: dict[str, str] = {}
         self.metadata: dict[str, dict[str, Any]] = {}  # this batch's memories' metadata by id
         self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
         self.retired: set[str] = set()  # superseded earlier in the batch
@@ -445,6 +441,7 @@ class Batch:
         # The batch's memories by namespace, in order, and those of them stating facts (read
         # when gate-7 first asks, up to the count read).
         self.created_in: dict[str, list[str]] = {}
+        self.plans_in: dict[str, list[str]] = {}  # the batch's plans by namespace, in order
         self.stating_in: dict[str, dict[str, Stated]] = {}
         self.read_in: dict[str, int] = {}
 
@@ -622,13 +619,12 @@ class Batch:
 
         found = [mid for mid, _ in self.views.text.search_plans(ns, item.text, PLAN_CANDIDATES,
                                                                open_plan)]
-        found += [mid for mid, event in self.created.items()  # the batch's own, latest first
-                  if event.namespace == ns and event.kind == "plan"
-                  and mid not in self.retired][::-1]
+        found += [mid for mid in reversed(self.plans_in.get(ns, ()))  # the batch's, latest first
+                  if mid not in self.retired]
         lowered = item.text.lower()
         for memory_id in found:
             plan_text = self.text_of(memory_id)
-            action = plan_action(plan_text)
+            action = plans.plan_action(plan_text)
             # completes() needs one of the plan's object words in the text: skip it otherwise.
             if action is None or not any(word in lowered for word in action.objects):
                 continue
@@ -758,6 +754,8 @@ class Batch:
         self.created[memory_id] = event
         if item.source_hash is not None and item.part == 0:
             self.first_parts[item.source_hash] = memory_id
+        if event.kind == "plan":
+            self.plans_in.setdefault(ns, []).append(memory_id)
         self.texts[memory_id] = text
         self.created_in.setdefault(ns, []).append(memory_id)
         for entity in extracted[0]:
@@ -969,7 +967,10 @@ class Batch:
 
     def text_of(self, memory_id: str) -> str:
         """The text of a memory, stored or created in this batch."""
-        return self.texts.get(memory_id) or self._text_of(memory_id)
+        text = self.texts.get(memory_id) or self.stored_texts.get(memory_id)
+        if text is None:
+            text = self.stored_texts[memory_id] = self._text_of(memory_id)
+        return text
 
     def vector_of(self, memory_id: str) -> np.ndarray:
         """The vector of a memory, stored or created in this batch."""
@@ -1243,7 +1244,7 @@ def _claims_of(batch: Batch, memory_id: str) -> conflict.Claims:
 def _claims_in(batch: Batch, text: str) -> conflict.Claims:
     claims = batch.claims.get(text)
     if claims is None:
-        claims = batch.claims[text] = conflict.claims(text)
+        claims = batch.claims[text] = claims_of(text)
     return claims
 
 

@@ -218,7 +218,8 @@ print(json.dumps({"seconds": seconds, "opened_from": mem.opened_from,
 mem.close()
 """
 
-# remember_many (the full gate, sync on) in a process pinned to the first ``cores`` CPUs.
+# remember_many (the full gate, sync on) in a process pinned to the first ``cores`` CPUs, its
+# texts analysed by ``cores`` worker processes (they inherit the pinning).
 _PINNED_INGEST = """
 import json, os, sys, time
 from datetime import datetime, timedelta
@@ -232,7 +233,7 @@ with eventmem.open(sys.argv[1], clock=clock) as mem:
     start, cpu = time.perf_counter(), time.process_time()
     actions = {}
     for lo in range(0, len(texts), batch):
-        for r in mem.remember_many(texts[lo:lo + batch], namespace=sys.argv[6]):
+        for r in mem.remember_many(texts[lo:lo + batch], namespace=sys.argv[6], workers=cores):
             actions[r.action] = actions.get(r.action, 0) + 1
         clock.advance(timedelta(minutes=1))
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu

@@ -285,6 +285,19 @@ def test_export_then_import_round_trips_into_another_store(capsys, tmp_path):
     assert code != 0 and one_line_error(err)
 
 
+def test_import_takes_workers_and_refuses_a_bad_count(capsys, tmp_path):
+    store, clock = tmp_path / "s", eventmem.ManualClock(start=datetime(2025, 3, 1, tzinfo=UTC))
+    with eventmem.open(store, clock=clock) as mem:
+        mem.remember_many(["Alice Smith works at Initech", "Bob Jones lives in Oslo"],
+                          namespace="a")
+    dump = tmp_path / "a.jsonl"
+    run_json(capsys, store, "export", "-n", "a", "--out", str(dump))
+    imported = run_json(capsys, tmp_path / "two", "import", str(dump), "--workers", "2")
+    assert imported["counts"] == {"created": 2}
+    code, _, err = cli(capsys, tmp_path / "three", "import", str(dump), "--workers", "-1")
+    assert code != 0 and one_line_error(err) and "workers" in err
+
+
 def test_done_marks_a_plan_done_once_and_it_leaves_recall(capsys, tmp_path):
     store = tmp_path / "s"
     plan = run_json(capsys, store, "remember", "Renew the car insurance before June",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -240,3 +241,15 @@ def test_the_engine_hands_back_the_embedder_it_was_given(
     given = HashingEmbedder(256)
     with eventmem.open(store_path, clock=clock, embedder=given) as mem:
         assert mem.embedder is given
+
+
+def test_the_hashing_embedder_pickles_as_its_parameters() -> None:
+    """A write's worker processes get the embedder by pickle: the copy gives the same bytes,
+    and its token cache and lock are its own."""
+    original = HashingEmbedder(64, max_cached_tokens=500)
+    texts = ["Alice moved to Berlin in March", "the standup is at nine", "Bob likes tea"]
+    warm = original.embed(texts)
+    copy = pickle.loads(pickle.dumps(original))
+    assert copy.dim == 64 and copy._table.max_tokens == 500 and copy._lock is not original._lock
+    assert len(copy._table.rows) == 0 < len(original._table.rows)
+    assert copy.embed(texts).tobytes() == warm.tobytes()
