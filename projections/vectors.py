@@ -3,11 +3,12 @@
 One matrix per namespace makes isolation structural: a search in one namespace never touches
 another's rows. Rows grow by doubling the capacity, so an append costs the same at 1M as at 1k.
 
-Search is exact by default (a matrix-vector product). Once a namespace has sealed segments with
-ANN indexes (:mod:`projections.ann`, built by :meth:`Vectors.build_indexes` during maintenance),
-``search(..., exact=False)`` asks each segment's index and searches only the rows no index
-covers (the fresh tail) exactly. The indexes are a cache: they are left out of the digest, and
-a store without them answers exactly.
+Search is exact by default (a matrix-vector product). Once a namespace has ANN indexes over runs
+of its rows (:mod:`projections.ann`: the runs are a function of the log, the indexes a cache
+built by :meth:`Vectors.build_indexes` during maintenance), ``search(..., exact=False)`` asks
+each index and searches only the rows no index covers (the fresh tail) exactly. The indexes are
+left out of the digest, and a store without them answers exactly. Each row's slot (its ordinal
+among the namespace's ingests, which places the runs) is part of the state.
 """
 
 from __future__ import annotations
