@@ -70,6 +70,10 @@ class Space:
             end = seg.start + seg.rows
             inside = dropped[(dropped >= seg.start) & (dropped < end)]
             shift = int(np.searchsorted(dropped, seg.start))  # rows dropped before it
+            # One attached from a snapshot and not yet used is checked against its ids now,
+            # while they are still the ones its fingerprint covers.
+            if len(inside) and not seg.fits(self.ids):
+                continue
             if len(inside):
                 seg.mark_removed(inside - seg.start, erased=erased)
             seg.start -= shift

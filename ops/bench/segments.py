@@ -2,12 +2,14 @@
 merged layout (issue 17 item 5).
 
     python -m ops.bench.segments [--size 100k] [--queries 300] [--purge 0.02] [--seed 7]
-                                 [--cache DIR] [--rebuild] [--out FILE]
+                                 [--out FILE]
 
-1. The store: ``ops.bench.recall``'s corpus of ``--size`` memories in one namespace, built with
-   the engine and cached under ``--cache`` (the same store that benchmark uses).
-2. Its vectors, copied out of the engine (which is closed at once: nothing here writes to the
-   store), are indexed under two layouts in turn, each from scratch, timed:
+1. The rows: ``ops.bench.recall``'s corpus of ``--size`` texts embedded with the default
+   embedder (``HashingEmbedder``, 256 dimensions) into the vector projection, one namespace, the
+   way the fold adds ingested memories (no store: building one with the write gate takes most
+   of an hour at 100k on a loaded 2-core machine, and the indexes see only the vectors). The
+   store would hold a few fewer rows (the gate skips exact duplicates).
+2. The rows are indexed under two layouts in turn, each from scratch, timed:
    ``before``, the former one (runs of 50k rows, never merged: 20 indexes at 1M), and
    ``after``, the engine's (:data:`projections.ann.LAYOUT`: runs merged four at a time).
 3. Per layout: the indexes built, the indexes a query asks at this size and (computed from the
@@ -18,14 +20,15 @@ merged layout (issue 17 item 5).
    latency and recall@10 with the rows masked, and the masked indexes through a snapshot
    round trip (answers identical, bytes of the ANN part).
 
-The layout is internal (``projections.ann``), so this benchmark imports it; the vectors come from
-the engine's projection through a private attribute, as ``ops.bench.recall`` does.
+The layout and the vector projection are internal (``projections``), so this benchmark imports
+them.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +47,7 @@ from ops.bench.common import (
     publish,
 )
 from projections import Projections, ann
+from projections.vectors import Space, Vectors
 
 DEFAULT_OUT = RESULTS_DIR / "segments.json"
 MILLION = 1_000_000
@@ -53,13 +57,15 @@ LAYOUTS = {"before": BEFORE, "after": ann.LAYOUT}
 RECALL_TARGET = 0.95
 
 
-def vectors_of(path: Path, texts: list[str]) -> tuple[Any, np.ndarray]:
-    """A copy of the store's vector projection (the engine closed) and ``texts`` embedded."""
-    with eventmem.open(path, config=eventmem.Config(sync=False, record_recalls=False)) as engine:
-        live = recall.engine_vectors(engine)
-        copy = type(live).load(*live.dump())
-        embedded = engine.embedder.embed(texts)
-    return copy, embedded
+def vectors_of(texts: list[str], layout: ann.Layout) -> Vectors:
+    """The texts embedded into a vector projection of one namespace under ``layout``."""
+    embedder = eventmem.HashingEmbedder()
+    vectors = Vectors(embedder.dim, layout)
+    vectors.spaces[recall.NAMESPACE] = space = Space(embedder.dim)
+    for lo in range(0, len(texts), 10_000):  # in slices, as the fold adds a batch
+        rows = embedder.embed(texts[lo : lo + 10_000])
+        space.add([f"m{i:07d}" for i in range(lo, lo + len(rows))], rows)
+    return vectors
 
 
 def _search_all(vectors: Any, embedded: np.ndarray, n: int, exact: bool) -> list[list[str]]:
@@ -96,10 +102,9 @@ def measure(vectors: Any, embedded: np.ndarray) -> dict[str, Any]:
             "recall@10": _overlap(ann10, truth10), "recall@50": _overlap(ann50, truth50)}
 
 
-def run_layout(name: str, layout: ann.Layout, path: Path, texts: list[str], purge: float,
-               log: Any) -> dict[str, Any]:
-    vectors, embedded = vectors_of(path, texts)
-    vectors.layout = layout
+def run_layout(name: str, layout: ann.Layout, corpus: list[str], embedded: np.ndarray,
+               purge: float, log: Callable[[str], None]) -> dict[str, Any]:
+    vectors = vectors_of(corpus, layout)
     space = vectors.spaces[recall.NAMESPACE]
     out: dict[str, Any] = {"layout": {"base_rows": layout.base_rows, "fan_in": layout.fan_in,
                                       "min_index_rows": layout.min_index_rows,
@@ -139,21 +144,20 @@ def run_layout(name: str, layout: ann.Layout, path: Path, texts: list[str], purg
     return out
 
 
-def run(n: int, *, queries: int, purge: float, seed: int, cache: Path, rebuild: bool,
-        log: Any = progress) -> dict[str, Any]:
+def run(n: int, *, queries: int, purge: float, seed: int,
+        log: Callable[[str], None] = progress) -> dict[str, Any]:
     turns, questions = recall.load_locomo()
-    cache.mkdir(parents=True, exist_ok=True)
-    log(f"[{n:,}] store ...")
-    path, built = recall.ensure_store(n, seed, cache, turns, rebuild=rebuild, log=log)
+    corpus = recall.generate_corpus(n, seed, turns)
     texts = recall.generate_queries(queries, seed, questions)
+    embedded = eventmem.HashingEmbedder().embed(texts)
     result: dict[str, Any] = {
         "benchmark": "segments", "machine": machine_info(),
         "params": {"size": n, "queries": len(texts), "purge": purge, "seed": seed,
-                   "epsilon": ann.EPSILON, "store": str(path), "store_cached": built["cached"]},
+                   "epsilon": ann.EPSILON},
         "layouts": {},
     }
     for name, layout in LAYOUTS.items():
-        result["layouts"][name] = run_layout(name, layout, path, texts, purge, log)
+        result["layouts"][name] = run_layout(name, layout, corpus, embedded, purge, log)
     result["peak_rss_mb"] = peak_rss_mb()
     after = result["layouts"]["after"]
     result["targets"] = {
@@ -195,12 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--purge", type=float, default=0.02, help="share of rows removed")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--cache", type=Path, default=recall.DEFAULT_CACHE)
-    parser.add_argument("--rebuild", action="store_true", help="rebuild the cached store")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
-    result = run(args.size, queries=args.queries, purge=args.purge, seed=args.seed,
-                 cache=args.cache, rebuild=args.rebuild)
+    result = run(args.size, queries=args.queries, purge=args.purge, seed=args.seed)
     publish(report(result), args.out, result)
     return 0 if result["all_targets_met"] else 1
 

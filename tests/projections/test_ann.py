@@ -285,6 +285,21 @@ def test_masked_indexes_survive_a_snapshot_and_erased_ones_are_not_persisted(fak
     assert views.vectors.build_indexes() == 1  # live too: an erased segment is rebuilt
 
 
+def test_an_index_from_a_snapshot_masks_rows_removed_before_its_first_use(fake_ann,
+                                                                          monkeypatch):
+    monkeypatch.setattr(ann, "LAYOUT", SMALL)  # the layout a restored projection takes
+    views = _views(space_of(int_rows(11, 130)))
+    views.vectors.build_indexes()
+    restored = Projections.from_bytes(views.to_bytes())  # as when a reopen replays a purge
+    assert restored is not None
+    remove(restored.vectors, {"m0003", "m0044"})
+    q = int_rows(12, 1)[0]
+    assert restored.vectors.search(NS, q, 20, exact=False) == restored.vectors.search(NS, q, 20)
+    assert restored.vectors.ann_status(NS) == {"rows": 128, "seals": 3, "segments": 3,
+                                               "covered": 118, "dirty": 2, "broken": 0}
+    assert fake_ann["loaded"] == 3 and fake_ann["built"] == 3
+
+
 def test_too_few_allowed_near_the_query_falls_back_to_exact(fake_ann):
     vectors = space_of(int_rows(5, 400), ann.Layout(base_rows=100, min_index_rows=100))
     vectors.build_indexes()
