@@ -195,6 +195,7 @@ class Segment:
 
     @property
     def removed_count(self) -> int:
+        """How many of the rows it was built on were removed since."""
         return 0 if self.removed is None else int(self.removed.sum())
 
     @property
