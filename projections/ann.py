@@ -1,10 +1,21 @@
-"""Approximate nearest-neighbour indexes over sealed segments of a vector space.
+"""Approximate nearest-neighbour indexes over sealed runs of a vector space's rows.
 
-A *segment* is a contiguous run of rows of one namespace's matrix, sealed once it is full (every
-:data:`SEGMENT_ROWS` rows). Each holds a pynndescent index built over exactly those rows. The
-index is a cache: it is not part of the projection's digest, a missing or unreadable one means
-exact search over its rows (or a rebuild at the next maintenance), and one whose rows were purged
-keeps serving with the purged rows filtered out until maintenance rebuilds it.
+Two things, kept apart:
+
+* The *layout*: which runs get an index. Every row a namespace ever took has a *slot*, its
+  ordinal among the namespace's ingests (a removed row keeps its slot, unused). The slots are
+  cut into :func:`seals`: runs of :attr:`Layout.base_rows` slots, every :attr:`Layout.fan_in`
+  runs of one size merged into one of the next (like an LSM tree's levels), so a namespace of
+  1M rows has four runs of 100k-400k, not twenty of 50k. The layout is a pure function of the
+  number of slots, so of the log: a replay, which never sees a purged row's vector, still
+  counts its slot and cuts the same runs.
+* The *indexes*: a :class:`Segment` per run, a pynndescent index built by maintenance over the
+  rows the run holds. They are a cache: not in the digest; a missing or unreadable one means
+  exact search over its rows (or a build at the next maintenance). Rows removed since an index
+  was built (purged, erased) are masked (a tombstone mask per segment, persisted with it) and
+  filtered from its answers; maintenance rebuilds the index only once more than
+  :attr:`Layout.rebuild_fraction` of its rows are masked. Until a merged run has its index, the
+  indexes of the runs it merged keep serving.
 
 pynndescent compiles its build kernels with numba the first time a process builds an index (about
 35 s here), so indexes are built only during maintenance or when a caller asks, never on ingest
@@ -16,15 +27,56 @@ once without rebuilding and without doubling the snapshot.
 from __future__ import annotations
 
 import hashlib
+import math
 import pickle
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-SEGMENT_ROWS = 50_000  # rows per sealed segment
-TAIL_ROWS = 5_000  # rows past the last segment left to exact search (about 0.5 ms) by maintenance
+
+@dataclass(frozen=True)
+class Layout:
+    """How the slots are cut into indexed runs (see :func:`seals`).
+
+    Defaults: runs of 25k, 100k, 400k, 1.6M slots. The slots past the last full base run and
+    the base runs too short to index (at most ``fan_in - 1`` of them) are searched exactly: at
+    most about 25k rows, 2-3 ms at 256 dimensions. Every row is indexed once per size from 25k
+    up: three times on the way to 1M (a cache built in maintenance; the query pays for fewer
+    indexes, not the fold).
+    """
+
+    base_rows: int = 6_250  # slots sealed together
+    fan_in: int = 4  # runs of one size merged into one of the next
+    min_index_rows: int = 25_000  # shorter runs are searched exactly (no index)
+    # An index with more than this share of its rows masked is rebuilt over the rest; below
+    # it, the removed rows stay in the index, masked. Half: a masked index then asks at most
+    # twice as many candidates as a clean one.
+    rebuild_fraction: float = 0.5
+
+
+LAYOUT = Layout()
+
+
+def seals(slots: int, layout: Layout) -> list[tuple[int, int]]:
+    """The runs [lo, hi) of the first ``slots`` slots that get an index, in slot order: the
+    full base runs, cut greedily into the largest merged sizes (the digits of the run count in
+    base ``fan_in``), less those shorter than ``min_index_rows``."""
+    runs, at = [], 0
+    size = layout.base_rows
+    while size * layout.fan_in <= slots:
+        size *= layout.fan_in
+    while size >= layout.base_rows:
+        while slots - at >= size:
+            if size >= layout.min_index_rows:
+                runs.append((at, at + size))
+            at += size
+        size //= layout.fan_in
+    return runs
+
+
 N_NEIGHBORS = 48  # graph degree: 48 finds more per unit of search time here than 30 did
 RANDOM_STATE = 20_240_601  # a fixed seed: the same rows build the same index
 # Search breadth. Measured on 50k rows of the recall benchmark's corpus, asking 32 neighbours:
@@ -95,88 +147,129 @@ def load_index(blob: bytes | memoryview, rows: np.ndarray) -> Any:
     return index
 
 
+def _zero_rows(index: Any, build_rows: np.ndarray) -> None:
+    """Zero an index's own copy of removed rows, as :meth:`Segment.build_rows` gives them to
+    an index loaded from a snapshot: a masked index then searches the same way live and
+    reopened (and holds no removed vector in memory)."""
+    order = getattr(index, "_vertex_order", None)
+    data = getattr(index, "_raw_data", None)
+    if order is None or data is None:  # not a pynndescent index (a test's stand-in)
+        return
+    data[np.argsort(order)[build_rows]] = 0.0
+
+
 class Segment:
-    """One sealed run of rows and its index.
+    """One run of rows and its index.
 
     ``start`` is the segment's first row in the space's current numbering and ``size`` the rows
-    it was built on. Purged rows are marked in ``removed`` (by their row at build time) and
-    filtered from answers; the segment is then *dirty*: it is not persisted and maintenance
-    rebuilds it over the rows that remain.
+    it was built on. Rows removed since are marked in ``removed`` (by their row at build time)
+    and filtered from answers; ``fingerprint`` is that of the ids of the rows it still has. A
+    segment whose rows were *erased* is ``scrub``: it serves until maintenance rebuilds it but is
+    never persisted, because an index's search tree holds hyperplanes made from its rows'
+    vectors, and no trace of an erased vector may reach a file.
     """
 
-    __slots__ = ("_checked", "_lock", "blob", "broken", "fingerprint", "index", "removed", "size",
-                 "start", "to_row")
+    __slots__ = ("_checked", "_lock", "blob", "broken", "fingerprint", "index", "removed", "scrub",
+                 "size", "start", "to_row")
 
     def __init__(self, start: int, size: int, fingerprint: bytes, blob: bytes,
-                 index: Any = None) -> None:
+                 index: Any = None, removed: np.ndarray | None = None) -> None:
         self.start = start
         self.size = size
         self.fingerprint = fingerprint
         self.blob = blob
         self.index = index
         self.broken = False  # the blob would not load: search these rows exactly
+        self.scrub = False  # holds erased rows: not persisted
         self._checked = index is not None
-        self.removed: np.ndarray | None = None  # bool per build row, once any was purged
-        self.to_row: np.ndarray | None = None  # build row -> offset from start (-1: purged)
+        self.removed: np.ndarray | None = None  # bool per build row, once any was removed
+        self.to_row: np.ndarray | None = None  # build row -> offset from start (-1: removed)
+        if removed is not None and removed.any():
+            self._set_removed(removed)
         self._lock = threading.Lock()  # an index query reuses per-index scratch buffers
 
     @property
     def rows(self) -> int:
         """How many of its rows are still in the space."""
-        return self.size if self.removed is None else self.size - int(self.removed.sum())
+        return self.size - self.removed_count
+
+    @property
+    def removed_count(self) -> int:
+        """How many of the rows it was built on were removed since."""
+        return 0 if self.removed is None else int(self.removed.sum())
 
     @property
     def dirty(self) -> bool:
-        """Whether any of its rows was purged since it was built: a dirty segment is not persisted,
-        and maintenance rebuilds it."""
+        """Whether any of its rows was removed since it was built (they are masked)."""
         return self.removed is not None
 
-    def mark_removed(self, offsets: np.ndarray) -> None:
-        """Mark rows purged, given as offsets from ``start`` in the numbering before the purge."""
-        if self.removed is None:
-            self.removed = np.zeros(self.size, dtype=bool)
-            self.to_row = np.arange(self.size, dtype=np.int64)
-        assert self.to_row is not None
-        alive = np.flatnonzero(~self.removed)
-        self.removed[alive[offsets]] = True
-        to_row = np.cumsum(~self.removed) - 1
-        to_row[self.removed] = -1
+    def _set_removed(self, removed: np.ndarray) -> None:
+        self.removed = removed
+        to_row = np.cumsum(~removed) - 1
+        to_row[removed] = -1
         self.to_row = to_row
+
+    def mark_removed(self, offsets: np.ndarray, *, erased: bool = False) -> None:
+        """Mark rows removed, given as offsets from ``start`` in the numbering before the
+        removal; ``erased``: they were erased (the segment is then never persisted)."""
+        removed = np.zeros(self.size, dtype=bool) if self.removed is None else self.removed
+        alive = np.flatnonzero(~removed)
+        removed[alive[offsets]] = True
+        self._set_removed(removed)
+        self.scrub = self.scrub or erased
+        if self.index is not None:
+            with self._lock:
+                _zero_rows(self.index, alive[offsets])
+
+    def packed_removed(self) -> bytes:
+        """The tombstone mask as bits (empty when none was removed), for the snapshot."""
+        return b"" if self.removed is None else np.packbits(self.removed).tobytes()
 
     def fits(self, ids: Sequence[str]) -> bool:
         """Whether the space's rows here are still the ones the index was built on (checked once;
         a misfit is *broken*: its rows are searched exactly until maintenance rebuilds it)."""
         if self.index is None and not self.broken and not self._checked:
-            end = self.start + self.size
+            end = self.start + self.rows
             self.broken = end > len(ids) or fingerprint(ids[self.start : end]) != self.fingerprint
             self._checked = True
         return not self.broken
+
+    def build_rows(self, matrix: np.ndarray) -> np.ndarray:
+        """The rows the index was built on: the removed ones come back as zeros (the index
+        only needs them to route through the graph, and never returns them)."""
+        live = matrix[self.start : self.start + self.rows]
+        if self.removed is None:
+            return live
+        rows = np.zeros((self.size, matrix.shape[1]), dtype=np.float32)
+        rows[~self.removed] = live
+        return rows
 
     def ensure_loaded(self, matrix: np.ndarray, ids: Sequence[str]) -> bool:
         """Load the index from its blob if needed; False when it cannot serve (then its rows are
         searched exactly)."""
         if self.index is not None:
             return True
-        if self.dirty or not self.fits(ids):  # a dirty blob's rows are no longer all here
+        if not self.fits(ids):
             return False
         try:
-            self.index = load_index(self.blob, matrix[self.start : self.start + self.size])
+            self.index = load_index(self.blob, self.build_rows(matrix))
         except Exception:  # a cache that fails to load is simply not used
             self.broken = True
             return False
         return True
 
     def query(self, query: np.ndarray, k: int, epsilon: float) -> tuple[np.ndarray, bool]:
-        """The rows (current numbering, purged ones left out) of about the ``k`` nearest
+        """The rows (current numbering, removed ones left out) of about the ``k`` nearest
         neighbours of the unit vector ``query``, and whether the segment has no more to give."""
-        # Purged rows still sit in the graph: ask for that many more so they do not crowd out
-        # the rows that remain.
-        k = min(k + self.size - self.rows, self.size)
+        # Removed rows still sit in the graph: ask for more in proportion, so that they do not
+        # crowd out the rows that remain (the caller asks again, deeper, if they still do).
+        rows = self.rows
+        k = min(math.ceil(k * self.size / rows) if rows else self.size, self.size)
         with self._lock:
             found = self.index.query(query[None, :], k=k, epsilon=epsilon)[0][0]
         local = found[found >= 0].astype(np.int64)
         exhausted = k >= self.size or len(local) < k
         if self.to_row is None:
             return local + self.start, exhausted
-        rows = self.to_row[local]
-        return rows[rows >= 0] + self.start, exhausted
+        rows_found = self.to_row[local]
+        return rows_found[rows_found >= 0] + self.start, exhausted

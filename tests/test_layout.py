@@ -111,8 +111,11 @@ def test_no_module_takes_another_modules_private_names() -> None:
 
 
 # Internals a benchmark times on their own, with why: the dream cycle's pair search is its one
-# quadratic step, measured apart from the cycle at sizes no test store reaches.
-BENCH_INTERNALS = {"ops.bench.consolidate": {"eventmem.policies.dream.cluster"}}
+# quadratic step, measured apart from the cycle at sizes no test store reaches; the ANN layout
+# is compared with the former one on the same rows, and its masked indexes through a snapshot.
+BENCH_INTERNALS = {"ops.bench.consolidate": {"eventmem.policies.dream.cluster"},
+                   "ops.bench.segments": {"projections", "projections.ann",
+                                          "projections.vectors"}}
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "ops").rglob("*.py")), ids=str)

@@ -11,8 +11,9 @@ For each size:
    ``remember_many`` in batches of 10,000 and ``Config(sync=False)``. Built stores are kept under
    ``--cache`` (default /tmp/eventmem-bench) and reused while the corpus version, size and seed
    match; ``--rebuild`` starts afresh. 1M takes several minutes to build.
-2. the ANN indexes: ``consolidate`` (maintenance) builds one per sealed segment (50k rows, the
-   engine's own size) and snapshots them; timed, when there was anything to build.
+2. the ANN indexes: ``consolidate`` (maintenance) builds one per run of the engine's layout
+   (``projections.ann``: 100k at 100k rows, four of 100k-400k at 1M) and snapshots them; timed,
+   when there was anything to build.
 3. the measure: reopen (timed, like a fresh process), one cold recall (loads the indexes), then
    each query once per mode, ``k=10``, recording off (a recall that records appends one event;
    that cost is the log's, measured by ``ops.bench.log``). Modes: ``ann`` (the vector channel asks
