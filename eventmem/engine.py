@@ -71,6 +71,7 @@ from eventmem.write.workers import Pool, workers_for, worth_sharing
 from projections import Projections
 from projections.state import MemoryRecord, as_accessed, dedup_slot
 from replay.audit import AuditReport, audit
+from replay.compare import TOLERANCE
 from replay.rebuild import load_or_rebuild
 from replay.verify import VerifyReport, verify
 
@@ -963,7 +964,7 @@ class Engine(Reader):
         return report
 
     @serialized
-    def audit(self, *, until: int | None = None, tolerance: float = 1e-6) -> AuditReport:
+    def audit(self, *, until: int | None = None, tolerance: float = TOLERANCE) -> AuditReport:
         """Re-derive every recorded decision (write gate, resolutions, consolidations, the
         stabilities of accesses, feedback) on the state as it was, and report each one that
         comes out differently: another action, or a score off by more than ``tolerance``.

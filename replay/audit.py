@@ -59,7 +59,15 @@ from eventmem.text.normalize import content_hash
 from eventmem.write import batch, resolve
 from eventmem.write.session import session_end
 from projections import Projections
-from replay.compare import Ids, compare_events, differences, render_value, summary, tags
+from replay.compare import (
+    TOLERANCE,
+    Ids,
+    compare_events,
+    differences,
+    render_value,
+    summary,
+    tags,
+)
 from replay.groups import Group, groups, split_items
 from replay.inputs import Lookups, item_input
 from replay.judges import (
@@ -100,11 +108,11 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     unverifiable: int = 0  # decision events that could not be re-derived
     unverifiable_by_reason: dict[str, int] = msgspec.field(default_factory=dict)
     until_seq: int = 0
-    tolerance: float = 1e-6
+    tolerance: float = TOLERANCE
 
 
 def audit(log: EventLog, *, config: Config, embedder: Embedder, until: int | None = None,
-          tolerance: float = 1e-6) -> AuditReport:
+          tolerance: float = TOLERANCE) -> AuditReport:
     """Re-derive every decision recorded up to ``until`` (a seq; None: the head) and report
     those whose action differs, or whose scores differ by more than ``tolerance``. Reads only.
 

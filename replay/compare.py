@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
 from eventmem.events import ConflictFlagged, Event, MemoryIngested, event_tag
 from replay.policies import KNOWN
+
+# The default tolerance of an audit's score comparisons. Scores are recorded rounded to six
+# places, and the same similarity computed twice may differ in its last float32 bit (BLAS
+# kernels depend on memory alignment): enough to flip the sixth place, a difference of 1e-6.
+TOLERANCE: Final = 2e-6
 
 # Fields that are not decisions: bookkeeping for the audit itself, and the caller's labels
 # (tags, refs: carried as erasable content since labels-1, in the clear before; not decided).

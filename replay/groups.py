@@ -77,8 +77,13 @@ class Group(NamedTuple):
 
 def continues_item(item: Sequence[Event], nxt: Event) -> bool:
     """Whether ``nxt`` belongs to the write item whose events so far are ``item``: a merge's or
-    an update's supersession, or a conflict's flag, resolution and supersession."""
+    an update's supersession, or a conflict's flag, resolution and supersession; or the plan a
+    reinforced report closes ("I renewed the registration" said again, once a new plan to renew
+    it was made)."""
     head, last = item[0], item[-1]
+    if isinstance(head, MemoryReinforced):
+        return len(item) == 1 and isinstance(nxt, MemorySuperseded) \
+            and nxt.by == head.memory_id and nxt.conflict_id is None
     if not isinstance(head, MemoryIngested):
         return False
     if len(item) == 1:

@@ -33,6 +33,7 @@ from eventmem.serve import wire
 from eventmem.storage.log import Head
 from eventmem.write.erase import Erasure
 from replay.audit import AuditReport
+from replay.compare import TOLERANCE
 from replay.verify import VerifyReport
 
 _RETRIES = 1  # a keep-alive connection the server closed is retried once on a fresh one
@@ -383,7 +384,7 @@ class Client(RemoteView):
         """Check the hash chain, blobs and projections on the server (needs ``*``)."""
         return self._t.call("verify", wire.Empty(), VerifyReport)
 
-    def audit(self, *, until: int | None = None, tolerance: float = 1e-6) -> AuditReport:
+    def audit(self, *, until: int | None = None, tolerance: float = TOLERANCE) -> AuditReport:
         """Re-derive every recorded decision on the server (needs ``*``)."""
         return self._t.call("audit", wire.AuditRequest(until=until, tolerance=tolerance),
                             AuditReport)

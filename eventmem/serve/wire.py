@@ -20,6 +20,7 @@ import msgspec
 from eventmem import errors
 from eventmem.errors import EventmemError
 from eventmem.transfer import Exported
+from replay.compare import TOLERANCE
 
 
 class AccessDeniedError(EventmemError, PermissionError):
@@ -297,7 +298,7 @@ class AuditRequest(Request):
     """``audit``: re-derive the decisions up to ``until`` (default: the head)."""
 
     until: int | None = None
-    tolerance: float = 1e-6
+    tolerance: float = TOLERANCE
 
 
 class StatsRequest(Request):

@@ -30,6 +30,7 @@ from eventmem.events import (
     MemoryIngested,
     MemoryRecalled,
     MemoryReinforced,
+    MemorySuperseded,
     event_tag,
 )
 from eventmem.policies.boxes import BoxParams
@@ -143,6 +144,21 @@ def test_a_clean_store_audits_clean_and_audit_appends_nothing(original: Path, co
     # The rejected input's text is never stored: counted, not failed.
     assert report.unverifiable_by_reason == {"rejected input (its text is not stored)": 1}
     assert report.until_seq == head.seq
+
+
+def test_a_repeated_report_that_closes_a_new_plan_in_its_batch_audits_clean(mem):
+    # The report is said twice; the second time it reinforces the first and closes the plan
+    # made in between: a supersession after a reinforcement, one item of the batch.
+    mem.remember_many(["I need to renew the car registration by Friday",
+                       "I renewed the car registration",
+                       "I need to renew the car registration by Monday",
+                       "I renewed the car registration"], namespace="u")
+    events = [e for _, e in mem.events()]
+    at = next(i for i, e in enumerate(events) if isinstance(e, MemoryReinforced))
+    assert isinstance(events[at + 1], MemorySuperseded) and events[at + 1].by == \
+        events[at].memory_id
+    report = mem.audit()
+    assert report.ok, report.findings
 
 
 def test_until_audits_a_prefix(copy: Path):

@@ -113,7 +113,7 @@ def test_the_log_is_the_same_bytes_with_two_workers(pair: tuple[Path, Path]) -> 
         assert two._pool is not None and two._pool.workers == 2 and two._pool.embeds
         assert raw_log(two) == raw_log(one)
         assert contents(two) == contents(one)
-        assert two.verify().ok
+        assert two.verify().ok and two.audit().ok
     # The corpus is worth comparing: it is rejected, reinforced, updated, created.
     assert {"created", "rejected", "reinforced", "updated"} <= actions, actions
 
