@@ -35,7 +35,14 @@ from eventmem.policies.gate import (
     GATE_7,
     GATE_VERSION,
 )
-from eventmem.policies.lifecycle import SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_4, SWEEP_POLICY
+from eventmem.policies.lifecycle import (
+    SWEEP_1,
+    SWEEP_2,
+    SWEEP_3,
+    SWEEP_4,
+    SWEEP_5,
+    SWEEP_POLICY,
+)
 from eventmem.policies.observer.rules import OBSERVER_1, OBSERVER_VERSION
 from eventmem.policies.times import POLICIES as TIMES
 from eventmem.storage.log import EventLog
@@ -51,12 +58,13 @@ _DREAM_STEPS = frozenset({"dream-1", "dream-2", "dream-3", "dream-4", DREAM_POLI
 # sweep-1 (recorded as the store-wide "gate-1") judged tiers on the statuses before the sweep's
 # own transitions; sweep-1 and sweep-2 let decay delete any kind; sweep-1 to sweep-3 never
 # moved a memory out of working memory; sweep-1 to sweep-4 promoted pinned memories, never
-# for a shared entity, and expired nothing speculative (each re-derived as it did when
-# recorded so).
-_SWEEPS = frozenset({SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_4, SWEEP_POLICY})
+# for a shared entity, and expired nothing speculative; sweep-1 to sweep-5 moved a memory one
+# tier per sweep (each re-derived as it did when recorded so).
+_SWEEPS = frozenset({SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_4, SWEEP_5, SWEEP_POLICY})
 # Newest first: the order the audit tries them in for a consolidation that records no sweep
 # event (its sweep decided nothing, so its events do not say which version it was).
-SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_4, SWEEP_3, SWEEP_2, SWEEP_1)
+SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_5, SWEEP_4, SWEEP_3, SWEEP_2,
+                                         SWEEP_1)
 
 # gate-2 decided everything as gate-3 does but the exact text of an expired memory; gate-3 as
 # gate-4 does but a text differing in a value and the merged text; gate-4 as gate-5 does but a

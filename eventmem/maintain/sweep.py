@@ -113,9 +113,20 @@ def _namespace_events(
     for record in current:
         utility_now = drifted(record.utility, record.utility_at or record.created_at, now,
                               config.utility)
-        change = tiers.tier_change(record, now, utility_now, config.tiers,
-                                   working_ends=policy not in lifecycle.WORKING_KEPT,
-                                   pinned_stay=policy not in lifecycle.BEFORE_SWEEP_5)
+        def moved(rec: MemoryRecord, utility_now: float = utility_now
+                  ) -> tuple[str, str] | None:
+            return tiers.tier_change(rec, now, utility_now, config.tiers,
+                                     working_ends=policy not in lifecycle.WORKING_KEPT,
+                                     pinned_stay=policy not in lifecycle.BEFORE_SWEEP_5)
+
+        change = moved(record)
+        # Where the rules settle (sweep-6): a working memory used enough to leave for episodic
+        # is promoted in the same change, not by a second sweep at the same now.
+        while change is not None and policy not in lifecycle.ONE_TIER_STEP:
+            further = moved(msgspec.structs.replace(record, tier=change[0]))
+            if further is None or further[0] == change[0]:
+                break
+            change = further
         if change is not None:
             tier_changes.append(TierChange(
                 memory_id=record.memory_id, from_tier=record.tier, to_tier=change[0],

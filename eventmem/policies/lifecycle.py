@@ -57,13 +57,19 @@ SWEEP_3 = "sweep-3"
 # memory for an entity it shares, and neither expired an unconfirmed speculative memory nor
 # archived a commitment done long ago.
 SWEEP_4 = "sweep-4"
-SWEEP_POLICY = "sweep-5"
+# sweep-5 decided as sweep-6 does but moved a memory one tier per sweep: a working memory
+# accessed three times left for episodic, and only the next sweep at the same now promoted it
+# to semantic (sweep-6: it goes where the rules settle, in one change).
+SWEEP_5 = "sweep-5"
+SWEEP_POLICY = "sweep-6"
 _DELETES_ANY_KIND = frozenset({SWEEP_1, SWEEP_2})
 # The sweeps that never moved a memory out of working memory.
 WORKING_KEPT = frozenset({SWEEP_1, SWEEP_2, SWEEP_3})
 # The sweeps before speculative expiry, done commitments, entity promotion and the promotion
 # exemption of pinned and immutable memories.
 BEFORE_SWEEP_5 = frozenset({SWEEP_1, SWEEP_2, SWEEP_3, SWEEP_4})
+# The sweeps that moved a memory one tier at a time.
+ONE_TIER_STEP = BEFORE_SWEEP_5 | {SWEEP_5}
 
 # Statuses decay never changes: dormancy is left by reactivation, the rest are final.
 UNTOUCHED_STATUSES = frozenset({"dormant", "superseded", "erased", "purged"})

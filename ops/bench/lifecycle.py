@@ -316,7 +316,8 @@ def _build_and_sweep(
         verified = engine.verify()
     return {
         "ingest": {
-            "memories": len(ids),
+            # What the store holds: more than the items when a compound statement was split.
+            "memories": sum(by_status_before.values()),
             "items": n,
             "days": len(batches),
             "batch": len(batches[0]),

@@ -59,7 +59,8 @@ def test_lifecycle_benchmark_writes_every_figure(bench):
     # Every item made a memory, most of them new; the others are new versions (a new value
     # superseding, a merge, an update).
     made = sum(ingest["actions"].get(a, 0) for a in ("created", "superseded", "merged", "updated"))
-    assert ingest["memories"] == made and ingest["actions"]["created"] > 0.9 * N
+    # (and a compound statement split into its clauses makes one memory per clause)
+    assert made <= ingest["memories"] <= 1.05 * made and ingest["actions"]["created"] > 0.9 * N
     assert set(ingest["kinds"]) == set(data["params"]["kind_weights"])  # all eight kinds
     assert 0.05 * N < ingest["sources"]["extraction"] < 0.3 * N
     assert ingest["days"] >= 80
