@@ -176,6 +176,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # and open-domain 0.263 -> 0.237; at 1.0, 0.788 (temporal 0.900 -> 0.889).
     answer_weight: float = 0.3
     answer_seeds: int = 5
+    # A question asking for a list: each hit's score times this for every better hit of its
+    # session (eventmem.recall.fuse.spread_sessions); 1 switches it off.
+    session_spread: float = 0.8
     # The composite (eventmem.recall.score): how far the profile's priors may move a score (+-, at
     # the default profile), the recency half-life, and ACT-R activation's most added share.
     prior_lift: float = 0.05

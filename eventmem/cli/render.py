@@ -226,7 +226,9 @@ def explain_lines(signals: Mapping[str, float]) -> list[str]:
         f" = {g('composite', g('score', 0.0)):.4f}; redundancy {g('redundancy', 0.0):.3f}"
         + (f"; mood x{g('mood_weight', 1.0):.2f}" if "mood_weight" in signals else "")
         + (f"; co-retrieved {int(g('coretrieval', 0.0))} times" if "coretrieval" in signals
-           else ""),
+           else "")
+        + (f"; a list's later hit of a conversation already listed x"
+           f"{g('session_spread', 1.0):.2f}" if "session_spread" in signals else ""),
         *_boost_line(signals),
     ]
 
@@ -266,6 +268,11 @@ def render_plan(plan: Any) -> str:
         parts.append(f"expanded {plan.expansion!r}")
     if plan.parts:
         parts.append("parts " + " | ".join(plan.parts))
+    if plan.hyponyms:
+        words = plan.hyponyms
+        parts.append(f"also searched {words if len(words) <= 60 else words[:60] + '...'}")
+    if plan.listing:
+        parts.append("asks for a list (answers spread over conversations)")
     return "query: " + "; ".join(parts)
 
 

@@ -426,6 +426,8 @@ def search(
                         params=routing, past=past)
     # Co-retrieval and mood: reorder only hits of no higher relevance (recall.plasticity).
     pool = plasticity.boosted(pool, views.state, plan.text, k, config.plasticity)
+    if plan.listing and config.session_spread < 1.0:
+        pool = spread_sessions(pool, memories, config.session_spread, config.context_gap_s)
     hits = _diversify(pool, k, memories, access, config, query_vectors[0])
     # "What is true now": of two hits stating values of one attribute of one subject, the later
     # is the current one, whether or not the write path recognised the update. (At a valid time
@@ -750,6 +752,27 @@ def _first_outdated(order: list[str], parsed: Mapping[str, conflict.Claims],
                     and conflict.detect(parsed[newer], parsed[older]) is not None:
                 return older, newer
     return None
+
+
+def spread_sessions(pool: list[tuple[float, str, dict[str, float]]],
+                    memories: Mapping[str, MemoryRecord], factor: float, gap_s: float
+                    ) -> list[tuple[float, str, dict[str, float]]]:
+    """A question asking for a list ("What activities has Melanie done?") is answered across
+    conversations: each pool hit's score times ``factor`` for every better hit of its session
+    (signals["session_spread"]), re-sorted. A penalty, like MMR's: it lifts no hit."""
+    seen: list[MemoryRecord] = []
+    out = []
+    for neg, mid, signals in pool:
+        record = memories[mid]
+        before = sum(1 for other in seen if ch.same_session(record, other, gap_s))
+        seen.append(record)
+        if before:
+            signals["session_spread"] = factor**before
+            signals["score"] *= factor**before
+            neg = -signals["score"]
+        out.append((neg, mid, signals))
+    out.sort(key=lambda item: (item[0], item[1]))
+    return out
 
 
 def _diversify(pool: list[tuple[float, str, dict[str, float]]], k: int,

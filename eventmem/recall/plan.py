@@ -226,6 +226,9 @@ class QueryPlan(NamedTuple):
     # The members of a category the question names ("martial arts" -> karate, judo, ...;
     # eventmem.text.hyponyms): words its answer uses that the question does not.
     hyponyms: str = ""
+    # A question asking for a list of things ("What activities has Melanie done?", "Which
+    # cities has Jon visited?"): its answers are spread over conversations.
+    listing: bool = False
 
     @property
     def route(self) -> Route:
@@ -360,7 +363,7 @@ def plan(text: str, now: int, intent: Intent | None = None) -> QueryPlan:
     return QueryPlan(text, False, intent, content, parts, expansion, time,
                      duration=asks_duration(text), past=asks_past(text),
                      variants=templates(intent, content, expansion) if not parts else (),
-                     hyponyms=members(content))
+                     hyponyms=members(content), listing=asks_list(text))
 
 
 # HyDE without a model: per intent, two or three hypothetical answer openings built from the
@@ -400,6 +403,20 @@ def templates(intent: Intent, question: str, expansion: str | None = None
 
 
 _PAST = re.compile(r"\b(did|was|were|had|used to)\b", re.I)
+
+
+# "What activities has...", "Which European countries did...", "In what ways is...", "What
+# types of pottery...": what/which and a plural noun (maybe after an adjective) then an
+# auxiliary, or what/which and "kinds/types/sorts of".
+_LIST = re.compile(
+    r"\b(?:what|which)\s+(?:(?:kinds|types|sorts)\s+of\b|(?:[a-z-]+\s+)?"
+    r"(?!(?:is|was|has|does|goes)\b)[a-z-]{3,}s\s+"
+    r"(?:has|have|had|did|does|do|is|are|was|were|would|could|can|might)\b)", re.I)
+
+
+def asks_list(text: str) -> bool:
+    """Whether ``text`` asks for a list of things, by its form (see ``_LIST``)."""
+    return _LIST.search(text) is not None
 
 
 def asks_past(text: str) -> bool:

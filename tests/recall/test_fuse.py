@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import eventmem
 from eventmem.cli.render import explain_lines
-from eventmem.recall.fuse import keep_clearly_better_first, rrf
+from eventmem.recall.fuse import keep_clearly_better_first, rrf, spread_sessions
 
 # -- fusion --------------------------------------------------------------------------------------
 
@@ -96,3 +96,27 @@ def test_the_answer_channel_can_be_switched_off(tmp_path, clock: eventmem.Manual
         _conversation(mem)
         hits = mem.recall("How often does John work out with his family?", namespace="c", k=6)
         assert hits and all("answer_rank" not in h.signals for h in hits)
+
+
+# -- a list's answers across sessions -------------------------------------------------------------
+
+
+def test_a_list_question_spreads_its_hits_over_sessions() -> None:
+    from tests.policies.test_dynamics import make
+
+    hour = 3_600_000_000
+    # a1..a3 said in one conversation, b1 an hour later: the pool best first.
+    memories = {mid: make(mid, created_at=at) for mid, at in
+                (("a1", 0), ("a2", 1), ("a3", 2), ("b1", hour))}
+    pool = [(-score, mid, {"score": score})
+            for mid, score in (("a1", 1.0), ("a2", 0.9), ("a3", 0.8), ("b1", 0.7))]
+    spread = spread_sessions(pool, memories, 0.5, 1_800.0)
+    assert [mid for _, mid, _ in spread] == ["a1", "b1", "a2", "a3"]
+    signals = {mid: sig for _, mid, sig in spread}
+    assert signals["a2"]["session_spread"] == 0.5 and signals["a3"]["score"] == 0.8 * 0.25
+    assert "session_spread" not in signals["b1"] and signals["b1"]["score"] == 0.7
+    # At 1, nothing moves.
+    same = [(-score, mid, {"score": score}) for mid, score in
+            (("a1", 1.0), ("a2", 0.9), ("a3", 0.8), ("b1", 0.7))]
+    assert [m for _, m, _ in spread_sessions(same, memories, 1.0, 1_800.0)] == \
+        ["a1", "a2", "a3", "b1"]

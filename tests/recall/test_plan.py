@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from eventmem.clock import from_micros, to_micros
 from eventmem.recall.plan import (
+    asks_list,
     asks_past,
     classify,
     declarative,
@@ -168,6 +169,30 @@ def test_the_declarative_form_never_makes_up_a_word(opening: str, subject: str, 
         w = word.lower()
         assert w in said or any(w in (past_tense(v), third_person(v)) for v in said), (
             question, answer)
+
+
+@pytest.mark.parametrize("question", [
+    "What activities has Melanie done with her family?",
+    "Which cities has Jon visited?",
+    "What European countries has Maria been to?",
+    "What types of pottery have they made?",
+    "In what ways is Caroline helping the community?",
+    "What instruments does Melanie play?",
+])
+def test_a_question_for_a_list_of_things(question: str) -> None:
+    assert asks_list(question)
+    assert plan(question, 0).listing
+
+
+@pytest.mark.parametrize("question", [
+    "What does Melanie do to destress?",  # "does" is no plural noun
+    "What is Caroline's identity?",
+    "What kind of art does Caroline make?",  # one kind
+    "What did Caroline research?",
+    "Where does Bob live?",
+])
+def test_a_question_for_one_thing(question: str) -> None:
+    assert not asks_list(question)
 
 
 def test_a_question_in_the_past_tense_may_ask_about_a_replaced_value() -> None:
