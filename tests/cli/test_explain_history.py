@@ -138,7 +138,7 @@ def test_audit_command_summary_and_json(story: dict[str, Any],
                                         capsys: pytest.CaptureFixture[str]):
     out = cli("audit", capsys=capsys, store=story["path"])
     assert re.match(r"OK: \d+ decisions re-derived up to seq \d+ \(.*maintenance \d+.*write "
-                    r"\d+\); 0 differ \(tolerance 1e-06\)", out)
+                    r"\d+\); 0 differ \(tolerance 2e-06\)", out)
     report = json.loads(cli("audit", "--json", "--until", "5", capsys=capsys,
                             store=story["path"]))
     assert report["ok"] and report["until_seq"] == 5 and report["findings"] == []
