@@ -82,6 +82,7 @@ from replay.policies import (
     SWEEPS_NEWEST_FIRST,
     recorded_policies,
     replayed_summarizer,
+    texts_by_id,
     unknown_policy,
 )
 
@@ -331,17 +332,7 @@ class _Auditor:
         named = judges_named([event for item in items for event in item])
         if not named:
             return None, None, None
-        made = {e.memory_id: e.content_hash for item in items for e in item
-                if isinstance(e, MemoryIngested)}
-        memories = self.views.state.memories
-
-        def text_of(memory_id: str) -> str | None:
-            chash = made.get(memory_id)
-            if chash is None:
-                record = memories.get(memory_id)
-                chash = None if record is None else record.content_hash
-            return None if chash is None else tracker.blob(chash)
-
+        text_of = texts_by_id([e for item in items for e in item], self.views, tracker.blob)
         contradiction = None if "contradiction" not in named else replayed_contradictions(
             items, [i.text for i in inputs], text_of, tracker.blob, named["contradiction"])
         linker = None if "links" not in named else replayed_links(

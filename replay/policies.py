@@ -4,7 +4,7 @@ the audit can re-make; which memories it summarized, and when, is)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from eventmem.events import (
@@ -166,10 +166,10 @@ class ReplayedSummarizer:
         return found
 
 
-def replayed_summarizer(events: Sequence[Event], views: Projections, log: EventLog
-                        ) -> ReplayedSummarizer | None:
-    """The summarizer to re-run a consolidation's ``events`` with: None (the extractive one,
-    re-derived) unless they record another method, whose outputs are then replayed."""
+def texts_by_id(events: Sequence[Event], views: Projections,
+                blob: Callable[[str], str | None]) -> Callable[[str], str | None]:
+    """A memory's text by id: of one ``events`` create (not folded yet), else of the state's
+    record; None when it is gone."""
     made = {e.memory_id: e.content_hash for e in events if isinstance(e, MemoryIngested)}
     memories = views.state.memories
 
@@ -178,8 +178,16 @@ def replayed_summarizer(events: Sequence[Event], views: Projections, log: EventL
         if chash is None:
             record = memories.get(memory_id)
             chash = None if record is None else record.content_hash
-        return None if chash is None else log.blob(chash)
+        return None if chash is None else blob(chash)
 
+    return text
+
+
+def replayed_summarizer(events: Sequence[Event], views: Projections, log: EventLog
+                        ) -> ReplayedSummarizer | None:
+    """The summarizer to re-run a consolidation's ``events`` with: None (the extractive one,
+    re-derived) unless they record another method, whose outputs are then replayed."""
+    text = texts_by_id(events, views, log.blob)
     method, recorded = None, {}
     for event in events:
         if not isinstance(event, MemoryConsolidated | CategorySummarized) \
