@@ -552,15 +552,17 @@ class Reader:
         return [b for box in found if (b := self._box(box)) is not None]
 
     @serialized
-    def trace(self, trace_id: str) -> list[Box]:
+    def trace(self, trace_id: str, *, namespace: str | None = None) -> list[Box]:
         """The boxes of a trace (``Box.trace_id``), in the order they were sealed: the stretches
         of conversation, across sessions, on one recurring topic. Raises NotFoundError for an
-        unknown trace."""
+        unknown trace, or one outside ``namespace`` when it is given (a trace lies in one)."""
         self._ensure_current()
         box_ids = self._views.state.traces.get(trace_id) if isinstance(trace_id, str) else None
-        if box_ids is None:
-            raise NotFoundError(f"no trace {trace_id!r} in this store")
         boxes = self._views.state.boxes
+        if box_ids is None or (namespace is not None and boxes[box_ids[0]].namespace
+                               != checks.namespace(namespace, self.config)):
+            where = "this store" if namespace is None else f"namespace {namespace!r}"
+            raise NotFoundError(f"no trace {trace_id!r} in {where}")
         return [b for box_id in box_ids if (b := self._box(boxes[box_id])) is not None]
 
     def _box(self, box: BoxRecord) -> Box | None:

@@ -25,6 +25,7 @@ from eventmem.cli.render import (
     describe_event,
     explain_history,
     render_audit,
+    render_boxes,
     render_conflicts,
     render_entities,
     render_entity,
@@ -465,6 +466,18 @@ def cmd_hot(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_boxes(args: argparse.Namespace) -> int:
+    """A namespace's memory boxes (of one session, or one trace), in the order they opened."""
+    with _open(args, readonly=True) as mem:
+        if args.trace is not None and args.session is None:
+            found = mem.trace(args.trace, namespace=args.namespace)
+        else:
+            found = mem.boxes(namespace=args.namespace, session=args.session,
+                              trace_id=args.trace)
+    _emit(args, found, render_boxes(found))
+    return 0
+
+
 def cmd_context(args: argparse.Namespace) -> int:
     """What to put in an agent's prompt for a query, within a token budget. Read-only, as
     ``recall`` is: nothing is recorded."""
@@ -740,6 +753,11 @@ def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
     p = add("hot", cmd_hot, "the always-relevant memories of a namespace")
     p.add_argument("--namespace", "-n", default="default")
     p.add_argument("-k", type=int, default=5)
+    p = add("boxes", cmd_boxes, "memory boxes: consecutive memories of a session, and the "
+            "trace of boxes on a recurring topic")
+    p.add_argument("--namespace", "-n", default="default")
+    p.add_argument("--session", default=None)
+    p.add_argument("--trace", default=None, help="the boxes of one trace, in seal order")
     p = add("context", cmd_context, "what to put in an agent's prompt for a query, within a "
             "token budget (read-only: records nothing)")
     p.add_argument("query")

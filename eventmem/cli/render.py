@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from eventmem.clock import from_micros
-from eventmem.results import Conflict, HistoryEntry, Hit, Memory, Version
+from eventmem.results import Box, Conflict, HistoryEntry, Hit, Memory, Version
 
 
 def describe_event(tag: str, details: Mapping[str, Any]) -> str:
@@ -308,6 +308,20 @@ def render_hot(memories: Sequence[Memory]) -> str:
     return "\n".join(f"{rank:>2}. {m.memory_id}  utility {m.utility:.2f}  retention "
                      f"{m.retention:.2f}  used {m.access_count}x  {_text_or_why(m)}"
                      for rank, m in enumerate(memories, start=1))
+
+
+def render_boxes(boxes: Sequence[Box]) -> str:
+    """Boxes one line each: id, how many memories, when, why it was sealed (or open), trace."""
+    if not boxes:
+        return "(no boxes)"
+    lines = []
+    for box in boxes:
+        state = "open" if box.sealed_at is None else f"sealed ({box.reason})"
+        trace = f"  trace {box.trace_id}" if box.trace_id else ""
+        lines.append(f"{box.box_id}  {len(box.memory_ids)} memories  "
+                     f"{box.opened_at:%Y-%m-%d %H:%M} .. {box.last_at:%Y-%m-%d %H:%M}  "
+                     f"{state}{trace}")
+    return "\n".join(lines)
 
 
 def render_conflicts(conflicts: Sequence[Conflict]) -> str:

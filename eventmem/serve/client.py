@@ -28,7 +28,15 @@ from eventmem import transfer
 from eventmem.errors import InvalidInputError
 from eventmem.graph import Entity, Link, Neighbor
 from eventmem.maintain.sweep import ConsolidationReport
-from eventmem.results import Conflict, HistoryEntry, Hit, Memory, RememberResult, Version
+from eventmem.results import (
+    Box,
+    Conflict,
+    HistoryEntry,
+    Hit,
+    Memory,
+    RememberResult,
+    Version,
+)
 from eventmem.serve import wire
 from eventmem.storage.log import Head
 from eventmem.write.erase import Erasure
@@ -238,6 +246,18 @@ class RemoteView:
         """The always-relevant memories of ``namespace``, best first."""
         return self._t.call("hot", wire.HotRequest(namespace=namespace, k=k, as_of=self._as_of),
                             list[Memory])
+
+    def boxes(self, *, namespace: str = "default", session: str | None = None,
+              trace_id: str | None = None) -> list[Box]:
+        """The memory boxes of ``namespace`` (of one ``session`` or trace, if given)."""
+        return self._t.call("boxes", wire.BoxesRequest(
+            namespace=namespace, session=session, trace_id=trace_id, as_of=self._as_of),
+            list[Box])
+
+    def trace(self, trace_id: str, *, namespace: str = "default") -> list[Box]:
+        """The boxes of one trace of ``namespace``, in the order they were sealed."""
+        return self._t.call("trace", wire.TraceRequest(
+            trace_id=trace_id, namespace=namespace, as_of=self._as_of), list[Box])
 
     def stats(self) -> dict[str, Any]:
         """Counts and means over the store (needs the ``*`` grant)."""

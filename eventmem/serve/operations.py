@@ -279,6 +279,19 @@ def _hot(call: Call, req: wire.HotRequest) -> list[eventmem.Memory]:
     return call.reader(req.as_of).hot(namespace=req.namespace, k=call.k(req.k))
 
 
+def _boxes(call: Call, req: wire.BoxesRequest) -> list[eventmem.Box]:
+    call.need(req.namespace, "read")
+    return call.reader(req.as_of).boxes(namespace=req.namespace, session=req.session,
+                                        trace_id=req.trace_id)
+
+
+def _trace(call: Call, req: wire.TraceRequest) -> list[eventmem.Box]:
+    # A trace lies in one namespace; the caller names it, so the grant is checked before any
+    # box is read, and another namespace's trace is as unknown as a missing one.
+    call.need(req.namespace, "read")
+    return call.reader(req.as_of).trace(req.trace_id, namespace=req.namespace)
+
+
 def _entity(call: Call, req: wire.EntityRequest) -> eventmem.Entity:
     call.need(req.namespace, "read")
     return call.reader(req.as_of).graph.entity(req.name, namespace=req.namespace)
@@ -382,6 +395,11 @@ OPERATIONS: tuple[Operation, ...] = (
               "creation time, paged by limit and cursor (the last id of a page)."),
     Operation("namespaces", wire.NamespacesRequest, list[str], _namespaces,
               "The namespaces holding memories that the caller may read."),
+    Operation("boxes", wire.BoxesRequest, list[eventmem.Box], _boxes,
+              "A namespace's memory boxes: consecutive memories of a session, with the trace "
+              "each sealed box joined."),
+    Operation("trace", wire.TraceRequest, list[eventmem.Box], _trace,
+              "The boxes of one trace (a recurring topic across sessions), in seal order."),
     Operation("graph/entity", wire.EntityRequest, eventmem.Entity, _entity,
               "What the knowledge graph knows about an entity."),
     Operation("graph/neighbors", wire.NeighborsRequest, list[eventmem.Neighbor], _neighbors,

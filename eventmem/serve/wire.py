@@ -258,6 +258,23 @@ class HotRequest(Request):
     as_of: AsOf | None = None
 
 
+class BoxesRequest(Request):
+    """``boxes``: a namespace's memory boxes (of one ``session`` or ``trace_id`` if given)."""
+
+    namespace: str = "default"
+    session: str | None = None
+    trace_id: str | None = None
+    as_of: AsOf | None = None
+
+
+class TraceRequest(Request):
+    """``trace``: the boxes of one trace of a namespace, in the order they were sealed."""
+
+    trace_id: str
+    namespace: str = "default"
+    as_of: AsOf | None = None
+
+
 class EntityRequest(Request):
     """``graph/entity`` and ``graph/memories``: one entity of a namespace."""
 

@@ -112,6 +112,24 @@ def test_hot(capsys, people_store):
     assert cli(capsys, store, "hot", "-n", "nobody")[1].strip() == "(no hot memories)"
 
 
+def test_boxes_and_a_trace(capsys, tmp_path):
+    store = tmp_path / "boxes"
+    with eventmem.open(store) as mem:
+        said = [mem.remember(text, namespace="b", session="s1").memory_id
+                for text in ("Alice adopted a puppy named Rex", "Rex the puppy chews shoes",
+                             "The quarterly budget review is on Monday")]
+    code, out, _ = cli(capsys, store, "boxes", "-n", "b")
+    first, second = out.splitlines()
+    assert code == 0 and first.startswith(f"box-{said[0]}  2 memories")
+    assert "sealed (topic)  trace trace-" in first and second.endswith("open")
+    [box, _] = run_json(capsys, store, "boxes", "-n", "b", "--session", "s1")
+    [traced] = run_json(capsys, store, "boxes", "-n", "b", "--trace", box["trace_id"])
+    assert traced == box and traced["memory_ids"] == said[:2]
+    code, _, err = cli(capsys, store, "boxes", "-n", "elsewhere", "--trace", box["trace_id"])
+    assert code == 3 and "elsewhere" in err and one_line_error(err)  # not found there
+    assert cli(capsys, store, "boxes", "-n", "nobody")[1].strip() == "(no boxes)"
+
+
 def test_context_fits_a_budget(capsys, people_store):
     store, _ = people_store
     code, out, _ = cli(capsys, store, "context", "where does Bob Jones live", "-n", "a")

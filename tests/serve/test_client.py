@@ -261,3 +261,18 @@ def test_one_client_shared_by_threads(server: Served) -> None:
             t.join()
         assert errors == []
         assert mem.verify().ok
+
+
+def test_boxes_and_traces_are_read_alike(mem: Any, ns: str) -> None:
+    said = [mem.remember(text, namespace=ns, session="s1").memory_id
+            for text in ("Alice adopted a puppy named Rex", "Rex the puppy chews shoes",
+                         "The quarterly budget review is on Monday")]
+    first, still_open = mem.boxes(namespace=ns, session="s1")
+    assert isinstance(first, eventmem.Box) and first.memory_ids == tuple(said[:2])
+    assert first.reason == "topic" and still_open.sealed_at is None
+    assert mem.trace(first.trace_id, namespace=ns) == [first]
+    assert mem.boxes(namespace=ns, trace_id=first.trace_id) == [first]
+    with pytest.raises(eventmem.NotFoundError):
+        mem.trace(first.trace_id, namespace=f"{ns}-other")
+    with pytest.raises(eventmem.NotFoundError):
+        mem.trace("trace-nothing", namespace=ns)
