@@ -166,8 +166,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     context_gap_s: float = 1_800.0
     expansion_weight: float = 0.5  # BM25 weight of the words only the declarative form adds
     # BM25 weight of the members of a category the query names ("martial arts" -> karate, ...:
-    # eventmem.text.hyponyms); 0 switches them off. LoCoMo dev R@10: 0.776 without, 0.782 at
-    # 0.3, 0.784 at 0.5 (multi-hop 0.394 -> 0.422), 0.787 at 1.0 (open-domain 0.263 -> 0.237).
+    # eventmem.text.hyponyms); 0 switches them off. LoCoMo dev R@10 when it came: 0.776
+    # without, 0.782 at 0.3, 0.784 at 0.5 (multi-hop 0.394 -> 0.422), 0.787 at 1.0
+    # (open-domain 0.263 -> 0.237).
     hyponym_weight: float = 0.5
     # The answer channel (eventmem.recall.fuse.answers): the turn after one of the answer_seeds
     # best matches that asks a question, at this RRF weight; 0 switches it off. LoCoMo dev R@10

@@ -10,7 +10,9 @@ form of a question.
 World knowledge, written down once, like a tiny WordNet: common categories of a personal
 conversation (sports, instruments, pets, places, languages, food, hobbies, family, ...), each
 with its everyday members. A category noun too vague to name members ("things", "activities",
-"events") is not listed. Pure data and one lookup: the same question gives the same words.
+"events") is not listed, nor one a question mostly uses to describe rather than to ask for
+members ("colors and patterns in her pottery": with colours, LoCoMo dev lost two questions).
+Pure data and one lookup: the same question gives the same words.
 """
 
 from __future__ import annotations
@@ -180,6 +182,23 @@ museum, park, national park, zoo, aquarium, beach, lake, mountains, forest, gall
 theater, theatre, cinema, concert, festival, fair, market, castle, cathedral, church,
 temple, garden, botanical garden, waterfall, island, canyon
 """)
+_CITIES = _words("""
+new york, los angeles, chicago, houston, phoenix, philadelphia, san antonio, san diego,
+dallas, austin, san francisco, seattle, portland, denver, boston, miami, atlanta, nashville,
+new orleans, las vegas, detroit, minneapolis, washington, baltimore, orlando, honolulu,
+toronto, vancouver, montreal, mexico city, rio de janeiro, sao paulo, buenos aires, lima,
+bogota, santiago, havana, london, paris, rome, madrid, barcelona, lisbon, berlin, munich,
+amsterdam, brussels, vienna, prague, budapest, warsaw, copenhagen, stockholm, oslo, helsinki,
+dublin, edinburgh, zurich, geneva, milan, venice, florence, naples, athens, istanbul, moscow,
+kyiv, cairo, marrakech, cape town, johannesburg, nairobi, lagos, dubai, tel aviv, jerusalem,
+mumbai, delhi, new delhi, bangalore, bangkok, singapore, hong kong, shanghai, beijing, seoul,
+tokyo, kyoto, osaka, taipei, manila, jakarta, bali, hanoi, sydney, melbourne, auckland
+""")
+_GAMES = _words("""
+chess, checkers, monopoly, scrabble, poker, cards, card games, board games, video games,
+charades, scavenger hunt, trivia, puzzles, bingo, uno, catan, minecraft, fortnite, mario,
+zelda, pokemon, dungeons and dragons, tag, hide and seek, crossword, sudoku
+""")
 _WEATHER = _words("rain, snow, storm, sunny, heat, cold, wind, fog, hail, thunderstorm, flood")
 
 # A category noun (singular and plural, and a few two-word forms) -> the words it stands for.
@@ -256,6 +275,9 @@ _CATEGORIES: Final[dict[str, tuple[str, ...]]] = {
     "places": _PLACES_TO_VISIT,
     "attractions": _PLACES_TO_VISIT,
     "weather": _WEATHER,
+    "cities": _CITIES,
+    "city": _CITIES,
+    "games": _GAMES,
 }
 
 _KEY = re.compile(

@@ -19,6 +19,8 @@ from eventmem.text.hyponyms import category_of, members
     ("Which states has he driven through?", "states", "oregon"),
     ("What are your pets called?", "pets", "hamster"),
     ("What SPORTS do the kids play?", "sports", "soccer"),
+    ("Which city have both of them visited?", "city", "rome"),
+    ("What games did they play at the picnic?", "games", "charades"),
 ])
 def test_a_category_noun_stands_for_its_members(question: str, category: str,
                                                 member: str) -> None:
