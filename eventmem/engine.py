@@ -581,7 +581,7 @@ class Engine(Reader):
 
     def _terms_of(self, hashes: Sequence[str]) -> list[bytes | None]:
         """The stored BM25 terms of each content hash (None where the content is gone)."""
-        return [None if c is None else c.terms for c in self._log.contents(hashes)]
+        return self._log.terms(hashes)
 
     def _append_plasticity(self, events: list[Event]) -> None:
         """Append and fold the tags and captures a write decided after it: one transaction,

@@ -49,7 +49,7 @@ class Lookups:
 
     def terms_of(self, hashes: Sequence[str]) -> list[bytes | None]:
         """The stored BM25 terms of each content hash; None, noted as missing, where gone."""
-        out = [None if c is None else c.terms for c in self.log.contents(list(hashes))]
+        out = self.log.terms(list(hashes))
         if any(terms is None for terms in out):
             self.missing = True
         return out

@@ -102,6 +102,14 @@ class ContentTables:
                                                                      db=self._extractions)
         return Content(decode_text(text, None), vector, bytes(record[8:]) or None, extraction)
 
+    def terms(self, txn: Any, content_hash: str) -> bytes | None:
+        """:meth:`get`'s ``terms`` alone, without reading the text, vector and extraction (None
+        also where the text is gone)."""
+        record = txn.get(content_key(content_hash), db=self._content)
+        if record is None or txn.get(record[:8], db=self._blobs) is None:
+            return None
+        return bytes(record[8:]) or None
+
     def blob(self, txn: Any, content_hash: str) -> str | None:
         """The stored text of a content hash, or None when it is gone or was never stored."""
         record = txn.get(content_key(content_hash), db=self._content)

@@ -484,6 +484,12 @@ class EventLog:
         with self.environment.read_txn() as txn:
             return [self.content.get(txn, h) for h in content_hashes]
 
+    def terms(self, content_hashes: Sequence[str]) -> list[bytes | None]:
+        """The stored BM25 terms of each content hash (:meth:`contents`' ``terms``, read alone:
+        a box's topic reads them for every member at each write of its session)."""
+        with self.environment.read_txn() as txn:
+            return [self.content.terms(txn, h) for h in content_hashes]
+
     def embedder_id(self) -> str | None:
         """The id of the store's embedder, recorded by its first writer (None before)."""
         raw = self.get_meta(b"embedder")

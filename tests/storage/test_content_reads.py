@@ -3,7 +3,8 @@ in one scan (a read of most of the log, :meth:`ContentTables.records`) and each 
 looked up by key. Both against the content the store holds for each event, read one at a time,
 over a log with slots out of event order, content without vector, terms or extraction, conflict
 evidence (text joined, no terms), references to content never stored, purges and an erasure. A
-damaged cached extraction is a finding with its seq, not a crash."""
+damaged cached extraction is a finding with its seq, not a crash. Terms read alone are the
+contents' terms."""
 
 from __future__ import annotations
 
@@ -173,3 +174,13 @@ def test_a_damaged_extraction_is_a_finding_with_its_seq(tmp_path: Path) -> None:
     # Re-derived from the text it differs, and a rebuild cannot fold it.
     assert [(f.check, f.seq) for f in report.findings] == [("derived", made.seq),
                                                            ("content", made.seq)]
+
+
+def test_terms_read_alone_are_the_contents_terms(store: EventLog) -> None:
+    # Every kind of content the fixture holds: with and without terms, evidence (no terms),
+    # purged, erased and re-stored, and hashes never stored.
+    hashes = [_hash(i) for i in range(N)] + [_hash(10_000 + lo) for lo in range(0, N, 10)] \
+        + [_hash(99_999)]
+    expected = [None if c is None else c.terms for c in store.contents(hashes)]
+    assert store.terms(hashes) == expected
+    assert None in expected and any(t is not None for t in expected)
