@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import msgspec
 import numpy as np
@@ -171,18 +171,25 @@ class Index:
             return scores
         avg_len = self.total_len / n_docs or 1.0
         doc_len = np.frombuffer(self.doc_len, dtype=np.uint32)
+        for _, rows, tfs, idf in self._postings(query_terms, n_docs):
+            tf = tfs.astype(np.float64)
+            norm = K1 * (1.0 - B + B * doc_len[rows] / avg_len)
+            scores[rows] += idf * tf * (K1 + 1.0) / (tf + norm)
+            del rows, tfs  # release the buffer exports so the arrays can grow again
+        return scores
+
+    def _postings(self, query_terms: list[int], n_docs: int
+                  ) -> Iterator[tuple[int, np.ndarray, np.ndarray, float]]:
+        """Each query term the index holds, in term-id order (the order every score adds them
+        up in, so that all give the same bits): the term, its rows, term frequencies and idf."""
         for term in sorted(set(query_terms)):
             entry = self.postings.get(term)
             if entry is None:
                 continue
             rows = np.frombuffer(entry[0], dtype=np.uint32)
-            tf = np.frombuffer(entry[1], dtype=np.uint32).astype(np.float64)
             df = len(rows)
-            idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
-            norm = K1 * (1.0 - B + B * doc_len[rows] / avg_len)
-            scores[rows] += idf * tf * (K1 + 1.0) / (tf + norm)
-            del rows, tf  # release the buffer exports so the arrays can grow again
-        return scores
+            yield (term, rows, np.frombuffer(entry[1], dtype=np.uint32),
+                   math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)))
 
 
     def top(
@@ -205,14 +212,7 @@ class Index:
         doc_len = np.frombuffer(self.doc_len, dtype=np.uint32)
         # (rows, tfs, idf, bound), in term-id order: the order scores() adds them up
         terms: list[tuple[np.ndarray, np.ndarray, float, float]] = []
-        for term in sorted(set(query_terms)):
-            entry = self.postings.get(term)
-            if entry is None:
-                continue
-            rows = np.frombuffer(entry[0], dtype=np.uint32)
-            tfs = np.frombuffer(entry[1], dtype=np.uint32)
-            df = len(rows)
-            idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+        for term, rows, tfs, idf in self._postings(query_terms, n_docs):
             terms.append((rows, tfs, idf, self._bound(term, rows, tfs, doc_len, idf, avg_len)))
         if not terms:
             return []
@@ -246,14 +246,8 @@ class Index:
         avg_len = self.total_len / n_docs or 1.0
         doc_len = np.frombuffer(self.doc_len, dtype=np.uint32)
         scores = np.zeros(len(rows), dtype=np.float64)
-        for term in sorted(set(query_terms)):
-            entry = self.postings.get(term)
-            if entry is None:
-                continue
-            posted = np.frombuffer(entry[0], dtype=np.uint32)
-            counts = np.frombuffer(entry[1], dtype=np.uint32)
+        for _, posted, counts, idf in self._postings(query_terms, n_docs):
             df = len(posted)
-            idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
             if df <= len(rows):  # the smaller list searched in the larger, as _score_candidates
                 pos = np.searchsorted(rows, posted)
                 found = np.flatnonzero(rows[np.minimum(pos, len(rows) - 1)] == posted)
