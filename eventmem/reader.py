@@ -318,20 +318,22 @@ class Reader:
             return hit
         members = box.members
         here = members.index(hit.memory_id)
-        near = []  # (distance, position, text): the nearest first, the earlier on a tie
-        for position, mid in enumerate(members):
-            record = memories[mid]
+        # The nearest first, the earlier on a tie; texts read only until n are found.
+        near: list[tuple[int, str]] = []  # (position, text)
+        for position in sorted(range(len(members)), key=lambda p: (abs(p - here), p)):
+            if len(near) == n:
+                break
+            record = memories[members[position]]
             if position == here or (record.status in HIDDEN_STATUSES and not include_hidden):
                 continue
             text = self._text(record)
             if text is not None:
-                near.append((abs(position - here), position, text))
-        near.sort(key=lambda item: (item[0], item[1]))
-        chosen = sorted(near[:n], key=lambda item: item[1])
+                near.append((position, text))
+        chosen = sorted(near)
         return msgspec.structs.replace(hit, box_id=box.box_id, neighbours=tuple(
             BoxNeighbour(memory_id=members[p], text=text, offset=p - here,
                          created_at=from_micros(memories[members[p]].created_at))
-            for _, p, text in chosen))
+            for p, text in chosen))
 
     def _hot_extra(self, namespace: str, now: int, taken: set[str]) -> list[Candidate]:
         """The seed's hot tier of ``namespace`` at ``now``, but ``taken``, as candidates
