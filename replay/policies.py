@@ -33,6 +33,7 @@ from eventmem.policies.gate import (
     GATE_5,
     GATE_6,
     GATE_7,
+    GATE_8,
     GATE_VERSION,
 )
 from eventmem.policies.lifecycle import (
@@ -72,7 +73,7 @@ SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_5, SWEEP_4, SWEEP_3,
 # plan reported done; gate-6 as gate-7 does but a new value of a person's attribute (the write
 # path re-decides an item as its recorded policy did); gate-7 as gate-8 does but a correction,
 # which superseded nothing.
-_GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_7, GATE_VERSION})
+_GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_7, GATE_8, GATE_VERSION})
 
 # The policy versions each decision event may carry that this code re-derives. The sweep,
 # accesses and feedback record the store-wide version (events.POLICY_VERSION).

@@ -610,6 +610,18 @@ _MONTH_WORDS: Final = frozenset(
         "sept", "oct", "nov", "dec"])
 
 
+def reschedules(text: str) -> bool:
+    """Whether ``text`` says a date was moved ("rescheduled to Tuesday", "postponed", "pushed
+    back", "brought forward"): with the change words of :func:`eventmem.policies.values.
+    announces_change`, what makes a new day of an appointment replace one already passed."""
+    return _RESCHEDULE.search(text) is not None
+
+
+_RESCHEDULE: Final = re.compile(
+    r"\b(?:re-?schedul\w*|postpon\w*|push(?:ed|ing)? (?:back|out)|brought forward|bumped)\b",
+    re.IGNORECASE)
+
+
 def attribute_words(attribute: str) -> str:
     """Words a memory stating ``attribute`` is likely to hold, for a lexical search of the
     namespace's candidates (the vocabulary's plain words)."""

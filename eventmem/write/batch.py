@@ -93,7 +93,7 @@ from eventmem.storage.log import Head
 from eventmem.text.blas import single_thread
 from eventmem.text.normalize import content_hash, dedup_key
 from eventmem.write.items import Item
-from eventmem.write.neighbours import Near, Neighbourhood, Query, eligible
+from eventmem.write.neighbours import GATE_STATUSES, Near, Neighbourhood, Query, eligible
 from eventmem.write.readings import claims_of, classified, facts_of
 from projections import Projections
 from projections import graph as graph_view
@@ -1085,13 +1085,19 @@ def new_value(batch: Batch, item: Item
     a restatement (no value word the latest memory lacks), nor an elaboration (every value word
     of the latest memory and more, with no word saying the fact changed). Only a name the user
     declared is the user's here: replacing a fact needs more evidence than ordering a recall.
-    With a contradiction judge, the memory so found is put to it, and its answer decides."""
-    latest = _latest_of_attributes(batch, item)
+    From gate-9 a reschedule of an appointment or departure also finds its value whose day has
+    passed (:func:`_rescheduled`). With a contradiction judge, the memory so found is put to
+    it, and its answer decides."""
+    gate_9 = item.gate_policy not in gate.BEFORE_RESCHEDULES
+    latest = [(fact, found, False)
+              for fact, found in _latest_of_attributes(batch, item)]
+    if gate_9:
+        latest += [(fact, found, True) for fact, found in _rescheduled(batch, item, latest)]
     new_values = facts.values_of(item.text)
     new_from = item.valid_from or batch.at
     if not facts.is_statement(item.text):
         return None, None
-    for fact, (mid, text) in latest:
+    for fact, (mid, text), passed in latest:
         if not facts.is_statement(text):
             continue
         old_values = facts.values_of(text)
@@ -1101,7 +1107,8 @@ def new_value(batch: Batch, item: Item
             continue  # more said about the same value ("... as a data engineer in Berlin")
         if batch.valid_from_and_immutable(mid)[0] > new_from:
             continue  # a late report of an earlier value: history, beside the later one
-        if not _overlap((item.valid_from, item.valid_until), _interval(batch, mid)):
+        if not passed and not _overlap((item.valid_from, item.valid_until),
+                                       _interval(batch, mid)):
             continue
         vector = batch.queries_by_text[item.text].vector
         if batch.judge is not None:  # the judge has the last word on what contradicts
@@ -1185,25 +1192,75 @@ def _read_latest(batch: Batch, item: Item, inferred_names: bool
     out = []
     for fact in stated:
         dated = fact.attribute in facts.DATED
-        found = reader.stating(" ".join(filter(None, (
-            facts.attribute_words(fact.attribute), fact.qualifier))), dated=dated)
+        found = reader.stating(_searched(fact), dated=dated)
         for mid, said in created.items():  # the batch's own
             if mid not in batch.retired and (dated or batch.created[mid].kind != "plan"):
                 found[mid] = said
-        owners = reader.owners(fact.owner, found)
-        # Only a memory that states no more than the new text does is replaced: superseding
-        # "I work at Globex as a data analyst" for a new title would hide the employer too.
-        says = {(f.attribute, f.qualifier) for f in stated_all}
-        same = [mid for mid, (_, other) in found.items()
-                if any(g.attribute == fact.attribute and g.qualifier == fact.qualifier
-                       and g.owner in owners for g in other)
-                and {(g.attribute, g.qualifier) for g in other if g.owner != facts.OTHER}
-                <= says]
-        if same:
-            newest = max(same, key=lambda mid: (batch.valid_from_and_immutable(mid)[0],
-                                                _created_seq(batch, mid), mid))
+        newest = _newest_stating(batch, fact, stated_all, found,
+                                 reader.owners(fact.owner, found))
+        if newest is not None:
             out.append((fact, (newest, found[newest][0])))
     return out
+
+
+def _rescheduled(batch: Batch, item: Item,
+                 latest: Sequence[tuple[facts.Fact, tuple[str, str], bool]]
+                 ) -> list[tuple[facts.Fact, tuple[str, str]]]:
+    """gate-9: for each appointment or departure the item moves ("... is now on Wednesday",
+    "was rescheduled to Tuesday") that no current memory states, the latest memory whose day
+    has passed (expired by its valid time, not reported done) stating it of the same person (a
+    name the memories show to be the user's counts: the passed day is no current fact).
+    Without a word saying the date moved, a new day is a new occasion, and the passed one
+    stays as it happened."""
+    if not (values.announces_change(item.text) or facts.reschedules(item.text)):
+        return []
+    stated_all = facts_of(item.text)
+    have = {(fact.attribute, fact.qualifier) for fact, _, _ in latest}
+    moved = [f for f in stated_all if f.attribute in facts.DATED and f.owner != facts.OTHER
+             and (f.attribute, f.qualifier) not in have]
+    if not moved:
+        return []
+    ns, memories = item.namespace, batch.views.state.memories
+
+    def passed(memory_id: str) -> bool:
+        record = memories.get(memory_id)
+        return (record is not None and memory_id not in batch.retired
+                and record.status in GATE_STATUSES and record.invalidated_at is not None
+                and record.done_at is None)
+
+    # Expired memories are few and rarely looked for: a search of its own, not the batch's.
+    search = NamespaceFacts(batch.views, ns, lambda ids: [batch.text_of(m) for m in ids],
+                            passed, inferred_names=True, facts_of=facts_of)
+    whose = batch.facts_reader(ns, True)  # whose a name is, read from the current memories
+    out = []
+    for fact in moved:
+        found = search.stating(_searched(fact), dated=True)
+        newest = _newest_stating(batch, fact, stated_all, found, whose.owners(fact.owner, found))
+        if newest is not None:
+            out.append((fact, (newest, found[newest][0])))
+    return out
+
+
+def _searched(fact: facts.Fact) -> str:
+    """The words a memory stating ``fact``'s attribute is searched for with."""
+    return " ".join(filter(None, (facts.attribute_words(fact.attribute), fact.qualifier)))
+
+
+def _newest_stating(batch: Batch, fact: facts.Fact, stated_all: Sequence[facts.Fact],
+                    found: Mapping[str, Stated], owners: frozenset[str]) -> str | None:
+    """The newest of ``found`` stating ``fact``'s attribute (same qualifier) of one of
+    ``owners``, and nothing the new text (stating ``stated_all``) does not."""
+    # Only a memory that states no more than the new text does is replaced: superseding
+    # "I work at Globex as a data analyst" for a new title would hide the employer too.
+    says = {(f.attribute, f.qualifier) for f in stated_all}
+    same = [mid for mid, (_, other) in found.items()
+            if any(g.attribute == fact.attribute and g.qualifier == fact.qualifier
+                   and g.owner in owners for g in other)
+            and {(g.attribute, g.qualifier) for g in other if g.owner != facts.OTHER} <= says]
+    if not same:
+        return None
+    return max(same, key=lambda mid: (batch.valid_from_and_immutable(mid)[0],
+                                      _created_seq(batch, mid), mid))
 
 
 def _created_seq(batch: Batch, memory_id: str) -> int:
@@ -1300,7 +1357,11 @@ def settle(batch: Batch, i: int, item: Item, chash: str,
         batch.outcome(old, "skipped", resolution.rule, neighbour=old,
                       similarity=decision.similarity, conflict_id=conflict_id, event=first)
     else:
-        batch.supersede(old, new, new_from, resolution.rule, decision.similarity, item,
+        until = new_from
+        old_until = _interval(batch, old)[1]
+        if item.gate_policy not in gate.BEFORE_RESCHEDULES and old_until is not None:
+            until = min(until, old_until)  # a day already passed keeps its end (gate-9)
+        batch.supersede(old, new, until, resolution.rule, decision.similarity, item,
                         conflict_id)
         action: Action = "merged" if resolution.winner == "merged" else "superseded"
         batch.outcome(new, action, resolution.rule, neighbour=old,
