@@ -22,11 +22,11 @@ def _open(tmp_path: Path, config: Config = WEEK) -> tuple[eventmem.Engine, event
     return eventmem.open(tmp_path / "s", clock=clock, config=config), clock
 
 
-def test_the_window_is_off_by_default(tmp_path: Path) -> None:
+def test_the_window_is_the_seeds_week_by_default(tmp_path: Path) -> None:
     with eventmem.open(tmp_path / "s", clock=eventmem.ManualClock(start=MONDAY)) as mem:
         mid = mem.remember("I'm going to call the plumber", namespace="u").memory_id
-        assert mem.get(mid).valid_until is None
-        assert ingested(mem, mid).plan_window_days == 0.0
+        assert mem.get(mid).valid_until is not None
+        assert ingested(mem, mid).plan_window_days == 7.0
 
 
 def test_a_short_plan_without_a_time_gets_seven_days(tmp_path: Path) -> None:

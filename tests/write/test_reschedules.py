@@ -33,7 +33,7 @@ def _passed(mem: eventmem.Engine, clock: eventmem.ManualClock, text: str) -> str
 @pytest.mark.parametrize(("old", "new"), [
     ("My physio appointment is on Sunday.", "My physio appointment is now on Wednesday."),
     ("My physio appointment is on Sunday.", "User's physio appointment was rescheduled to Tuesday"),
-    ("My dentist appointment is on Sunday.", "Dentist appointment got pushed back to Tuesday."),
+    ("My physio appointment is on Sunday.", "Physio appointment got pushed back to Tuesday."),
 ])
 def test_a_reschedule_supersedes_a_day_already_passed(
         mem: eventmem.Engine, clock: eventmem.ManualClock, old: str, new: str) -> None:
@@ -63,8 +63,8 @@ def test_a_name_shown_to_be_the_users_moves_their_passed_appointment(
 
 def test_a_new_day_without_a_move_is_a_new_occasion(
         mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
-    first = _passed(mem, clock, "My dentist appointment is on Sunday.")
-    again = mem.remember("My dentist appointment is on Friday.")
+    first = _passed(mem, clock, "My physio appointment is on Sunday.")
+    again = mem.remember("My physio appointment is on Friday.")
     assert again.action == "created", again
     assert mem.get(first).status != "superseded"
     checked(mem)
