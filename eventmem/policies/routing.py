@@ -65,6 +65,10 @@ class RoutingParams(msgspec.Struct, frozen=True, kw_only=True):
     # the words only they add. Off: at 0.25 LoCoMo dev R@10 fell 0.777 -> 0.774 (temporal
     # 0.922 -> 0.911, multi-hop 0.388 -> 0.383): "last week", "because" match too widely.
     template_weight: float = 0.0
+    # Inference questions ("Would X ...?", "What might X ...?", eventmem.recall.plan
+    # .asks_hypothetical): the text channels match the question without its frame words
+    # ("likely", "might", "considered"...: eventmem.recall.plan.without_frame).
+    inference_frame: bool = True
     # Entity questions ("who is Alice?"): the entity's hub, the memories stating its relations.
     entity_hub: bool = True
     # Boosts, added to 1 and multiplied into the score.

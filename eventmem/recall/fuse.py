@@ -36,7 +36,7 @@ from eventmem.policies.routing import RoutingParams, boost
 from eventmem.recall import channels as ch
 from eventmem.recall import plasticity
 from eventmem.recall.facts import asked_first
-from eventmem.recall.plan import QueryPlan
+from eventmem.recall.plan import QueryPlan, without_frame
 from eventmem.recall.score import PROFILES, Params, composite, mmr
 from eventmem.text.blas import single_thread
 from eventmem.text.normalize import STOPWORDS, tokenize
@@ -205,6 +205,16 @@ class Gathered(NamedTuple):
     own_bm25: dict[str, float]
 
 
+def asked_texts(plan: QueryPlan, config: Config) -> list[str]:
+    """What the channels match: the query's content and its parts; for an inference question
+    ("Would John be considered a patriotic person?") without its frame words, which in a
+    memory speak of other guesses ("might be interested", "considering adopting")."""
+    texts = [plan.content, *plan.parts]
+    if plan.hypothetical and config.routing.inference_frame:
+        return [without_frame(text) for text in texts]
+    return texts
+
+
 def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: np.ndarray, *,
            namespace: str, n: int, allowed: ch.Allowed, config: Config, now: int,
            extra_channels: Mapping[str, ch.Channel]) -> Gathered:
@@ -226,11 +236,14 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
     weights: dict[str, float] = {}
     own: dict[str, float] = {}
     main: ch.Lexical | None = None
-    for i, text in enumerate([plan.content, *plan.parts]):
+    expansion = plan.expansion
+    if expansion and plan.hypothetical and config.routing.inference_frame:
+        expansion = without_frame(expansion)
+    for i, text in enumerate(asked_texts(plan, config)):
         suffix = "" if i == 0 else f"@{i}"
         groups = [(text, 1.0)]
-        if i == 0 and plan.expansion:
-            groups.append((plan.expansion, config.expansion_weight))
+        if i == 0 and expansion:
+            groups.append((expansion, config.expansion_weight))
         if i == 0 and plan.hyponyms:
             groups.append((plan.hyponyms, config.hyponym_weight))
         if i == 0 and config.routing.template_weight > 0:
@@ -363,7 +376,8 @@ def search(
                                 superseded=past))
     memories = views.state.memories
     n = max(math.ceil(config.candidates_per_channel * plan.route.depth), k)
-    query_vectors = access.embed([plan.content, *plan.parts])
+    asked = asked_texts(plan, config)
+    query_vectors = access.embed(asked)
     got = gather(views, plan, access, query_vectors, namespace=namespace, n=n, allowed=allowed,
                  config=config, now=now, extra_channels=extra_channels or {})
     if plan.intent == "causal" and routing.causal_hops > 0:
@@ -384,7 +398,7 @@ def search(
     # Only what some evidence ties to the query is returned (and so reinforced): a shared word,
     # a vector close enough to mean something, a match of the asked time, a graph path, a
     # neighbouring turn of a match. Padding would be recorded as accessed and never fade.
-    forms = word_forms(" ".join([plan.content, *plan.parts])) if access.lexical_embedder \
+    forms = word_forms(" ".join(asked)) if access.lexical_embedder \
         else None
 
     def shares_form(memory_id: str) -> bool:

@@ -83,6 +83,35 @@ def test_temporal_routing_can_be_switched_off(tmp_path, clock: eventmem.ManualCl
         assert oslo not in ids(mem.recall("When did Bob live in Oslo?", namespace="n", k=5))
 
 
+def _guesses(mem: eventmem.Engine, clock: eventmem.ManualClock) -> tuple[str, str]:
+    """A memory about what the question asks (the outdoors), and one a day later (not its
+    neighbour in a conversation) that shares only the question's frame words."""
+    outdoors = mem.remember("Ana: I love the outdoors, we go camping every month",
+                            namespace="g").memory_id
+    clock.advance(DAY)
+    frame = mem.remember("Ben: It is likely they might be considered for it, most likely",
+                         namespace="g").memory_id
+    return outdoors, frame
+
+
+QUESTION = "Would Ana likely be considered an outdoors person?"
+
+
+def test_an_inference_question_matches_what_it_asks_not_its_frame(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    outdoors, _frame = _guesses(mem, clock)
+    hits = ids(mem.recall(QUESTION, namespace="g", k=5))
+    assert hits == [outdoors]  # the frame's words are no evidence of relevance
+
+
+def test_the_inference_frame_can_be_switched_off(tmp_path, clock: eventmem.ManualClock) -> None:
+    config = eventmem.Config(routing=RoutingParams(inference_frame=False))
+    with eventmem.open(tmp_path / "s", clock=clock, config=config) as mem:
+        outdoors, frame = _guesses(mem, clock)
+        hits = ids(mem.recall(QUESTION, namespace="g", k=5))
+        assert hits[0] == frame and outdoors in hits
+
+
 def _causal_chain(mem: eventmem.Engine, clock: eventmem.ManualClock) -> list[str]:
     made = []
     for text in ["Dana resigned from the bank in March",
