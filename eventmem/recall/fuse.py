@@ -35,6 +35,7 @@ from eventmem.policies.extract.relations import SELF_KEY, extract
 from eventmem.policies.routing import RoutingParams, boost
 from eventmem.recall import channels as ch
 from eventmem.recall import plasticity
+from eventmem.recall.compounds import compound_forms
 from eventmem.recall.facts import asked_first
 from eventmem.recall.plan import QueryPlan, without_frame
 from eventmem.recall.score import PROFILES, Params, composite, mmr
@@ -239,9 +240,16 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
     expansion = plan.expansion
     if expansion and plan.hypothetical and config.routing.inference_frame:
         expansion = without_frame(expansion)
+    index = views.text.indexes.get(namespace)
+    if index is not None and config.compound_weight > 0:
+        index.seal()  # its postings are the words the namespace's memories hold
     for i, text in enumerate(asked_texts(plan, config)):
         suffix = "" if i == 0 else f"@{i}"
         groups = [(text, 1.0)]
+        if index is not None and config.compound_weight > 0:
+            compounds = compound_forms(text, index.postings)
+            if compounds:
+                groups.append((compounds, config.compound_weight))
         if i == 0 and expansion:
             groups.append((expansion, config.expansion_weight))
         if i == 0 and plan.hyponyms:
