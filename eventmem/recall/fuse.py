@@ -31,7 +31,7 @@ from eventmem.events import session_key
 from eventmem.metadata import Filter
 from eventmem.policies.classify import user_in_first_person
 from eventmem.policies.conflict import detect as conflict
-from eventmem.policies.extract.relations import SELF_KEY, extract
+from eventmem.policies.extract.relations import SELF_KEY, extract, speaker_key
 from eventmem.policies.routing import RoutingParams, boost
 from eventmem.recall import channels as ch
 from eventmem.recall import plasticity
@@ -286,6 +286,10 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
         lists["answer"] = answers(main, n, allowed, memories, access, gap,
                                   seeds=config.answer_seeds)
         weights["answer"] = weight("answer")
+    if plan.hypothetical and config.routing.own_words_weight > 0:
+        lists["own"] = own_words(views, namespace, plan.text, main, n, allowed, access,
+                                 kernel, gap)
+        weights["own"] = config.routing.own_words_weight
     span = _span(views, namespace, plan, allowed, kernel, gap)
     if span is not None:
         # A query of nothing but its time ("what happened yesterday") takes every memory then;
@@ -314,6 +318,25 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
     # Weights are never negative: a misconfigured weight must not push memories down.
     weights = {name: max(0.0, w) for name, w in weights.items()}
     return Gathered(lists, weights, own)
+
+
+def own_words(views: Projections, namespace: str, query: str, found: ch.Lexical, n: int,
+              allowed: ch.Allowed, access: Access, weights: Sequence[float], gap_s: float
+              ) -> list[tuple[str, float]]:
+    """The own-words channel of an inference question ("Would Caroline pursue writing as a
+    career?"): what the people it names said themselves (lines labelled with their name, as in
+    "Caroline: I'm still looking into counseling jobs"), ranked by the context channel's
+    score. The guess is made from what someone says of themselves, and what others say to or
+    of them ("Melanie: Caroline, you're so brave") matches the name as well. Reads the texts of
+    the ``4 n`` best context matches only; at most ``n``."""
+    named = {e.key for e in extract(query)[0] if e.key != SELF_KEY}
+    if not named or not len(found.ids):
+        return []
+    memories = views.state.memories
+    ranked = ch.context(found, 4 * n, allowed, memories, weights, gap_s)
+    texts = access.texts([memories[mid].content_hash for mid, _ in ranked])
+    return [(mid, score) for (mid, score), text in zip(ranked, texts, strict=True)
+            if text is not None and speaker_key(text) in named][:n]
 
 
 # A turn that asks ends with a question mark (after any closing quote or bracket).

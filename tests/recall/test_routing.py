@@ -105,11 +105,43 @@ def test_an_inference_question_matches_what_it_asks_not_its_frame(
 
 
 def test_the_inference_frame_can_be_switched_off(tmp_path, clock: eventmem.ManualClock) -> None:
-    config = eventmem.Config(routing=RoutingParams(inference_frame=False))
+    # (Without the own-words channel, which favours Ana's line whatever the frame does.)
+    config = eventmem.Config(routing=RoutingParams(inference_frame=False, own_words_weight=0))
     with eventmem.open(tmp_path / "s", clock=clock, config=config) as mem:
         outdoors, frame = _guesses(mem, clock)
         hits = ids(mem.recall(QUESTION, namespace="g", k=5))
         assert hits[0] == frame and outdoors in hits
+
+
+def _said(mem: eventmem.Engine, clock: eventmem.ManualClock) -> tuple[str, str]:
+    """What Ana said of herself, and what Ben said to her with more of the question's words
+    (a day apart: not each other's neighbours in a conversation)."""
+    told = mem.remember("Ben: Ana, sailing is great, you should try sailing on the lake",
+                        namespace="o").memory_id
+    clock.advance(DAY)
+    own = mem.remember("Ana: I grew up by the lake and I love sailing", namespace="o").memory_id
+    clock.advance(DAY)
+    return own, told
+
+
+def test_an_inference_question_weighs_the_named_persons_own_words(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    own, told = _said(mem, clock)
+    hits = mem.recall("Would Ana enjoy sailing?", namespace="o", k=5)
+    assert ids(hits) == [own, told]
+    assert hits[0].signals["own_rank"] == 1.0 and "own" not in hits[1].signals
+    # A question of fact has no such channel: Ben's line shares more of its words.
+    assert ids(mem.recall("Does Ana enjoy sailing?", namespace="o", k=5)) == [told, own]
+
+
+def test_the_own_words_channel_can_be_switched_off(tmp_path,
+                                                   clock: eventmem.ManualClock) -> None:
+    config = eventmem.Config(routing=RoutingParams(own_words_weight=0.0))
+    with eventmem.open(tmp_path / "s", clock=clock, config=config) as mem:
+        own, told = _said(mem, clock)
+        hits = mem.recall("Would Ana enjoy sailing?", namespace="o", k=5)
+        assert ids(hits) == [told, own]
+        assert all("own" not in h.signals for h in hits)
 
 
 def _causal_chain(mem: eventmem.Engine, clock: eventmem.ManualClock) -> list[str]:
@@ -223,6 +255,8 @@ def test_boost_parameters_are_checked() -> None:
         RoutingParams(conflict_penalty=0.0)
     with pytest.raises(InvalidInputError):
         RoutingParams(subtier_weights={"cosmic": 2.0})
+    with pytest.raises(InvalidInputError):
+        RoutingParams(own_words_weight=-1.0)
 
 
 # -- item 13: the hot tier -----------------------------------------------------------------------
