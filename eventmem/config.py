@@ -170,6 +170,10 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     # without, 0.782 at 0.3, 0.784 at 0.5 (multi-hop 0.394 -> 0.422), 0.787 at 1.0
     # (open-domain 0.263 -> 0.237).
     hyponym_weight: float = 0.5
+    # BM25 weight of the other forms of the query's compounds that the namespace's memories use
+    # ("roadtrip" -> "road trip", "road trip" -> "roadtrip": eventmem.recall.compounds);
+    # 0 switches them off.
+    compound_weight: float = 0.5
     # The answer channel (eventmem.recall.fuse.answers): the turn after one of the answer_seeds
     # best matches that asks a question, at this RRF weight; 0 switches it off. LoCoMo dev R@10
     # 0.785 without; 0.797 at 0.3 with 5 seeds (adversarial 0.866 -> 0.902, single-hop 0.870 ->

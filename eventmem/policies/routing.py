@@ -65,6 +65,13 @@ class RoutingParams(msgspec.Struct, frozen=True, kw_only=True):
     # the words only they add. Off: at 0.25 LoCoMo dev R@10 fell 0.777 -> 0.774 (temporal
     # 0.922 -> 0.911, multi-hop 0.388 -> 0.383): "last week", "because" match too widely.
     template_weight: float = 0.0
+    # Inference questions ("Would X ...?", "What might X ...?", eventmem.recall.plan
+    # .asks_hypothetical): the text channels match the question without its frame words
+    # ("likely", "might", "considered"...: eventmem.recall.plan.without_frame).
+    inference_frame: bool = True
+    # Inference questions naming someone: the lines that person said (eventmem.recall.fuse
+    # .own_words), ranked by context, as a channel of this RRF weight; 0 switches it off.
+    own_words_weight: float = 1.0
     # Entity questions ("who is Alice?"): the entity's hub, the memories stating its relations.
     entity_hub: bool = True
     # Boosts, added to 1 and multiplied into the score.
@@ -95,9 +102,9 @@ class RoutingParams(msgspec.Struct, frozen=True, kw_only=True):
             raise InvalidInputError("causal_hops, causal_seeds, hot_max and hot_min_accesses "
                                     "must be >= 0")
         if min(self.session_boost, self.entity_boost, self.entity_boost_max,
-               self.template_weight) < 0:
-            raise InvalidInputError("session_boost, entity_boost, entity_boost_max and "
-                                    "template_weight must be >= 0")
+               self.template_weight, self.own_words_weight) < 0:
+            raise InvalidInputError("session_boost, entity_boost, entity_boost_max, "
+                                    "template_weight and own_words_weight must be >= 0")
         if not 0 < self.conflict_penalty <= 1:
             raise InvalidInputError("conflict_penalty must be in (0, 1]")
         if self.relevance_margin <= 1:

@@ -31,12 +31,13 @@ from eventmem.events import session_key
 from eventmem.metadata import Filter
 from eventmem.policies.classify import user_in_first_person
 from eventmem.policies.conflict import detect as conflict
-from eventmem.policies.extract.relations import SELF_KEY, extract
+from eventmem.policies.extract.relations import SELF_KEY, extract, speaker_key
 from eventmem.policies.routing import RoutingParams, boost
 from eventmem.recall import channels as ch
 from eventmem.recall import plasticity
+from eventmem.recall.compounds import compound_forms
 from eventmem.recall.facts import asked_first
-from eventmem.recall.plan import QueryPlan
+from eventmem.recall.plan import QueryPlan, without_frame
 from eventmem.recall.score import PROFILES, Params, composite, mmr
 from eventmem.text.blas import single_thread
 from eventmem.text.normalize import STOPWORDS, tokenize
@@ -205,6 +206,16 @@ class Gathered(NamedTuple):
     own_bm25: dict[str, float]
 
 
+def asked_texts(plan: QueryPlan, config: Config) -> list[str]:
+    """What the channels match: the query's content and its parts; for an inference question
+    ("Would John be considered a patriotic person?") without its frame words, which in a
+    memory speak of other guesses ("might be interested", "considering adopting")."""
+    texts = [plan.content, *plan.parts]
+    if plan.hypothetical and config.routing.inference_frame:
+        return [without_frame(text) for text in texts]
+    return texts
+
+
 def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: np.ndarray, *,
            namespace: str, n: int, allowed: ch.Allowed, config: Config, now: int,
            extra_channels: Mapping[str, ch.Channel]) -> Gathered:
@@ -226,11 +237,21 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
     weights: dict[str, float] = {}
     own: dict[str, float] = {}
     main: ch.Lexical | None = None
-    for i, text in enumerate([plan.content, *plan.parts]):
+    expansion = plan.expansion
+    if expansion and plan.hypothetical and config.routing.inference_frame:
+        expansion = without_frame(expansion)
+    index = views.text.indexes.get(namespace)
+    if index is not None and config.compound_weight > 0:
+        index.seal()  # its postings are the words the namespace's memories hold
+    for i, text in enumerate(asked_texts(plan, config)):
         suffix = "" if i == 0 else f"@{i}"
         groups = [(text, 1.0)]
-        if i == 0 and plan.expansion:
-            groups.append((plan.expansion, config.expansion_weight))
+        if index is not None and config.compound_weight > 0:
+            compounds = compound_forms(text, index.postings)
+            if compounds:
+                groups.append((compounds, config.compound_weight))
+        if i == 0 and expansion:
+            groups.append((expansion, config.expansion_weight))
         if i == 0 and plan.hyponyms:
             groups.append((plan.hyponyms, config.hyponym_weight))
         if i == 0 and config.routing.template_weight > 0:
@@ -265,6 +286,10 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
         lists["answer"] = answers(main, n, allowed, memories, access, gap,
                                   seeds=config.answer_seeds)
         weights["answer"] = weight("answer")
+    if plan.hypothetical and config.routing.own_words_weight > 0:
+        lists["own"] = own_words(views, namespace, plan.text, main, n, allowed, access,
+                                 kernel, gap)
+        weights["own"] = config.routing.own_words_weight
     span = _span(views, namespace, plan, allowed, kernel, gap)
     if span is not None:
         # A query of nothing but its time ("what happened yesterday") takes every memory then;
@@ -293,6 +318,25 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
     # Weights are never negative: a misconfigured weight must not push memories down.
     weights = {name: max(0.0, w) for name, w in weights.items()}
     return Gathered(lists, weights, own)
+
+
+def own_words(views: Projections, namespace: str, query: str, found: ch.Lexical, n: int,
+              allowed: ch.Allowed, access: Access, weights: Sequence[float], gap_s: float
+              ) -> list[tuple[str, float]]:
+    """The own-words channel of an inference question ("Would Caroline pursue writing as a
+    career?"): what the people it names said themselves (lines labelled with their name, as in
+    "Caroline: I'm still looking into counseling jobs"), ranked by the context channel's
+    score. The guess is made from what someone says of themselves, and what others say to or
+    of them ("Melanie: Caroline, you're so brave") matches the name as well. Reads the texts of
+    the ``4 n`` best context matches only; at most ``n``."""
+    named = {e.key for e in extract(query)[0] if e.key != SELF_KEY}
+    if not named or not len(found.ids):
+        return []
+    memories = views.state.memories
+    ranked = ch.context(found, 4 * n, allowed, memories, weights, gap_s)
+    texts = access.texts([memories[mid].content_hash for mid, _ in ranked])
+    return [(mid, score) for (mid, score), text in zip(ranked, texts, strict=True)
+            if text is not None and speaker_key(text) in named][:n]
 
 
 # A turn that asks ends with a question mark (after any closing quote or bracket).
@@ -363,7 +407,8 @@ def search(
                                 superseded=past))
     memories = views.state.memories
     n = max(math.ceil(config.candidates_per_channel * plan.route.depth), k)
-    query_vectors = access.embed([plan.content, *plan.parts])
+    asked = asked_texts(plan, config)
+    query_vectors = access.embed(asked)
     got = gather(views, plan, access, query_vectors, namespace=namespace, n=n, allowed=allowed,
                  config=config, now=now, extra_channels=extra_channels or {})
     if plan.intent == "causal" and routing.causal_hops > 0:
@@ -384,7 +429,7 @@ def search(
     # Only what some evidence ties to the query is returned (and so reinforced): a shared word,
     # a vector close enough to mean something, a match of the asked time, a graph path, a
     # neighbouring turn of a match. Padding would be recorded as accessed and never fade.
-    forms = word_forms(" ".join([plan.content, *plan.parts])) if access.lexical_embedder \
+    forms = word_forms(" ".join(asked)) if access.lexical_embedder \
         else None
 
     def shares_form(memory_id: str) -> bool:

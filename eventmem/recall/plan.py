@@ -170,9 +170,9 @@ def declarative(question: str) -> str | None:
     return " ".join([head, verb, *tail])
 
 
-__all__ = ["INTENTS", "ROUTES", "Intent", "QueryPlan", "Route", "asks_duration", "asks_past",
-           "classify", "declarative", "is_chitchat", "past_tense", "plan", "split_compound",
-           "templates", "third_person"]
+__all__ = ["INTENTS", "ROUTES", "Intent", "QueryPlan", "Route", "asks_duration",
+           "asks_hypothetical", "asks_past", "classify", "declarative", "is_chitchat",
+           "past_tense", "plan", "split_compound", "templates", "third_person", "without_frame"]
 
 Intent = Literal["factual", "temporal", "causal", "entity", "preference", "todo", "general"]
 INTENTS: tuple[Intent, ...] = ("factual", "temporal", "causal", "entity", "preference", "todo",
@@ -229,6 +229,10 @@ class QueryPlan(NamedTuple):
     # A question asking for a list of things ("What activities has Melanie done?", "Which
     # cities has Jon visited?"): its answers are spread over conversations.
     listing: bool = False
+    # An inference question ("Would Caroline pursue writing as a career?", "What might John's
+    # degree be in?"): its answer is a guess from what someone said of themselves, in words
+    # the question rarely uses (:func:`asks_hypothetical`).
+    hypothetical: bool = False
 
     @property
     def route(self) -> Route:
@@ -363,7 +367,8 @@ def plan(text: str, now: int, intent: Intent | None = None) -> QueryPlan:
     return QueryPlan(text, False, intent, content, parts, expansion, time,
                      duration=asks_duration(text), past=asks_past(text),
                      variants=templates(intent, content, expansion) if not parts else (),
-                     hyponyms=members(content), listing=asks_list(text))
+                     hyponyms=members(content), listing=asks_list(text),
+                     hypothetical=asks_hypothetical(text))
 
 
 # HyDE without a model: per intent, two or three hypothetical answer openings built from the
@@ -432,3 +437,28 @@ def asks_duration(text: str) -> bool:
     """Whether ``text`` asks how long something lasted or has lasted ("how long have they been
     married?", "how long ago", "how many weeks passed between..."), by its form."""
     return _HOW_LONG.search(text) is not None
+
+
+# The frame of an inference question: a modal verb or a hedge that makes the answer a guess
+# ("Would X ...?", "What might X ...", "Is X likely to ...", "Would X be considered ...").
+_HYPOTHETICAL = re.compile(
+    r"\b(?:would|could|might|likely|unlikely|probably|possibly|perhaps|considered)\b", re.I)
+# The frame's words that are not stopwords already ("would", "could" are). In a memory they
+# name other guesses, not the asked one: "might be interested", "considering adopting" matched
+# "What might John's financial status be?" and "Would John be considered patriotic?" first.
+_FRAME_WORDS = re.compile(
+    r"\b(?:be\s+)?(?:likely|unlikely|probably|possibly|perhaps|might|considered)\b", re.I)
+
+
+def asks_hypothetical(text: str) -> bool:
+    """Whether ``text`` asks for an inference, by its frame: a modal verb ("would", "could",
+    "might") or a hedge ("likely", "probably", "considered"...)."""
+    return _HYPOTHETICAL.search(text) is not None
+
+
+def without_frame(text: str) -> str:
+    """``text`` without the frame words of an inference question (:func:`asks_hypothetical`),
+    what remains naming what it asks about: "Would John be considered a patriotic person?" ->
+    "Would John a patriotic person?". The text itself when nothing but the frame would be left."""
+    stripped = " ".join(_FRAME_WORDS.sub(" ", text).split())
+    return stripped if _has_content(stripped) else text

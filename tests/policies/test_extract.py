@@ -22,6 +22,7 @@ from eventmem.policies.extract.relations import (
     WEAK,
     entity_key,
     extract,
+    speaker_key,
 )
 from tests import ROOT
 
@@ -431,3 +432,13 @@ def test_a_labelled_speaker_is_the_i_of_the_line() -> None:
     # Without a label, "I" stays the writer.
     _, plain = extract("I work at Google")
     assert [(r.subject, r.object) for r in plain] == [("self", "google")]
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("Caroline: I'm keen on counseling", "caroline"),
+    ("Mary Ann: we moved to Leeds", "mary ann"),
+    ("I'm keen on counseling", ""),
+    ("Note: buy milk", "note"),  # any label: the caller compares it with the names it asks about
+])
+def test_speaker_key_reads_the_label_of_a_chat_line(text: str, key: str) -> None:
+    assert speaker_key(text) == key

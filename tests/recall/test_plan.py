@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from eventmem.clock import from_micros, to_micros
 from eventmem.recall.plan import (
+    asks_hypothetical,
     asks_list,
     asks_past,
     classify,
@@ -22,6 +23,7 @@ from eventmem.recall.plan import (
     split_compound,
     templates,
     third_person,
+    without_frame,
 )
 from eventmem.text.timeexpr import TimeRange, find_time
 
@@ -215,3 +217,57 @@ def test_hyde_templates_per_intent() -> None:
     assert templates("preference", "What is my favourite colour?", "my favourite is colour") == ()
     assert templates("factual", "Where does Bob live?", "Bob lives") == ()
     assert plan("Why did Dana quit her job?", 0).variants[0] == "Dana quit her job because"
+
+
+# -- inference questions ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("question", [
+    "Would Caroline pursue writing as a career option?",
+    "What might John's financial status be?",
+    "Would John be considered a patriotic person?",
+    "What would Caroline's political leaning likely be?",
+    "Is Ana likely to move abroad?",
+    "Could Bob probably run a marathon?",
+])
+def test_an_inference_question_is_told_by_its_frame(question: str) -> None:
+    assert asks_hypothetical(question)
+    assert plan(question, NOW).hypothetical
+
+
+@pytest.mark.parametrize("question", [
+    "Where does Bob live?",
+    "What did Caroline research?",
+    "When did Melanie go camping?",
+    "Does John live close to a beach?",
+])
+def test_a_question_of_fact_is_no_inference(question: str) -> None:
+    assert not asks_hypothetical(question)
+    assert not plan(question, NOW).hypothetical
+
+
+@pytest.mark.parametrize(("question", "left"), [
+    ("Would John be considered a patriotic person?", "Would John a patriotic person?"),
+    ("What might John's financial status be?", "What John's financial status be?"),
+    ("Is Ana likely to move abroad?", "Is Ana to move abroad?"),
+    ("Would Bob probably enjoy jazz?", "Would Bob enjoy jazz?"),
+    # Nothing but the frame: the question stays as it is.
+    ("Is it likely?", "Is it likely?"),
+])
+def test_without_frame_drops_the_frame_words_only(question: str, left: str) -> None:
+    assert without_frame(question) == left
+
+
+_FRAME = {"likely", "unlikely", "probably", "possibly", "perhaps", "might", "considered"}
+
+
+@given(st.lists(st.sampled_from(["would", "John", "be", "likely", "considered", "enjoy",
+                                 "jazz", "might", "a", "patriotic", "person", "perhaps", "?"]),
+                max_size=12))
+def test_without_frame_keeps_every_other_word_in_order(words: list[str]) -> None:
+    text = " ".join(words)
+    left = without_frame(text)
+    kept = [w for w in words if w not in _FRAME and w != "be"]
+    # What goes is only frame words (and the "be" of "be considered"); the rest stays in order,
+    # unless nothing but the frame would be left, when the text stays whole.
+    assert [w for w in left.split() if w != "be"] == kept or left == text

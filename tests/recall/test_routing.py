@@ -83,6 +83,67 @@ def test_temporal_routing_can_be_switched_off(tmp_path, clock: eventmem.ManualCl
         assert oslo not in ids(mem.recall("When did Bob live in Oslo?", namespace="n", k=5))
 
 
+def _guesses(mem: eventmem.Engine, clock: eventmem.ManualClock) -> tuple[str, str]:
+    """A memory about what the question asks (the outdoors), and one a day later (not its
+    neighbour in a conversation) that shares only the question's frame words."""
+    outdoors = mem.remember("Ana: I love the outdoors, we go camping every month",
+                            namespace="g").memory_id
+    clock.advance(DAY)
+    frame = mem.remember("Ben: It is likely they might be considered for it, most likely",
+                         namespace="g").memory_id
+    return outdoors, frame
+
+
+QUESTION = "Would Ana likely be considered an outdoors person?"
+
+
+def test_an_inference_question_matches_what_it_asks_not_its_frame(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    outdoors, _frame = _guesses(mem, clock)
+    hits = ids(mem.recall(QUESTION, namespace="g", k=5))
+    assert hits == [outdoors]  # the frame's words are no evidence of relevance
+
+
+def test_the_inference_frame_can_be_switched_off(tmp_path, clock: eventmem.ManualClock) -> None:
+    # (Without the own-words channel, which favours Ana's line whatever the frame does.)
+    config = eventmem.Config(routing=RoutingParams(inference_frame=False, own_words_weight=0))
+    with eventmem.open(tmp_path / "s", clock=clock, config=config) as mem:
+        outdoors, frame = _guesses(mem, clock)
+        hits = ids(mem.recall(QUESTION, namespace="g", k=5))
+        assert hits[0] == frame and outdoors in hits
+
+
+def _said(mem: eventmem.Engine, clock: eventmem.ManualClock) -> tuple[str, str]:
+    """What Ana said of herself, and what Ben said to her with more of the question's words
+    (a day apart: not each other's neighbours in a conversation)."""
+    told = mem.remember("Ben: Ana, sailing is great, you should try sailing on the lake",
+                        namespace="o").memory_id
+    clock.advance(DAY)
+    own = mem.remember("Ana: I grew up by the lake and I love sailing", namespace="o").memory_id
+    clock.advance(DAY)
+    return own, told
+
+
+def test_an_inference_question_weighs_the_named_persons_own_words(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    own, told = _said(mem, clock)
+    hits = mem.recall("Would Ana enjoy sailing?", namespace="o", k=5)
+    assert ids(hits) == [own, told]
+    assert hits[0].signals["own_rank"] == 1.0 and "own" not in hits[1].signals
+    # A question of fact has no such channel: Ben's line shares more of its words.
+    assert ids(mem.recall("Does Ana enjoy sailing?", namespace="o", k=5)) == [told, own]
+
+
+def test_the_own_words_channel_can_be_switched_off(tmp_path,
+                                                   clock: eventmem.ManualClock) -> None:
+    config = eventmem.Config(routing=RoutingParams(own_words_weight=0.0))
+    with eventmem.open(tmp_path / "s", clock=clock, config=config) as mem:
+        own, told = _said(mem, clock)
+        hits = mem.recall("Would Ana enjoy sailing?", namespace="o", k=5)
+        assert ids(hits) == [told, own]
+        assert all("own" not in h.signals for h in hits)
+
+
 def _causal_chain(mem: eventmem.Engine, clock: eventmem.ManualClock) -> list[str]:
     made = []
     for text in ["Dana resigned from the bank in March",
@@ -194,6 +255,8 @@ def test_boost_parameters_are_checked() -> None:
         RoutingParams(conflict_penalty=0.0)
     with pytest.raises(InvalidInputError):
         RoutingParams(subtier_weights={"cosmic": 2.0})
+    with pytest.raises(InvalidInputError):
+        RoutingParams(own_words_weight=-1.0)
 
 
 # -- item 13: the hot tier -----------------------------------------------------------------------

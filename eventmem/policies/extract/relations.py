@@ -79,7 +79,7 @@ from eventmem.policies.extract.patterns import (
 
 __all__ = [
     "EXPLICIT", "EXTRACTORS", "EXTRACTOR_VERSION", "EXTRACT_1", "POSSESSIVE", "RELATION_TYPES",
-    "SELF_KEY", "WEAK", "entity_key", "extract", "person_spans",
+    "SELF_KEY", "WEAK", "entity_key", "extract", "person_spans", "speaker_key",
 ]  # fmt: skip
 
 EXTRACTOR_VERSION: Final = "extract-2"
@@ -202,6 +202,13 @@ def extract(text: str, version: str = EXTRACTOR_VERSION
 
 
 _SPEAKER_LABEL: Final = re.compile(r"\s*([^\W\d_][\w .'’-]{0,40}?)\s*:\s")
+
+
+def speaker_key(text: str) -> str:
+    """The entity key of the speaker of a labelled line ("Caroline: I work at Acme" ->
+    "caroline"), "" when the line has no speaker label."""
+    label = _SPEAKER_LABEL.match(text)
+    return entity_key(label.group(1)) if label else ""
 
 
 def person_spans(text: str, entities: tuple[EntityRef, ...]
