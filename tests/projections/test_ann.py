@@ -148,6 +148,32 @@ def test_with_exact_indexes_ann_search_is_exact_search(fake_ann, seed, n_rows, l
         assert restored.vectors.search(NS, q, n, passing.__contains__, exact=False) == exact
 
 
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**16), n_rows=st.integers(1, 260), layout=layouts,
+       n=st.integers(1, 40), before=st.sampled_from((0.0, 0.3, 1.0)),
+       after=st.sampled_from((0.0, 0.3, 1.0)), more=st.integers(0, 60))
+def test_with_exact_indexes_ann_search_over_cold_rows_is_exact_search(
+        fake_ann, seed, n_rows, layout, n, before, after, more):
+    """Rows made cold (int8) before an index is built, after it (the loaded index takes them),
+    or never: an index finds the same answers, scored the same way, as a scan of the rows."""
+    vectors = space_of(int_rows(seed, n_rows), layout)
+    rng = np.random.default_rng(seed + 1)
+    space = vectors.spaces[NS]
+    space.quantize({f"m{i:04d}" for i in range(n_rows) if rng.random() < before})
+    vectors.build_indexes()
+    space.quantize({f"m{i:04d}" for i in range(n_rows) if rng.random() < after})
+    if more:
+        add(vectors, "n", int_rows(seed + 3, more))
+    q = int_rows(seed + 2, 1)[0]
+    approx, exact = both(vectors, q, n)
+    assert approx == exact
+    restored = Projections.from_bytes(_views(vectors).to_bytes())
+    assert restored is not None
+    assert restored.vectors.digest_bytes() == vectors.digest_bytes()
+    assert restored.vectors.search(NS, q, n, exact=False) == exact
+
+
 def _views(vectors: Vectors) -> Projections:
     views = Projections()
     views.vectors = vectors
