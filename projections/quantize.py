@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+# What a store records (``EmbedderRegistered.cold_vectors``) when it keeps cold rows as codes.
+CODES = "int8"
 CODE_MAX = 127
 # Rows dequantized at a time by a search: 4096 x 256 dimensions is 4 MB of float32, small
 # enough to stay in cache-sized temporaries and large enough that numpy's per-call cost vanishes.

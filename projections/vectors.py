@@ -269,6 +269,8 @@ class Vectors:
 
     def __init__(self, dim: int | None = None, layout: ann.Layout | None = None) -> None:
         self.dim = dim
+        # How the store keeps cold rows (EmbedderRegistered.cold_vectors): "" keeps them float32.
+        self.cold_vectors = ""
         self.spaces: dict[str, Space] = {}
         # Read when the projection is made, so that a test can fold with a small layout.
         self.layout = ann.LAYOUT if layout is None else layout
@@ -457,7 +459,7 @@ class Vectors:
         parts += [np.ascontiguousarray(self.spaces[ns].codes).reshape(-1).view(np.uint8).data
                   for ns in cold]
         return VectorsDump(dim=self.dim, spaces=ids, slots=slots, next_slot=next_slot,
-                           cold=cold, scales=scales), parts
+                           cold=cold, scales=scales, cold_vectors=self.cold_vectors), parts
 
     def digest_bytes(self) -> bytes:
         """Everything this view holds, ids and rows, in a canonical order (for verify)."""
@@ -469,6 +471,7 @@ class Vectors:
         """Restore from :meth:`dump`'s two parts; ValueError when the rows do not match the ids. The
         ANN segments are attached apart (:meth:`attach_ann`)."""
         vectors = cls(dump.dim)
+        vectors.cold_vectors = dump.cold_vectors
         dim = dump.dim or 0
         names = sorted(dump.spaces)
         cold = {}
@@ -517,7 +520,7 @@ class VectorsDump(msgspec.Struct, kw_only=True):
     namespace's ids in row order, and, for the namespaces that lost rows, each row's slot
     (int64 bytes) and the next slot (they place the ANN runs: see :mod:`projections.ann`); for
     the namespaces with cold rows (:mod:`projections.quantize`), which rows are cold (bits, one
-    per row) and their scales (float32 bytes, in row order)."""
+    per row) and their scales (float32 bytes, in row order); and how the store keeps cold rows."""
 
     dim: int | None
     spaces: dict[str, tuple[str, ...]]
@@ -525,6 +528,7 @@ class VectorsDump(msgspec.Struct, kw_only=True):
     next_slot: dict[str, int] = {}
     cold: dict[str, bytes] = {}
     scales: dict[str, bytes] = {}
+    cold_vectors: str = ""  # EmbedderRegistered.cold_vectors
 
 
 class SegmentDump(msgspec.Struct, kw_only=True, array_like=True):
@@ -622,9 +626,9 @@ def apply_many(state: Vectors, envs: Iterable[Envelope]) -> Vectors:
     for env in envs:
         event = env.event
         match event:
-            case EmbedderRegistered(dim=dim):
+            case EmbedderRegistered(dim=dim, cold_vectors=cold_vectors):
                 _flush(state, pending)
-                state.dim = dim
+                state.dim, state.cold_vectors = dim, cold_vectors
             case MemoryIngested(namespace=ns) if state.dim is not None:
                 # Every ingest takes a slot; one without a vector (its content since purged or
                 # erased, in a replay) takes it unused, as the live fold's removal left it.
@@ -680,7 +684,7 @@ def _quantize(state: Vectors, namespace: str, memory_ids: frozenset[str]) -> Non
     # int8 row. Its float32 vector is still in the store's vector cache, but a fold reads only
     # the log; and the row it keeps is the one every decision since its archiving saw.
     space = state.spaces.get(namespace)
-    if space is not None:
+    if space is not None and state.cold_vectors == quantize.CODES:
         space.quantize(set(memory_ids))
 
 
