@@ -91,7 +91,8 @@ _DROPPED = ("_raw_data", "_neighbor_graph", "_rp_forest")
 
 def fingerprint(ids: Sequence[str]) -> bytes:
     """A digest of the ids a segment covers, in order: a loaded index is used only for the rows
-    it was built on (an id's vector never changes, so the ids pin the rows too)."""
+    it was built on (an id's vector never changes but to go cold, within a rounding of itself:
+    the ids pin the rows too)."""
     return hashlib.blake2b("\x00".join(ids).encode(), digest_size=16).digest()
 
 

@@ -9,6 +9,12 @@ built by :meth:`Vectors.build_indexes` during maintenance), ``search(..., exact=
 each index and searches only the rows no index covers (the fresh tail) exactly. The indexes are
 left out of the digest, and a store without them answers exactly. Each row's slot (its ordinal
 among the namespace's ingests, which places the runs) is part of the state.
+
+Rows of memories gone cold (archived, dormant: :data:`COLD_STATUSES`) are kept as int8 codes
+with a scale (:mod:`projections.quantize`) in stores that record ``cold_vectors="int8"``: the
+fold decides it from the logged transitions, so it is part of the state, the digest and the
+snapshot, and every decision made against such a row (the write gate's, the dream cycle's) is
+re-derived by the audit from the same bytes.
 """
 
 from __future__ import annotations
