@@ -28,13 +28,17 @@ NS = "ns"
 
 
 class ExactIndex:
-    """Stands in for pynndescent: the true k nearest by dot product, ties by row."""
+    """Stands in for pynndescent: the true k nearest by dot product, ties by row. It keeps its
+    rows where pynndescent does (``_raw_data``, in ``_vertex_order``: here the build order), so
+    that what a segment does to an index's own rows (zeroes removed ones, sets cold ones)
+    reaches it too."""
 
     def __init__(self, rows: np.ndarray) -> None:
-        self.rows = np.array(rows, dtype=np.float32)
+        self._raw_data = np.array(rows, dtype=np.float32)
+        self._vertex_order = np.arange(len(rows))
 
     def query(self, q: np.ndarray, k: int, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
-        sims = self.rows @ q[0]
+        sims = self._raw_data @ q[0]
         order = np.lexsort((np.arange(len(sims)), -sims))[:k]
         return order[None, :].astype(np.int32), (1.0 - sims[order])[None, :]
 
