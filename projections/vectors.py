@@ -502,7 +502,7 @@ class Vectors:
             end = start + (len(ids) - n_cold[ns]) * dim
             # A read-only view of the snapshot, full to capacity: the first add copies it into a
             # growable matrix, so opening a store never pays for copying vectors it only reads.
-            matrix = flat[start:end].reshape(-1, dim)
+            matrix = flat[start:end].reshape(len(ids) - n_cold[ns], dim)
             start = end
             slots = None
             if ns in dump.slots:
@@ -513,7 +513,7 @@ class Vectors:
                 scales = np.frombuffer(dump.scales.get(ns, b""), dtype=np.float32)
                 if scales.shape != (n_cold[ns],):
                     raise ValueError("cold scales do not match the cold rows")
-                ns_codes = codes[at : at + n_cold[ns] * dim].reshape(-1, dim)
+                ns_codes = codes[at : at + n_cold[ns] * dim].reshape(n_cold[ns], dim)
                 at += n_cold[ns] * dim
                 vectors.spaces[ns] = Space(dim, list(ids), matrix, slots, dump.next_slot.get(ns),
                                            cold=cold[ns], codes=ns_codes, scales=scales)
@@ -582,7 +582,7 @@ class AnnDump(msgspec.Struct, kw_only=True):
 # (epsilon 0.2, recall@10 against exact search): a 25k index asked 32 found 0.976; a 100k one
 # asked 64 found 0.952, 128 0.973, 160 0.980; a 400k one asked 512 found 0.961, 1024 0.975
 # (epsilon 0.3 bought the same for about the same time). The floor, _MIN_FETCH at
-# _FETCH_ROWS and times (rows / _FETCH_ROWS) ** 1.25 above, asks 181 at 100k and 1024 at 400k.
+# _FETCH_ROWS and times (rows / _FETCH_ROWS) ** 1.25 above, asks 182 at 100k and 1024 at 400k.
 # Then up to _MAX_FETCH times the first ask before falling back to exact search (when
 # ``allowed`` rejects most of what is near the query).
 _MIN_FETCH = 32
