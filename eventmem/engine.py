@@ -68,7 +68,7 @@ from eventmem.write.items import Item, check_items, masked
 from eventmem.write.neighbours import eligible
 from eventmem.write.session import session_end
 from eventmem.write.workers import Pool, workers_for, worth_sharing
-from projections import Projections
+from projections import Projections, quantize
 from projections.state import MemoryRecord, as_accessed, dedup_slot
 from replay.audit import AuditReport, audit
 from replay.compare import TOLERANCE
@@ -133,7 +133,8 @@ def bind_embedder(log: EventLog, given: Embedder | None, *, clock: Clock,
         embedder = given or default_embedder()
         if not readonly:
             event = EmbedderRegistered(at=to_micros(clock.now()), namespace="",
-                                       embedder_id=embedder.embedder_id, dim=embedder.dim)
+                                       embedder_id=embedder.embedder_id, dim=embedder.dim,
+                                       cold_vectors=quantize.CODES)
             log.append([event], meta={b"embedder": embedder.embedder_id.encode()})
         return CheckedEmbedder(embedder, embedder.dim)
     if given is not None:

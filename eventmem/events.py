@@ -105,6 +105,10 @@ class EmbedderRegistered(Event, tag="store.embedder_registered", frozen=True, kw
 
     embedder_id: str
     dim: int
+    # How the vector view keeps the rows of memories gone cold (archived, dormant): "int8"
+    # (projections.quantize), or "" (float32, as stores made before cold rows were quantized
+    # keep them: their logs replay and audit as decided).
+    cold_vectors: str = ""
 
 
 class MemoryIngested(Event, tag="memory.ingested", frozen=True, kw_only=True):

@@ -31,7 +31,7 @@ from projections.vectors import AnnDump, Vectors, VectorsDump
 
 # Bump when a projection's folding rules or dump layout change: older snapshots are then ignored
 # and the projections rebuilt from the log.
-PROJECTION_VERSION = 14
+PROJECTION_VERSION = 15
 
 __all__ = ["PROJECTION_VERSION", "Projections", "Snapshot", "paused_gc"]
 

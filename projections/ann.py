@@ -30,7 +30,7 @@ import hashlib
 import math
 import pickle
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,7 +91,8 @@ _DROPPED = ("_raw_data", "_neighbor_graph", "_rp_forest")
 
 def fingerprint(ids: Sequence[str]) -> bytes:
     """A digest of the ids a segment covers, in order: a loaded index is used only for the rows
-    it was built on (an id's vector never changes, so the ids pin the rows too)."""
+    it was built on (an id's vector never changes but to go cold, within a rounding of itself:
+    the ids pin the rows too)."""
     return hashlib.blake2b("\x00".join(ids).encode(), digest_size=16).digest()
 
 
@@ -158,6 +159,18 @@ def _zero_rows(index: Any, build_rows: np.ndarray) -> None:
     data[np.argsort(order)[build_rows]] = 0.0
 
 
+def _set_rows(index: Any, build_rows: np.ndarray, rows: np.ndarray) -> None:
+    """Set an index's own copy of some rows, normalized as :func:`load_index` gives them."""
+    order = getattr(index, "_vertex_order", None)
+    data = getattr(index, "_raw_data", None)
+    if order is None or data is None:  # not a pynndescent index (a test's stand-in)
+        return
+    rows = np.array(rows, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    np.divide(rows, norms, out=rows, where=norms > 0)
+    data[np.argsort(order)[build_rows]] = rows
+
+
 class Segment:
     """One run of rows and its index.
 
@@ -221,6 +234,17 @@ class Segment:
             with self._lock:
                 _zero_rows(self.index, alive[offsets])
 
+    def update_rows(self, offsets: np.ndarray, rows: np.ndarray) -> None:
+        """The rows at these offsets from ``start`` changed (they went cold: see
+        :mod:`projections.quantize`): a loaded index takes them, as one loaded from a snapshot
+        would, so that it searches the same way live and reopened. The graph stays: it was
+        built on rows these are within a rounding of."""
+        if self.index is None:  # loads them from the space when first used
+            return
+        alive = np.arange(self.size) if self.removed is None else np.flatnonzero(~self.removed)
+        with self._lock:
+            _set_rows(self.index, alive[offsets], rows)
+
     def packed_removed(self) -> bytes:
         """The tombstone mask as bits (empty when none was removed), for the snapshot."""
         return b"" if self.removed is None else np.packbits(self.removed).tobytes()
@@ -234,25 +258,26 @@ class Segment:
             self._checked = True
         return not self.broken
 
-    def build_rows(self, matrix: np.ndarray) -> np.ndarray:
-        """The rows the index was built on: the removed ones come back as zeros (the index
+    def build_rows(self, block: Callable[[int, int], np.ndarray]) -> np.ndarray:
+        """The rows the index was built on, as the space holds them now (``block(lo, hi)``
+        gives its rows [lo, hi) as float32): the removed ones come back as zeros (the index
         only needs them to route through the graph, and never returns them)."""
-        live = matrix[self.start : self.start + self.rows]
+        live = block(self.start, self.start + self.rows)
         if self.removed is None:
             return live
-        rows = np.zeros((self.size, matrix.shape[1]), dtype=np.float32)
+        rows = np.zeros((self.size, live.shape[1]), dtype=np.float32)
         rows[~self.removed] = live
         return rows
 
-    def ensure_loaded(self, matrix: np.ndarray, ids: Sequence[str]) -> bool:
-        """Load the index from its blob if needed; False when it cannot serve (then its rows are
-        searched exactly)."""
+    def ensure_loaded(self, block: Callable[[int, int], np.ndarray], ids: Sequence[str]) -> bool:
+        """Load the index from its blob if needed (over the rows ``block`` gives, see
+        :meth:`build_rows`); False when it cannot serve (then its rows are searched exactly)."""
         if self.index is not None:
             return True
         if not self.fits(ids):
             return False
         try:
-            self.index = load_index(self.blob, self.build_rows(matrix))
+            self.index = load_index(self.blob, self.build_rows(block))
         except Exception:  # a cache that fails to load is simply not used
             self.broken = True
             return False

@@ -9,10 +9,17 @@ built by :meth:`Vectors.build_indexes` during maintenance), ``search(..., exact=
 each index and searches only the rows no index covers (the fresh tail) exactly. The indexes are
 left out of the digest, and a store without them answers exactly. Each row's slot (its ordinal
 among the namespace's ingests, which places the runs) is part of the state.
+
+Rows of memories gone cold (archived, dormant: :data:`COLD_STATUSES`) are kept as int8 codes
+with a scale (:mod:`projections.quantize`) in stores that record ``cold_vectors="int8"``: the
+fold decides it from the logged transitions, so it is part of the state, the digest and the
+snapshot, and every decision made against such a row (the write gate's, the dream cycle's) is
+re-derived by the audit from the same bytes.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 
 import msgspec
@@ -21,31 +28,151 @@ import numpy as np
 from eventmem.events import (
     EmbedderRegistered,
     LifecycleTransitioned,
+    MemoriesDormant,
     MemoryErased,
     MemoryIngested,
+    TierChanged,
     purged_ids,
 )
 from eventmem.storage.envelope import Envelope
-from projections import ann
+from projections import ann, quantize
 from projections.ann import Segment
 from projections.topk import SubsetIds, top_allowed
 
 
 class Space:
     """The rows of one namespace with their slots (see :mod:`projections.ann`), and the ANN
-    segments over some of them (a cache, ordered by row, never overlapping)."""
+    segments over some of them (a cache, ordered by row, never overlapping).
 
-    __slots__ = ("count", "ids", "matrix", "next_slot", "segments", "slots")
+    A row is float32 (*warm*) or int8 codes with a scale (*cold*, :mod:`projections.quantize`).
+    While no row is cold, ``matrix`` holds every row, row ``r`` at ``matrix[r]``. Once one is,
+    ``matrix`` holds the warm rows and ``codes``/``scales`` the cold ones, each in row order;
+    ``cold`` says which a row is and ``place`` where it sits in its array. Readers go through
+    :meth:`block`, :meth:`take` and :meth:`similarities`, which give every row as float32.
+    """
+
+    __slots__ = ("codes", "cold", "count", "ids", "matrix", "next_slot", "place", "scales",
+                 "segments", "slots")
 
     def __init__(self, dim: int, ids: list[str] | None = None, matrix: np.ndarray | None = None,
-                 slots: np.ndarray | None = None, next_slot: int | None = None):
+                 slots: np.ndarray | None = None, next_slot: int | None = None, *,
+                 cold: np.ndarray | None = None, codes: np.ndarray | None = None,
+                 scales: np.ndarray | None = None):
         self.ids: list[str] = ids or []
         self.count = len(self.ids)
         self.matrix = matrix if matrix is not None else np.zeros((16, dim), dtype=np.float32)
-        # The slot of each row (rising; full to capacity like the matrix), and the next one.
-        self.slots = slots if slots is not None else np.arange(len(self.matrix), dtype=np.int64)
+        # The slot of each row (rising; full to capacity), and the next one.
+        self.slots = slots if slots is not None else np.arange(max(16, self.count),
+                                                               dtype=np.int64)
         self.next_slot = self.count if next_slot is None else next_slot
         self.segments: list[Segment] = []
+        self.codes = codes if codes is not None else np.zeros((0, dim), dtype=np.int8)
+        self.scales = scales if scales is not None else np.zeros(0, dtype=np.float32)
+        # None while no row is cold (the matrix's row r is then row r: no look-up at all).
+        self.cold: np.ndarray | None = None
+        self.place: np.ndarray | None = None
+        if cold is not None:
+            self._set_cold(cold)
+
+    @property
+    def warm_rows(self) -> int:
+        """How many rows are float32 (the rest are cold)."""
+        return self.count - len(self.codes)
+
+    def _set_cold(self, cold: np.ndarray) -> None:
+        """Take ``cold`` (a bool per row) and place every row in its array."""
+        if not cold.any():
+            self.cold = self.place = None
+            return
+        self.cold = np.array(cold, dtype=bool)
+        self.place = np.empty(len(cold), dtype=np.int64)
+        self.place[~self.cold] = np.arange(len(cold) - int(self.cold.sum()))
+        self.place[self.cold] = np.arange(int(self.cold.sum()))
+
+    def block(self, lo: int, hi: int) -> np.ndarray:
+        """The rows [lo, hi) as float32, cold ones dequantized (a view while none is cold)."""
+        if self.cold is None:
+            return self.matrix[lo:hi]
+        return self.take(np.arange(lo, hi, dtype=np.int64))
+
+    def take(self, rows: np.ndarray | list[int]) -> np.ndarray:
+        """These rows as float32 (a copy), cold ones dequantized."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if self.cold is None or self.place is None:
+            return self.matrix[rows]
+        cold, place = self.cold[rows], self.place[rows]
+        out = np.empty((len(rows), self.matrix.shape[1]), dtype=np.float32)
+        out[~cold] = self.matrix[place[~cold]]
+        out[cold] = quantize.dequantize(self.codes[place[cold]], self.scales[place[cold]])
+        return out
+
+    def similarities(self, query: np.ndarray, lo: int = 0, hi: int | None = None) -> np.ndarray:
+        """Dot products of the rows [lo, hi) with the float32 ``query``: warm rows in one
+        product, cold ones dequantized block by block (mixed precision: the query stays
+        float32, the codes are widened to it)."""
+        hi = self.count if hi is None else hi
+        if self.cold is None:
+            return self.matrix[lo:hi] @ query
+        (w0, c0), (w1, c1) = self._before(lo), self._before(hi)
+        cold = self.cold[lo:hi]
+        sims = np.empty(hi - lo, dtype=np.float32)
+        sims[~cold] = self.matrix[w0:w1] @ query
+        sims[cold] = quantize.similarities(self.codes[c0:c1], self.scales[c0:c1], query)
+        return sims
+
+    def similarities_at(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """Dot products of these rows with ``query``, each computed as :meth:`similarities`
+        computes it (so a row scores the same found by an index or by a scan)."""
+        if self.cold is None or self.place is None:
+            return self.matrix[rows] @ query
+        cold, place = self.cold[rows], self.place[rows]
+        sims = np.empty(len(rows), dtype=np.float32)
+        sims[~cold] = self.matrix[place[~cold]] @ query
+        sims[cold] = quantize.similarities(self.codes[place[cold]], self.scales[place[cold]],
+                                           query)
+        return sims
+
+    def _before(self, row: int) -> tuple[int, int]:
+        """(warm rows, cold rows) before ``row``."""
+        if row >= self.count or self.cold is None or self.place is None:
+            return (self.warm_rows, len(self.codes)) if row >= self.count else (row, 0)
+        at = int(self.place[row])
+        return (row - at, at) if self.cold[row] else (at, row - at)
+
+    def quantize(self, memory_ids: set[str]) -> int:
+        """Make the rows of these memories cold (those not already); returns how many. Rows
+        stay where they are; ANN indexes holding them get the dequantized rows, as an index
+        loaded from a snapshot would."""
+        count = self.count
+        cold = np.zeros(count, dtype=bool) if self.cold is None else self.cold[:count].copy()
+        moving = np.asarray([row for row, mid in enumerate(self.ids)
+                             if mid in memory_ids and not cold[row]], dtype=np.int64)
+        if not len(moving):
+            return 0
+        fresh_codes, fresh_scales = quantize.quantize(self.matrix[self._places(moving)])
+        now_cold = cold.copy()
+        now_cold[moving] = True
+        cold_rows = np.flatnonzero(now_cold)
+        was = cold[cold_rows]
+        codes = np.empty((len(cold_rows), self.matrix.shape[1]), dtype=np.int8)
+        scales = np.empty(len(cold_rows), dtype=np.float32)
+        if was.any():
+            kept = self._places(cold_rows[was])
+            codes[was], scales[was] = self.codes[kept], self.scales[kept]
+        codes[~was], scales[~was] = fresh_codes, fresh_scales  # both in row order
+        self.matrix = self.matrix[self._places(np.flatnonzero(~now_cold))]  # the next add grows it
+        self.codes, self.scales = codes, scales
+        self._set_cold(now_cold)
+        if self.segments:
+            rows = quantize.dequantize(fresh_codes, fresh_scales)
+            for seg in self.segments:
+                inside = (moving >= seg.start) & (moving < seg.start + seg.rows)
+                if inside.any():
+                    seg.update_rows(moving[inside] - seg.start, rows[inside])
+        return len(moving)
+
+    def _places(self, rows: np.ndarray) -> np.ndarray:
+        return rows if self.place is None else self.place[rows]
 
     def remove(self, memory_ids: set[str], *, erased: bool = False) -> None:
         """Drop these rows, keeping the others in order: the same as never having added them
@@ -56,10 +183,17 @@ class Space:
             return
         if self.segments:
             self._remove_from_segments(keep, erased)
-        self.matrix = self.matrix[keep].copy()  # full to capacity; the next add grows it
-        self.slots = self.slots[keep].copy()
-        self.ids = [self.ids[row] for row in keep]
-        self.count = len(keep)
+        kept = np.asarray(keep, dtype=np.int64)
+        if self.cold is None or self.place is None:
+            self.matrix = self.matrix[kept]  # full to capacity; the next add grows it
+        else:
+            cold, place = self.cold[kept], self.place[kept]
+            self.matrix = self.matrix[place[~cold]]
+            self.codes, self.scales = self.codes[place[cold]], self.scales[place[cold]]
+            self._set_cold(cold)
+        self.slots = self.slots[kept]
+        self.ids = [self.ids[row] for row in kept.tolist()]
+        self.count = len(kept)
 
     def _remove_from_segments(self, keep: list[int], erased: bool) -> None:
         kept = np.zeros(self.count, dtype=bool)
@@ -94,23 +228,28 @@ class Space:
 
     def add(self, memory_ids: list[str], rows: np.ndarray, slots: np.ndarray | None = None,
             used: int | None = None) -> None:
-        """Append rows (one per id) in order, at ``slots`` (by default the next ones), then take
-        ``used`` slots in all (by default one per row; more when some ingests had no row)."""
-        end = self.count + len(memory_ids)
-        if end > len(self.matrix):
-            capacity = max(16, len(self.matrix) * 2, end)
-            grown = np.zeros((capacity, self.matrix.shape[1]), dtype=np.float32)
-            grown[: self.count] = self.matrix[: self.count]
-            self.matrix = grown
-            grown_slots = np.zeros(capacity, dtype=np.int64)
-            grown_slots[: self.count] = self.slots[: self.count]
-            self.slots = grown_slots
-        self.matrix[self.count : end] = rows
-        self.slots[self.count : end] = (np.arange(self.next_slot, self.next_slot + len(memory_ids))
+        """Append warm rows (one per id) in order, at ``slots`` (by default the next ones), then
+        take ``used`` slots in all (by default one per row; more when some ingests had no row)."""
+        k = len(memory_ids)
+        end, warm = self.count + k, self.warm_rows
+        if end > len(self.slots):
+            capacity = max(16, len(self.slots) * 2, end)
+            self.slots = _grown(self.slots, capacity, self.count)
+        if self.cold is not None and self.place is not None and end > len(self.cold):
+            capacity = max(16, len(self.cold) * 2, end)
+            self.cold = _grown(self.cold, capacity, self.count)
+            self.place = _grown(self.place, capacity, self.count)
+        if warm + k > len(self.matrix):
+            self.matrix = _grown(self.matrix, max(16, len(self.matrix) * 2, warm + k), warm)
+        self.matrix[warm : warm + k] = rows
+        if self.cold is not None and self.place is not None:
+            self.cold[self.count : end] = False
+            self.place[self.count : end] = np.arange(warm, warm + k)
+        self.slots[self.count : end] = (np.arange(self.next_slot, self.next_slot + k)
                                         if slots is None else slots)
         self.ids.extend(memory_ids)
         self.count = end
-        self.next_slot += len(memory_ids) if used is None else used
+        self.next_slot += k if used is None else used
 
     def seal_rows(self, layout: ann.Layout) -> list[tuple[int, int]]:
         """The row ranges [lo, hi) of the runs that get an index (:func:`ann.seals`), less
@@ -137,6 +276,8 @@ class Vectors:
 
     def __init__(self, dim: int | None = None, layout: ann.Layout | None = None) -> None:
         self.dim = dim
+        # How the store keeps cold rows (EmbedderRegistered.cold_vectors): "" keeps them float32.
+        self.cold_vectors = ""
         self.spaces: dict[str, Space] = {}
         # Read when the projection is made, so that a test can fold with a small layout.
         self.layout = ann.LAYOUT if layout is None else layout
@@ -166,8 +307,7 @@ class Vectors:
             found = self._approximate(space, q, n, allowed, epsilon)
             if found is not None:
                 return found
-        sims = space.matrix[: space.count] @ q
-        return top_allowed(sims, space.ids, n, allowed)
+        return top_allowed(space.similarities(q), space.ids, n, allowed)
 
     def _approximate(
         self, space: Space, q: np.ndarray, n: int, allowed: Callable[[str], bool] | None,
@@ -176,18 +316,17 @@ class Vectors:
         """ANN candidates from every usable segment plus every uncovered row, rescored exactly;
         None when the caller should search exactly (no usable index, or too few candidates
         pass ``allowed`` even after over-fetching)."""
-        segments = [s for s in space.segments if s.ensure_loaded(space.matrix, space.ids)]
+        segments = [s for s in space.segments if s.ensure_loaded(space.block, space.ids)]
         if not segments:
             return None
         if n <= 0 or not q.any():  # a query without features matches nothing, as when exact
             return []
-        matrix = space.matrix
         ranges = space.uncovered(segments)
         exact_rows = [np.arange(lo, hi) for lo, hi in ranges]
-        exact_sims = [matrix[lo:hi] @ q for lo, hi in ranges]
+        exact_sims = [space.similarities(q, lo, hi) for lo, hi in ranges]
         # Each segment holds its share of the answer; one holding more is asked again, deeper.
         covered = sum(seg.rows for seg in segments)
-        fetched = [_Fetch(seg, _first_fetch(seg, n, covered), q, epsilon, matrix)
+        fetched = [_Fetch(seg, first_fetch(seg.rows, n, covered), q, epsilon, space)
                    for seg in segments]
         while True:
             all_rows = np.concatenate([*exact_rows, *(f.rows for f in fetched)])
@@ -203,7 +342,7 @@ class Vectors:
             for f in deeper:
                 if f.k >= _MAX_FETCH * f.k0:  # too few allowed near the query for the ANN
                     return None
-                f.fetch(f.k * 4, q, epsilon, matrix)
+                f.fetch(f.k * 4, q, epsilon, space)
 
     def build_indexes(self, namespace: str | None = None, *, limit: int | None = None) -> int:
         """Build the missing ANN indexes (of ``namespace``, or of every namespace); returns how
@@ -235,7 +374,7 @@ class Vectors:
             for lo, hi in sorted(wanted, key=lambda r: (r[0] - r[1], r[0])):
                 if limit is not None and built >= limit:
                     break
-                index = ann.build_index(space.matrix[lo:hi])
+                index = ann.build_index(space.block(lo, hi))
                 segments = [s for s in segments if s.start + s.rows <= lo or s.start >= hi]
                 segments.append(Segment(lo, hi - lo, ann.fingerprint(space.ids[lo:hi]),
                                         ann.dump_index(index), index))
@@ -246,7 +385,7 @@ class Vectors:
     def warm(self) -> int:
         """Load every persisted ANN index now (the first load imports numba: seconds); returns
         how many can serve. Optional: a search loads what it needs."""
-        return sum(seg.ensure_loaded(space.matrix, space.ids)
+        return sum(seg.ensure_loaded(space.block, space.ids)
                    for space in self.spaces.values() for seg in space.segments)
 
     def ann_status(self, namespace: str) -> dict[str, int]:
@@ -299,24 +438,35 @@ class Vectors:
             space.segments = segments
 
     def dump(self) -> tuple[VectorsDump, bytes]:
-        """The rows' ids per namespace, and every namespace's rows as raw float32 bytes in sorted
-        namespace order (kept out of msgpack so a snapshot loads them with one copy)."""
+        """The rows' ids per namespace, and the rows as raw bytes: every namespace's warm rows
+        (float32) in sorted namespace order, then every namespace's cold codes (int8), kept
+        out of msgpack so a snapshot loads them with one copy."""
         ids, parts = self.dump_parts()
         return ids, b"".join(parts)
 
     def dump_parts(self) -> tuple[VectorsDump, list[memoryview]]:
-        """:meth:`dump` with the rows as one view per namespace instead of one joined copy (for
-        a writer that copies them once, into its own buffer)."""
+        """:meth:`dump` with the rows as one view per namespace and precision instead of one
+        joined copy (for a writer that copies them once, into its own buffer)."""
         names = sorted(self.spaces)
-        ids = {ns: tuple(self.spaces[ns].ids) for ns in names}
+        spaces = [self.spaces[ns] for ns in names]
+        ids = {ns: tuple(space.ids) for ns, space in zip(names, spaces, strict=True)}
         # Slots only where they are not simply the row numbers (some rows were removed).
-        slots = {ns: self.spaces[ns].slots[: self.spaces[ns].count].tobytes() for ns in names
-                 if self.spaces[ns].next_slot != self.spaces[ns].count}
+        slots = {ns: space.slots[: space.count].tobytes()
+                 for ns, space in zip(names, spaces, strict=True)
+                 if space.next_slot != space.count}
         next_slot = {ns: self.spaces[ns].next_slot for ns in slots}
-        # A leading slice of a C-contiguous matrix is contiguous: a view, no copy.
-        parts = [np.ascontiguousarray(self.spaces[ns].matrix[: self.spaces[ns].count])
-                 .reshape(-1).view(np.uint8).data for ns in names]
-        return VectorsDump(dim=self.dim, spaces=ids, slots=slots, next_slot=next_slot), parts
+        # Which rows are cold, and their scales: only for the namespaces with cold rows.
+        cold = {ns: np.packbits(space.cold[: space.count]).tobytes()
+                for ns, space in zip(names, spaces, strict=True) if space.cold is not None}
+        scales = {ns: self.spaces[ns].scales.tobytes() for ns in cold}
+        # A leading slice of a C-contiguous matrix is contiguous: a view, no copy. The float32
+        # rows come first, so that they start aligned where the snapshot aligns the rows.
+        parts = [np.ascontiguousarray(space.matrix[: space.warm_rows])
+                 .reshape(-1).view(np.uint8).data for space in spaces]
+        parts += [np.ascontiguousarray(self.spaces[ns].codes).reshape(-1).view(np.uint8).data
+                  for ns in cold]
+        return VectorsDump(dim=self.dim, spaces=ids, slots=slots, next_slot=next_slot,
+                           cold=cold, scales=scales, cold_vectors=self.cold_vectors), parts
 
     def digest_bytes(self) -> bytes:
         """Everything this view holds, ids and rows, in a canonical order (for verify)."""
@@ -328,38 +478,64 @@ class Vectors:
         """Restore from :meth:`dump`'s two parts; ValueError when the rows do not match the ids. The
         ANN segments are attached apart (:meth:`attach_ann`)."""
         vectors = cls(dump.dim)
+        vectors.cold_vectors = dump.cold_vectors
         dim = dump.dim or 0
-        flat = np.frombuffer(rows, dtype=np.float32)
+        names = sorted(dump.spaces)
+        cold = {}
+        for ns in dump.cold:
+            count = len(dump.spaces.get(ns, ()))
+            if len(dump.cold[ns]) != -(-count // 8):
+                raise ValueError("cold rows do not match the ids")
+            cold[ns] = np.unpackbits(np.frombuffer(dump.cold[ns], dtype=np.uint8),
+                                     count=count).astype(bool)
+        n_cold = {ns: int(cold[ns].sum()) if ns in cold else 0 for ns in names}
+        n_warm = sum(len(dump.spaces[ns]) - n_cold[ns] for ns in names)
+        if len(rows) != 4 * n_warm * dim + sum(n_cold.values()) * dim:
+            raise ValueError("vector rows do not match the ids")
+        flat = np.frombuffer(rows, dtype=np.float32, count=n_warm * dim)
         if not flat.flags.aligned:  # see Projections.to_bytes: BLAS needs aligned rows
             flat = flat.copy()
-        start = 0
-        for ns in sorted(dump.spaces):
+        codes = np.frombuffer(rows, dtype=np.int8, offset=4 * n_warm * dim)
+        start = at = 0
+        for ns in names:
             ids = dump.spaces[ns]
-            end = start + len(ids) * dim
+            end = start + (len(ids) - n_cold[ns]) * dim
             # A read-only view of the snapshot, full to capacity: the first add copies it into a
             # growable matrix, so opening a store never pays for copying vectors it only reads.
-            matrix = flat[start:end].reshape(len(ids), dim)
+            matrix = flat[start:end].reshape(len(ids) - n_cold[ns], dim)
             start = end
             slots = None
             if ns in dump.slots:
                 slots = np.frombuffer(dump.slots[ns], dtype=np.int64)
                 if slots.shape != (len(ids),):
                     raise ValueError("vector slots do not match the ids")
-            vectors.spaces[ns] = Space(dim, list(ids), matrix, slots, dump.next_slot.get(ns))
-        if start != len(flat):
-            raise ValueError("vector rows do not match the ids")
+            if ns in cold:
+                scales = np.frombuffer(dump.scales.get(ns, b""), dtype=np.float32)
+                if scales.shape != (n_cold[ns],):
+                    raise ValueError("cold scales do not match the cold rows")
+                ns_codes = codes[at : at + n_cold[ns] * dim].reshape(n_cold[ns], dim)
+                at += n_cold[ns] * dim
+                vectors.spaces[ns] = Space(dim, list(ids), matrix, slots, dump.next_slot.get(ns),
+                                           cold=cold[ns], codes=ns_codes, scales=scales)
+            else:
+                vectors.spaces[ns] = Space(dim, list(ids), matrix, slots, dump.next_slot.get(ns))
         return vectors
 
 
 class VectorsDump(msgspec.Struct, kw_only=True):
     """The vector projection as a snapshot holds it, rows aside: the dimension, each
     namespace's ids in row order, and, for the namespaces that lost rows, each row's slot
-    (int64 bytes) and the next slot (they place the ANN runs: see :mod:`projections.ann`)."""
+    (int64 bytes) and the next slot (they place the ANN runs: see :mod:`projections.ann`); for
+    the namespaces with cold rows (:mod:`projections.quantize`), which rows are cold (bits, one
+    per row) and their scales (float32 bytes, in row order); and how the store keeps cold rows."""
 
     dim: int | None
     spaces: dict[str, tuple[str, ...]]
     slots: dict[str, bytes] = {}
     next_slot: dict[str, int] = {}
+    cold: dict[str, bytes] = {}
+    scales: dict[str, bytes] = {}
+    cold_vectors: str = ""  # EmbedderRegistered.cold_vectors
 
 
 class SegmentDump(msgspec.Struct, kw_only=True, array_like=True):
@@ -400,21 +576,31 @@ class AnnDump(msgspec.Struct, kw_only=True):
     spaces: dict[str, tuple[SegmentDump, ...]]
 
 
-# Candidates asked of each segment at first: twice its share of ``n`` (by rows), at least
-# _MIN_FETCH per _FETCH_ROWS rows it holds (an ANN search finds the first few neighbours more
-# reliably when it looks for more, and a larger graph needs a wider look: one 100k index asked
-# for 32 found 0.92 of the true top 10 where two of 50k asked for 32 each found 0.98), then up
-# to _MAX_FETCH times that before falling back to exact search (when ``allowed`` rejects most
-# of what is near the query). So merged indexes are asked as many candidates in all as the
-# runs they merged were, in fewer calls.
+# Candidates asked of each segment at first: twice its share of ``n`` (by rows), and at least
+# a floor that grows with the index, a little faster than its rows: a larger graph needs a wider
+# look to find the same share of the true nearest. Measured on ops.bench.segments' corpus
+# (epsilon 0.2, recall@10 against exact search): a 25k index asked 32 found 0.976; a 100k one
+# asked 64 found 0.952, 128 0.973, 160 0.980; a 400k one asked 512 found 0.961, 1024 0.975
+# (epsilon 0.3 bought the same for about the same time). The floor, _MIN_FETCH at
+# _FETCH_ROWS and times (rows / _FETCH_ROWS) ** 1.25 above, asks 182 at 100k and 1024 at 400k.
+# Then up to _MAX_FETCH times the first ask before falling back to exact search (when
+# ``allowed`` rejects most of what is near the query).
 _MIN_FETCH = 32
-_FETCH_ROWS = 50_000
+_FETCH_ROWS = 25_000
 _MAX_FETCH = 16
 
 
-def _first_fetch(segment: Segment, n: int, covered: int) -> int:
-    floor = _MIN_FETCH * max(1, -(-segment.rows // _FETCH_ROWS))
-    return max(floor, -(-2 * n * segment.rows // max(covered, 1)))
+def first_fetch(segment_rows: int, n: int, covered: int) -> int:
+    """How many candidates a segment of ``segment_rows`` rows is asked first, for ``n`` answers
+    from segments covering ``covered`` rows in all (see above)."""
+    share = -(-2 * n * segment_rows // max(covered, 1))
+    if segment_rows <= _FETCH_ROWS:
+        return max(_MIN_FETCH, share)
+    # ceil(_MIN_FETCH * (rows / _FETCH_ROWS) ** 1.25) in integers, so that every machine asks
+    # the same: the ceiling of the fourth root of _MIN_FETCH^4 * (rows / _FETCH_ROWS)^5.
+    power = -(-(_MIN_FETCH**4) * segment_rows**5 // _FETCH_ROWS**5)
+    root = math.isqrt(math.isqrt(power))
+    return max(root + (root**4 < power), share)
 
 
 class _Fetch:
@@ -423,15 +609,15 @@ class _Fetch:
     __slots__ = ("exhausted", "k", "k0", "rows", "segment", "sims")
 
     def __init__(self, segment: Segment, k: int, q: np.ndarray, epsilon: float,
-                 matrix: np.ndarray) -> None:
+                 space: Space) -> None:
         self.segment = segment
         self.k0 = k
-        self.fetch(k, q, epsilon, matrix)
+        self.fetch(k, q, epsilon, space)
 
-    def fetch(self, k: int, q: np.ndarray, epsilon: float, matrix: np.ndarray) -> None:
+    def fetch(self, k: int, q: np.ndarray, epsilon: float, space: Space) -> None:
         self.k = k
         self.rows, self.exhausted = self.segment.query(q, k, epsilon)
-        self.sims = matrix[self.rows] @ q  # rescored exactly, like the rows searched exactly
+        self.sims = space.similarities_at(self.rows, q)  # rescored as an exact search scores
 
     def may_hold_more(self, bar: float) -> bool:
         if self.exhausted:
@@ -457,9 +643,9 @@ def apply_many(state: Vectors, envs: Iterable[Envelope]) -> Vectors:
     for env in envs:
         event = env.event
         match event:
-            case EmbedderRegistered(dim=dim):
+            case EmbedderRegistered(dim=dim, cold_vectors=cold_vectors):
                 _flush(state, pending)
-                state.dim = dim
+                state.dim, state.cold_vectors = dim, cold_vectors
             case MemoryIngested(namespace=ns) if state.dim is not None:
                 # Every ingest takes a slot; one without a vector (its content since purged or
                 # erased, in a replay) takes it unused, as the live fold's removal left it.
@@ -476,10 +662,55 @@ def apply_many(state: Vectors, envs: Iterable[Envelope]) -> Vectors:
                     state.spaces[ns].remove(set(purged), erased=isinstance(event, MemoryErased))
                     if not state.spaces[ns].count:  # as if it had never been added
                         del state.spaces[ns]
+                if cold := cold_ids(event):  # a sweep may archive some and purge others
+                    _quantize(state, ns, cold)
+            case LifecycleTransitioned(namespace=ns) | TierChanged(namespace=ns) | MemoriesDormant(
+                    namespace=ns) if (cold := cold_ids(event)):
+                _flush(state, pending)
+                _quantize(state, ns, cold)
             case _:
                 pass
     _flush(state, pending)
     return state
+
+
+# Where a memory's vector goes cold: the statuses and tiers that mean its retention fell so
+# far that it left default recall (archived: retention under the archive floor, or stale for
+# long; dormant: forgotten by the dream cycle, for a low utility, as redundant, or consolidated
+# into a summary). Their vectors are still read (the write gate compares new input with them,
+# recall with ``include_hidden`` ranks them), so they are kept, at int8. Stale memories are still
+# recalled by default and keep float32; superseded and deleted ones are left as they are (one is
+# history the caller may page through, the other gone at the purge).
+COLD_STATUSES = frozenset({"archived", "dormant"})
+COLD_TIERS = frozenset({"dormant"})
+
+
+def cold_ids(event: object) -> frozenset[str]:
+    """The memories whose vectors an event makes cold (see :data:`COLD_STATUSES`)."""
+    if isinstance(event, LifecycleTransitioned):
+        return frozenset(c.memory_id for c in event.changes if c.to_status in COLD_STATUSES)
+    if isinstance(event, TierChanged):
+        return frozenset(c.memory_id for c in event.changes if c.to_tier in COLD_TIERS)
+    if isinstance(event, MemoriesDormant):
+        return frozenset(c.memory_id for c in event.changes)
+    return frozenset()
+
+
+def _quantize(state: Vectors, namespace: str, memory_ids: frozenset[str]) -> None:
+    # One-way: a memory brought back (an access revives an archived or dormant one) keeps its
+    # int8 row. Its float32 vector is still in the store's vector cache, but a fold reads only
+    # the log; and the row it keeps is the one every decision since its archiving saw.
+    space = state.spaces.get(namespace)
+    if space is not None and state.cold_vectors == quantize.CODES:
+        space.quantize(set(memory_ids))
+
+
+def _grown(array: np.ndarray, capacity: int, keep: int) -> np.ndarray:
+    """A zeroed array of ``capacity`` rows (of ``array``'s row shape and dtype) holding the
+    first ``keep`` rows of ``array``."""
+    grown = np.zeros((capacity, *array.shape[1:]), dtype=array.dtype)
+    grown[:keep] = array[:keep]
+    return grown
 
 
 class _Pending:

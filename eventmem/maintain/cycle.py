@@ -219,7 +219,7 @@ class Cycle:
         """A memory's unit vector: from the vector view, or the content this cycle made."""
         row = self.rows(record.namespace).get(record.memory_id)
         if row is not None:
-            return self.views.vectors.spaces[record.namespace].matrix[row]
+            return self.views.vectors.spaces[record.namespace].take([row])[0]
         content = self.contents.get(record.content_hash)
         if content is None or content.vector is None:
             return None
@@ -319,7 +319,7 @@ def _pairs(cycle: Cycle, namespace: str, records: list[MemoryRecord], made: set[
         empty = np.empty(0, dtype=np.int64)
         return Pairs([], np.empty((0, 0), dtype=np.float32), empty, empty,
                      np.empty(0, dtype=np.float64))
-    matrix = space.matrix[rows]
+    matrix = space.take(rows)  # cold rows dequantized: as the audit will find them
     params = cycle.params
     threshold = params.redundancy_similarity if params.forget else 1.0
     if params.cluster:
@@ -351,7 +351,7 @@ def _pivots(cycle: Cycle, namespace: str, made: set[str]) -> np.ndarray:
             if mid not in made and (record := get(mid)) is not None
             and record.status not in _NO_PIVOT]
     chosen = cluster.pivot_rows([space.ids[row] for row in rows], cycle.params.pairs_pivot_every)
-    return space.matrix[np.asarray(rows, dtype=np.int64)[chosen]]
+    return space.take(np.asarray(rows, dtype=np.int64)[chosen])
 
 
 def _is_episode(cycle: Cycle, memory_id: str) -> bool:

@@ -107,7 +107,9 @@ class Neighbourhood:
             matrix = np.stack([queries[i].vector for i in rows])
             if matrix.shape[1] != space.matrix.shape[1]:
                 continue
-            sims = matrix @ space.matrix[start:space.count].T
+            # Cold rows as the vector view holds them (int8, dequantized): the precision the
+            # decision is made with, and the one an audit finds at this point of the log.
+            sims = matrix @ space.block(start, space.count).T
             for row, i in enumerate(rows):
                 self._start_sims[i] = sims[row]
 
@@ -252,7 +254,7 @@ class Neighbourhood:
             else:
                 vector_rows = _vector_rows(space, ordered, [index.ids[row] for row in ordered])
             orders = np.array(vector_rows, dtype=np.int64)
-            sims = space.matrix[orders] @ query.vector  # an index array gathers faster
+            sims = space.similarities_at(orders, query.vector)  # an index array gathers faster
         if batch_rows:
             js = np.array(sorted(batch_rows), dtype=np.int64)
             base = space.count if space is not None else 0

@@ -1,8 +1,8 @@
 """ANN segments: how many indexes a vector query asks, and what that costs, before and after the
-merged layout (issue 17 item 5).
+merged layout (issue 17 item 5); and cold rows kept as int8 (issue 17 item 3).
 
-    python -m ops.bench.segments [--size 100k] [--queries 300] [--purge 0.02] [--seed 7]
-                                 [--out FILE]
+    python -m ops.bench.segments [--size 100k] [--queries 300] [--purge 0.02] [--cold 0.3]
+                                 [--seed 7] [--out FILE]
 
 1. The rows: ``ops.bench.recall``'s corpus of ``--size`` texts embedded with the default
    embedder (``HashingEmbedder``, 256 dimensions) into the vector projection, one namespace, the
@@ -19,6 +19,12 @@ merged layout (issue 17 item 5).
    indexes maintenance rebuilds (the merged layout masks them: none, below half a run), the
    latency and recall@10 with the rows masked, and the masked indexes through a snapshot
    round trip (answers identical, bytes of the ANN part).
+5. Then (merged layout only) ``--cold`` of the rows, drawn at random (seeded), go cold as the
+   fold makes an archived or dormant memory's row cold (int8 codes and a scale: see
+   :mod:`projections.quantize`), the indexes kept: the vector rows' bytes in memory and in the
+   snapshot before and after, recall@10 of the ANN search and of the exact search against the
+   exact search over the float32 rows, latency, and the answers through a snapshot round trip;
+   then the same with every row cold (the bound on what quantizing saves).
 
 The layout and the vector projection are internal (``projections``), so this benchmark imports
 them.
@@ -47,14 +53,14 @@ from ops.bench.common import (
     publish,
 )
 from projections import Projections, ann
-from projections.vectors import Space, Vectors
+from projections.vectors import Space, Vectors, first_fetch
 
 DEFAULT_OUT = RESULTS_DIR / "segments.json"
 MILLION = 1_000_000
 # The layout before issue 17 item 5: a segment per 50k rows, never merged.
 BEFORE = ann.Layout(base_rows=50_000, fan_in=1 << 20, min_index_rows=50_000)
 LAYOUTS = {"before": BEFORE, "after": ann.LAYOUT}
-RECALL_TARGET = 0.95
+RECALL_TARGET = 0.97  # issue 17: ANN recall@10 against exact float32 search
 
 
 def vectors_of(texts: list[str], layout: ann.Layout) -> Vectors:
@@ -103,7 +109,7 @@ def measure(vectors: Any, embedded: np.ndarray) -> dict[str, Any]:
 
 
 def run_layout(name: str, layout: ann.Layout, corpus: list[str], embedded: np.ndarray,
-               purge: float, log: Callable[[str], None]) -> dict[str, Any]:
+               purge: float, log: Callable[[str], None]) -> tuple[dict[str, Any], Vectors]:
     vectors = vectors_of(corpus, layout)
     space = vectors.spaces[recall.NAMESPACE]
     out: dict[str, Any] = {"layout": {"base_rows": layout.base_rows, "fan_in": layout.fan_in,
@@ -141,10 +147,55 @@ def run_layout(name: str, layout: ann.Layout, corpus: list[str], embedded: np.nd
     out["snapshot_answers_identical"] = (
         _search_all(restored.vectors, probe, 50, False) == _search_all(vectors, probe, 50, False))
     out["snapshot_status"] = restored.vectors.ann_status(recall.NAMESPACE)
+    return out, vectors
+
+
+def row_bytes(vectors: Vectors) -> dict[str, int]:
+    """What the vector rows take: in memory (float32 rows, int8 codes and scales, at their
+    counts, not the matrix's spare capacity) and in a snapshot (the raw rows part)."""
+    spaces = vectors.spaces.values()
+    memory = sum(space.warm_rows * space.matrix.shape[1] * 4 + space.codes.nbytes
+                 + space.scales.nbytes for space in spaces)
+    _, raw = vectors.dump()
+    return {"memory": memory, "snapshot_rows": len(raw),
+            "cold_rows": sum(len(space.codes) for space in spaces),
+            "rows": sum(space.count for space in spaces)}
+
+
+def run_cold(vectors: Vectors, embedded: np.ndarray, share: float, seed: int,
+             log: Callable[[str], None]) -> dict[str, Any]:
+    """``share`` of the rows made cold (then all of them), against the float32 answers."""
+    space = vectors.spaces[recall.NAMESPACE]
+    with threadpool_limits(limits=1, user_api="blas"):
+        truth10 = _search_all(vectors, embedded, 10, True)
+    out: dict[str, Any] = {"float32": row_bytes(vectors)}
+    rng = np.random.default_rng(seed)
+    for name, p in (("mix", share), ("all", 1.0)):
+        chosen = {mid for mid in space.ids if rng.random() < p}
+        log(f"[cold] {len(chosen):,} rows made cold ({name}) ...")
+        start = time.perf_counter()
+        space.quantize(chosen)
+        entry: dict[str, Any] = {"share": p, "quantize_seconds": time.perf_counter() - start,
+                                 "bytes": row_bytes(vectors)}
+        entry.update(measure(vectors, embedded))
+        with threadpool_limits(limits=1, user_api="blas"):
+            entry["recall@10_vs_float32"] = _overlap(
+                _search_all(vectors, embedded, 10, False), truth10)
+            entry["exact_recall@10_vs_float32"] = _overlap(
+                _search_all(vectors, embedded, 10, True), truth10)
+        views = Projections()
+        views.vectors = vectors
+        restored = Projections.from_bytes(views.to_bytes())
+        assert restored is not None
+        probe = embedded[:50]
+        entry["snapshot_answers_identical"] = (
+            _search_all(restored.vectors, probe, 50, False)
+            == _search_all(vectors, probe, 50, False))
+        out[name] = entry
     return out
 
 
-def run(n: int, *, queries: int, purge: float, seed: int,
+def run(n: int, *, queries: int, purge: float, seed: int, cold: float = 0.3,
         log: Callable[[str], None] = progress) -> dict[str, Any]:
     turns, questions = recall.load_locomo()
     corpus = recall.generate_corpus(n, seed, turns)
@@ -152,19 +203,27 @@ def run(n: int, *, queries: int, purge: float, seed: int,
     embedded = eventmem.HashingEmbedder().embed(texts)
     result: dict[str, Any] = {
         "benchmark": "segments", "machine": machine_info(),
-        "params": {"size": n, "queries": len(texts), "purge": purge, "seed": seed,
-                   "epsilon": ann.EPSILON},
+        "params": {"size": n, "queries": len(texts), "purge": purge, "cold": cold,
+                   "seed": seed, "epsilon": ann.EPSILON,
+                   "first_fetch": {f"{rows:,}": first_fetch(rows, 10, rows)
+                                   for rows in (25_000, 100_000, 400_000, 1_600_000)}},
         "layouts": {},
     }
+    vectors: dict[str, Vectors] = {}
     for name, layout in LAYOUTS.items():
-        result["layouts"][name] = run_layout(name, layout, corpus, embedded, purge, log)
+        result["layouts"][name], vectors[name] = run_layout(name, layout, corpus, embedded,
+                                                            purge, log)
+    result["cold"] = run_cold(vectors["after"], embedded, cold, seed, log)
     result["peak_rss_mb"] = peak_rss_mb()
-    after = result["layouts"]["after"]
+    after, mix = result["layouts"]["after"], result["cold"]["mix"]
     result["targets"] = {
-        "ANN recall@10 >= 0.95 (clean)": after["clean"]["recall@10"] >= RECALL_TARGET,
-        "ANN recall@10 >= 0.95 (purged, masked)": after["purged"]["recall@10"] >= RECALL_TARGET,
+        "ANN recall@10 >= 0.97 (clean)": after["clean"]["recall@10"] >= RECALL_TARGET,
+        "ANN recall@10 >= 0.97 (purged, masked)": after["purged"]["recall@10"] >= RECALL_TARGET,
         "a purge rebuilds no index": after["rebuilt_after_purge"] == 0,
         "masked indexes answer the same after a snapshot": after["snapshot_answers_identical"],
+        f"ANN recall@10 >= 0.97 against float32, {cold:.0%} of rows cold":
+            mix["recall@10_vs_float32"] >= RECALL_TARGET,
+        "cold rows answer the same after a snapshot": mix["snapshot_answers_identical"],
     }
     result["all_targets_met"] = all(result["targets"].values())
     return result
@@ -187,6 +246,22 @@ def report(result: dict[str, Any]) -> str:
          "snapshot same"], rows)
     lines = [f"ANN segments at {p['size']:,} rows, {p['queries']} queries, 50 candidates, "
              f"purge {p['purge']:.0%}", table, ""]
+    c = result["cold"]
+    base = c["float32"]["memory"]
+    cold_rows = [[name, f"{e['bytes']['cold_rows']:,}", f"{e['bytes']['memory'] / 1e6:.1f}",
+                  f"{e['bytes']['memory'] / base:.2f}",
+                  f"{e['bytes']['snapshot_rows'] / 1e6:.1f}",
+                  f"{e['vector_ann_p50_ms']:.2f}", f"{e['vector_exact_p50_ms']:.2f}",
+                  f"{e['recall@10_vs_float32']:.3f}", f"{e['exact_recall@10_vs_float32']:.3f}",
+                  e["snapshot_answers_identical"]]
+                 for name, e in (("float32", None), ("mix", c["mix"]), ("all", c["all"]))
+                 if e is not None]
+    lines += ["", f"Cold rows (int8 + scale), merged layout, after the purge; float32 rows: "
+              f"{base / 1e6:.1f} MB in memory, {c['float32']['snapshot_rows'] / 1e6:.1f} MB in "
+              "the snapshot",
+              format_table(["cold", "rows", "memory MB", "of float32", "snapshot MB",
+                            "ANN p50 ms", "exact p50 ms", "ANN R@10 vs f32",
+                            "exact R@10 vs f32", "snapshot same"], cold_rows), ""]
     lines += [f"  {'ok  ' if ok else 'FAIL'} {name}" for name, ok in result["targets"].items()]
     return "\n".join(lines)
 
@@ -198,10 +273,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="rows (memories) in the store (default 100k)")
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--purge", type=float, default=0.02, help="share of rows removed")
+    parser.add_argument("--cold", type=float, default=0.3,
+                        help="share of rows made cold (int8) after the purge")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
-    result = run(args.size, queries=args.queries, purge=args.purge, seed=args.seed)
+    result = run(args.size, queries=args.queries, purge=args.purge, seed=args.seed,
+                 cold=args.cold)
     publish(report(result), args.out, result)
     return 0 if result["all_targets_met"] else 1
 

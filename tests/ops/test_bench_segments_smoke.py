@@ -40,5 +40,16 @@ def test_segments_benchmark_compares_layouts_and_masks_a_purge(monkeypatch):
             assert entry[phase]["vector_ann_p50_ms"] > 0
         assert entry["snapshot_answers_identical"]
         assert entry["snapshot_status"]["dirty"] == entry["status_after_purge"]["dirty"]
-    assert result["all_targets_met"]
+    cold = result["cold"]
+    assert cold["float32"] == {"memory": 1140 * 256 * 4, "snapshot_rows": 1140 * 256 * 4,
+                               "cold_rows": 0, "rows": 1140}
+    assert 0 < cold["mix"]["bytes"]["cold_rows"] < 1140 == cold["all"]["bytes"]["cold_rows"]
+    # A cold row: 256 bytes of codes and a 4-byte scale, in memory and in the snapshot.
+    assert cold["all"]["bytes"]["memory"] == cold["all"]["bytes"]["snapshot_rows"] + 1140 * 4 \
+        == 1140 * 260
+    for entry in (cold["mix"], cold["all"]):
+        assert entry["recall@10"] == pytest.approx(1.0)  # the stand-in, against the cold rows
+        assert entry["recall@10_vs_float32"] == entry["exact_recall@10_vs_float32"] >= 0.9
+        assert entry["snapshot_answers_identical"]
+    assert result["all_targets_met"], result["targets"]
     assert "after" in segments.report(result)
