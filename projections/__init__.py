@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import gc
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from itertools import islice
+from typing import Any
 
 import msgspec
+import numpy as np
 
 from eventmem import codec
 from eventmem.errors import CorruptRecordError
@@ -23,22 +25,34 @@ from projections import state as state_view
 from projections import temporal as temporal_view
 from projections import text as text_view
 from projections import vectors as vector_view
+from projections.columns import LazyMap, MapColumns, map_columns
 from projections.graph import Graph, GraphDump
-from projections.state import State
-from projections.temporal import Temporal
+from projections.state import MemoryRecord, State
+from projections.temporal import Interval, Temporal
 from projections.text import Text, TextDump
 from projections.vectors import AnnDump, Vectors, VectorsDump
 
 # Bump when a projection's folding rules or dump layout change: older snapshots are then ignored
 # and the projections rebuilt from the log.
-PROJECTION_VERSION = 14
+PROJECTION_VERSION = 15
 
-__all__ = ["PROJECTION_VERSION", "Projections", "Snapshot", "paused_gc"]
+__all__ = ["PROJECTION_VERSION", "Projections", "Section", "Snapshot", "paused_gc"]
+
+
+class Section(msgspec.Struct, array_like=True, frozen=True):
+    """One column of a snapshot: its name, where it starts (from the first column; 16-byte
+    aligned), its length and its checksum (:func:`_fast_checksum`)."""
+
+    name: str
+    at: int
+    length: int
+    checksum: bytes
 
 
 class Snapshot(msgspec.Struct, kw_only=True):
-    """Every view folded to ``seq`` in its serializable form, under the
-    :data:`PROJECTION_VERSION` that folded it (the vector rows travel beside it, as raw bytes)."""
+    """The head of a snapshot: every view folded to ``seq`` in its serializable form, under
+    the :data:`PROJECTION_VERSION` that folded it, except what travels in columns after it
+    (``sections``: the big maps, empty here, and the vector rows)."""
 
     version: int
     seq: int
@@ -50,6 +64,7 @@ class Snapshot(msgspec.Struct, kw_only=True):
     # ANN indexes over sealed vector segments: a cache riding along (not in any digest; older
     # snapshots have none and older readers ignore it).
     ann: AnnDump | None = None
+    sections: tuple[Section, ...] = ()
 
 
 class Projections:
@@ -101,57 +116,78 @@ class Projections:
                 raise _misfit(exc, chunk[0].seq, chunk[-1].seq) from exc
         return self
 
-    def dump(self) -> tuple[Snapshot, bytes]:
-        """The canonical serializable form: a Snapshot struct, and the raw vector rows."""
-        snap, parts = self._dump_parts()
-        return snap, b"".join(parts)
-
-    def _dump_parts(self) -> tuple[Snapshot, list[memoryview]]:
-        vectors, parts = self.vectors.dump_parts()
-        snap = Snapshot(
-            version=PROJECTION_VERSION,
-            seq=self.seq,
-            state=self.state,
-            temporal=self.temporal,
-            vectors=vectors,
-            text=self.text.dump(),
-            graph=self.graph.dump(),
-            ann=self.vectors.ann_dump(),
-        )
-        return snap, parts
-
     def to_bytes(self) -> bytes:
-        """The snapshot: magic and version, a checksum of the body, then the body (payload
-        length, the msgpack payload, the raw vector rows)."""
+        """The snapshot (see :meth:`to_parts`), joined."""
+        return b"".join(self.to_parts())
+
+    def to_parts(self) -> list[bytes | memoryview]:
+        """The snapshot, in parts to be written one after another (the vector rows are views of
+        the live matrix: write them before the next fold).
+
+        Layout: magic and version, the checksum of the head, the head's length and the head
+        (msgpack :class:`Snapshot`: every view's small parts, and where each column starts),
+        then the columns (:data:`_COLUMNS`, 16-byte aligned), the vector rows last. An open
+        decodes the head alone and reads the columns in place (:mod:`projections.columns`)."""
         with paused_gc():
-            snap, rows = self._dump_parts()
-            payload = codec.encode_value(snap)
-        # Pad so the rows start 16-byte aligned in the snapshot: loaded zero-copy, they must be
-        # aligned float32 for numpy to hand them to BLAS (an unaligned array takes another code
-        # path whose sums differ in the last bits, and novelty would differ after a reopen).
-        pad = -(_BODY_AT + 8 + len(payload)) % 16
-        body: list[bytes | memoryview] = [len(payload).to_bytes(8, "big"), payload, bytes(pad),
-                                          *rows]
-        checksum = hashlib.sha256()
-        for part in body:  # hashed and joined part by part: the rows are copied once, here
-            checksum.update(part)
-        return b"".join([_header(), checksum.digest()[:_CHECKSUM_SIZE], *body])
+            columns = self._columns()
+            vectors, rows = self.vectors.dump_parts()
+            parts: list[bytes | memoryview] = [*columns.values(), b"".join(rows)] \
+                if len(rows) != 1 else [*columns.values(), rows[0]]
+            sections, at = [], 0
+            for name, part in zip((*columns, "vectors"), parts, strict=True):
+                at += -at % 16  # aligned: float32 rows for BLAS, uint64 offsets in place
+                sections.append(Section(name, at, len(part), _fast_checksum(part)))
+                at += len(part)
+            state = msgspec.structs.replace(self.state, memories={}, by_dedup={})
+            temporal = msgspec.structs.replace(self.temporal, intervals={})
+            head = codec.encode_value(Snapshot(
+                version=PROJECTION_VERSION, seq=self.seq, state=state, temporal=temporal,
+                vectors=vectors, text=self.text.dump(), graph=self.graph.dump(),
+                ann=self.vectors.ann_dump(), sections=tuple(sections)))
+        start = -(_BODY_AT + 8 + len(head)) % 16 + 8 + len(head)  # where the columns begin
+        out: list[bytes | memoryview] = [
+            _header(), _fast_checksum(head), len(head).to_bytes(8, "big"), head,
+            bytes(start - 8 - len(head))]
+        done = 0
+        for section, part in zip(sections, parts, strict=True):
+            out += [bytes(section.at - done), part]
+            done = section.at + section.length
+        return out
+
+    def _columns(self) -> dict[str, bytes]:
+        """The columns of the big maps (:data:`_COLUMNS`), canonical."""
+        out: dict[str, bytes] = {}
+        for name, (mapping, encode, _, ordered) in zip(_COLUMNS, self._maps(), strict=True):
+            out |= {f"{name}.{field}": bytes(value) for field, value in
+                    map_columns(mapping, encode, ordered=ordered)._asdict().items()}
+        return out
+
+    def _maps(self) -> tuple[tuple[Mapping[str, Any], Callable[[Any], bytes],
+                                   Callable[[memoryview], Any], bool], ...]:
+        """Each big map (in :data:`_COLUMNS` order): the map, how a value is encoded and
+        decoded, and whether its order is kept."""
+        return ((self.state.memories, codec.encode_value, _record_decoder.decode, True),
+                (self.state.by_dedup, str.encode, _utf8, False),
+                (self.temporal.intervals, codec.encode_value, _interval_decoder.decode, False))
 
     @classmethod
     def from_bytes(cls, data: bytes | memoryview) -> Projections | None:
-        """Restore from a snapshot; None when it is of another version or damaged (the caller
-        rebuilds from the log instead: a snapshot is only a cache)."""
+        """Restore from a snapshot, reading its columns in place (``data`` must outlive the
+        projections: a memory map of the snapshot file); None when it is of another version or
+        damaged (the caller rebuilds from the log instead: a snapshot is only a cache)."""
         data = memoryview(data)
-        header, checksum = bytes(data[:_HEADER_SIZE]), bytes(data[_HEADER_SIZE:_BODY_AT])
-        body = data[_BODY_AT:]
-        # Without the checksum a flipped bit in a count, an id or a vector would decode fine
+        if bytes(data[:_HEADER_SIZE]) != _header() or len(data) < _BODY_AT + 8:
+            return None
+        size = int.from_bytes(data[_BODY_AT:_BODY_AT + 8], "big")
+        head = data[_BODY_AT + 8:_BODY_AT + 8 + size]
+        # Without the checksums a flipped bit in a count, an id or a vector would decode fine
         # and silently become the live state.
-        if header != _header() or len(body) < 8 or _checksum(body) != checksum:
+        if len(head) != size or _fast_checksum(head) != bytes(data[_HEADER_SIZE:_BODY_AT]):
             return None
         try:
             with paused_gc():
-                return cls._restore(body)
-        except (msgspec.DecodeError, UnicodeDecodeError, ValueError, KeyError):
+                return cls._restore(data, head)
+        except (msgspec.DecodeError, UnicodeDecodeError, ValueError, KeyError, TypeError):
             return None
 
     @staticmethod
@@ -162,45 +198,73 @@ class Projections:
         :meth:`Vectors.attach_ann`), so a new folding rule need not cost rebuilding them
         (twenty minutes at 1M memories)."""
         data = memoryview(data)
-        body = data[_BODY_AT:]
-        if bytes(data[: len(_MAGIC)]) != _MAGIC or len(body) < 8 \
-                or _checksum(body) != bytes(data[_HEADER_SIZE:_BODY_AT]):
+        if bytes(data[: len(_MAGIC)]) != _MAGIC or len(data) < _BODY_AT + 8:
             return None
+        version = int.from_bytes(data[len(_MAGIC):_HEADER_SIZE], "big")
+        checksum, body = bytes(data[_HEADER_SIZE:_BODY_AT]), data[_BODY_AT:]
         size = int.from_bytes(body[:8], "big")
+        payload = body[8 : 8 + size]
+        # Up to version 14 the checksum covered the whole body; since, the head (where the
+        # indexes are).
+        if (_checksum(body) if version <= 14 else _fast_checksum(payload)) != checksum:
+            return None
         try:
-            return _ann_decoder.decode(body[8 : 8 + size]).ann
+            return _ann_decoder.decode(payload).ann
         except (msgspec.DecodeError, UnicodeDecodeError, ValueError):
             return None
 
     @classmethod
-    def _restore(cls, body: memoryview) -> Projections:
-        """The projections in a checked snapshot body (raises when it does not decode)."""
-        size = int.from_bytes(body[:8], "big")
-        snap = _snapshot_decoder.decode(body[8 : 8 + size])
+    def _restore(cls, data: memoryview, head: memoryview) -> Projections:
+        """The projections in a snapshot whose head checked (raises when it does not decode,
+        or a column does not match its checksum)."""
+        snap = _snapshot_decoder.decode(head)
+        start = _BODY_AT + 8 + len(head)
+        start += -start % 16
+        if len(data) != start + max((s.at + s.length for s in snap.sections), default=0):
+            raise ValueError("snapshot of another length than its head says (truncated?)")
+        sections = {}
+        for section in snap.sections:
+            part = data[start + section.at:start + section.at + section.length]
+            # The vector rows are checked by verify (live against rebuilt), not here: reading
+            # them all would bring the whole snapshot into memory at every open.
+            if len(part) != section.length or (
+                    section.name != "vectors" and _fast_checksum(part) != section.checksum):
+                raise ValueError(f"snapshot column {section.name} is damaged")
+            sections[section.name] = part
         restored = cls()
-        restored.state = snap.state
-        # The encoding sorts dict keys; restore creation order, which folds that iterate
-        # memories rely on to make the same decisions live and after a reopen.
-        memories = snap.state.memories
-        snap.state.memories = dict(
-            sorted(memories.items(), key=lambda item: item[1].created_seq))
-        restored.temporal = snap.temporal
-        rows_at = 8 + size + (-(_BODY_AT + 8 + size) % 16)
-        restored.vectors = Vectors.load(snap.vectors, body[rows_at:])
+        restored.state, restored.temporal = snap.state, snap.temporal
+        maps = [LazyMap(MapColumns(*(sections[f"{name}.{field}"] for field in MapColumns._fields)),
+                        decode) for name, (_, _, decode, _) in zip(_COLUMNS, restored._maps(),
+                                                                    strict=True)]
+        snap.state.memories, snap.state.by_dedup, snap.temporal.intervals = maps
+        restored.vectors = Vectors.load(snap.vectors, sections["vectors"])
         if snap.ann is not None:
             restored.vectors.attach_ann(snap.ann)
         restored.text = Text.load(snap.text)
         restored.graph = Graph.load(snap.graph)
         return restored
 
+    def decoded(self) -> int:
+        """How many values of the big maps were decoded since the snapshot was read (0 for
+        projections folded from the log): an open decodes none."""
+        return sum(m.decoded for m, *_ in self._maps() if isinstance(m, LazyMap))
+
     def digests(self) -> dict[str, str]:
-        """A hash per view of its canonical serialization, to compare live state with a rebuild."""
+        """A hash per view of its canonical serialization, to compare live state with a rebuild
+        (the big maps by their columns: the same whether a loaded map decoded a value or not)."""
         with paused_gc():
-            snap, _ = self._dump_parts()
-        digests = {
-            name: _digest(codec.encode_value(getattr(snap, name)))
-            for name in ("state", "temporal", "text", "graph")
-        }
+            columns = self._columns()
+            state = msgspec.structs.replace(self.state, memories={}, by_dedup={})
+            temporal = msgspec.structs.replace(self.temporal, intervals={})
+            digests = {
+                "state": _digest(codec.encode_value(state), *(
+                    part for name, part in columns.items() if name.split(".")[0] in
+                    ("memories", "by_dedup"))),
+                "temporal": _digest(codec.encode_value(temporal), *(
+                    part for name, part in columns.items() if name.startswith("intervals."))),
+                "text": _digest(codec.encode_value(self.text.dump())),
+                "graph": _digest(codec.encode_value(self.graph.dump())),
+            }
         digests["vectors"] = _digest(self.vectors.digest_bytes())
         return dict(sorted(digests.items()))
 
@@ -244,11 +308,43 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+def _digest(*parts: bytes) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        digest.update(part)
+    return digest.hexdigest()
+
+
+# The big maps a snapshot stores in columns (see Projections._maps), by column name prefix.
+_COLUMNS = ("memories", "by_dedup", "intervals")
+_CHECK_BLOCK = 8192  # words of 8 bytes summed per block of _fast_checksum
+
+
+def _fast_checksum(data: bytes | memoryview) -> bytes:
+    """A checksum at memory speed (sha256 runs at a few hundred MB/s here, and a 1M-memory
+    snapshot is a gigabyte): the 64-bit sums of the blocks of 64 KiB, hashed. Any one flipped
+    bit changes its block's sum; a damaged block anywhere changes the hash. Not a defence
+    against a forger: the snapshot is tied to the log's chain hash for that."""
+    data = memoryview(data).cast("B")
+    words = np.frombuffer(data, dtype="<u8", count=len(data) // 8)
+    blocks = len(words) // _CHECK_BLOCK
+    sums = words[:blocks * _CHECK_BLOCK].reshape(blocks, _CHECK_BLOCK).sum(axis=1,
+                                                                           dtype=np.uint64)
+    rest = words[blocks * _CHECK_BLOCK:].sum(dtype=np.uint64)
+    digest = hashlib.blake2b(sums.tobytes(), digest_size=_CHECKSUM_SIZE)
+    digest.update(rest.tobytes())
+    digest.update(data[len(words) * 8:])
+    digest.update(len(data).to_bytes(8, "big"))
+    return digest.digest()
+
+
+def _utf8(data: memoryview) -> str:
+    return str(data, "utf-8")
 
 
 _snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
+_record_decoder = msgspec.msgpack.Decoder(MemoryRecord)
+_interval_decoder = msgspec.msgpack.Decoder(Interval)
 
 
 class _AnnOnly(msgspec.Struct):

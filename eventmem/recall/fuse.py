@@ -299,7 +299,7 @@ def gather(views: Projections, plan: QueryPlan, access: Access, query_vectors: n
 _ASKS = re.compile(r"\?[\s\"')\]]*$")
 
 
-def answers(found: ch.Lexical, n: int, allowed: ch.Allowed, memories: dict[str, MemoryRecord],
+def answers(found: ch.Lexical, n: int, allowed: ch.Allowed, memories: Mapping[str, MemoryRecord],
             access: Access, gap_s: float, *, seeds: int) -> list[tuple[str, float]]:
     """The answer channel: the turn after a matching question. "How often do you work out with
     your family?" shares the query's words; "Three times a week; it keeps us on track", the
