@@ -25,8 +25,9 @@ from projections import state as state_view
 from projections import temporal as temporal_view
 from projections import text as text_view
 from projections import vectors as vector_view
-from projections.columns import LazyMap, MapColumns, map_columns
-from projections.graph import Graph, GraphDump
+from projections.columns import LazyMap, MapColumns, Strings, map_columns, strings_columns
+from projections.graph import Edge, EntityNode, Graph, GraphDump, NamespaceDump
+from projections.links import LinksDump
 from projections.state import MemoryRecord, State
 from projections.temporal import Interval, Temporal
 from projections.text import Text, TextDump
@@ -129,7 +130,11 @@ class Projections:
         then the columns (:data:`_COLUMNS`, 16-byte aligned), the vector rows last. An open
         decodes the head alone and reads the columns in place (:mod:`projections.columns`)."""
         with paused_gc():
-            columns = self._columns()
+            columns: dict[str, bytes | memoryview] = dict(self._columns())
+            text, more = _text_out(self.text.dump())
+            columns |= more
+            graph, more = _graph_out(self.graph.dump())
+            columns |= more
             vectors, rows = self.vectors.dump_parts()
             parts: list[bytes | memoryview] = [*columns.values(), b"".join(rows)] \
                 if len(rows) != 1 else [*columns.values(), rows[0]]
@@ -142,7 +147,7 @@ class Projections:
             temporal = msgspec.structs.replace(self.temporal, intervals={})
             head = codec.encode_value(Snapshot(
                 version=PROJECTION_VERSION, seq=self.seq, state=state, temporal=temporal,
-                vectors=vectors, text=self.text.dump(), graph=self.graph.dump(),
+                vectors=vectors, text=text, graph=graph,
                 ann=self.vectors.ann_dump(), sections=tuple(sections)))
         start = -(_BODY_AT + 8 + len(head)) % 16 + 8 + len(head)  # where the columns begin
         out: list[bytes | memoryview] = [
@@ -240,14 +245,16 @@ class Projections:
         restored.vectors = Vectors.load(snap.vectors, sections["vectors"])
         if snap.ann is not None:
             restored.vectors.attach_ann(snap.ann)
-        restored.text = Text.load(snap.text)
-        restored.graph = Graph.load(snap.graph)
+        restored.text = Text.load(_text_in(snap.text, sections))
+        restored.graph = Graph.load(_graph_in(snap.graph, sections))
         return restored
 
     def decoded(self) -> int:
         """How many values of the big maps were decoded since the snapshot was read (0 for
         projections folded from the log): an open decodes none."""
-        return sum(m.decoded for m, *_ in self._maps() if isinstance(m, LazyMap))
+        maps = [m for m, *_ in self._maps()]
+        maps += [m for ns in self.graph.namespaces.values() for m in (ns.entities, ns.edges)]
+        return sum(m.decoded for m in maps if isinstance(m, LazyMap))
 
     def digests(self) -> dict[str, str]:
         """A hash per view of its canonical serialization, to compare live state with a rebuild
@@ -262,8 +269,8 @@ class Projections:
                     ("memories", "by_dedup"))),
                 "temporal": _digest(codec.encode_value(temporal), *(
                     part for name, part in columns.items() if name.startswith("intervals."))),
-                "text": _digest(codec.encode_value(self.text.dump())),
-                "graph": _digest(codec.encode_value(self.graph.dump())),
+                "text": _digest(*_with_columns(_text_out(self.text.dump()))),
+                "graph": _digest(*_with_columns(_graph_out(self.graph.dump()))),
             }
         digests["vectors"] = _digest(self.vectors.digest_bytes())
         return dict(sorted(digests.items()))
@@ -338,6 +345,88 @@ def _fast_checksum(data: bytes | memoryview) -> bytes:
     return digest.digest()
 
 
+# The text and graph dumps keep their small fields in the head; their per-memory columns (ids,
+# postings, links) go to sections named by view, namespace and field, NUL apart (a namespace
+# may hold any other character).
+
+
+def _with_columns(split: tuple[msgspec.Struct, dict[str, bytes]]) -> list[bytes]:
+    """A view's head and columns as one canonical sequence of bytes, for its digest."""
+    head, columns = split
+    return [codec.encode_value(head), *(part for _, part in sorted(columns.items()))]
+
+
+def _text_out(dump: TextDump) -> tuple[TextDump, dict[str, bytes]]:
+    """The text dump for the head, and its columns: each index's ids, and its postings joined
+    (rows, then term frequencies, in term order, with where each term's start)."""
+    head, columns = {}, {}
+    for ns, index in dump.indexes.items():
+        key = f"text\x00{ns}\x00"
+        columns[key + "ids"], columns[key + "ids_at"] = strings_columns(index.ids)
+        columns[key + "rows"] = b"".join(rows for rows, _ in index.postings)
+        columns[key + "tfs"] = b"".join(tfs for _, tfs in index.postings)
+        sizes = np.fromiter((len(rows) for rows, _ in index.postings), dtype="<u8",
+                            count=len(index.postings))
+        columns[key + "at"] = np.concatenate(([0], np.cumsum(sizes))).astype("<u8").tobytes()
+        head[ns] = msgspec.structs.replace(index, ids=(), postings=())
+    return TextDump(indexes=head), columns
+
+
+def _text_in(dump: TextDump, sections: Mapping[str, memoryview]) -> TextDump:
+    """The text dump of :func:`_text_out`'s head and columns, read in place."""
+    indexes = {}
+    for ns, index in dump.indexes.items():
+        key = f"text\x00{ns}\x00"
+        at = sections[key + "at"].cast("B").cast("Q")
+        rows, tfs = sections[key + "rows"], sections[key + "tfs"]
+        if at[-1] != len(rows) or len(tfs) != len(rows):
+            raise ValueError("postings do not match their offsets")
+        indexes[ns] = msgspec.structs.replace(
+            index, ids=Strings(sections[key + "ids"], sections[key + "ids_at"]),
+            postings=tuple((rows[at[i]:at[i + 1]], tfs[at[i]:at[i + 1]])
+                           for i in range(len(at) - 1)))
+    return TextDump(indexes=indexes)
+
+
+_LINK_COLUMNS = ("counts", "others", "codes", "weights")
+
+
+def _graph_out(dump: GraphDump) -> tuple[GraphDump, dict[str, bytes]]:
+    """The graph dump for the head, and each namespace's columns: its entities and edges (as
+    maps, :func:`map_columns`) and its links."""
+    namespaces: dict[str, NamespaceDump] = {}
+    columns: dict[str, bytes] = {}
+    for ns, graph in dump.namespaces.items():
+        for name, mapping in (("entities", graph.entities), ("edges", graph.edges)):
+            key = f"{name}\x00{ns}\x00"
+            columns |= {key + field: value for field, value in
+                        map_columns(mapping, codec.encode_value)._asdict().items()}
+        key, links = f"links\x00{ns}\x00", graph.links
+        columns[key + "ids"], columns[key + "ids_at"] = strings_columns(links.ids)
+        columns |= {key + name: getattr(links, name) for name in _LINK_COLUMNS}
+        namespaces[ns] = NamespaceDump({}, {}, LinksDump(
+            (), links.relations, b"", b"", b"", b""))
+    return GraphDump(params=dump.params, namespaces=namespaces), columns
+
+
+def _graph_in(dump: GraphDump, sections: Mapping[str, memoryview]) -> GraphDump:
+    """The graph dump of :func:`_graph_out`'s head and columns, read in place."""
+    for ns, graph in dump.namespaces.items():
+        graph.entities = LazyMap(_map_at(sections, f"entities\x00{ns}\x00"),
+                                 _entity_decoder.decode)
+        graph.edges = LazyMap(_map_at(sections, f"edges\x00{ns}\x00"), _edge_decoder.decode)
+        key = f"links\x00{ns}\x00"
+        graph.links = LinksDump(Strings(sections[key + "ids"], sections[key + "ids_at"]),  # type: ignore[arg-type]
+                                graph.links.relations,
+                                *(sections[key + name] for name in _LINK_COLUMNS))  # type: ignore[arg-type]
+    return dump
+
+
+def _map_at(sections: Mapping[str, memoryview], prefix: str) -> MapColumns:
+    """The columns of a map whose section names start with ``prefix``."""
+    return MapColumns(*(sections[prefix + field] for field in MapColumns._fields))
+
+
 def _utf8(data: memoryview) -> str:
     return str(data, "utf-8")
 
@@ -345,6 +434,8 @@ def _utf8(data: memoryview) -> str:
 _snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
 _record_decoder = msgspec.msgpack.Decoder(MemoryRecord)
 _interval_decoder = msgspec.msgpack.Decoder(Interval)
+_entity_decoder = msgspec.msgpack.Decoder(EntityNode)
+_edge_decoder = msgspec.msgpack.Decoder(Edge)
 
 
 class _AnnOnly(msgspec.Struct):

@@ -20,9 +20,11 @@ from bisect import bisect_left
 from collections.abc import (
     Callable,
     ItemsView,
+    Iterable,
     Iterator,
     Mapping,
     MutableMapping,
+    Sequence,
     ValuesView,
 )
 from itertools import chain
@@ -57,14 +59,14 @@ def map_columns(mapping: Mapping[str, V], encode: Callable[[V], bytes], *,
         items = mapping.encoded_items(encode)
     else:
         items = sorted((key, encode(value)) for key, value in mapping.items())
-    keys = [key.encode() for key, _ in items]
+    keys, key_at = strings_columns(key for key, _ in items)
     values = [value for _, value in items]
     order = b""
     if ordered:
         rank = {key: i for i, (key, _) in enumerate(items)}
         order = np.fromiter(map(rank.__getitem__, mapping), dtype="<u4",
                             count=len(rank)).tobytes()
-    return MapColumns(b"".join(keys), _offsets(keys), b"".join(values), _offsets(values), order)
+    return MapColumns(keys, key_at, b"".join(values), _offsets(values), order)
 
 
 def _offsets(parts: list[bytes]) -> bytes:
@@ -73,19 +75,75 @@ def _offsets(parts: list[bytes]) -> bytes:
     return at.tobytes()
 
 
-class _SortedKeys:
-    """The sorted keys as a sequence of bytes, for :func:`bisect.bisect_left`."""
+def strings_columns(strings: Iterable[str]) -> tuple[bytes, bytes]:
+    """Strings as columns: their UTF-8 joined, and where each starts (uint64 LE, one more)."""
+    raw = [s.encode() for s in strings]
+    return b"".join(raw), _offsets(raw)
 
-    __slots__ = ("at", "blob")
 
-    def __init__(self, blob: memoryview, at: memoryview) -> None:
-        self.blob, self.at = blob, at
+class Strings(Sequence[str]):
+    """Strings read from :func:`strings_columns` in place, each decoded when asked for, with
+    the ones appended since kept apart (a loaded index's ids grow as memories are added)."""
+
+    __slots__ = ("_added", "at", "blob")
+
+    def __init__(self, blob: bytes | memoryview, at: bytes | memoryview) -> None:
+        self.blob = memoryview(blob)
+        self.at = memoryview(at).cast("B").cast("Q")
+        self._added: list[str] = []
+        if len(self.at) == 0 or self.at[-1] != len(self.blob):
+            raise ValueError("string offsets do not match their blob")
 
     def __len__(self) -> int:
-        return len(self.at) - 1
+        return len(self.at) - 1 + len(self._added)
+
+    def raw(self, i: int) -> bytes:
+        """The UTF-8 of a string of the columns."""
+        return bytes(self.blob[self.at[i]:self.at[i + 1]])
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        base = len(self.at) - 1
+        if i < 0:
+            i += len(self)
+        if 0 <= i < base:
+            return str(self.blob[self.at[i]:self.at[i + 1]], "utf-8")
+        return self._added[i - base]
+
+    def __iter__(self) -> Iterator[str]:
+        blob, at = self.blob, self.at
+        yield from (str(blob[at[i]:at[i + 1]], "utf-8") for i in range(len(at) - 1))
+        yield from self._added
+
+    def extend(self, more: Iterable[str]) -> None:
+        self._added.extend(more)
+
+    def append(self, one: str) -> None:
+        self._added.append(one)
+
+    def find(self, key: str) -> int | None:
+        """The index of ``key`` among the strings of the columns, which must be sorted (None
+        when it is not there); a binary search, no index built."""
+        raw = key.encode()
+        keys = _Raw(self)
+        i = bisect_left(keys, raw)
+        return i if i < len(keys) and keys[i] == raw else None
+
+
+class _Raw:
+    """The columns' strings as bytes, for :func:`bisect.bisect_left`."""
+
+    __slots__ = ("strings",)
+
+    def __init__(self, strings: Strings) -> None:
+        self.strings = strings
+
+    def __len__(self) -> int:
+        return len(self.strings.at) - 1
 
     def __getitem__(self, i: int) -> bytes:
-        return bytes(self.blob[self.at[i]:self.at[i + 1]])
+        return self.strings.raw(i)
 
 
 class LazyMap(MutableMapping[str, V]):
@@ -100,8 +158,7 @@ class LazyMap(MutableMapping[str, V]):
                  "_values", "decoded")
 
     def __init__(self, columns: MapColumns, decode: Callable[[memoryview], V]) -> None:
-        self._keys = _SortedKeys(memoryview(columns.keys),
-                                 memoryview(columns.key_at).cast("B").cast("Q"))
+        self._keys = Strings(columns.keys, columns.key_at)
         self._values = memoryview(columns.values)
         self._value_at = memoryview(columns.value_at).cast("B").cast("Q")
         self._order = memoryview(columns.order).cast("B").cast("I") if columns.order else None
@@ -113,11 +170,8 @@ class LazyMap(MutableMapping[str, V]):
 
     def _find(self, key: str) -> int | None:
         """The index of a live key of the columns, or None."""
-        raw = key.encode()
-        i = bisect_left(self._keys, raw)
-        if i < len(self._keys) and self._keys[i] == raw and i not in self._gone:
-            return i
-        return None
+        i = self._keys.find(key)
+        return None if i is None or i in self._gone else i
 
     def _value(self, i: int) -> V:
         self.decoded += 1
@@ -172,7 +226,7 @@ class LazyMap(MutableMapping[str, V]):
 
     def __iter__(self) -> Iterator[str]:
         keys = self._keys
-        return chain((keys[i].decode() for i in self._indexes()), self._added)
+        return chain((keys[i] for i in self._indexes()), self._added)
 
     def items(self) -> _Items[V]:
         return _Items(self)
@@ -183,7 +237,7 @@ class LazyMap(MutableMapping[str, V]):
     def _iter_items(self) -> Iterator[tuple[str, V]]:
         keys, cache = self._keys, self._cache
         for i in self._indexes():
-            key = keys[i].decode()
+            key = keys[i]
             value = cache.get(key, _MISSING)
             if value is _MISSING:
                 value = cache[key] = self._value(i)
@@ -198,7 +252,7 @@ class LazyMap(MutableMapping[str, V]):
         for i in range(len(keys)):
             if i in self._gone:
                 continue
-            key = keys[i].decode()
+            key = keys[i]
             value = cache.get(key, _MISSING)
             out.append((key, bytes(values[at[i]:at[i + 1]]) if value is _MISSING
                         else encode(value)))
