@@ -238,9 +238,8 @@ class Projections:
             sections[section.name] = part
         restored = cls()
         restored.state, restored.temporal = snap.state, snap.temporal
-        maps = [LazyMap(MapColumns(*(sections[f"{name}.{field}"] for field in MapColumns._fields)),
-                        decode) for name, (_, _, decode, _) in zip(_COLUMNS, restored._maps(),
-                                                                    strict=True)]
+        maps = [LazyMap(_map_at(sections, f"{name}."), decode, _all_decoders.get(name))
+                for name, (_, _, decode, _) in zip(_COLUMNS, restored._maps(), strict=True)]
         snap.state.memories, snap.state.by_dedup, snap.temporal.intervals = maps
         restored.vectors = Vectors.load(snap.vectors, sections["vectors"])
         if snap.ann is not None:
@@ -435,6 +434,10 @@ _snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
 _record_decoder = msgspec.msgpack.Decoder(MemoryRecord)
 _interval_decoder = msgspec.msgpack.Decoder(Interval)
 _entity_decoder = msgspec.msgpack.Decoder(EntityNode)
+# The maps a sweep reads whole: decoded in one call on a first pass over them all.
+_all_decoders: dict[str, Callable[[bytes], list[Any]]] = {
+    "memories": msgspec.msgpack.Decoder(list[MemoryRecord]).decode,
+    "intervals": msgspec.msgpack.Decoder(list[Interval]).decode}
 _edge_decoder = msgspec.msgpack.Decoder(Edge)
 
 

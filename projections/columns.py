@@ -27,7 +27,7 @@ from collections.abc import (
     Sequence,
     ValuesView,
 )
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
@@ -85,12 +85,13 @@ class Strings(Sequence[str]):
     """Strings read from :func:`strings_columns` in place, each decoded when asked for, with
     the ones appended since kept apart (a loaded index's ids grow as memories are added)."""
 
-    __slots__ = ("_added", "at", "blob")
+    __slots__ = ("_added", "_all", "at", "blob")
 
     def __init__(self, blob: bytes | memoryview, at: bytes | memoryview) -> None:
         self.blob = memoryview(blob)
         self.at = memoryview(at).cast("B").cast("Q")
         self._added: list[str] = []
+        self._all: list[str] | None = None  # every string of the columns, once all were read
         if len(self.at) == 0 or self.at[-1] != len(self.blob):
             raise ValueError("string offsets do not match their blob")
 
@@ -108,13 +109,25 @@ class Strings(Sequence[str]):
         if i < 0:
             i += len(self)
         if 0 <= i < base:
+            if self._all is not None:
+                return self._all[i]
             return str(self.blob[self.at[i]:self.at[i + 1]], "utf-8")
         return self._added[i - base]
 
     def __iter__(self) -> Iterator[str]:
-        blob, at = self.blob, self.at
-        yield from (str(blob[at[i]:at[i + 1]], "utf-8") for i in range(len(at) - 1))
+        yield from self.every()
         yield from self._added
+
+    def every(self) -> list[str]:
+        """Every string of the columns, decoded once and kept (a pass over them all)."""
+        if self._all is None:
+            blob, at = bytes(self.blob), self.at.tolist()
+            if blob.isascii():  # the usual case (engine-made ids): slice one decoded string
+                text = blob.decode("ascii")
+                self._all = [text[a:b] for a, b in pairwise(at)]
+            else:
+                self._all = [blob[a:b].decode() for a, b in pairwise(at)]
+        return self._all
 
     def extend(self, more: Iterable[str]) -> None:
         self._added.extend(more)
@@ -154,15 +167,18 @@ class LazyMap(MutableMapping[str, V]):
     set again goes last, as in a dict. ``decoded`` counts the values decoded (the tests watch
     that an open decodes none)."""
 
-    __slots__ = ("_added", "_cache", "_decode", "_gone", "_keys", "_order", "_value_at",
-                 "_values", "decoded")
+    __slots__ = ("_added", "_cache", "_decode", "_decode_all", "_gone", "_keys", "_order",
+                 "_value_at", "_values", "decoded")
 
-    def __init__(self, columns: MapColumns, decode: Callable[[memoryview], V]) -> None:
+    def __init__(self, columns: MapColumns, decode: Callable[[memoryview], V],
+                 decode_all: Callable[[bytes], list[V]] | None = None) -> None:
+        """``decode``: one value from its bytes; ``decode_all``: a msgpack array of them, which
+        a first pass over every value uses (one call instead of a million)."""
         self._keys = Strings(columns.keys, columns.key_at)
         self._values = memoryview(columns.values)
         self._value_at = memoryview(columns.value_at).cast("B").cast("Q")
         self._order = memoryview(columns.order).cast("B").cast("I") if columns.order else None
-        self._decode = decode
+        self._decode, self._decode_all = decode, decode_all
         self._cache: dict[str, V] = {}  # decoded (or replaced) values of the columns' keys
         self._gone: set[int] = set()  # indexes of the columns' keys deleted since
         self._added: dict[str, V] = {}  # keys not in the columns (or deleted and set again)
@@ -225,7 +241,7 @@ class LazyMap(MutableMapping[str, V]):
         return (i for i in indexes if i not in gone) if gone else iter(indexes)
 
     def __iter__(self) -> Iterator[str]:
-        keys = self._keys
+        keys = self._keys.every()  # a pass over every key
         return chain((keys[i] for i in self._indexes()), self._added)
 
     def items(self) -> _Items[V]:
@@ -235,7 +251,10 @@ class LazyMap(MutableMapping[str, V]):
         return _Values(self)
 
     def _iter_items(self) -> Iterator[tuple[str, V]]:
-        keys, cache = self._keys, self._cache
+        cache = self._cache
+        if self._decode_all is not None and len(cache) < (len(self._keys) + 1) // 2:
+            self._decode_every()
+        keys = self._keys.every()
         for i in self._indexes():
             key = keys[i]
             value = cache.get(key, _MISSING)
@@ -244,10 +263,24 @@ class LazyMap(MutableMapping[str, V]):
             yield key, value
         yield from self._added.items()
 
+    def _decode_every(self) -> None:
+        """Decode every value not decoded yet, in one call (a sweep reads them all)."""
+        assert self._decode_all is not None
+        n = len(self._keys)
+        header = (bytes([0x90 | n]) if n < 16 else b"\xdc" + n.to_bytes(2, "big")
+                  if n < 1 << 16 else b"\xdd" + n.to_bytes(4, "big"))
+        at = self._value_at
+        values = self._decode_all(header + bytes(self._values[at[0]:at[n]]))
+        keys, cache, gone = self._keys.every(), self._cache, self._gone
+        for i, value in enumerate(values):
+            if i not in gone:
+                cache.setdefault(keys[i], value)  # one decoded before may have changed since
+        self.decoded += n
+
     def encoded_items(self, encode: Callable[[V], bytes]) -> list[tuple[str, bytes]]:
         """(key, encoded value) of every item, sorted by key: the columns' bytes of a value
         never decoded, ``encode`` of the others (which gives the same bytes for one unchanged)."""
-        keys, cache, values, at = self._keys, self._cache, self._values, self._value_at
+        keys, cache, values, at = self._keys.every(), self._cache, self._values, self._value_at
         out = []
         for i in range(len(keys)):
             if i in self._gone:
