@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import mmap
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from itertools import islice
@@ -228,14 +229,18 @@ class Projections:
         if len(data) != start + max((s.at + s.length for s in snap.sections), default=0):
             raise ValueError("snapshot of another length than its head says (truncated?)")
         sections = {}
+        mapped = data.obj if isinstance(data.obj, mmap.mmap) else None
         for section in snap.sections:
-            part = data[start + section.at:start + section.at + section.length]
+            at = start + section.at
+            part = data[at:at + section.length]
             # The vector rows are checked by verify (live against rebuilt), not here: reading
             # them all would bring the whole snapshot into memory at every open.
             if len(part) != section.length or (
                     section.name != "vectors" and _fast_checksum(part) != section.checksum):
                 raise ValueError(f"snapshot column {section.name} is damaged")
             sections[section.name] = part
+            if mapped is not None and section.length >= _RELEASE_AT:
+                _release(mapped, at, section.length)
         restored = cls()
         restored.state, restored.temporal = snap.state, snap.temporal
         maps = [LazyMap(_map_at(sections, f"{name}."), decode, _all_decoders.get(name))
@@ -324,6 +329,7 @@ def _digest(*parts: bytes) -> str:
 # The big maps a snapshot stores in columns (see Projections._maps), by column name prefix.
 _COLUMNS = ("memories", "by_dedup", "intervals")
 _CHECK_BLOCK = 8192  # words of 8 bytes summed per block of _fast_checksum
+_RELEASE_AT = 1 << 20  # columns this long leave the resident set once checked
 
 
 def _fast_checksum(data: bytes | memoryview) -> bytes:
@@ -424,6 +430,16 @@ def _graph_in(dump: GraphDump, sections: Mapping[str, memoryview]) -> GraphDump:
 def _map_at(sections: Mapping[str, memoryview], prefix: str) -> MapColumns:
     """The columns of a map whose section names start with ``prefix``."""
     return MapColumns(*(sections[prefix + field] for field in MapColumns._fields))
+
+
+def _release(mapped: mmap.mmap, at: int, length: int) -> None:
+    """Let the whole pages of a checked column go from this process: they stay in the page
+    cache and come back on first use, so an open does not keep every column it checked
+    resident (its resident set would be most of the snapshot)."""
+    first = -(-at // mmap.PAGESIZE) * mmap.PAGESIZE
+    size = (at + length - first) // mmap.PAGESIZE * mmap.PAGESIZE
+    if size > 0:
+        mapped.madvise(mmap.MADV_DONTNEED, first, size)
 
 
 def _utf8(data: memoryview) -> str:

@@ -27,9 +27,10 @@ from collections.abc import (
     Sequence,
     ValuesView,
 )
-from itertools import chain, pairwise
+from itertools import chain
 from typing import Any, NamedTuple, TypeVar
 
+import msgspec
 import numpy as np
 
 V = TypeVar("V")
@@ -76,9 +77,27 @@ def _offsets(parts: list[bytes]) -> bytes:
 
 
 def strings_columns(strings: Iterable[str]) -> tuple[bytes, bytes]:
-    """Strings as columns: their UTF-8 joined, and where each starts (uint64 LE, one more)."""
-    raw = [s.encode() for s in strings]
-    return b"".join(raw), _offsets(raw)
+    """Strings as columns: a msgpack array of them, and where each element starts in it
+    (uint64 LE, one more: the end). One decode reads them all; a slice reads one."""
+    items = list(strings)
+    blob = _ENCODE_STRINGS(items)
+    sizes = np.fromiter((_str_size(len(s.encode())) for s in items), dtype=_U64,
+                        count=len(items))
+    at = np.empty(len(items) + 1, dtype=_U64)
+    at[0] = len(blob) - int(sizes.sum())  # after the array's header
+    np.cumsum(sizes, out=at[1:])
+    at[1:] += at[0]
+    return blob, at.tobytes()
+
+
+def _str_size(n: int) -> int:
+    """The bytes of a msgpack string of ``n`` UTF-8 bytes, its header included."""
+    return n + (1 if n < 32 else 2 if n < 1 << 8 else 3 if n < 1 << 16 else 5)
+
+
+_ENCODE_STRINGS = msgspec.msgpack.Encoder().encode
+_DECODE_STR = msgspec.msgpack.Decoder(str).decode
+_DECODE_STRS = msgspec.msgpack.Decoder(list[str]).decode
 
 
 class Strings(Sequence[str]):
@@ -98,10 +117,6 @@ class Strings(Sequence[str]):
     def __len__(self) -> int:
         return len(self.at) - 1 + len(self._added)
 
-    def raw(self, i: int) -> bytes:
-        """The UTF-8 of a string of the columns."""
-        return bytes(self.blob[self.at[i]:self.at[i + 1]])
-
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
@@ -111,7 +126,7 @@ class Strings(Sequence[str]):
         if 0 <= i < base:
             if self._all is not None:
                 return self._all[i]
-            return str(self.blob[self.at[i]:self.at[i + 1]], "utf-8")
+            return _DECODE_STR(self.blob[self.at[i]:self.at[i + 1]])
         return self._added[i - base]
 
     def __iter__(self) -> Iterator[str]:
@@ -119,14 +134,11 @@ class Strings(Sequence[str]):
         yield from self._added
 
     def every(self) -> list[str]:
-        """Every string of the columns, decoded once and kept (a pass over them all)."""
+        """Every string of the columns, decoded in one call and kept (a pass over them all)."""
         if self._all is None:
-            blob, at = bytes(self.blob), self.at.tolist()
-            if blob.isascii():  # the usual case (engine-made ids): slice one decoded string
-                text = blob.decode("ascii")
-                self._all = [text[a:b] for a, b in pairwise(at)]
-            else:
-                self._all = [blob[a:b].decode() for a, b in pairwise(at)]
+            self._all = _DECODE_STRS(self.blob)
+            if len(self._all) != len(self.at) - 1:
+                raise ValueError("strings do not match their offsets")
         return self._all
 
     def extend(self, more: Iterable[str]) -> None:
@@ -138,25 +150,9 @@ class Strings(Sequence[str]):
     def find(self, key: str) -> int | None:
         """The index of ``key`` among the strings of the columns, which must be sorted (None
         when it is not there); a binary search, no index built."""
-        raw = key.encode()
-        keys = _Raw(self)
-        i = bisect_left(keys, raw)
-        return i if i < len(keys) and keys[i] == raw else None
-
-
-class _Raw:
-    """The columns' strings as bytes, for :func:`bisect.bisect_left`."""
-
-    __slots__ = ("strings",)
-
-    def __init__(self, strings: Strings) -> None:
-        self.strings = strings
-
-    def __len__(self) -> int:
-        return len(self.strings.at) - 1
-
-    def __getitem__(self, i: int) -> bytes:
-        return self.strings.raw(i)
+        base = len(self.at) - 1
+        i = bisect_left(self, key, 0, base)
+        return i if i < base and self[i] == key else None
 
 
 class LazyMap(MutableMapping[str, V]):
