@@ -142,9 +142,11 @@ class Strings(Sequence[str]):
         return self._all
 
     def extend(self, more: Iterable[str]) -> None:
+        """Append strings (kept apart from the columns, which are read-only)."""
         self._added.extend(more)
 
     def append(self, one: str) -> None:
+        """Append one string."""
         self._added.append(one)
 
     def find(self, key: str) -> int | None:
@@ -201,6 +203,7 @@ class LazyMap(MutableMapping[str, V]):
         return value
 
     def get(self, key: str, default: Any = None) -> Any:
+        """The value of ``key`` (decoded on first use), or ``default``."""
         try:
             return self[key]
         except KeyError:
@@ -241,9 +244,11 @@ class LazyMap(MutableMapping[str, V]):
         return chain((keys[i] for i in self._indexes()), self._added)
 
     def items(self) -> _Items[V]:
+        """The items in the map's order (a first pass decodes every value at once)."""
         return _Items(self)
 
     def values(self) -> _Values[V]:
+        """The values in the map's order (a first pass decodes every value at once)."""
         return _Values(self)
 
     def _iter_items(self) -> Iterator[tuple[str, V]]:
