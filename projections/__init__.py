@@ -1,8 +1,10 @@
 """Pure folds of the event log into the views the engine queries.
 
-:class:`Projections` bundles them: ``apply`` folds one envelope into every view, ``dump`` gives a
-canonical serializable form (the snapshot, and the digest that ``verify`` compares), ``load``
-restores it. Every view can be deleted and rebuilt from the log and comes out byte-identical.
+:class:`Projections` bundles them: ``apply`` folds one envelope into every view, ``to_parts``
+gives the snapshot (a small msgpack head, then columns: :mod:`projections.columns`), and
+``from_bytes`` reads one back in place, decoding a record when it is first used; ``digests``
+hash the same canonical form for ``verify``. Every view can be deleted and rebuilt from the log
+and comes out byte-identical.
 """
 
 from __future__ import annotations
@@ -128,8 +130,9 @@ class Projections:
 
         Layout: magic and version, the checksum of the head, the head's length and the head
         (msgpack :class:`Snapshot`: every view's small parts, and where each column starts),
-        then the columns (:data:`_COLUMNS`, 16-byte aligned), the vector rows last. An open
-        decodes the head alone and reads the columns in place (:mod:`projections.columns`)."""
+        then the columns, 16-byte aligned: the big maps (:data:`_COLUMNS`), the text and graph
+        columns (:func:`_text_out`, :func:`_graph_out`), the vector rows last. An open decodes
+        the head alone and reads the columns in place (:mod:`projections.columns`)."""
         with paused_gc():
             columns: dict[str, bytes | memoryview] = dict(self._columns())
             text, more = _text_out(self.text.dump())

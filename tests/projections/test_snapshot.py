@@ -149,24 +149,6 @@ def test_a_damaged_or_missing_snapshot_gives_a_rebuild(tmp_path: Path, where: st
         assert mem.verify().ok
 
 
-def test_the_snapshot_file_goes_with_its_entry(tmp_path: Path) -> None:
-    path = tmp_path / "s"
-    with _store(path) as mem:
-        mem.remember("one more", namespace="a")
-        mem.snapshot()
-        mem.remember("and another", namespace="a")
-        mem.snapshot()  # keeps one (the default): the older file is removed
-        assert mem.store.snapshot_seqs() == [mem.head().seq]
-        assert [f.name for f in (path / snapfiles.DIRECTORY).iterdir()] == [
-            snapfiles.name_of(mem.head().seq)]
-    # A file no entry names (a crash between writing it and committing its entry) is removed
-    # by the next writer.
-    stray = path / snapfiles.DIRECTORY / snapfiles.name_of(1)
-    stray.write_bytes(b"partial")
-    with eventmem.open(path) as mem:
-        assert not stray.exists() and mem.opened_from.startswith("snapshot")
-
-
 def test_a_snapshot_round_trips_through_its_bytes() -> None:
     views = Projections()
     assert Projections.from_bytes(views.to_bytes()) is not None
