@@ -140,6 +140,8 @@ class Projections:
             graph, more = _graph_out(self.graph.dump())
             columns |= more
             vectors, rows = self.vectors.dump_parts()
+            ann, more = _ann_out(self.vectors.ann_dump())
+            columns |= more
             parts: list[bytes | memoryview] = [*columns.values(), b"".join(rows)] \
                 if len(rows) != 1 else [*columns.values(), rows[0]]
             sections, at = [], 0
@@ -152,7 +154,7 @@ class Projections:
             head = codec.encode_value(Snapshot(
                 version=PROJECTION_VERSION, seq=self.seq, state=state, temporal=temporal,
                 vectors=vectors, text=text, graph=graph,
-                ann=self.vectors.ann_dump(), sections=tuple(sections)))
+                ann=ann, sections=tuple(sections)))
         start = -(_BODY_AT + 8 + len(head)) % 16 + 8 + len(head)  # where the columns begin
         out: list[bytes | memoryview] = [
             _header(), _fast_checksum(head), len(head).to_bytes(8, "big"), head,
@@ -218,8 +220,21 @@ class Projections:
         if (_checksum(body) if version <= 14 else _fast_checksum(payload)) != checksum:
             return None
         try:
-            return _ann_decoder.decode(payload).ann
-        except (msgspec.DecodeError, UnicodeDecodeError, ValueError):
+            found = _ann_decoder.decode(payload)
+            if found.ann is None or version <= 14:
+                return found.ann
+            # Since version 15 the index blobs are columns after the head.
+            start = _BODY_AT + 8 + size
+            start += -start % 16
+            sections = {}
+            for section in found.sections:
+                if section.name.startswith("ann\x00"):
+                    part = data[start + section.at:start + section.at + section.length]
+                    if _fast_checksum(part) != section.checksum:
+                        return None
+                    sections[section.name] = part
+            return _ann_in(found.ann, sections)
+        except (msgspec.DecodeError, UnicodeDecodeError, ValueError, KeyError):
             return None
 
     @classmethod
@@ -251,7 +266,7 @@ class Projections:
         snap.state.memories, snap.state.by_dedup, snap.temporal.intervals = maps
         restored.vectors = Vectors.load(snap.vectors, sections["vectors"])
         if snap.ann is not None:
-            restored.vectors.attach_ann(snap.ann)
+            restored.vectors.attach_ann(_ann_in(snap.ann, sections))
         restored.text = Text.load(_text_in(snap.text, sections))
         restored.graph = Graph.load(_graph_in(snap.graph, sections))
         return restored
@@ -396,6 +411,27 @@ def _text_in(dump: TextDump, sections: Mapping[str, memoryview]) -> TextDump:
     return TextDump(indexes=indexes)
 
 
+def _ann_out(dump: AnnDump | None) -> tuple[AnnDump | None, dict[str, bytes]]:
+    """The ANN indexes for the head, and their blobs as columns (read in place, not copied,
+    by an open: at 1M memories they are hundreds of megabytes)."""
+    if dump is None:
+        return None, {}
+    columns, spaces = {}, {}
+    for ns, segments in dump.spaces.items():
+        for i, segment in enumerate(segments):
+            columns[f"ann\x00{ns}\x00{i}"] = segment.blob
+        spaces[ns] = tuple(msgspec.structs.replace(segment, blob=b"") for segment in segments)
+    return msgspec.structs.replace(dump, spaces=spaces), columns
+
+
+def _ann_in(dump: AnnDump, sections: Mapping[str, memoryview]) -> AnnDump:
+    """The ANN indexes of :func:`_ann_out`'s head and columns."""
+    return msgspec.structs.replace(dump, spaces={
+        ns: tuple(msgspec.structs.replace(segment, blob=sections[f"ann\x00{ns}\x00{i}"])
+                  for i, segment in enumerate(segments))
+        for ns, segments in dump.spaces.items()})
+
+
 _LINK_COLUMNS = ("counts", "others", "codes", "weights")
 
 
@@ -461,10 +497,11 @@ _edge_decoder = msgspec.msgpack.Decoder(Edge)
 
 
 class _AnnOnly(msgspec.Struct):
-    """The one field of a snapshot of any version that :meth:`Projections.ann_of` reads (the
-    decoder skips the others)."""
+    """The fields of a snapshot of any version that :meth:`Projections.ann_of` reads (the
+    decoder skips the others): the indexes, and since version 15 where their blobs are."""
 
     ann: AnnDump | None = None
+    sections: tuple[Section, ...] = ()
 
 
 _ann_decoder = msgspec.msgpack.Decoder(_AnnOnly)
