@@ -287,7 +287,7 @@ class Engine(Reader):
     def snapshot(self) -> int:
         """Write a snapshot of the projections now; returns its seq."""
         self._check_writable()
-        self._log.put_snapshot(self._views.seq, self._views.to_bytes(),
+        self._log.put_snapshot(self._views.seq, self._views.to_parts(),
                                keep=self.config.snapshots_kept)
         self._snapshot_seq = self._views.seq
         return self._snapshot_seq

@@ -1,19 +1,24 @@
 """Pure folds of the event log into the views the engine queries.
 
-:class:`Projections` bundles them: ``apply`` folds one envelope into every view, ``dump`` gives a
-canonical serializable form (the snapshot, and the digest that ``verify`` compares), ``load``
-restores it. Every view can be deleted and rebuilt from the log and comes out byte-identical.
+:class:`Projections` bundles them: ``apply`` folds one envelope into every view, ``to_parts``
+gives the snapshot (a small msgpack head, then columns: :mod:`projections.columns`), and
+``from_bytes`` reads one back in place, decoding a record when it is first used; ``digests``
+hash the same canonical form for ``verify``. Every view can be deleted and rebuilt from the log
+and comes out byte-identical.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
-from collections.abc import Iterable, Iterator
+import mmap
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from itertools import islice
+from typing import Any
 
 import msgspec
+import numpy as np
 
 from eventmem import codec
 from eventmem.errors import CorruptRecordError
@@ -23,9 +28,11 @@ from projections import state as state_view
 from projections import temporal as temporal_view
 from projections import text as text_view
 from projections import vectors as vector_view
-from projections.graph import Graph, GraphDump
-from projections.state import State
-from projections.temporal import Temporal
+from projections.columns import LazyMap, MapColumns, Strings, map_columns, strings_columns
+from projections.graph import Edge, EntityNode, Graph, GraphDump, NamespaceDump
+from projections.links import LinksDump
+from projections.state import MemoryRecord, State
+from projections.temporal import Interval, Temporal
 from projections.text import Text, TextDump
 from projections.vectors import AnnDump, Vectors, VectorsDump
 
@@ -33,12 +40,23 @@ from projections.vectors import AnnDump, Vectors, VectorsDump
 # and the projections rebuilt from the log.
 PROJECTION_VERSION = 15
 
-__all__ = ["PROJECTION_VERSION", "Projections", "Snapshot", "paused_gc"]
+__all__ = ["PROJECTION_VERSION", "Projections", "Section", "Snapshot", "paused_gc"]
+
+
+class Section(msgspec.Struct, array_like=True, frozen=True):
+    """One column of a snapshot: its name, where it starts (from the first column; 16-byte
+    aligned), its length and its checksum (:func:`_fast_checksum`)."""
+
+    name: str
+    at: int
+    length: int
+    checksum: bytes
 
 
 class Snapshot(msgspec.Struct, kw_only=True):
-    """Every view folded to ``seq`` in its serializable form, under the
-    :data:`PROJECTION_VERSION` that folded it (the vector rows travel beside it, as raw bytes)."""
+    """The head of a snapshot: every view folded to ``seq`` in its serializable form, under
+    the :data:`PROJECTION_VERSION` that folded it, except what travels in columns after it
+    (``sections``: the big maps, empty here, and the vector rows)."""
 
     version: int
     seq: int
@@ -50,6 +68,7 @@ class Snapshot(msgspec.Struct, kw_only=True):
     # ANN indexes over sealed vector segments: a cache riding along (not in any digest; older
     # snapshots have none and older readers ignore it).
     ann: AnnDump | None = None
+    sections: tuple[Section, ...] = ()
 
 
 class Projections:
@@ -101,57 +120,85 @@ class Projections:
                 raise _misfit(exc, chunk[0].seq, chunk[-1].seq) from exc
         return self
 
-    def dump(self) -> tuple[Snapshot, bytes]:
-        """The canonical serializable form: a Snapshot struct, and the raw vector rows."""
-        snap, parts = self._dump_parts()
-        return snap, b"".join(parts)
-
-    def _dump_parts(self) -> tuple[Snapshot, list[memoryview]]:
-        vectors, parts = self.vectors.dump_parts()
-        snap = Snapshot(
-            version=PROJECTION_VERSION,
-            seq=self.seq,
-            state=self.state,
-            temporal=self.temporal,
-            vectors=vectors,
-            text=self.text.dump(),
-            graph=self.graph.dump(),
-            ann=self.vectors.ann_dump(),
-        )
-        return snap, parts
-
     def to_bytes(self) -> bytes:
-        """The snapshot: magic and version, a checksum of the body, then the body (payload
-        length, the msgpack payload, the raw vector rows)."""
+        """The snapshot (see :meth:`to_parts`), joined."""
+        return b"".join(self.to_parts())
+
+    def to_parts(self) -> list[bytes | memoryview]:
+        """The snapshot, in parts to be written one after another (the vector rows are views of
+        the live matrix: write them before the next fold).
+
+        Layout: magic and version, the checksum of the head, the head's length and the head
+        (msgpack :class:`Snapshot`: every view's small parts, and where each column starts),
+        then the columns, 16-byte aligned: the big maps (:data:`_COLUMNS`), the text and graph
+        columns (:func:`_text_out`, :func:`_graph_out`), the vector rows last. An open decodes
+        the head alone and reads the columns in place (:mod:`projections.columns`)."""
         with paused_gc():
-            snap, rows = self._dump_parts()
-            payload = codec.encode_value(snap)
-        # Pad so the rows start 16-byte aligned in the snapshot: loaded zero-copy, they must be
-        # aligned float32 for numpy to hand them to BLAS (an unaligned array takes another code
-        # path whose sums differ in the last bits, and novelty would differ after a reopen).
-        pad = -(_BODY_AT + 8 + len(payload)) % 16
-        body: list[bytes | memoryview] = [len(payload).to_bytes(8, "big"), payload, bytes(pad),
-                                          *rows]
-        checksum = hashlib.sha256()
-        for part in body:  # hashed and joined part by part: the rows are copied once, here
-            checksum.update(part)
-        return b"".join([_header(), checksum.digest()[:_CHECKSUM_SIZE], *body])
+            columns: dict[str, bytes | memoryview] = dict(self._columns())
+            text, more = _text_out(self.text.dump())
+            columns |= more
+            graph, more = _graph_out(self.graph.dump())
+            columns |= more
+            vectors, rows = self.vectors.dump_parts()
+            ann, more = _ann_out(self.vectors.ann_dump())
+            columns |= more
+            parts: list[bytes | memoryview] = [*columns.values(), b"".join(rows)] \
+                if len(rows) != 1 else [*columns.values(), rows[0]]
+            sections, at = [], 0
+            for name, part in zip((*columns, "vectors"), parts, strict=True):
+                at += -at % 16  # aligned: float32 rows for BLAS, uint64 offsets in place
+                sections.append(Section(name, at, len(part), _fast_checksum(part)))
+                at += len(part)
+            state = msgspec.structs.replace(self.state, memories={}, by_dedup={})
+            temporal = msgspec.structs.replace(self.temporal, intervals={})
+            head = codec.encode_value(Snapshot(
+                version=PROJECTION_VERSION, seq=self.seq, state=state, temporal=temporal,
+                vectors=vectors, text=text, graph=graph,
+                ann=ann, sections=tuple(sections)))
+        start = -(_BODY_AT + 8 + len(head)) % 16 + 8 + len(head)  # where the columns begin
+        out: list[bytes | memoryview] = [
+            _header(), _fast_checksum(head), len(head).to_bytes(8, "big"), head,
+            bytes(start - 8 - len(head))]
+        done = 0
+        for section, part in zip(sections, parts, strict=True):
+            out += [bytes(section.at - done), part]
+            done = section.at + section.length
+        return out
+
+    def _columns(self) -> dict[str, bytes]:
+        """The columns of the big maps (:data:`_COLUMNS`), canonical."""
+        out: dict[str, bytes] = {}
+        for name, (mapping, encode, _, ordered) in zip(_COLUMNS, self._maps(), strict=True):
+            out |= {f"{name}.{field}": bytes(value) for field, value in
+                    map_columns(mapping, encode, ordered=ordered)._asdict().items()}
+        return out
+
+    def _maps(self) -> tuple[tuple[Mapping[str, Any], Callable[[Any], bytes],
+                                   Callable[[memoryview], Any], bool], ...]:
+        """Each big map (in :data:`_COLUMNS` order): the map, how a value is encoded and
+        decoded, and whether its order is kept."""
+        return ((self.state.memories, codec.encode_value, _record_decoder.decode, True),
+                (self.state.by_dedup, str.encode, _utf8, False),
+                (self.temporal.intervals, codec.encode_value, _interval_decoder.decode, False))
 
     @classmethod
     def from_bytes(cls, data: bytes | memoryview) -> Projections | None:
-        """Restore from a snapshot; None when it is of another version or damaged (the caller
-        rebuilds from the log instead: a snapshot is only a cache)."""
+        """Restore from a snapshot, reading its columns in place (``data`` must outlive the
+        projections: a memory map of the snapshot file); None when it is of another version or
+        damaged (the caller rebuilds from the log instead: a snapshot is only a cache)."""
         data = memoryview(data)
-        header, checksum = bytes(data[:_HEADER_SIZE]), bytes(data[_HEADER_SIZE:_BODY_AT])
-        body = data[_BODY_AT:]
-        # Without the checksum a flipped bit in a count, an id or a vector would decode fine
+        if bytes(data[:_HEADER_SIZE]) != _header() or len(data) < _BODY_AT + 8:
+            return None
+        size = int.from_bytes(data[_BODY_AT:_BODY_AT + 8], "big")
+        head = data[_BODY_AT + 8:_BODY_AT + 8 + size]
+        # Without the checksums a flipped bit in a count, an id or a vector would decode fine
         # and silently become the live state.
-        if header != _header() or len(body) < 8 or _checksum(body) != checksum:
+        if len(head) != size or _fast_checksum(head) != bytes(data[_HEADER_SIZE:_BODY_AT]):
             return None
         try:
             with paused_gc():
-                return cls._restore(body)
-        except (msgspec.DecodeError, UnicodeDecodeError, ValueError, KeyError):
+                return cls._restore(data, head)
+        except (msgspec.DecodeError, UnicodeDecodeError, ValueError, KeyError, TypeError):
             return None
 
     @staticmethod
@@ -162,45 +209,91 @@ class Projections:
         :meth:`Vectors.attach_ann`), so a new folding rule need not cost rebuilding them
         (twenty minutes at 1M memories)."""
         data = memoryview(data)
-        body = data[_BODY_AT:]
-        if bytes(data[: len(_MAGIC)]) != _MAGIC or len(body) < 8 \
-                or _checksum(body) != bytes(data[_HEADER_SIZE:_BODY_AT]):
+        if bytes(data[: len(_MAGIC)]) != _MAGIC or len(data) < _BODY_AT + 8:
             return None
+        version = int.from_bytes(data[len(_MAGIC):_HEADER_SIZE], "big")
+        checksum, body = bytes(data[_HEADER_SIZE:_BODY_AT]), data[_BODY_AT:]
         size = int.from_bytes(body[:8], "big")
+        payload = body[8 : 8 + size]
+        # Up to version 14 the checksum covered the whole body; since, the head (where the
+        # indexes are).
+        if (_checksum(body) if version <= 14 else _fast_checksum(payload)) != checksum:
+            return None
         try:
-            return _ann_decoder.decode(body[8 : 8 + size]).ann
-        except (msgspec.DecodeError, UnicodeDecodeError, ValueError):
+            found = _ann_decoder.decode(payload)
+            if found.ann is None or version <= 14:
+                return found.ann
+            # Since version 15 the index blobs are columns after the head.
+            start = _BODY_AT + 8 + size
+            start += -start % 16
+            sections = {}
+            for section in found.sections:
+                if section.name.startswith("ann\x00"):
+                    part = data[start + section.at:start + section.at + section.length]
+                    if _fast_checksum(part) != section.checksum:
+                        return None
+                    sections[section.name] = part
+            return _ann_in(found.ann, sections)
+        except (msgspec.DecodeError, UnicodeDecodeError, ValueError, KeyError):
             return None
 
     @classmethod
-    def _restore(cls, body: memoryview) -> Projections:
-        """The projections in a checked snapshot body (raises when it does not decode)."""
-        size = int.from_bytes(body[:8], "big")
-        snap = _snapshot_decoder.decode(body[8 : 8 + size])
+    def _restore(cls, data: memoryview, head: memoryview) -> Projections:
+        """The projections in a snapshot whose head checked (raises when it does not decode,
+        or a column does not match its checksum)."""
+        snap = _snapshot_decoder.decode(head)
+        start = _BODY_AT + 8 + len(head)
+        start += -start % 16
+        if len(data) != start + max((s.at + s.length for s in snap.sections), default=0):
+            raise ValueError("snapshot of another length than its head says (truncated?)")
+        sections = {}
+        mapped = data.obj if isinstance(data.obj, mmap.mmap) else None
+        for section in snap.sections:
+            at = start + section.at
+            part = data[at:at + section.length]
+            # The vector rows are checked by verify (live against rebuilt), not here: reading
+            # them all would bring the whole snapshot into memory at every open.
+            if len(part) != section.length or (
+                    section.name != "vectors" and _fast_checksum(part) != section.checksum):
+                raise ValueError(f"snapshot column {section.name} is damaged")
+            sections[section.name] = part
+            if mapped is not None and section.length >= _RELEASE_AT:
+                _release(mapped, at, section.length)
         restored = cls()
-        restored.state = snap.state
-        # The encoding sorts dict keys; restore creation order, which folds that iterate
-        # memories rely on to make the same decisions live and after a reopen.
-        memories = snap.state.memories
-        snap.state.memories = dict(
-            sorted(memories.items(), key=lambda item: item[1].created_seq))
-        restored.temporal = snap.temporal
-        rows_at = 8 + size + (-(_BODY_AT + 8 + size) % 16)
-        restored.vectors = Vectors.load(snap.vectors, body[rows_at:])
+        restored.state, restored.temporal = snap.state, snap.temporal
+        maps = [LazyMap(_map_at(sections, f"{name}."), decode, _all_decoders.get(name))
+                for name, (_, _, decode, _) in zip(_COLUMNS, restored._maps(), strict=True)]
+        snap.state.memories, snap.state.by_dedup, snap.temporal.intervals = maps
+        restored.vectors = Vectors.load(snap.vectors, sections["vectors"])
         if snap.ann is not None:
-            restored.vectors.attach_ann(snap.ann)
-        restored.text = Text.load(snap.text)
-        restored.graph = Graph.load(snap.graph)
+            restored.vectors.attach_ann(_ann_in(snap.ann, sections))
+        restored.text = Text.load(_text_in(snap.text, sections))
+        restored.graph = Graph.load(_graph_in(snap.graph, sections))
         return restored
 
+    def decoded(self) -> int:
+        """How many values of the big maps were decoded since the snapshot was read (0 for
+        projections folded from the log): an open decodes none."""
+        maps = [m for m, *_ in self._maps()]
+        maps += [m for ns in self.graph.namespaces.values() for m in (ns.entities, ns.edges)]
+        return sum(m.decoded for m in maps if isinstance(m, LazyMap))
+
     def digests(self) -> dict[str, str]:
-        """A hash per view of its canonical serialization, to compare live state with a rebuild."""
+        """A hash per view of its canonical serialization, to compare live state with a rebuild
+        (the big maps by their columns: the same whether a loaded map decoded a value or not)."""
         with paused_gc():
-            snap, _ = self._dump_parts()
-        digests = {
-            name: _digest(codec.encode_value(getattr(snap, name)))
-            for name in ("state", "temporal", "text", "graph")
-        }
+            columns = self._columns()
+            state = msgspec.structs.replace(self.state, memories={}, by_dedup={})
+            temporal = msgspec.structs.replace(self.temporal, intervals={})
+            digests = {
+                "state": _digest(codec.encode_value(state), *(
+                    part for name, part in columns.items() if name.split(".")[0] in
+                    ("memories", "by_dedup"))),
+                "temporal": _digest(codec.encode_value(temporal), *(
+                    part for name, part in columns.items() if name.startswith("intervals."))),
+                "text": _digest(*_with_columns(_text_out(self.text.dump()))),
+                "graph": _digest(*_with_columns(_graph_out(self.graph.dump()))),
+            }
         digests["vectors"] = _digest(self.vectors.digest_bytes())
         return dict(sorted(digests.items()))
 
@@ -244,18 +337,171 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+def _digest(*parts: bytes) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        digest.update(part)
+    return digest.hexdigest()
+
+
+# The big maps a snapshot stores in columns (see Projections._maps), by column name prefix.
+_COLUMNS = ("memories", "by_dedup", "intervals")
+_CHECK_BLOCK = 8192  # words of 8 bytes summed per block of _fast_checksum
+_RELEASE_AT = 1 << 20  # columns this long leave the resident set once checked
+
+
+def _fast_checksum(data: bytes | memoryview) -> bytes:
+    """A checksum at memory speed (sha256 runs at a few hundred MB/s here, and a 1M-memory
+    snapshot is a gigabyte): the 64-bit sums of the blocks of 64 KiB, hashed. Any one flipped
+    bit changes its block's sum; a damaged block anywhere changes the hash. Not a defence
+    against a forger: the snapshot is tied to the log's chain hash for that."""
+    data = memoryview(data).cast("B")
+    words = np.frombuffer(data, dtype="<u8", count=len(data) // 8)
+    blocks = len(words) // _CHECK_BLOCK
+    sums = words[:blocks * _CHECK_BLOCK].reshape(blocks, _CHECK_BLOCK).sum(axis=1,
+                                                                           dtype=np.uint64)
+    rest = words[blocks * _CHECK_BLOCK:].sum(dtype=np.uint64)
+    digest = hashlib.blake2b(sums.tobytes(), digest_size=_CHECKSUM_SIZE)
+    digest.update(rest.tobytes())
+    digest.update(data[len(words) * 8:])
+    digest.update(len(data).to_bytes(8, "big"))
+    return digest.digest()
+
+
+# The text and graph dumps keep their small fields in the head; their per-memory columns (ids,
+# postings, links) go to sections named by view, namespace and field, NUL apart (a namespace
+# may hold any other character).
+
+
+def _with_columns(split: tuple[msgspec.Struct, dict[str, bytes]]) -> list[bytes]:
+    """A view's head and columns as one canonical sequence of bytes, for its digest."""
+    head, columns = split
+    return [codec.encode_value(head), *(part for _, part in sorted(columns.items()))]
+
+
+def _text_out(dump: TextDump) -> tuple[TextDump, dict[str, bytes]]:
+    """The text dump for the head, and its columns: each index's ids, and its postings joined
+    (rows, then term frequencies, in term order, with where each term's start)."""
+    head, columns = {}, {}
+    for ns, index in dump.indexes.items():
+        key = f"text\x00{ns}\x00"
+        columns[key + "ids"], columns[key + "ids_at"] = strings_columns(index.ids)
+        columns[key + "rows"] = b"".join(rows for rows, _ in index.postings)
+        columns[key + "tfs"] = b"".join(tfs for _, tfs in index.postings)
+        sizes = np.fromiter((len(rows) for rows, _ in index.postings), dtype="<u8",
+                            count=len(index.postings))
+        columns[key + "at"] = np.concatenate(([0], np.cumsum(sizes))).astype("<u8").tobytes()
+        head[ns] = msgspec.structs.replace(index, ids=(), postings=())
+    return TextDump(indexes=head), columns
+
+
+def _text_in(dump: TextDump, sections: Mapping[str, memoryview]) -> TextDump:
+    """The text dump of :func:`_text_out`'s head and columns, read in place."""
+    indexes = {}
+    for ns, index in dump.indexes.items():
+        key = f"text\x00{ns}\x00"
+        at = sections[key + "at"].cast("B").cast("Q")
+        rows, tfs = sections[key + "rows"], sections[key + "tfs"]
+        if at[-1] != len(rows) or len(tfs) != len(rows):
+            raise ValueError("postings do not match their offsets")
+        indexes[ns] = msgspec.structs.replace(
+            index, ids=Strings(sections[key + "ids"], sections[key + "ids_at"]),
+            postings=tuple((rows[at[i]:at[i + 1]], tfs[at[i]:at[i + 1]])
+                           for i in range(len(at) - 1)))
+    return TextDump(indexes=indexes)
+
+
+def _ann_out(dump: AnnDump | None) -> tuple[AnnDump | None, dict[str, bytes]]:
+    """The ANN indexes for the head, and their blobs as columns (read in place, not copied,
+    by an open: at 1M memories they are hundreds of megabytes)."""
+    if dump is None:
+        return None, {}
+    columns, spaces = {}, {}
+    for ns, segments in dump.spaces.items():
+        for i, segment in enumerate(segments):
+            columns[f"ann\x00{ns}\x00{i}"] = segment.blob
+        spaces[ns] = tuple(msgspec.structs.replace(segment, blob=b"") for segment in segments)
+    return msgspec.structs.replace(dump, spaces=spaces), columns
+
+
+def _ann_in(dump: AnnDump, sections: Mapping[str, memoryview]) -> AnnDump:
+    """The ANN indexes of :func:`_ann_out`'s head and columns."""
+    return msgspec.structs.replace(dump, spaces={
+        ns: tuple(msgspec.structs.replace(segment, blob=sections[f"ann\x00{ns}\x00{i}"])
+                  for i, segment in enumerate(segments))
+        for ns, segments in dump.spaces.items()})
+
+
+_LINK_COLUMNS = ("counts", "others", "codes", "weights")
+
+
+def _graph_out(dump: GraphDump) -> tuple[GraphDump, dict[str, bytes]]:
+    """The graph dump for the head, and each namespace's columns: its entities and edges (as
+    maps, :func:`map_columns`) and its links."""
+    namespaces: dict[str, NamespaceDump] = {}
+    columns: dict[str, bytes] = {}
+    for ns, graph in dump.namespaces.items():
+        for name, mapping in (("entities", graph.entities), ("edges", graph.edges)):
+            key = f"{name}\x00{ns}\x00"
+            columns |= {key + field: value for field, value in
+                        map_columns(mapping, codec.encode_value)._asdict().items()}
+        key, links = f"links\x00{ns}\x00", graph.links
+        columns[key + "ids"], columns[key + "ids_at"] = strings_columns(links.ids)
+        columns |= {key + name: getattr(links, name) for name in _LINK_COLUMNS}
+        namespaces[ns] = NamespaceDump({}, {}, LinksDump(
+            (), links.relations, b"", b"", b"", b""))
+    return GraphDump(params=dump.params, namespaces=namespaces), columns
+
+
+def _graph_in(dump: GraphDump, sections: Mapping[str, memoryview]) -> GraphDump:
+    """The graph dump of :func:`_graph_out`'s head and columns, read in place."""
+    for ns, graph in dump.namespaces.items():
+        graph.entities = LazyMap(_map_at(sections, f"entities\x00{ns}\x00"),
+                                 _entity_decoder.decode)
+        graph.edges = LazyMap(_map_at(sections, f"edges\x00{ns}\x00"), _edge_decoder.decode)
+        key = f"links\x00{ns}\x00"
+        graph.links = LinksDump(Strings(sections[key + "ids"], sections[key + "ids_at"]),  # type: ignore[arg-type]
+                                graph.links.relations,
+                                *(sections[key + name] for name in _LINK_COLUMNS))  # type: ignore[arg-type]
+    return dump
+
+
+def _map_at(sections: Mapping[str, memoryview], prefix: str) -> MapColumns:
+    """The columns of a map whose section names start with ``prefix``."""
+    return MapColumns(*(sections[prefix + field] for field in MapColumns._fields))
+
+
+def _release(mapped: mmap.mmap, at: int, length: int) -> None:
+    """Let the whole pages of a checked column go from this process: they stay in the page
+    cache and come back on first use, so an open does not keep every column it checked
+    resident (its resident set would be most of the snapshot)."""
+    first = -(-at // mmap.PAGESIZE) * mmap.PAGESIZE
+    size = (at + length - first) // mmap.PAGESIZE * mmap.PAGESIZE
+    if size > 0:
+        mapped.madvise(mmap.MADV_DONTNEED, first, size)
+
+
+def _utf8(data: memoryview) -> str:
+    return str(data, "utf-8")
 
 
 _snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
+_record_decoder = msgspec.msgpack.Decoder(MemoryRecord)
+_interval_decoder = msgspec.msgpack.Decoder(Interval)
+_entity_decoder = msgspec.msgpack.Decoder(EntityNode)
+# The maps a sweep reads whole: decoded in one call on a first pass over them all.
+_all_decoders: dict[str, Callable[[bytes], list[Any]]] = {
+    "memories": msgspec.msgpack.Decoder(list[MemoryRecord]).decode,
+    "intervals": msgspec.msgpack.Decoder(list[Interval]).decode}
+_edge_decoder = msgspec.msgpack.Decoder(Edge)
 
 
 class _AnnOnly(msgspec.Struct):
-    """The one field of a snapshot of any version that :meth:`Projections.ann_of` reads (the
-    decoder skips the others)."""
+    """The fields of a snapshot of any version that :meth:`Projections.ann_of` reads (the
+    decoder skips the others): the indexes, and since version 15 where their blobs are."""
 
     ann: AnnDump | None = None
+    sections: tuple[Section, ...] = ()
 
 
 _ann_decoder = msgspec.msgpack.Decoder(_AnnOnly)

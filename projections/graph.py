@@ -21,7 +21,7 @@ fold, and the pure read functions that weigh and walk the graph.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, MutableMapping
 from typing import NamedTuple, cast
 
 import msgspec
@@ -108,19 +108,21 @@ class NamespaceGraph:
 
     __slots__ = ("edges", "entities", "links")
 
-    def __init__(self, entities: dict[str, EntityNode] | None = None,
-                 edges: dict[str, Edge] | None = None, links: Links | None = None) -> None:
-        self.entities: dict[str, EntityNode] = {} if entities is None else entities
+    def __init__(self, entities: MutableMapping[str, EntityNode] | None = None,
+                 edges: MutableMapping[str, Edge] | None = None,
+                 links: Links | None = None) -> None:
+        # Loaded from a snapshot, these are projections.columns.LazyMap (decoded on first use).
+        self.entities: MutableMapping[str, EntityNode] = {} if entities is None else entities
         # by "subject NUL relation NUL object"
-        self.edges: dict[str, Edge] = {} if edges is None else edges
+        self.edges: MutableMapping[str, Edge] = {} if edges is None else edges
         self.links = Links() if links is None else links  # memory id -> its links
 
 
 class NamespaceDump(msgspec.Struct, array_like=True):
     """One namespace's graph as a snapshot holds it."""
 
-    entities: dict[str, EntityNode]
-    edges: dict[str, Edge]
+    entities: MutableMapping[str, EntityNode]
+    edges: MutableMapping[str, Edge]
     links: LinksDump
 
 
@@ -317,7 +319,7 @@ def _ingest(graph: Graph, e: MemoryIngested, extraction: Extraction) -> None:
         _link_all(ns.links, graph.params.max_links_per_memory, mid, e.links)
 
 
-def _mention(entities: dict[str, EntityNode], key: str, name: str, type_: str, mid: str,
+def _mention(entities: MutableMapping[str, EntityNode], key: str, name: str, type_: str, mid: str,
              at: int) -> EntityNode:
     """Memory ``mid`` mentions entity ``key`` (once, however often it names it)."""
     node = entities.get(key)

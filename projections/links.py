@@ -24,6 +24,8 @@ from itertools import chain
 import msgspec
 import numpy as np
 
+from projections.columns import Strings
+
 # link_key(the other memory, relation, outgoing: whether the holder is the carrier) -> weight
 Key = str
 Bucket = dict[Key, float]
@@ -91,7 +93,9 @@ class _Base:
         np.cumsum(counts, out=self.offsets[1:])
         self.others, self.codes, self.weights = others, codes, weights
         # holder -> its row in ids, for the holders whose rows the fold has not taken yet
-        self.pos = {mid: i for i, mid in enumerate(dump.ids)}
+        self.pos: dict[str, int] | _Untaken = (
+            _Untaken(dump.ids) if isinstance(dump.ids, Strings)
+            else {mid: i for i, mid in enumerate(dump.ids)})
 
     def rows(self, i: int) -> Iterator[tuple[str, str, bool, float]]:
         """(other, relation, outgoing, weight) of holder ``i``, in canonical order."""
@@ -100,6 +104,40 @@ class _Base:
         for other, code, weight in zip(self.others[lo:hi].tolist(), self.codes[lo:hi].tolist(),
                                        self.weights[lo:hi].tolist(), strict=True):
             yield ids[other], relations[code >> 1], bool(code & 1), weight
+
+
+class _Untaken:
+    """``_Base.pos`` over ids read in place from a snapshot (:class:`Strings`, sorted): the
+    holders whose rows the fold has not taken, found by binary search; no dict of a million
+    ids is built at open."""
+
+    __slots__ = ("ids", "taken")
+
+    def __init__(self, ids: Strings) -> None:
+        self.ids, self.taken = ids, set[int]()
+
+    def get(self, mid: str) -> int | None:
+        i = self.ids.find(mid)
+        return None if i is None or i in self.taken else i
+
+    def __getitem__(self, mid: str) -> int:
+        i = self.get(mid)
+        if i is None:
+            raise KeyError(mid)
+        return i
+
+    def pop(self, mid: str, default: None = None) -> int | None:
+        i = self.get(mid)
+        if i is not None:
+            self.taken.add(i)
+        return i
+
+    def __len__(self) -> int:
+        return len(self.ids) - len(self.taken)
+
+    def __iter__(self) -> Iterator[str]:
+        taken = self.taken
+        return (mid for i, mid in enumerate(self.ids) if i not in taken)
 
 
 class Links:
@@ -173,7 +211,7 @@ class Links:
             if base is None:
                 return _EMPTY
             if len(base.pos) == len(base.ids):  # untouched since the load: already canonical
-                return LinksDump(base.ids, base.relations, np.diff(base.offsets).astype(_U32)
+                return LinksDump(tuple(base.ids), base.relations, np.diff(base.offsets).astype(_U32)
                                  .tobytes(), base.others.tobytes(), base.codes.tobytes(),
                                  base.weights.tobytes())
         # Rows of the holders still in the loaded columns, then the buckets' rows; sorted below.

@@ -7,7 +7,7 @@ that needs an older state folds a fresh one instead.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -187,8 +187,9 @@ class SummaryRef(msgspec.Struct, array_like=True, gc=False):
 class State(msgspec.Struct, kw_only=True):
     """All memories by id, plus the dedup index (namespace NUL dedup key -> memory id)."""
 
-    memories: dict[str, MemoryRecord] = msgspec.field(default_factory=dict)
-    by_dedup: dict[str, str] = msgspec.field(default_factory=dict)
+    # Loaded from a snapshot, these two are projections.columns.LazyMap (decoded on first use).
+    memories: MutableMapping[str, MemoryRecord] = msgspec.field(default_factory=dict)
+    by_dedup: MutableMapping[str, str] = msgspec.field(default_factory=dict)
     # namespace NUL session -> ids of its working-tier memories, oldest first
     working: dict[str, list[str]] = msgspec.field(default_factory=dict)
     conflicts: dict[str, ConflictRecord] = msgspec.field(default_factory=dict)

@@ -14,6 +14,8 @@ A third time is what a memory's text speaks of (``times``, read when it was writ
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
+
 import msgspec
 
 from eventmem.clock import MICROS_PER_DAY
@@ -46,7 +48,8 @@ class Temporal(msgspec.Struct, kw_only=True):
     and the memories whose text speaks of a time, by namespace and the first day of a span it
     speaks of (:func:`told_key`), in the order written."""
 
-    intervals: dict[str, Interval] = msgspec.field(default_factory=dict)
+    # Loaded from a snapshot: a projections.columns.LazyMap (decoded on first use).
+    intervals: MutableMapping[str, Interval] = msgspec.field(default_factory=dict)
     told: dict[str, list[str]] = msgspec.field(default_factory=dict)
 
 

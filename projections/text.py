@@ -17,6 +17,7 @@ import numpy as np
 from eventmem.events import LifecycleTransitioned, MemoryErased, MemoryIngested, purged_ids
 from eventmem.storage.envelope import Envelope
 from eventmem.text.normalize import packed_parts, packed_terms, query_terms
+from projections.columns import Strings
 from projections.topk import SubsetIds, top_allowed
 
 K1 = 1.2
@@ -35,11 +36,13 @@ class Index:
                  "tail_terms", "tail_tfs", "total_len")
 
     def __init__(self) -> None:
-        self.ids: list[str] = []
+        # Loaded from a snapshot: a projections.columns.Strings, read in place.
+        self.ids: list[str] | Strings = []
         self.doc_len = array("I")
         self.total_len = 0
-        # term id -> (rows, term frequencies), rows ascending
-        self.postings: dict[int, tuple[array, array]] = {}
+        # term id -> (rows, term frequencies), rows ascending; loaded from a snapshot, numpy
+        # views of it (uint32), until a seal adds to the term
+        self.postings: dict[int, tuple[array | np.ndarray, array | np.ndarray]] = {}
         # The rows of the documents that are plans, ascending: the write path looks among them
         # alone for the plan a text reports done (see top_among).
         self.plan_rows = array("I")
@@ -111,11 +114,14 @@ class Index:
         for i, (term, start, end) in enumerate(zip(
             terms[starts].tolist(), starts.tolist(), ends.tolist(), strict=True
         )):
-            entry = postings.get(term)
-            if entry is None:
-                entry = postings[term] = (array("I"), array("I"))
-            entry[0].frombytes(rows[start:end].tobytes())
-            entry[1].frombytes(tfs[start:end].tobytes())
+            held = postings.get(term)
+            # read in place from a snapshot until a fold first adds to it
+            posted, counts = (array("I"), array("I")) if held is None else (
+                array("I", held[0].tobytes()) if isinstance(held[0], np.ndarray) else held[0],
+                array("I", held[1].tobytes()) if isinstance(held[1], np.ndarray) else held[1])
+            posted.frombytes(rows[start:end].tobytes())
+            counts.frombytes(tfs[start:end].tobytes())
+            postings[term] = (posted, counts)
             known = bounds.get(term)
             if known is not None:
                 bounds[term] = max(known, peaks[i])
@@ -384,17 +390,23 @@ class Text:
         text = cls()
         for ns, d in dump.indexes.items():
             ix = Index()
-            ix.ids = list(d.ids)
+            ix.ids = d.ids if isinstance(d.ids, Strings) else list(d.ids)
             ix.doc_len.frombytes(d.doc_len)
             ix.total_len = d.total_len
             ix.plan_rows.frombytes(d.plan_rows)
             terms = array("I")
             terms.frombytes(d.terms)
+            if len(terms) != len(d.postings):
+                raise ValueError("postings do not match their terms")
             for term, (rows, tfs) in zip(terms, d.postings, strict=True):
-                r, f = array("I"), array("I")
-                r.frombytes(rows)
-                f.frombytes(tfs)
-                ix.postings[term] = (r, f)
+                if isinstance(rows, memoryview):  # in place, from a snapshot's columns
+                    ix.postings[term] = (np.frombuffer(rows, dtype="<u4"),
+                                         np.frombuffer(tfs, dtype="<u4"))
+                else:
+                    r, f = array("I"), array("I")
+                    r.frombytes(rows)
+                    f.frombytes(tfs)
+                    ix.postings[term] = (r, f)
             text.indexes[ns] = ix
         return text
 

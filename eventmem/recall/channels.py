@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple, Protocol
 
 import numpy as np
@@ -110,7 +110,7 @@ def same_session(a: MemoryRecord, b: MemoryRecord, gap_s: float) -> bool:
     return abs(a.created_at - b.created_at) <= gap_s * MICROS_PER_SECOND
 
 
-def context_scores(found: Lexical, rows: Sequence[int], memories: dict[str, MemoryRecord],
+def context_scores(found: Lexical, rows: Sequence[int], memories: Mapping[str, MemoryRecord],
                    weights: Sequence[float], gap_s: float, allowed: Allowed) -> list[float]:
     """The scores of memories (by row) with the text around them: each one's own BM25 plus its
     session neighbours' (the memories created up to ``len(weights)`` rows before and after it),
@@ -139,7 +139,7 @@ def context_scores(found: Lexical, rows: Sequence[int], memories: dict[str, Memo
     return out.tolist()
 
 
-def context(found: Lexical, n: int, allowed: Allowed, memories: dict[str, MemoryRecord],
+def context(found: Lexical, n: int, allowed: Allowed, memories: Mapping[str, MemoryRecord],
             weights: Sequence[float], gap_s: float, *,
             own: dict[str, float] | None = None) -> Ranked:
     """The context channel: memories ranked by :func:`context_scores`. The smoothed upper bound
@@ -170,7 +170,7 @@ def top_rows(scores: np.ndarray, n: int) -> list[int]:
 # -- time ----------------------------------------------------------------------------------------
 
 
-def created_between(found: Lexical, memories: dict[str, MemoryRecord], start: int,
+def created_between(found: Lexical, memories: Mapping[str, MemoryRecord], start: int,
                     end: int) -> tuple[int, int]:
     """Rows ``[lo, hi)`` of the memories created in ``[start, end)``: rows are in creation order
     and the log's time never goes back, so two binary searches find them."""
@@ -182,7 +182,7 @@ def created_between(found: Lexical, memories: dict[str, MemoryRecord], start: in
     return bisect_left(ids, start, key=created), bisect_left(ids, end, key=created)
 
 
-def rows_of(found: Lexical, memories: dict[str, MemoryRecord], ids: Sequence[str]) -> list[int]:
+def rows_of(found: Lexical, memories: Mapping[str, MemoryRecord], ids: Sequence[str]) -> list[int]:
     """The rows of ``ids`` in ``found`` (rows are in creation order: a binary search each),
     leaving out those it does not hold."""
 
@@ -200,7 +200,7 @@ def rows_of(found: Lexical, memories: dict[str, MemoryRecord], ids: Sequence[str
     return rows
 
 
-def time_channel(found: Lexical, n: int, allowed: Allowed, memories: dict[str, MemoryRecord],
+def time_channel(found: Lexical, n: int, allowed: Allowed, memories: Mapping[str, MemoryRecord],
                  start: int, end: int, weights: Sequence[float], gap_s: float, *,
                  match: bool, spoken: Sequence[tuple[str, float]] = ()) -> Ranked:
     """Memories tied to the span ``[start, end)``: those created in it, and those ``spoken``

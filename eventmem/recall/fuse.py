@@ -343,7 +343,7 @@ def own_words(views: Projections, namespace: str, query: str, found: ch.Lexical,
 _ASKS = re.compile(r"\?[\s\"')\]]*$")
 
 
-def answers(found: ch.Lexical, n: int, allowed: ch.Allowed, memories: dict[str, MemoryRecord],
+def answers(found: ch.Lexical, n: int, allowed: ch.Allowed, memories: Mapping[str, MemoryRecord],
             access: Access, gap_s: float, *, seeds: int) -> list[tuple[str, float]]:
     """The answer channel: the turn after a matching question. "How often do you work out with
     your family?" shares the query's words; "Three times a week; it keeps us on track", the

@@ -5,8 +5,9 @@ Sub-databases::
     log        seq (8-byte big-endian)  -> prev_hash (32 bytes) + event (msgpack)
     content, blobs, vectors             texts, vectors and terms by hash (eventmem.storage.content)
     by_memory  memory id                -> seq (dupsort, so a memory's seqs come back in order)
-    snapshots  seq (8-byte big-endian)  -> SNAPSHOT_FRAME + the log's chain hash at that seq
-                                           + serialized projection state (a cache)
+    snapshots  seq (8-byte big-endian)  -> SNAPSHOT_FILE_FRAME + the log's chain hash at that seq
+                                           + the name of the file holding the serialized
+                                           projection state (a cache; eventmem.storage.snapfiles)
     meta       b"format", b"head" (seq + hash), b"embedder", b"slots" (next slot),
                b"erasures" (the seqs of the erasure events, 8 bytes each)
 
@@ -35,8 +36,14 @@ import lmdb
 import msgspec
 
 from eventmem import codec
-from eventmem.errors import CorruptRecordError, IncompatibleStoreError, StoreLockedError
+from eventmem.errors import (
+    CorruptRecordError,
+    IncompatibleStoreError,
+    ReadOnlyError,
+    StoreLockedError,
+)
 from eventmem.events import AnyEvent, Event, memory_ids_of
+from eventmem.storage import snapfiles
 from eventmem.storage.content import ContentTables
 from eventmem.storage.envelope import Content, Envelope
 from eventmem.storage.environment import DEFAULT_MAP_SIZE, Environment
@@ -62,6 +69,19 @@ _READ_CHUNK = 1024  # records decoded and joined with their content at a time
 # it to this log (another store's snapshot at the same seq names another hash). A value without
 # the frame is an older eventmem's snapshot, tied to nothing.
 SNAPSHOT_FRAME = b"emsnap1\x00"
+# Since projection version 15 the snapshot is a file (eventmem.storage.snapfiles): the value is
+# this frame, the chain hash, and the file's name.
+SNAPSHOT_FILE_FRAME = b"emsnap2\x00"
+
+
+def _file_of(value: bytes) -> str | None:
+    """The snapshot file a ``snapshots`` value names (None: the snapshot is in the value)."""
+    if not value.startswith(SNAPSHOT_FILE_FRAME):
+        return None
+    try:
+        return value[len(SNAPSHOT_FILE_FRAME) + HASH_SIZE:].decode()
+    except UnicodeDecodeError:
+        return None
 
 
 def seq_key(seq: int) -> bytes:
@@ -94,11 +114,12 @@ class Pinned(NamedTuple):
 
 
 class Snapshot(NamedTuple):
-    """A stored snapshot: its seq, the projections' bytes, and the chain hash of the log record
-    it was taken at (None for an untied snapshot of an older eventmem)."""
+    """A stored snapshot: its seq, the projections' bytes (a read-only map of its file; empty
+    when the file is missing), and the chain hash of the log record it was taken at (None for
+    an untied snapshot of an older eventmem)."""
 
     seq: int
-    data: bytes
+    data: bytes | memoryview
     chain_hash: bytes | None
 
 
@@ -145,6 +166,7 @@ class EventLog:
             log._check_format()
             if not log.readonly:
                 log._written = log.head()
+                snapfiles.sweep(log.path, log._snapshot_files())
             return log
 
         return Environment.open(path, readonly=readonly, sync=sync, map_size=map_size,
@@ -258,15 +280,15 @@ class EventLog:
         """
         encoded = [codec.encode(event) for event in events]
 
-        def body(txn: lmdb.Transaction) -> tuple[list[int], Head]:
-            for key in [bytes(k) for k in txn.cursor(db=self._snapshots).iternext(values=False)]:
-                txn.delete(key, db=self._snapshots)
+        def body(txn: lmdb.Transaction) -> tuple[list[int], Head, list[str]]:
+            dropped = self._keep_snapshots(txn, 0)
             seqs, head = self._append_in(txn, events, encoded, None, None, drop_contents)
             known = txn.get(b"erasures", db=self._meta) or b""
             txn.put(b"erasures", bytes(known) + b"".join(map(seq_key, seqs)), db=self._meta)
-            return seqs, head
+            return seqs, head, dropped
 
-        seqs, self._written = self.environment.write(body)
+        seqs, self._written, dropped = self.environment.write(body)
+        snapfiles.remove(self.path, dropped)
         return seqs
 
     def erasure_seqs(self) -> list[int]:
@@ -497,22 +519,35 @@ class EventLog:
 
     # -- snapshots (a cache of projection state; never the source of truth) -------------------
 
-    def put_snapshot(self, seq: int, data: bytes, *, keep: int = 1) -> None:
-        """Store a snapshot taken at ``seq``, tied to the chain hash of the log's record there
-        (read in the same transaction), and drop all but the newest ``keep`` (at least 1).
+    def put_snapshot(self, seq: int, data: bytes | Iterable[bytes | memoryview], *,
+                     keep: int = 1) -> None:
+        """Store a snapshot taken at ``seq`` (its bytes, or its parts in order), tied to the
+        chain hash of the log's record there (read in the same transaction), and drop all but
+        the newest ``keep`` (at least 1).
 
-        One transaction: a crash before it commits leaves the snapshots as they were, so the
-        store always holds a whole one (or none). The pages of the ones dropped are free for the
-        next writes but stay in the file until :meth:`compact`."""
+        The bytes go to a file (:mod:`eventmem.storage.snapfiles`), written and synced before
+        the one transaction that names it and drops the old entries: a crash before it commits
+        leaves the snapshots as they were, so the store always holds a whole one (or none). The
+        files of the ones dropped are removed after it commits."""
         if keep < 1:
             raise ValueError("keep at least one snapshot: the one just stored")
+        self.environment.check_open()
+        if self.readonly:
+            raise ReadOnlyError(f"store at {self.path} is open read-only")
+        name = snapfiles.write(self.path, seq, [data] if isinstance(data, bytes) else data)
 
-        def body(txn: lmdb.Transaction) -> None:
+        def body(txn: lmdb.Transaction) -> list[str]:
             tie = self._hash_at(txn, seq)
-            txn.put(seq_key(seq), SNAPSHOT_FRAME + tie + data, db=self._snapshots)
-            self._keep_snapshots(txn, keep)
+            txn.put(seq_key(seq), SNAPSHOT_FILE_FRAME + tie + name.encode(), db=self._snapshots)
+            return [old for old in self._keep_snapshots(txn, keep) if old != name]
 
-        self.environment.write(body)
+        try:
+            dropped = self.environment.write(body)
+        except BaseException:
+            if name not in self._snapshot_files():
+                snapfiles.remove(self.path, [name])
+            raise
+        snapfiles.remove(self.path, dropped)
 
     def trim_snapshots(self, keep: int) -> int:
         """Drop all but the newest ``keep`` (at least 1) snapshots, in one transaction (what a
@@ -520,13 +555,26 @@ class EventLog:
         were dropped."""
         if keep < 1:
             raise ValueError("keep at least one snapshot: the one an open starts from")
-        return self.environment.write(lambda txn: self._keep_snapshots(txn, keep))
+        before = len(self.snapshot_seqs())
+        dropped = self.environment.write(lambda txn: self._keep_snapshots(txn, keep))
+        snapfiles.remove(self.path, dropped)
+        return before - len(self.snapshot_seqs())
 
-    def _keep_snapshots(self, txn: lmdb.Transaction, keep: int) -> int:
-        keys = [bytes(k) for k in txn.cursor(db=self._snapshots).iternext(values=False)]
-        for old in keys[:-keep]:
-            txn.delete(old, db=self._snapshots)
-        return len(keys[:-keep])
+    def _keep_snapshots(self, txn: lmdb.Transaction, keep: int) -> list[str]:
+        """Drop all but the newest ``keep`` entries; returns the names of their files (removed
+        by the caller once the transaction commits)."""
+        cursor = txn.cursor(db=self._snapshots)
+        entries = [(bytes(k), bytes(v)) for k, v in cursor]
+        dropped = entries[:-keep] if keep else entries
+        for key, _ in dropped:
+            txn.delete(key, db=self._snapshots)
+        return [name for _, value in dropped if (name := _file_of(value)) is not None]
+
+    def _snapshot_files(self) -> list[str]:
+        """The names of the snapshot files the table names."""
+        with self.environment.read_txn() as txn:
+            return [name for _, value in txn.cursor(db=self._snapshots)
+                    if (name := _file_of(bytes(value))) is not None]
 
     def latest_snapshot(self, max_seq: int | None = None) -> Snapshot | None:
         """The newest snapshot taken at or before ``max_seq``. Whether it belongs to this log
@@ -543,6 +591,11 @@ class EventLog:
                 return None
             seq, value = int.from_bytes(cursor.key(), "big"), bytes(cursor.value())
         framed = len(SNAPSHOT_FRAME) + HASH_SIZE
+        name = _file_of(value)
+        if name is not None:
+            mapped = snapfiles.open_map(self.path, name)
+            return Snapshot(seq, b"" if mapped is None else mapped,
+                            value[len(SNAPSHOT_FILE_FRAME):framed])
         if value.startswith(SNAPSHOT_FRAME) and len(value) >= framed:
             return Snapshot(seq, value[framed:], value[len(SNAPSHOT_FRAME):framed])
         return Snapshot(seq, value, None)

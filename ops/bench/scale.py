@@ -156,10 +156,11 @@ def generate_note_queries(count: int, seed: int) -> list[str]:
 
 
 def disk_breakdown(path: Path) -> dict[str, Any]:
-    """Where the bytes of ``path``'s ``data.mdb`` go: per sub-database page size x (branch +
-    leaf + overflow pages) and its entries, the free pages (pages below the high-water mark no
-    table holds: freed by deletes and overwrites, reusable, still in the file), and each
-    snapshot kept (seq, bytes). Opens the file read-only with plain lmdb: call it with no
+    """Where the bytes of the store at ``path`` go: per sub-database of ``data.mdb`` page size x
+    (branch + leaf + overflow pages) and its entries, the free pages (pages below the
+    high-water mark no table holds: freed by deletes and overwrites, reusable, still in the
+    file), and each snapshot kept (seq, bytes; a file beside data.mdb, counted in
+    ``file_bytes``). Opens the file read-only with plain lmdb: call it with no
     engine of this process open on the store (py-lmdb opens an environment once per process)."""
     env = lmdb.open(str(path), readonly=True, lock=False, max_dbs=32, subdir=True)
     try:
@@ -177,26 +178,39 @@ def disk_breakdown(path: Path) -> dict[str, Any]:
                                          "bytes": pages * psize,
                                          "overflow_pages": st["overflow_pages"]}
                 if name == b"snapshots":
+                    # The snapshots held in the table (an older store's); a newer one's
+                    # entries name files, listed below.
                     snapshots = [{"seq": int.from_bytes(k, "big"), "bytes": len(v)}
-                                 for k, v in txn.cursor(db=db)]
+                                 for k, v in txn.cursor(db=db)
+                                 if not bytes(v).startswith(b"emsnap2\x00")]
         info = env.info()
     finally:
         env.close()
+    # Snapshots are files beside data.mdb (since projection version 15); an older store's are
+    # values of the snapshots table, counted there.
+    folder = path / "snapshots"
+    files = sorted(folder.iterdir()) if folder.is_dir() else []
+    snapshot_files = [{"seq": int(f.name.split(".")[0]), "bytes": f.stat().st_size}
+                      for f in files if f.name.split(".")[0].isdigit()]
     used_pages = info["last_pgno"] + 1
     main_pages = main["branch_pages"] + main["leaf_pages"] + main["overflow_pages"]
     # Two meta pages, the main table of names, the named tables; the rest below the high-water
     # mark is free (the free list's own few pages included).
     free_pages = used_pages - 2 - main_pages - sum(t["pages"] for t in tables.values())
-    return {"file_bytes": (path / "data.mdb").stat().st_size, "page_size": psize,
+    data_bytes = (path / "data.mdb").stat().st_size
+    files_bytes = sum(f["bytes"] for f in snapshot_files)
+    return {"file_bytes": data_bytes + files_bytes, "data_mdb_bytes": data_bytes,
+            "snapshot_files_bytes": files_bytes, "page_size": psize,
             "used_pages": used_pages, "free_pages": free_pages, "free_bytes": free_pages * psize,
             "tables": dict(sorted(tables.items(), key=lambda kv: -kv[1]["bytes"])),
-            "snapshots": snapshots}
+            "snapshots": snapshots + snapshot_files}
 
 
 # -- fresh processes ------------------------------------------------------------------------------
 
 # Open the store (from its snapshot) in a process that holds nothing else; print the seconds and
-# what the open added to the resident set (anonymous and file-backed apart, from /proc).
+# what the open added to the resident set (anonymous and file-backed apart, from /proc). The
+# imports come first, timed apart: they cost the same at any size.
 _FRESH_OPEN = """
 import json, sys, time
 def rss():
@@ -207,13 +221,16 @@ def rss():
             if key in ("VmRSS", "RssAnon", "RssFile"):
                 fields[key] = int(value.split()[0]) * 1024
     return fields
+start = time.perf_counter()
 import eventmem
+eventmem.Engine  # the lazy imports an open makes (a second here, whatever the store's size)
+imported = time.perf_counter() - start
 before = rss()
 start = time.perf_counter()
 mem = eventmem.open(sys.argv[1], config=eventmem.Config(sync=False))
 seconds = time.perf_counter() - start
 after = rss()
-print(json.dumps({"seconds": seconds, "opened_from": mem.opened_from,
+print(json.dumps({"seconds": seconds, "import_seconds": imported, "opened_from": mem.opened_from,
                   "rss": {k: after[k] - before[k] for k in after}, "rss_total": after}))
 mem.close()
 """
@@ -260,6 +277,7 @@ def fresh_open(path: Path, n: int) -> dict[str, Any]:
                   key=lambda r: r["seconds"])
     mid = runs[len(runs) // 2]
     return {"seconds": mid["seconds"], "runs_s": [r["seconds"] for r in runs],
+            "import_seconds": mid["import_seconds"],
             "opened_from": mid["opened_from"],
             "from_snapshot": mid["opened_from"].startswith("snapshot"),
             "rss_added_bytes": mid["rss"]["VmRSS"], "rss_anon_bytes": mid["rss"]["RssAnon"],
@@ -515,7 +533,10 @@ def report(result: dict[str, Any]) -> str:
             c = disk["tables"].get(table, {"bytes": 0, "entries": 0})
             rows.append((table, c["entries"], b["bytes"] / n_int, c["bytes"] / n_int))
         rows.append(("free pages", "", built["free_bytes"] / n_int, disk["free_bytes"] / n_int))
-        rows.append(("file (data.mdb)", "", built["file_bytes"] / n_int,
+        rows.append(("snapshot files", len(disk["snapshots"]),
+                     built.get("snapshot_files_bytes", 0) / n_int,
+                     disk.get("snapshot_files_bytes", 0) / n_int))
+        rows.append(("store (data.mdb + snapshot files)", "", built["file_bytes"] / n_int,
                      disk["file_bytes"] / n_int))
         snaps = ", ".join(f"@{s['seq']:,}: {s['bytes'] / 2**20:,.1f} MiB"
                           for s in disk["snapshots"])
@@ -530,6 +551,7 @@ def report(result: dict[str, Any]) -> str:
             ("build (distinct), cached" if e["build"]["cached"] else "build (distinct)",
              e["build"]["build_seconds"], "s"),
             ("open from snapshot (median of 3, fresh process)", op["seconds"], "s"),
+            ("  the imports before it (any size)", op.get("import_seconds", 0.0), "s"),
             ("  RSS added by the open, per memory", op["rss_per_memory"], "B"),
             ("  of which anonymous, per memory", op["rss_anon_per_memory"], "B"),
             ("recall p50 / p99, distinct", f"{e['recall']['p50_ms']:.2f} / "

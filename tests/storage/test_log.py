@@ -30,6 +30,7 @@ from eventmem.events import (
     MemoryRecalled,
     memory_ids_of,
 )
+from eventmem.storage import snapfiles
 from eventmem.storage.content import content_key
 from eventmem.storage.envelope import Content
 from eventmem.storage.log import EventLog, Head, seq_key
@@ -444,10 +445,11 @@ def test_store_is_owner_only(store_path: Path, clock: eventmem.ManualClock) -> N
     finally:
         os.umask(old)
     assert stat.S_IMODE(store_path.stat().st_mode) == 0o700
-    files = list(store_path.iterdir())
+    files = list(store_path.rglob("*"))
     assert {"data.mdb", "lock.mdb"} <= {f.name for f in files}
+    assert any(f.parent.name == "snapshots" for f in files)  # the close wrote one
     for f in files:
-        assert stat.S_IMODE(f.stat().st_mode) == 0o600, f
+        assert stat.S_IMODE(f.stat().st_mode) == (0o700 if f.is_dir() else 0o600), f
 
 
 def test_existing_directory_is_made_owner_only(store_path: Path) -> None:
@@ -611,13 +613,11 @@ def test_reopen_uses_the_snapshot(store_path: Path, clock: eventmem.ManualClock)
 
 
 def _rewrite_snapshot(store: Path, change: Callable[[bytes], bytes]) -> None:
-    def body(txn: lmdb.Transaction, db: Any) -> None:
-        items = [(bytes(k), bytes(v)) for k, v in txn.cursor(db=db)]
-        assert items, "the store should hold a snapshot"
-        for key, value in items:
-            txn.put(key, change(value), db=db)
-
-    _edit(store, b"snapshots", body)
+    """Change the bytes of every snapshot file (the table names them)."""
+    files = sorted((store / snapfiles.DIRECTORY).iterdir())
+    assert files, "the store should hold a snapshot"
+    for f in files:
+        f.write_bytes(change(f.read_bytes()))
 
 
 def _find(data: bytes, needle: bytes) -> int:
@@ -626,34 +626,88 @@ def _find(data: bytes, needle: bytes) -> int:
     return at
 
 
+def _sections(data: bytes) -> dict[str, tuple[int, int]]:
+    """Where each column of a snapshot file lies: name -> (start, length)."""
+    import msgspec
+
+    body_at = 10 + 16  # magic and version, then the checksum of the head
+    size = int.from_bytes(data[body_at : body_at + 8], "big")
+    head = msgspec.msgpack.decode(data[body_at + 8 : body_at + 8 + size])
+    start = body_at + 8 + size + (-(body_at + 8 + size) % 16)
+    return {name: (start + at, length) for name, at, length, _ in head["sections"]}
+
+
+def _vector_rows_at(data: bytes) -> int:
+    return _sections(data)["vectors"][0]
+
+
+def _columns_end(data: bytes) -> int:
+    """Where the last column before the vector rows ends (the padding after it is read by
+    nothing)."""
+    return max(at + length for name, (at, length) in _sections(data).items()
+               if name != "vectors" and length)
+
+
 def _edit_payload(data: bytes) -> bytes:
-    """A snapshot whose payload still decodes, with one memory's access count changed and the
-    old checksum kept: only the checksum can tell."""
+    """A snapshot whose columns still decode, with one memory's access count changed and the
+    old checksums kept: only the checksum can tell."""
     import msgspec
 
     from projections.state import MemoryRecord
 
-    tie = 8 + 32  # the log's frame: b"emsnap1\0" and the chain hash it was taken at
-    body_at = tie + 10 + 16  # magic and version, then the checksum
-    size = int.from_bytes(data[body_at : body_at + 8], "big")
-    payload = data[body_at + 8 : body_at + 8 + size]
-    snap = msgspec.msgpack.decode(payload)
-    first = next(iter(snap["state"]["memories"].values()))
+    sections = _sections(data)
+    values_at, _ = sections["memories.values"]
+    offsets_at, _ = sections["memories.value_at"]
+    end = values_at + int.from_bytes(data[offsets_at + 8 : offsets_at + 16], "little")
+    first = msgspec.msgpack.decode(data[values_at:end])
     first[MemoryRecord.__struct_fields__.index("access_count")] += 7  # array-like record
-    edited = msgspec.msgpack.encode(snap)
-    rest = data[body_at + 8 + size :]
-    return data[:body_at] + len(edited).to_bytes(8, "big") + edited + rest
+    edited = msgspec.msgpack.encode(first)
+    assert len(edited) == end - values_at  # a small int stays one byte
+    return data[:values_at] + edited + data[end:]
 
 
 CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
     "garbage": lambda data: b"\x00not a snapshot\xff",
     "empty": lambda data: b"",
     "truncated": lambda data: data[: len(data) // 2],
-    "flipped_middle": lambda data: _flip(data, len(data) // 2, 0x10),
-    "flipped_last": lambda data: _flip(data, len(data) - 1, 0x01),
+    # In the head and columns an open reads (the vector rows, last, are checked by verify:
+    # test_a_damaged_vector_row_is_found_by_verify).
+    "flipped_middle": lambda data: _flip(data, _vector_rows_at(data) // 2, 0x10),
+    "flipped_last": lambda data: _flip(data, _columns_end(data) - 1, 0x01),
     "flipped_id": lambda data: _flip(data, _find(data, b"mem_") + 5, 0x01),
     "edited_valid_payload": lambda data: _edit_payload(data),
 }
+
+
+def test_a_damaged_vector_row_is_found_by_verify(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    """The vector rows are the bulk of a snapshot, and an open does not read them through (its
+    resident memory would be the whole snapshot, and its time most of a second at 1M
+    memories): verify, which compares the live vectors with a rebuild, finds a damaged one."""
+    _populate(store_path, clock)
+    _rewrite_snapshot(store_path, lambda data: _flip(data, len(data) - 1, 0x01))
+    with eventmem.open(store_path, clock=clock) as mem:
+        assert mem.opened_from.startswith("snapshot")
+        report = mem.verify()
+        assert not report.ok
+        assert [f.message for f in report.findings] == [
+            "live vectors projection differs from a rebuild"]
+
+
+def test_a_snapshot_entry_naming_no_file_means_a_rebuild(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    info = _populate(store_path, clock)
+
+    def rename(txn: lmdb.Transaction, db: Any) -> None:
+        for key, value in [(bytes(k), bytes(v)) for k, v in txn.cursor(db=db)]:
+            txn.put(key, value[:-3] + b"xyz", db=db)
+
+    _edit(store_path, b"snapshots", rename)
+    origin, digests, hits = _open_state(store_path, clock)
+    assert origin.startswith("rebuild"), origin
+    assert (digests, hits) == (info["digests"], info["recall"])
 
 
 @pytest.mark.parametrize("corruption", sorted(CORRUPTIONS))

@@ -1,0 +1,105 @@
+"""A map a snapshot stores in columns (projections.columns): read back lazily, it behaves as the
+dict it was dumped from, read back in key order (or the order kept), under any mix of reads and
+changes; its columns are canonical whatever was decoded."""
+
+from __future__ import annotations
+
+import msgspec
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from projections.columns import LazyMap, MapColumns, map_columns
+
+
+class Value(msgspec.Struct, array_like=True):
+    n: int
+    tag: str
+
+
+_ENCODE = msgspec.msgpack.Encoder(order="deterministic").encode
+_DECODE = msgspec.msgpack.Decoder(Value).decode
+
+keys = st.text(alphabet="abcdé\x00\x01z", min_size=0, max_size=4)
+values = st.builds(Value, st.integers(-3, 3), st.sampled_from(["", "x", "yy"]))
+ops = st.lists(st.one_of(
+    st.tuples(st.just("set"), keys, values),
+    st.tuples(st.just("del"), keys),
+    st.tuples(st.just("get"), keys),
+    st.tuples(st.just("mutate"), keys),  # a fold changes a record in place
+), max_size=30)
+
+
+def loaded(mapping: dict[str, Value], *, ordered: bool = False) -> LazyMap[Value]:
+    columns = map_columns(mapping, _ENCODE, ordered=ordered)
+    # Through bytes, as from a file: nothing is shared with the dict.
+    return LazyMap(MapColumns(*(bytes(part) for part in columns)), _DECODE)
+
+
+def reread(mapping: dict[str, Value], *, ordered: bool = False) -> dict[str, Value]:
+    """The dict an eager load of the columns gives: key order unless the order is kept."""
+    items = mapping.items() if ordered else sorted(mapping.items())
+    return {k: _DECODE(_ENCODE(v)) for k, v in items}
+
+
+def apply(target: dict[str, Value] | LazyMap[Value], op: tuple) -> object:
+    match op:
+        case ("set", key, value):
+            target[key] = msgspec.structs.replace(value)
+        case ("del", key):
+            if key in target:
+                del target[key]
+        case ("get", key):
+            return target.get(key)
+        case ("mutate", key):
+            if key in target:
+                target[key].n += 10
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(start=st.dictionaries(keys, values, max_size=12), program=ops, ordered=st.booleans())
+def test_a_loaded_map_behaves_as_the_dict_it_was_dumped_from(
+        start: dict[str, Value], program: list[tuple], ordered: bool) -> None:
+    lazy, model = loaded(start, ordered=ordered), reread(start, ordered=ordered)
+    for op in program:
+        assert apply(lazy, op) == apply(model, op)
+        assert len(lazy) == len(model)
+    assert list(lazy) == list(model)
+    assert list(lazy.items()) == list(model.items())
+    assert list(lazy.values()) == list(model.values())
+    assert all((op[1] in lazy) == (op[1] in model) for op in program)
+    # The columns are canonical: those of the changed map are the changed dict's.
+    assert map_columns(lazy, _ENCODE, ordered=ordered) == map_columns(model, _ENCODE,
+                                                                      ordered=ordered)
+
+
+@given(start=st.dictionaries(keys, values, max_size=12), reads=st.lists(keys, max_size=6))
+def test_columns_do_not_depend_on_what_was_decoded(start: dict[str, Value],
+                                                   reads: list[str]) -> None:
+    lazy = loaded(start)
+    before = map_columns(lazy, _ENCODE)
+    for key in reads:
+        lazy.get(key)
+    assert map_columns(lazy, _ENCODE) == before == map_columns(start, _ENCODE)
+
+
+def test_values_are_decoded_on_first_use_only() -> None:
+    lazy = loaded({f"k{i}": Value(i, "x") for i in range(100)})
+    assert lazy.decoded == 0 and len(lazy) == 100 and "k5" in lazy and "k100" not in lazy
+    assert lazy.decoded == 0  # membership and size read the keys only
+    first = lazy["k5"]
+    assert lazy["k5"] is first and lazy.decoded == 1  # kept: a fold changes it in place
+    first.n = -1
+    assert lazy["k5"].n == -1
+    assert sum(1 for _ in lazy.values()) == 100 and lazy.decoded == 100
+
+
+def test_the_order_kept_is_the_dicts_and_new_keys_go_last() -> None:
+    lazy = loaded({"b": Value(1, ""), "a": Value(2, ""), "c": Value(3, "")}, ordered=True)
+    assert list(lazy) == ["b", "a", "c"]
+    del lazy["b"]
+    lazy["b"] = Value(4, "")  # deleted and set again: last, as in a dict
+    lazy["a"] = Value(5, "")  # changed: keeps its place
+    lazy["0"] = Value(6, "")
+    assert list(lazy) == ["a", "c", "b", "0"]
+    assert [v.n for v in lazy.values()] == [5, 3, 4, 6]

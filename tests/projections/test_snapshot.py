@@ -1,0 +1,156 @@
+"""The snapshot (projections.Projections.to_parts / from_bytes) as an open reads it: columns read
+in place and decoded on first use, a store opened from it answering as the live engine and as a
+rebuild, and a damaged or missing one giving way to a rebuild."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import eventmem
+from eventmem.reader import Reader
+from eventmem.storage import snapfiles
+from projections import Projections
+
+TEXTS = ["Alice moved to Berlin in March", "Bob prefers green tea over coffee",
+         "The Kubernetes migration is planned for next Friday", "Carol's dog is called Rex",
+         "I finished reading Dune on the train to Lisbon", "Dave is allergic to peanuts",
+         "Emma will present the billing refactor on Monday", "We hiked up the hill last weekend"]
+T0 = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)
+QUERIES = ["where does alice live", "what does bob drink", "kubernetes migration",
+           "dog name", "allergic"]
+
+
+def answers(reader: Reader, ids: list[str]) -> dict[str, Any]:
+    """What a reader says: every memory, recall (without recording it) and stats."""
+    out: dict[str, Any] = {"get": [msgspec.structs.asdict(reader.get(mid)) for mid in ids]}
+    out["recall"] = [[(h.memory_id, h.score, sorted(h.signals.items()))
+                      for h in Reader.recall(reader, q, namespace=ns, k=4)]
+                     for q in QUERIES for ns in ("a", "b")]
+    out["stats"] = reader.stats()
+    return out
+
+
+# One step of a program: (action, text index, namespace, the clock's advance in hours).
+steps = st.lists(st.tuples(st.sampled_from(["remember", "recall", "forget", "feedback", "pin"]),
+                           st.integers(0, len(TEXTS) - 1), st.sampled_from(["a", "b"]),
+                           st.integers(0, 48)), min_size=1, max_size=10)
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(program=steps, snapshot_at=st.integers(0, 10))
+def test_a_store_opened_from_its_snapshot_answers_as_live_and_as_a_rebuild(
+        tmp_path_factory: pytest.TempPathFactory, program: list[tuple[str, int, str, int]],
+        snapshot_at: int) -> None:
+    path = tmp_path_factory.mktemp("store")
+    clock = eventmem.ManualClock(start=T0)
+    config = eventmem.Config(sync=False)
+    ids: list[str] = []
+    with eventmem.open(path, clock=clock, config=config) as mem:
+        for i, (action, which, ns, hours) in enumerate(program):
+            if i == snapshot_at:
+                mem.snapshot()  # a snapshot in the middle: the open folds the tail after it
+            clock.advance(timedelta(hours=hours))
+            if action == "remember" or not ids:
+                r = mem.remember(TEXTS[which], namespace=ns)
+                if r.memory_id is not None and r.memory_id not in ids:
+                    ids.append(r.memory_id)
+            elif action == "recall":
+                mem.recall(TEXTS[which].split()[0], namespace=ns)
+            else:
+                mid = ids[which % len(ids)]
+                if mem.get(mid).status in ("active", "stale"):
+                    {"forget": mem.forget, "pin": mem.pin,
+                     "feedback": lambda m: mem.feedback(m, useful=True)}[action](mid)
+        live = answers(mem, ids)
+        live_digests = mem._views.digests()
+        mem.snapshot()
+    with eventmem.open(path, clock=clock, config=config, readonly=True) as reopened:
+        assert reopened.opened_from.startswith("snapshot")
+        assert reopened._views.decoded() == 0  # nothing decoded by the open itself
+        assert reopened._views.digests() == live_digests
+        assert reopened._views.decoded() == 0  # nor by the digests
+        assert answers(reopened, ids) == live
+        assert reopened.verify().ok
+    # The same store without its snapshot: opened by folding the whole log.
+    shutil.copytree(path, path.with_name(path.name + "-rebuilt"))
+    shutil.rmtree(path.with_name(path.name + "-rebuilt") / snapfiles.DIRECTORY)
+    with eventmem.open(path.with_name(path.name + "-rebuilt"), clock=clock, config=config,
+                       readonly=True) as rebuilt:
+        assert rebuilt.opened_from.startswith("rebuild")
+        assert rebuilt._views.digests() == live_digests
+        assert answers(rebuilt, ids) == live
+
+
+def _store(path: Path, n: int = 40) -> eventmem.Engine:
+    clock = eventmem.ManualClock(start=T0)
+    mem = eventmem.open(path, clock=clock, config=eventmem.Config(sync=False))
+    mem.remember_many([f"{TEXTS[i % len(TEXTS)]} (note {i})" for i in range(n)], namespace="a")
+    return mem
+
+
+def test_an_open_decodes_no_record_and_a_get_decodes_one(tmp_path: Path) -> None:
+    with _store(tmp_path / "s") as mem:
+        some = mem.recall("alice berlin", namespace="a", k=1)[0].memory_id
+    with eventmem.open(tmp_path / "s") as mem:
+        state = mem._views.state
+        assert mem.opened_from.startswith("snapshot") and mem._views.decoded() == 0
+        assert len(state.memories) == 40 and some in state.memories
+        assert mem._views.decoded() == 0  # counting and membership read the keys only
+        assert mem.get(some).memory_id == some
+        assert mem._views.decoded() == 1  # its record
+
+
+def _damage(path: Path, at: int) -> None:
+    """Flip one byte of the newest snapshot file, ``at`` bytes from its start (negative: from
+    its end)."""
+    files = sorted((path / snapfiles.DIRECTORY).iterdir())
+    data = bytearray(files[-1].read_bytes())
+    data[at] ^= 0x40
+    files[-1].write_bytes(data)
+
+
+def _columns_at(path: Path) -> dict[str, tuple[int, int]]:
+    """Where each column of the newest snapshot file lies: name -> (start, length)."""
+    files = sorted((path / snapfiles.DIRECTORY).iterdir())
+    data = files[-1].read_bytes()
+    size = int.from_bytes(data[26:34], "big")
+    head = msgspec.msgpack.decode(data[34:34 + size])
+    start = 34 + size + (-(34 + size) % 16)
+    return {s[0]: (start + s[1], s[2]) for s in head["sections"]}
+
+
+@pytest.mark.parametrize("where", ["head", "memories.values", "memories.keys",
+                                   "by_dedup.values", "intervals.value_at", "missing file"])
+def test_a_damaged_or_missing_snapshot_gives_a_rebuild(tmp_path: Path, where: str) -> None:
+    path = tmp_path / "s"
+    with _store(path) as mem:
+        expected = mem._views.digests()
+    if where == "missing file":
+        for f in (path / snapfiles.DIRECTORY).iterdir():
+            f.unlink()
+    elif where == "head":
+        _damage(path, 40)
+    else:
+        start, length = _columns_at(path)[where]
+        assert length > 0
+        _damage(path, start + length // 2)
+    with eventmem.open(path) as mem:
+        assert mem.opened_from.startswith("rebuild")
+        assert mem._views.digests() == expected
+        assert mem.verify().ok
+
+
+def test_a_snapshot_round_trips_through_its_bytes() -> None:
+    views = Projections()
+    assert Projections.from_bytes(views.to_bytes()) is not None
+    assert Projections.from_bytes(b"EMSNAP") is None
+    assert Projections.from_bytes(views.to_bytes()[:-1]) is None
