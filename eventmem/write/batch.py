@@ -1223,10 +1223,12 @@ def _rescheduled(batch: Batch, item: Item,
     ns, memories = item.namespace, batch.views.state.memories
 
     def passed(memory_id: str) -> bool:
+        # Expired by its valid time: the sweep may not have run since (invalidated_at unset).
         record = memories.get(memory_id)
         return (record is not None and memory_id not in batch.retired
-                and record.status in GATE_STATUSES and record.invalidated_at is not None
-                and record.done_at is None)
+                and record.status in GATE_STATUSES and record.done_at is None
+                and (record.invalidated_at is not None
+                     or (record.valid_until is not None and record.valid_until <= batch.at)))
 
     # Expired memories are few and rarely looked for: a search of its own, not the batch's.
     search = NamespaceFacts(batch.views, ns, lambda ids: [batch.text_of(m) for m in ids],

@@ -50,6 +50,20 @@ def test_a_reschedule_supersedes_a_day_already_passed(
     checked(mem)
 
 
+def test_a_day_passed_is_moved_before_any_sweep_has_expired_it(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    """Expiry is a matter of time: a weekly consolidate has not yet marked Sunday's appointment
+    expired on Tuesday, and the reschedule still moves it."""
+    for text in ("Felix's daughter is called Finn.", "Felix works at Gekko Capital.",
+                 "Felix drives a Ford Focus."):
+        mem.remember(text)
+    first = mem.remember("My physio appointment is on Sunday.").memory_id
+    clock.advance(6 * DAY)  # no consolidate
+    moved = mem.remember("Felix's physio appointment is now on Wednesday.")
+    assert moved.action == "superseded" and moved.neighbour == first, moved
+    checked(mem)
+
+
 def test_a_name_shown_to_be_the_users_moves_their_passed_appointment(
         mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     for text in ("Felix's daughter is called Finn.", "Felix works at Gekko Capital.",
