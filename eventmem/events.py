@@ -481,7 +481,10 @@ class CommitmentResolved(Event, tag="memory.commitment_resolved", frozen=True, k
 # its similar pairs among pivot-block candidates (dream-1 to dream-3: the exact all-pairs search).
 # dream-5: an episode (a time-specific event, plan or passing context) and a note (a stable
 # belief: identity, preference, relationship, habit) are never merged into one memory.
-DREAM_POLICY: Final = "dream-5"
+# dream-6: a memory whose valid time is over (expired) is not merged: its time is past, and the
+# consolidated memory would be born expired (dream-5 merged it, and the next cycle at the same
+# now expired the consolidated memory, so a cycle was not settled by itself).
+DREAM_POLICY: Final = "dream-6"
 
 
 class Rehearsal(msgspec.Struct, frozen=True, kw_only=True, gc=False):

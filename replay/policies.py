@@ -53,8 +53,9 @@ from projections import Projections
 # does but clusters, which could merge the sides of an open conflict (re-derived as dream-2 did
 # when the recorded policy says so); dream-3 as dream-4 does but the search for similar pairs in
 # a large namespace, which was exact (re-derived so when recorded so); dream-4 as dream-5 does
-# but clusters, which could merge an episode with a note.
-_DREAM_STEPS = frozenset({"dream-1", "dream-2", "dream-3", "dream-4", DREAM_POLICY})
+# but clusters, which could merge an episode with a note; dream-5 as dream-6 does but clusters,
+# which could merge memories whose valid time was over.
+_DREAM_STEPS = frozenset({"dream-1", "dream-2", "dream-3", "dream-4", "dream-5", DREAM_POLICY})
 
 # sweep-1 (recorded as the store-wide "gate-1") judged tiers on the statuses before the sweep's
 # own transitions; sweep-1 and sweep-2 let decay delete any kind; sweep-1 to sweep-3 never
@@ -95,7 +96,7 @@ KNOWN: dict[str, frozenset[str]] = {
     "memory.dormant": _DREAM_STEPS,
     "memory.consolidated": _DREAM_STEPS,
     "memory.category_summarized": _DREAM_STEPS,
-    "graph.relations_pruned": frozenset({"dream-2", "dream-3", "dream-4", DREAM_POLICY}),
+    "graph.relations_pruned": frozenset({"dream-2", "dream-3", "dream-4", "dream-5", DREAM_POLICY}),
     "memory.tagged": frozenset({PLASTICITY_POLICY}),
     "memory.strengthened": frozenset({PLASTICITY_POLICY}),
     "memory.tags_expired": frozenset({PLASTICITY_POLICY}),

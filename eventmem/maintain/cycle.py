@@ -237,6 +237,8 @@ DREAMS_MERGING_CONFLICTS = frozenset({"dream-1", "dream-2"})
 DREAMS_EXACT_PAIRS = frozenset({"dream-1", "dream-2", "dream-3"})
 # dream-1 to dream-4 could merge an episode with a note.
 DREAMS_MIXING_FORMS = frozenset({"dream-1", "dream-2", "dream-3", "dream-4"})
+# dream-1 to dream-5 could merge memories whose valid time was over.
+DREAMS_MERGING_EXPIRED = frozenset({"dream-1", "dream-2", "dream-3", "dream-4", "dream-5"})
 # Episodes: memories of a time (an event, a plan, a passing context). The other kinds are
 # notes, stable beliefs (who someone is, what they like, whom they know, what they do as a
 # habit). A merge of the two would date a belief, or make an event timeless.
@@ -373,6 +375,7 @@ def cluster_step(cycle: Cycle) -> None:
                      if c.status == "open" for mid in (c.memory_id, c.other_id)}
     planned: list[tuple[str, list[Event], list[DormantChange]]] = []
     texts: dict[str, str] = {}
+    current_only = cycle.dream_policy not in DREAMS_MERGING_EXPIRED
     for ns in sorted(cycle.pairs):
         pairs = cycle.pairs[ns]
         keep = []
@@ -380,7 +383,8 @@ def cluster_step(cycle: Cycle) -> None:
             record = cycle.state.get(mid)
             if (record is not None and record.status == "active" and record.tier == "episodic"
                     and not is_exempt(record) and mid not in made and mid not in kept_out
-                    and mid not in cycle.gone):
+                    and mid not in cycle.gone
+                    and not (current_only and _expired(record, cycle.now))):
                 keep.append(position)
         if len(keep) < params.cluster_min_size:
             continue
@@ -412,6 +416,12 @@ def cluster_step(cycle: Cycle) -> None:
             events.append(MemoriesDormant(at=cycle.at, namespace=ns, actor="consolidation",
                                           now=cycle.now, changes=tuple(dormant)))
         cycle.emit(events)
+
+
+def _expired(record: MemoryRecord, now: int) -> bool:
+    """Whether a memory's valid time is over at ``now`` (the sweep may not have marked it)."""
+    return record.invalidated_at is not None or (
+        record.valid_until is not None and record.valid_until <= now)
 
 
 def _spoken_of(cycle: Cycle, member_ids: list[str]) -> tuple[TimeSpan, ...]:

@@ -250,6 +250,32 @@ def test_a_cluster_becomes_one_consolidated_memory_linked_to_its_members(store, 
     settled(mem)
 
 
+def test_memories_whose_time_is_over_are_not_merged(store, clock, t0):
+    """dream-6: three near duplicates whose valid time ended stay as they were (a consolidated
+    memory of them would be born expired), and the cycle is settled by itself."""
+    mem = store(summaries=False)
+    over = [remember(mem, text, valid_until=t0 + DAY / 2) for text in HIKES[:3]]
+    clock.advance(DAY)
+    assert mem.consolidate().consolidated == ()
+    assert all(mem.get(mid).status == "active" for mid in over)
+    settled(mem)
+
+
+def test_a_dream_5_log_that_merged_expired_memories_still_audits(
+        store_path: Path, clock: eventmem.ManualClock, t0: datetime,
+        monkeypatch: pytest.MonkeyPatch, legacy: Callable[[str, str], None]) -> None:
+    legacy(SWEEP_POLICY, "dream-5")
+    with open_store(store_path, clock, summaries=False) as mem:
+        for text in HIKES[:3]:
+            remember(mem, text, valid_until=t0 + DAY / 2)
+        clock.advance(DAY)
+        [made] = mem.consolidate().consolidated
+        assert made.policy == "dream-5"
+        monkeypatch.undo()
+        report = mem.audit()
+        assert report.ok and report.by_kind.get("maintenance"), report
+
+
 def test_a_pluggable_summarizer_is_recorded_and_never_called_by_replay(store_path, clock, t0):
     summarizer = Counting()
     mem = eventmem.open(store_path, clock=clock, config=Config(sync=False),
@@ -563,7 +589,7 @@ def test_a_family_of_near_duplicates_is_merged_by_the_blocked_search(store_path:
         merged = sorted(sorted(mem.get(m).text for m in c.members) for c in made)
         assert all(sorted(f) in merged for f in families), merged
         assert all("pairs=pivot-blocks(every=16, probes=8" in c.algorithm for c in made)
-        assert all(c.policy == DREAM_POLICY == "dream-5" for c in made)
+        assert all(c.policy == DREAM_POLICY == "dream-6" for c in made)
         audited_and_settled(mem, T0)
 
 
