@@ -299,8 +299,13 @@ def forgetting_step(cycle: Cycle) -> None:
             changes.append(change)
             cycle.gone.add(change.memory_id)
         pairs = cycle.pairs[ns]
+        # Only the pairs above the redundancy cosine can decide anything there (redundancy
+        # reads no other): the rest, most of them at the cluster cosine, stay numpy arrays
+        # rather than becoming Python tuples (about 16M of them at 1M memories).
+        above = pairs.sims > params.redundancy_similarity
         changes += forgetting.redundancy(
-            list(zip(pairs.sims.tolist(), pairs.i.tolist(), pairs.j.tolist(), strict=True)),
+            list(zip(pairs.sims[above].tolist(), pairs.i[above].tolist(),
+                     pairs.j[above].tolist(), strict=True)),
             pairs.ids, cycle.state.get, cycle.gone, now, decay, utility, params)
         for change in forgetting.capacity((r for r in ordinary if r.memory_id not in cycle.gone),
                                           now, decay, utility, params):
