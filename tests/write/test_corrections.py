@@ -7,15 +7,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
 import eventmem
 from eventmem.events import MemorySuperseded
 from eventmem.policies import gate
-from eventmem.write import items as items_module
-from eventmem.write.items import Item
-from tests.write.logged import checked
+from tests.write.logged import checked, written_as
 
 T0 = datetime(2025, 1, 1, 9, tzinfo=UTC)
 HOUR = timedelta(hours=1)
@@ -86,16 +83,7 @@ def test_an_immutable_memory_is_not_corrected(mem: eventmem.Engine,
 def test_a_gate_7_log_still_passes_the_audit(mem: eventmem.Engine, clock: eventmem.ManualClock,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     first = said(mem, clock, "The standup is at 9:00")
-    original = items_module.check_items
-
-    def as_gate_7(*args: Any) -> list[Item]:
-        return [msgspec.structs.replace(item, gate_policy=gate.GATE_7)
-                for item in original(*args)]
-
-    with monkeypatch.context() as patch:  # write as gate-7 did
-        patch.setattr(eventmem.engine, "check_items", as_gate_7)
-        patch.setattr(gate, "GATE_VERSION", gate.GATE_7)
-        patch.setattr(gate.GateDecision.__new__, "__defaults__", (None, 0.0, gate.GATE_7))
+    with written_as(monkeypatch, gate.GATE_7):  # write as gate-7 did
         kept = said(mem, clock, "Actually, the standup is at 9:30")
     assert kept.action == "created"
     assert mem.get(first.memory_id).status == "active"

@@ -4,16 +4,10 @@ out; a log written by gate-2 (which reinforced it) still audits as gate-2."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-import msgspec
-
-import eventmem
 from eventmem.events import MemoryReinforced
 from eventmem.policies import gate
-from eventmem.write import items as items_module
-from eventmem.write.items import Item
-from tests.write.logged import checked
+from tests.write.logged import checked, written_as
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -40,16 +34,7 @@ def test_a_gate_2_log_still_passes_the_audit(mem, clock, monkeypatch):
     mem.remember(text, valid_until=T0 + timedelta(days=3))
     clock.advance(timedelta(days=5))
     mem.consolidate()
-    original = items_module.check_items
-
-    def as_gate_2(*args: Any) -> list[Item]:
-        return [msgspec.structs.replace(item, gate_policy=gate.GATE_2)
-                for item in original(*args)]
-
-    with monkeypatch.context() as patch:  # write as gate-2 did
-        patch.setattr(eventmem.engine, "check_items", as_gate_2)
-        patch.setattr(gate, "GATE_VERSION", gate.GATE_2)
-        patch.setattr(gate.GateDecision.__new__, "__defaults__", (None, 0.0, gate.GATE_2))
+    with written_as(monkeypatch, gate.GATE_2):  # write as gate-2 did
         assert mem.remember(text).action == "reinforced"
     [event] = [e for _, e in mem.events() if isinstance(e, MemoryReinforced)]
     assert event.policy == "gate-2"

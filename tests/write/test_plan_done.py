@@ -6,9 +6,7 @@ plan) still audits as gate-5."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,9 +15,7 @@ import eventmem
 from eventmem.events import MemorySuperseded
 from eventmem.policies import gate, plans
 from eventmem.text.normalize import STOPWORDS
-from eventmem.write import items as items_module
-from eventmem.write.items import Item
-from tests.write.logged import checked
+from tests.write.logged import checked, written_as
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -118,16 +114,7 @@ def test_a_todo_question_puts_the_open_plan_first(mem, clock, question):
 def test_a_gate_4_log_still_passes_the_audit(mem, clock, monkeypatch):
     """A log written by gate-5 (the plan left open) is re-derived as gate-5."""
     plan = mem.remember("I need to renew my passport by March 3")
-    original = items_module.check_items
-
-    def as_gate_4(*args: Any) -> list[Item]:
-        return [msgspec.structs.replace(item, gate_policy=gate.GATE_5)
-                for item in original(*args)]
-
-    with monkeypatch.context() as patch:  # write as gate-4 did
-        patch.setattr(eventmem.engine, "check_items", as_gate_4)
-        patch.setattr(gate, "GATE_VERSION", gate.GATE_5)
-        patch.setattr(gate.GateDecision.__new__, "__defaults__", (None, 0.0, gate.GATE_5))
+    with written_as(monkeypatch, gate.GATE_5):  # write as gate-4 did
         clock.advance(timedelta(days=1))
         mem.remember("Renewed my passport today.")
     assert status(mem, plan.memory_id) == "active"

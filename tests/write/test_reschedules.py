@@ -6,16 +6,12 @@ still audits."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
-import msgspec
 import pytest
 
 import eventmem
 from eventmem.policies import gate
-from eventmem.write import items as items_module
-from eventmem.write.items import Item
-from tests.write.logged import checked
+from tests.write.logged import checked, written_as
 
 DAY = timedelta(days=1)
 
@@ -95,16 +91,7 @@ def test_someone_elses_reschedule_moves_nothing_of_the_users(
 def test_a_gate_8_log_still_passes_the_audit(mem: eventmem.Engine, clock: eventmem.ManualClock,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     first = _passed(mem, clock, "My physio appointment is on Sunday.")
-    original = items_module.check_items
-
-    def as_gate_8(*args: Any) -> list[Item]:
-        return [msgspec.structs.replace(item, gate_policy=gate.GATE_8)
-                for item in original(*args)]
-
-    with monkeypatch.context() as patch:  # write as gate-8 did
-        patch.setattr(eventmem.engine, "check_items", as_gate_8)
-        patch.setattr(gate, "GATE_VERSION", gate.GATE_8)
-        patch.setattr(gate.GateDecision.__new__, "__defaults__", (None, 0.0, gate.GATE_8))
+    with written_as(monkeypatch, gate.GATE_8):  # write as gate-8 did
         kept = mem.remember("My physio appointment is now on Wednesday.")
     assert kept.action == "created"
     assert mem.get(first).status != "superseded"

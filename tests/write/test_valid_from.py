@@ -7,16 +7,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eventmem
 from eventmem.policies import gate
-from eventmem.write import items as items_module
-from eventmem.write.items import Item
-from tests.write.logged import checked, ingested
+from tests.write.logged import checked, ingested, written_as
 
 DAY = timedelta(days=1)
 MARCH_5 = datetime(2025, 3, 5, 15, 30, tzinfo=UTC)  # a Wednesday
@@ -105,17 +102,8 @@ def test_a_gate_3_log_still_passes_the_audit(mem: eventmem.Engine, clock: eventm
                                              t0: datetime, monkeypatch: Any) -> None:
     """A log written by gate-3 (valid time left open) is re-derived as gate-3, and read with
     its memories valid from when they were recorded."""
-    original = items_module.check_items
-
-    def as_gate_3(*args: Any) -> list[Item]:
-        return [msgspec.structs.replace(item, gate_policy=gate.GATE_3)
-                for item in original(*args)]
-
     clock.advance(45 * DAY)
-    with monkeypatch.context() as patch:  # write as gate-3 did
-        patch.setattr(eventmem.engine, "check_items", as_gate_3)
-        patch.setattr(gate, "GATE_VERSION", gate.GATE_3)
-        patch.setattr(gate.GateDecision.__new__, "__defaults__", (None, 0.0, gate.GATE_3))
+    with written_as(monkeypatch, gate.GATE_3):  # write as gate-3 did
         bike = mem.remember("Yesterday I bought a red bicycle", namespace="u").memory_id
     event = ingested(mem, bike)
     assert (event.policy, event.valid_from, event.valid_from_rule) == ("gate-3", None, "")

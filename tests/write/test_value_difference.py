@@ -10,7 +10,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,9 +18,7 @@ from hypothesis import strategies as st
 import eventmem
 from eventmem.events import MemorySkipped
 from eventmem.policies import gate
-from eventmem.write import items as items_module
-from eventmem.write.items import Item
-from tests.write.logged import checked
+from tests.write.logged import checked, written_as
 
 CHANGED = [  # (stored, then said), from issue 13
     ("I prefer coffee over tea.", "I prefer tea over coffee now."),
@@ -153,16 +150,7 @@ def test_a_gate_3_log_still_passes_the_audit(mem, monkeypatch):
     """A log written by gate-3 (a changed value skipped, a merge appended) re-derives as gate-3."""
     mem.remember("I prefer coffee over tea.")
     mem.remember("Marco works as a data engineer at Zalando in Berlin")
-    original = items_module.check_items
-
-    def as_gate_3(*args: Any) -> list[Item]:
-        return [msgspec.structs.replace(item, gate_policy=gate.GATE_3)
-                for item in original(*args)]
-
-    with monkeypatch.context() as patch:  # write as gate-3 did
-        patch.setattr(eventmem.engine, "check_items", as_gate_3)
-        patch.setattr(gate, "GATE_VERSION", gate.GATE_3)
-        patch.setattr(gate.GateDecision.__new__, "__defaults__", (None, 0.0, gate.GATE_3))
+    with written_as(monkeypatch, gate.GATE_3):  # write as gate-3 did
         skipped = mem.remember("I prefer tea over coffee now.")
         merged = mem.remember("Marco works as a data engineer at Zalando, based in Berlin")
     assert skipped.action in ("skipped", "reinforced")
