@@ -19,10 +19,13 @@ names, removed by the next writer (:func:`sweep`).
 
 from __future__ import annotations
 
+import errno
 import mmap
 import os
 from collections.abc import Iterable
 from pathlib import Path
+
+from eventmem.errors import StorageFullError, StoreError
 
 DIRECTORY = "snapshots"
 SUFFIX = ".emsnap"
@@ -36,7 +39,19 @@ def name_of(seq: int) -> str:
 
 def write(store: Path, seq: int, parts: Iterable[bytes | memoryview]) -> str:
     """Write a snapshot's parts to its file, durably (synced, then renamed into place, the
-    directory synced); returns its name."""
+    directory synced); returns its name. A full disk raises StorageFullError, any other
+    failure StoreError; either way no file is left half written (a snapshot is a cache: the
+    log is as it was)."""
+    try:
+        return _write(store, seq, parts)
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise StorageFullError(f"disk full while writing a snapshot of {store}; the log is "
+                                   "intact. Free space and retry.") from exc
+        raise StoreError(f"cannot write a snapshot of {store}: {exc}") from exc
+
+
+def _write(store: Path, seq: int, parts: Iterable[bytes | memoryview]) -> str:
     folder = store / DIRECTORY
     folder.mkdir(mode=0o700, exist_ok=True)
     name = name_of(seq)

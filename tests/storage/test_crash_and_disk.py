@@ -812,4 +812,4 @@ def test_a_compaction_killed_mid_copy_leaves_no_copy_behind(store_path: Path) ->
     with eventmem.open(store_path) as mem:
         assert mem.verify().ok
         assert sorted(p.name for p in store_path.iterdir()) == [
-            "data.mdb", "eventmem.store", "lock.mdb", "ops.log", "writer.lock"]
+            "data.mdb", "eventmem.store", "lock.mdb", "ops.log", "snapshots", "writer.lock"]

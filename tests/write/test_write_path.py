@@ -292,7 +292,7 @@ def test_a_secret_is_refused_and_only_the_refusal_is_recorded(mem):
     assert (result.action, result.rule) == ("rejected", "secret")
     assert list(mem.memories()) == []
     assert not any(b"tangerine42" in path.read_bytes()
-                   for path in Path(mem.path).iterdir() if path.is_file())
+                   for path in Path(mem.path).rglob("*") if path.is_file())
 
 
 def test_a_masked_secret_never_reaches_the_disk(store_path, clock):
@@ -303,5 +303,5 @@ def test_a_masked_secret_never_reaches_the_disk(store_path, clock):
         assert mem.get(changed.memory_id).text == \
             "The garage code is [secret] and the key is with Ana."
         assert mem.audit().ok and mem.verify().ok
-    stored = b"".join(path.read_bytes() for path in store_path.iterdir() if path.is_file())
+    stored = b"".join(path.read_bytes() for path in store_path.rglob("*") if path.is_file())
     assert b"88127741" not in stored and b"99215573" not in stored
