@@ -806,11 +806,6 @@ class Engine(Reader):
         self._fold(list(events), seqs)
         if self._snapshot_seq != self._views.seq:  # the erase removed every snapshot
             self.snapshot()
-        # The live projections may still read columns of a snapshot file the erase removed (an
-        # open maps it; its pages hold the erased vectors and terms until unmapped, on disk as
-        # in memory): read them again from the fresh snapshot, so the old file is let go now.
-        self._views, _ = load_or_rebuild(self._log)
-        self._recall_cache.clear()
         self._ops.info("erase", memories=len(erased), contents=len(dropped), first_seq=seqs[0],
                        last_seq=seqs[-1])
         return Erasure(memory_ids=tuple(erased), cascaded=tuple(m for m in erased

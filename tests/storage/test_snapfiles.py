@@ -7,8 +7,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
-
 import eventmem
 from eventmem.storage import snapfiles
 
@@ -51,28 +49,3 @@ def test_a_mapped_snapshot_stays_readable_when_replaced(tmp_path: Path) -> None:
         mem.snapshot()  # writes the next file and removes the one mapped above
         assert not (path / snapfiles.DIRECTORY / snapfiles.name_of(seq)).exists()
         assert bytes(mapped.data) == before  # the map still reads the removed file
-
-
-def _mapped_snapshots() -> list[str]:
-    """The snapshot files this process maps, from /proc/self/maps ("(deleted)" once unlinked)."""
-    maps = Path("/proc/self/maps").read_text()
-    return [line for line in maps.splitlines() if snapfiles.SUFFIX in line]
-
-
-def test_an_erase_lets_go_of_the_snapshot_it_removed(tmp_path: Path) -> None:
-    """An engine opened from a snapshot reads its columns from the mapped file; an erase
-    removes that file, and the engine reads its projections again from the fresh one, so the
-    erased vectors and terms do not stay on disk in an unlinked file the engine still maps."""
-    if not Path("/proc/self/maps").exists():
-        pytest.skip("needs /proc/self/maps (Linux)")
-    path = tmp_path / "s"
-    _store(path).close()  # close writes the snapshot the next open maps
-    with eventmem.open(path, clock=eventmem.ManualClock(start=T0),
-                       config=eventmem.Config(sync=False)) as mem:
-        assert mem.opened_from.startswith("snapshot")
-        assert _mapped_snapshots()
-        gone = mem.remember("the secret word is marmalade", namespace="a").memory_id
-        mem.erase(gone)
-        assert not [line for line in _mapped_snapshots() if "(deleted)" in line]
-        assert not mem.recall("marmalade", namespace="a")
-        assert mem.verify().ok
