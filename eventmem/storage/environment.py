@@ -294,7 +294,7 @@ class Environment:
                 raise
             os.close(self._lock_fds[1])  # the old file's
             self._lock_fds[1] = new_fd
-            _fsync_dir(self.path)
+            fsync_dir(self.path)
         finally:
             os.close(lock_fd)  # releases the lock (before LMDB reopens and takes its own)
 
@@ -407,7 +407,8 @@ def _reserve_lock_page(root: Path) -> None:
         os.close(fd)
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Make a directory's entries (a rename, a new or removed file) durable."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from eventmem.errors import StorageFullError, StoreError
+from eventmem.storage.environment import fsync_dir
 
 DIRECTORY = "snapshots"
 SUFFIX = ".emsnap"
@@ -68,7 +69,7 @@ def _write(store: Path, seq: int, parts: Iterable[bytes | memoryview]) -> str:
         raise
     os.close(fd)
     os.replace(tmp, folder / name)
-    _sync_dir(folder)
+    fsync_dir(folder)
     return name
 
 
@@ -105,11 +106,3 @@ def sweep(store: Path, keep: Iterable[str]) -> list[str]:
     gone = sorted(name for name in os.listdir(folder) if name not in kept)
     remove(store, gone)
     return gone
-
-
-def _sync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
