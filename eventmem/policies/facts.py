@@ -622,12 +622,23 @@ _RESCHEDULE: Final = re.compile(
     re.IGNORECASE)
 
 
-def attribute_words(attribute: str) -> str:
+def attribute_words(attribute: str, *, every_reader_word: bool = True) -> str:
     """Words a memory stating ``attribute`` is likely to hold, for a lexical search of the
-    namespace's candidates (the vocabulary's plain words)."""
-    return _SEARCH_WORDS.get(attribute, attribute)
+    namespace's candidates (the vocabulary's plain words). ``every_reader_word`` False: without
+    the words gate-10 added, as the write gates before it searched."""
+    words = _SEARCH_WORDS.get(attribute, attribute)
+    added = _READER_WORDS.get(attribute) if every_reader_word else None
+    return f"{words} {added}" if added else words
 
 
+# Words the reader takes for an attribute that its search once lacked: a memory saying only
+# "the user resides in Leipzig" was never a candidate (tests/policies/test_facts.py holds every
+# example statement to sharing a term with its attribute's words).
+_READER_WORDS: Final = {
+    "residence": "reside resides residing residence",
+    "employer": "employed quit first",
+    "title": "occupation profession",
+}
 _SEARCH_WORDS: Final = {
     "residence": "live lives living moved move relocated relocating based settled city home "
                  "apartment",

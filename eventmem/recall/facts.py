@@ -35,6 +35,8 @@ _ON_TOP: Final = 3
 # none introduces it as someone else ("my friend Dana").
 _NAME_EVIDENCE: Final = 3
 _ALONE: Final = 0.5
+# The source of the memories the dream cycle makes (clusters and category summaries).
+DERIVED: Final = "consolidation"
 
 Candidate = tuple[str, float, dict[str, float]]
 
@@ -130,7 +132,10 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
               and _names_an_option(text, question)]
     if not chosen:
         return hits
-    chosen.sort(key=lambda mid: newest_first(memories[mid]))
+    # What the user said comes before what the dream cycle derived from it: a summary restates
+    # several memories (made later than any of them, it would otherwise look newest) and may quote
+    # a value its sources have since replaced; the statement answers the question by itself.
+    chosen.sort(key=lambda mid: (memories[mid].source == DERIVED, newest_first(memories[mid])))
     if not latest:
         position = {mid: i for i, (mid, _, _) in enumerate(hits)}
         chosen.sort(key=lambda mid: position.get(mid, len(position)))  # stable: newest next

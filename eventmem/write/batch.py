@@ -1192,7 +1192,7 @@ def _read_latest(batch: Batch, item: Item, inferred_names: bool
     out = []
     for fact in stated:
         dated = fact.attribute in facts.DATED
-        found = reader.stating(_searched(fact), dated=dated)
+        found = reader.stating(_searched(fact, item), dated=dated)
         for mid, said in created.items():  # the batch's own
             if mid not in batch.retired and (dated or batch.created[mid].kind != "plan"):
                 found[mid] = said
@@ -1236,16 +1236,19 @@ def _rescheduled(batch: Batch, item: Item,
     whose = batch.facts_reader(ns, True)  # whose a name is, read from the current memories
     out = []
     for fact in moved:
-        found = search.stating(_searched(fact), dated=True)
+        found = search.stating(_searched(fact, item), dated=True)
         newest = _newest_stating(batch, fact, stated_all, found, whose.owners(fact.owner, found))
         if newest is not None:
             out.append((fact, (newest, found[newest][0])))
     return out
 
 
-def _searched(fact: facts.Fact) -> str:
-    """The words a memory stating ``fact``'s attribute is searched for with."""
-    return " ".join(filter(None, (facts.attribute_words(fact.attribute), fact.qualifier)))
+def _searched(fact: facts.Fact, item: Item) -> str:
+    """The words a memory stating ``fact``'s attribute is searched for with (as ``item``'s gate
+    searched)."""
+    words = facts.attribute_words(fact.attribute,
+                                  every_reader_word=item.gate_policy not in gate.BEFORE_READER_WORDS)
+    return " ".join(filter(None, (words, fact.qualifier)))
 
 
 def _newest_stating(batch: Batch, fact: facts.Fact, stated_all: Sequence[facts.Fact],

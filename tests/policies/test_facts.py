@@ -7,14 +7,16 @@ import pytest
 from eventmem.policies import facts
 from eventmem.policies.classify import CLASSIFY_2, classify
 from eventmem.policies.facts import USER
+from eventmem.text.normalize import query_terms
 
 
 def attributes(text: str, owner: str = USER) -> set[str]:
     return {f.attribute for f in facts.read(text) if f.owner == owner}
 
 
-@pytest.mark.parametrize(("text", "attribute"), [
+STATED = [
     ("I moved to Denver", "residence"),
+    ("Since 2025-02-25, the user resides in Leipzig.", "residence"),
     ("We just relocated to Lyon.", "residence"),
     ("Finally settled in Geneva after the move.", "residence"),
     ("User lives in Denver", "residence"),
@@ -39,9 +41,22 @@ def attributes(text: str, owner: str = USER) -> set[str]:
     ("I'm engaged to Ingrid now.", "relationship"),
     ("I grew up in Dublin.", "hometown"),
     ("My favourite hobby is bouldering.", "hobby"),
-])
+    ("I quit my job at Initech.", "employer"),
+]
+
+
+@pytest.mark.parametrize(("text", "attribute"), STATED)
 def test_each_attribute_is_read_in_the_users_words(text: str, attribute: str) -> None:
     assert attribute in attributes(text)
+
+
+# (An age is searched with the relative the question names: "How old is my son?")
+@pytest.mark.parametrize(("text", "attribute"), [
+    (text, attribute) for text, attribute in STATED if attribute != "age"])
+def test_a_statement_shares_a_term_with_its_attributes_search(text: str, attribute: str) -> None:
+    """The asked attribute's memories are found by a BM25 search with its words: a statement the
+    reader takes for that attribute must share a term with them, or it is never a candidate."""
+    assert set(query_terms(text)) & set(query_terms(facts.attribute_words(attribute)))
 
 
 @pytest.mark.parametrize("text", [

@@ -148,3 +148,26 @@ def test_the_latest_value_ranks_first_in_any_mix_of_styles(
             assert top is not None and latest in top, (question, top)
         texts = [m.text or "" for m in mem.memories(namespace="n")]
         assert all(any(city in t for t in texts) for city, _ in changes)
+
+
+def test_a_summary_quoting_a_replaced_value_never_outranks_the_statement(tmp_path: Path) -> None:
+    """A category summary made after the move still quotes "Caleb lives in Turin" (the write
+    path keeps it active: Caleb is only inferred to be the user). Made later than any of its
+    sources, it looked newest; what the user said answers first."""
+    clock = eventmem.ManualClock(start=T0)
+    config = eventmem.Config(dream=eventmem.DreamParams(cluster=False))
+    with eventmem.open(tmp_path / "s", clock=clock, config=config) as mem:
+        for text in ("Caleb lives in Turin.", "Caleb uses a Galaxy A54.",
+                     "Caleb works at Vandelay Industries.", "I cycle along the river in Turin.",
+                     "Turin has the best coffee.", "I grew up near Turin.",
+                     "My flat is in the centre.", "I play football on Sundays.",
+                     "My cat likes the balcony.", "I learned Italian at school.",
+                     "I moved from Turin to Valencia."):
+            clock.advance(DAY)
+            mem.remember(text, namespace="n", kind="identity")
+        clock.advance(DAY)
+        [summary] = mem.consolidate().summarized
+        assert "Caleb lives in Turin." in (mem.get(summary.memory_id).text or "")
+        hits = mem.recall("Where does Caleb live?", namespace="n", k=5)
+        assert hits[0].text == "I moved from Turin to Valencia."
+        assert summary.memory_id in [hit.memory_id for hit in hits]  # found, below

@@ -1,6 +1,6 @@
 """gate-7: a new value of a person's single-valued attribute supersedes the latest statement of
-it, whatever the style (ISSUE: remember correctly, item 4); what is not a new value supersedes
-nothing."""
+it, whatever the style (ISSUE: remember correctly, item 4), found by any word the fact reader
+takes for the attribute (gate-10); what is not a new value supersedes nothing."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from datetime import timedelta
 import pytest
 
 import eventmem
+from eventmem.policies import gate
+from tests.write.logged import checked, written_as
 
 DAY = timedelta(days=1)
 
@@ -107,3 +109,19 @@ def test_a_late_report_of_an_earlier_value_replaces_nothing(
                         valid_from=clock.now() - 30 * DAY)
     assert late.action != "superseded" or late.neighbour != denver.memory_id
     assert mem.get(denver.memory_id).status == "active"
+
+
+def test_a_value_stated_in_any_of_the_readers_words_is_replaced(
+        mem: eventmem.Engine, clock: eventmem.ManualClock,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """gate-10: "resides" is a residence to the fact reader, so the search for the latest
+    residence finds it; gate-9 searched without the word and kept both, and its log audits as
+    decided."""
+    first, second = _told(mem, clock, "Since 2025-02-25, the user resides in Leipzig.",
+                          "I moved from Leipzig to Osaka.")
+    assert second.action == "superseded" and second.neighbour == first.memory_id, second
+    with written_as(monkeypatch, gate.GATE_9):
+        old, new = _told(mem, clock, "User resides in Porto.", "I moved to Lyon.")
+    assert new.action == "created", new
+    assert mem.get(old.memory_id).status == "active"
+    checked(mem)
