@@ -480,7 +480,7 @@ def read_question(text: str) -> Question | None:
     """
     folded = _fold(text).strip()
     lowered = folded.lower()
-    owner = _question_owner(folded)
+    owner = question_owner(folded)
     if owner is None:
         return None
     attribute = next((name for name, pattern in _QUESTION_FORMS if pattern.search(lowered)),
@@ -510,7 +510,7 @@ def read_question(text: str) -> Question | None:
     return Question(owner, attribute, qualifier, options)
 
 
-def _question_owner(question: str) -> str | None:
+def question_owner(question: str) -> str | None:
     """USER for a question in the first person or about "the user", a lower-cased name for one
     about someone named, None for one about a relation ("my sister")."""
     lowered = question.lower()

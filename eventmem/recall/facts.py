@@ -156,6 +156,42 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     return out
 
 
+def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read: Read,
+                    *, namespace: str, allowed: ch.Allowed) -> list[Candidate]:
+    """For a to-do question about the user ("What do I still need to get done?", or about a name
+    the memories show to be the user's), ``hits`` with the user's own plans first, then the
+    plans of someone named ("Kofi needs to sort out their wedding venue soon": the user's,
+    should the name be theirs, else someone else's), then the rest, each group in its order;
+    the scores stay where they were in the list. Unchanged for any other question, and for one
+    about a name not shown to be the user's."""
+    owner = facts.question_owner(plan.text)
+    if plan.intent != "todo" or owner is None or owner == OTHER:
+        return hits
+    memories = views.state.memories
+    namespace_facts = NamespaceFacts(views, namespace, read, allowed)
+    if owner != USER and not namespace_facts.is_user(owner):
+        return hits
+    planned = [mid for mid, _, _ in hits if memories[mid].kind == "plan"]
+    whose = dict(zip(planned, (_plan_owner(text) for text in read(planned)), strict=True))
+
+    def group(memory_id: str) -> int:
+        who = whose.get(memory_id)
+        if who is None or who == OTHER:
+            return 2
+        return 0 if who == USER or namespace_facts.is_user(who) else 1
+
+    order = sorted(range(len(hits)), key=lambda i: (group(hits[i][0]), i))
+    return [(hits[j][0], hits[i][1], hits[j][2]) for i, j in enumerate(order)]
+
+
+def _plan_owner(text: str | None) -> str | None:
+    """Whose plan a memory's first sentence states (USER, a name, OTHER), None if unknown."""
+    if not text:
+        return None
+    first = facts.sentences(text)
+    return facts.owner_of(first[0]) if first else None
+
+
 def _search_words(question: Question) -> str:
     return " ".join(filter(None, (facts.attribute_words(question.attribute), question.qualifier,
                                   " ".join(sorted(question.options)),

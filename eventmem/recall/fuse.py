@@ -36,7 +36,7 @@ from eventmem.policies.routing import RoutingParams, boost
 from eventmem.recall import channels as ch
 from eventmem.recall import plasticity
 from eventmem.recall.compounds import compound_forms
-from eventmem.recall.facts import asked_first
+from eventmem.recall.facts import asked_first, own_plans_first
 from eventmem.recall.plan import QueryPlan, without_frame
 from eventmem.recall.score import PROFILES, Params, composite, mmr
 from eventmem.text.blas import single_thread
@@ -483,6 +483,9 @@ def search(
     # of those valid at T).
     hits = asked_first(hits, views, plan, _reader(views, access), namespace=namespace, k=k,
                        allowed=allowed, latest=not past)
+    # "What do I still need to get done?": the user's plans, not a friend's.
+    hits = own_plans_first(hits, views, plan, _reader(views, access), namespace=namespace,
+                           allowed=allowed)
     if routing.temporal_order and plan.intent == "temporal" and "time" in got.lists:
         # "What did I do last week?": what happened then, as it happened (the hits are chosen
         # by relevance, then told in valid-time order; ties keep their rank).

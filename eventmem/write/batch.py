@@ -1246,8 +1246,8 @@ def _rescheduled(batch: Batch, item: Item,
 def _searched(fact: facts.Fact, item: Item) -> str:
     """The words a memory stating ``fact``'s attribute is searched for with (as ``item``'s gate
     searched)."""
-    words = facts.attribute_words(fact.attribute,
-                                  every_reader_word=item.gate_policy not in gate.BEFORE_READER_WORDS)
+    every = item.gate_policy not in gate.BEFORE_READER_WORDS
+    words = facts.attribute_words(fact.attribute, every_reader_word=every)
     return " ".join(filter(None, (words, fact.qualifier)))
 
 

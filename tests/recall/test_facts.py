@@ -171,3 +171,18 @@ def test_a_summary_quoting_a_replaced_value_never_outranks_the_statement(tmp_pat
         hits = mem.recall("Where does Caleb live?", namespace="n", k=5)
         assert hits[0].text == "I moved from Turin to Valencia."
         assert summary.memory_id in [hit.memory_id for hit in hits]  # found, below
+
+
+def test_a_to_do_question_gets_the_users_plans_before_someone_elses(tmp_path: Path) -> None:
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "I need to file my tax return by May 12.",
+              "What's a quick dinner I could make tonight?",
+              "Kofi needs to sort out their wedding venue soon.",
+              "Priya has to renew the passport by April 22.")
+        hits = mem.recall("What do I still need to get done?", namespace="n", k=5)
+        assert hits[0].text == "I need to file my tax return by May 12."
+        assert all(a.score >= b.score for a, b in pairwise(hits))
+        # About a name the memories do not show to be the user's: left to relevance.
+        asked = mem.recall("Is there anything Kofi has to take care of soon?", namespace="n")
+        assert asked[0].text == "Kofi needs to sort out their wedding venue soon."
