@@ -122,8 +122,15 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
         return hits
     memories = views.state.memories
     namespace_facts = NamespaceFacts(views, namespace, read, allowed)
-    found = namespace_facts.stating(_search_words(question),
-                                    dated=question.attribute in facts.DATED)
+    dated = question.attribute in facts.DATED
+    found = namespace_facts.stating(_search_words(question), dated=dated)
+    # The hits themselves are candidates too: "I'm really into pottery" states a hobby in words
+    # the index does not keep ("into"), yet relevance found it.
+    unread = [mid for mid, _, _ in hits
+              if mid not in found and (dated or memories[mid].kind != "plan")]
+    for mid, text in zip(unread, read(unread), strict=True):
+        if text is not None:
+            found[mid] = (text, namespace_facts.facts_of(text))
     if not found:
         return hits
     owners = namespace_facts.owners(question.owner, found)

@@ -186,3 +186,15 @@ def test_a_to_do_question_gets_the_users_plans_before_someone_elses(tmp_path: Pa
         # About a name the memories do not show to be the user's: left to relevance.
         asked = mem.recall("Is there anything Kofi has to take care of soon?", namespace="n")
         assert asked[0].text == "Kofi needs to sort out their wedding venue soon."
+
+
+def test_a_hit_stating_the_attribute_counts_though_the_search_missed_it(tmp_path: Path) -> None:
+    """"into" is not kept by the text index, so the hobby's search cannot find "I'm really into
+    pottery"; relevance does, and the hit is read as the hobby it states."""
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "I'm really into pottery.", "User has a parakeet named Biscuit",
+              "As of 2025-03-02, user owns 3 guitars.", "Can't wait for the weekend.")
+        hits = mem.recall("What hobby does the user enjoy?", namespace="n", k=5)
+        assert hits[0].text == "I'm really into pottery."
+        assert hits[0].signals["fact"] == 1.0
