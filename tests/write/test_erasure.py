@@ -230,6 +230,7 @@ def test_an_erase_lets_go_of_the_snapshot_file_it_removed(
         assert_holds_only_the_current_snapshot(store_path, mem)
         assert secret not in mem._views.vectors.spaces["n"].ids
         assert secret not in dict(mem._views.vectors.search("n", vector, 20))
+        assert not mem._views.text.search("n", "cobalt porcelain teapot marmalade", 20)
         assert mem.get(secret).text is None
         fresh = mem.as_of(seq=mem.head().seq)  # folded afresh, from the new snapshot
         assert fresh._views.digests() == mem._views.digests()
@@ -246,13 +247,14 @@ def test_an_erase_lets_go_of_the_snapshot_file_it_removed(
 
 @settings(max_examples=12, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(steps=st.lists(st.tuples(st.sampled_from(["erase", "snapshot", "remember"]),
+@given(steps=st.lists(st.tuples(st.sampled_from(["erase", "purge", "snapshot", "remember"]),
                                 st.integers(0, 7)), min_size=1, max_size=5))
 def test_the_engine_holds_no_removed_snapshot_whatever_the_writes(
     tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, int]],
 ) -> None:
-    """Whatever mix of erases, snapshots and writes follows an open from a snapshot, the engine
-    maps only the snapshot file the store names, and its projections equal a rebuild."""
+    """Whatever mix of erases, purges, snapshots and writes follows an open from a snapshot,
+    the engine maps only the snapshot file the store names, and its projections equal a
+    rebuild."""
     path = tmp_path_factory.mktemp("held") / "s"
     clock = eventmem.ManualClock(start=T0)
     config = eventmem.Config(sync=False)
@@ -261,8 +263,14 @@ def test_the_engine_holds_no_removed_snapshot_whatever_the_writes(
             [f"{words(i)} harbour lantern" for i in range(8)], namespace="n")]
     with eventmem.open(path, clock=clock, config=config) as mem:
         for i, (step, at) in enumerate(steps):
-            if step == "erase" and mem.get(ids[at]).status != "erased":
+            status = mem.get(ids[at]).status
+            if step == "erase" and status != "erased":
                 mem.erase(memory_id=ids[at])
+            elif step == "purge" and status not in ("erased", "purged"):
+                mem.forget(ids[at])  # deleted, then purged by a sweep 90 days on
+                clock.advance(timedelta(days=100))
+                mem.consolidate()
+                mem.snapshot()
             elif step == "snapshot":
                 mem.snapshot()
             else:
