@@ -4,7 +4,6 @@ written, with a message that names the field and says what would be accepted."""
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
@@ -14,6 +13,7 @@ from eventmem.config import Config
 from eventmem.errors import InvalidInputError
 from eventmem.events import ACTORS, MEMORY_KINDS, Actor, MemoryKind
 from eventmem.storage.log import HASH_SIZE, Head
+from eventmem.text.lazyre import lazy_re
 from eventmem.text.normalize import normalize
 
 
@@ -152,7 +152,7 @@ def label(value: Any, field: str) -> str:
     return value
 
 
-_REASON = re.compile(r"[a-z0-9][a-z0-9_.:-]{0,63}")
+_REASON = lazy_re(r"[a-z0-9][a-z0-9_.:-]{0,63}")
 
 
 def reason(value: Any) -> str:

@@ -265,7 +265,7 @@ class Engine(Reader):
         try:
             if not self.readonly and self._views.seq > self._snapshot_seq:
                 try:
-                    self.snapshot()
+                    self._write_snapshot(reread=False)  # closing: nothing reads it again
                 except StoreError as exc:
                     # A snapshot is a cache: a full disk at close must not keep the store
                     # locked or lose anything; the next open replays the log's tail instead.
@@ -285,12 +285,39 @@ class Engine(Reader):
 
     @serialized
     def snapshot(self) -> int:
-        """Write a snapshot of the projections now; returns its seq."""
+        """Write a snapshot of the projections now; returns its seq. The projections then read
+        their columns from it (see :meth:`_reread_snapshot`)."""
+        return self._write_snapshot(reread=True)
+
+    def _write_snapshot(self, *, reread: bool) -> int:
         self._check_writable()
         self._log.put_snapshot(self._views.seq, self._views.to_parts(),
                                keep=self.config.snapshots_kept)
         self._snapshot_seq = self._views.seq
+        if reread:
+            self._reread_snapshot()
         return self._snapshot_seq
+
+    def _reread_snapshot(self) -> None:
+        """Read the projections back from the snapshot just written, keeping what lives only
+        in memory (the ANN segments: :meth:`Vectors.adopt_segments`).
+
+        Projections opened from a snapshot read their columns from its mapped file, and
+        writing a snapshot removes the older files (an erase removes them all): a removed file
+        stays on disk, pages and all, for as long as a process maps it. Its pages hold what the
+        log has dropped since (an erase's vectors and terms, a purge's), so the engine lets go
+        of it at once rather than at close, and never holds a file the store no longer names.
+        Reading back costs the snapshot's column checksums (the file is in the page cache,
+        just written); the values decoded so far are decoded again when next used."""
+        found = self._log.latest_snapshot(self._views.seq)
+        fresh = Projections.from_bytes(found.data) if found is not None else None
+        if fresh is None or fresh.seq != self._views.seq:
+            # Not expected (the bytes were just written and synced); a snapshot is a cache,
+            # so the projections stay as they are and the operator hears of it.
+            self._ops.info("snapshot_reread_failed", seq=self._views.seq)
+            return
+        fresh.vectors.adopt_segments(self._views.vectors)
+        self._views = fresh
 
     def log_op(self, op: str, **fields: object) -> None:
         """Write one line to the store's ops log: ``op`` and ``fields`` (ids, counts, codes;
@@ -805,7 +832,8 @@ class Engine(Reader):
         seqs = self._log.erase(events, drop_contents=dropped)
         self._fold(list(events), seqs)
         if self._snapshot_seq != self._views.seq:  # the erase removed every snapshot
-            self.snapshot()
+            self.snapshot()  # and the projections let go of the one they read (the erased rows)
+        self._recall_cache.clear()  # cached answers are stale, and may quote what was erased
         self._ops.info("erase", memories=len(erased), contents=len(dropped), first_seq=seqs[0],
                        last_seq=seqs[-1])
         return Erasure(memory_ids=tuple(erased), cascaded=tuple(m for m in erased

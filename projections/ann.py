@@ -245,6 +245,14 @@ class Segment:
         with self._lock:
             _set_rows(self.index, alive[offsets], rows)
 
+    def own_blob(self) -> bytes:
+        """The blob as this segment still needs it, in memory of its own (not a view of a
+        snapshot file): nothing for one that will never read it (loaded and never persisted,
+        or broken), else a copy."""
+        if self.broken or (self.scrub and self.index is not None):
+            return b""
+        return bytes(self.blob)
+
     def packed_removed(self) -> bytes:
         """The tombstone mask as bits (empty when none was removed), for the snapshot."""
         return b"" if self.removed is None else np.packbits(self.removed).tobytes()

@@ -437,6 +437,27 @@ class Vectors:
                 at = d.start + rows
             space.segments = segments
 
+    def adopt_segments(self, live: Vectors) -> None:
+        """Take over the ANN segments of ``live``, the projection this one was just read back
+        from a snapshot of (the same rows, so the segments' row numbers hold here).
+
+        The snapshot leaves some segments out (those masking erased rows: see
+        :class:`ann.Segment`) and a loaded index is costly to load again, so the live segment
+        objects are kept, masks and loaded indexes included, and only their blobs change
+        hands: each reads its blob from this projection's snapshot, or holds its own copy
+        where the snapshot has none. None keeps reading the file ``live`` was read from,
+        which a new snapshot (or an erase) has removed: its pages hold what was erased."""
+        self.layout = live.layout
+        for ns, space in self.spaces.items():
+            held = live.spaces.get(ns)
+            if held is None:
+                continue
+            persisted = {(seg.start, seg.size): seg.blob for seg in space.segments}
+            for seg in held.segments:
+                blob = persisted.get((seg.start, seg.size))
+                seg.blob = seg.own_blob() if blob is None or seg.scrub else blob
+            space.segments = held.segments
+
     def dump(self) -> tuple[VectorsDump, bytes]:
         """The rows' ids per namespace, and the rows as raw bytes: every namespace's warm rows
         (float32) in sorted namespace order, then every namespace's cold codes (int8), kept

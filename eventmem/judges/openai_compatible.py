@@ -44,6 +44,7 @@ from eventmem.policies.links import LinkAnswer, LinkQuestion, RuleLinkJudge
 from eventmem.recall.intent import RULES as INTENT_RULES
 from eventmem.recall.intent import IntentAnswer, IntentQuestion
 from eventmem.recall.plan import INTENTS
+from eventmem.text.lazyre import lazy_re
 
 __all__ = ["OpenAICompatibleJudge"]
 
@@ -71,7 +72,7 @@ _INTENT = f"""You classify what a memory-search question asks. Answer with one J
 causal: why; entity: who someone is; preference: likes and favourites; todo: open tasks;
 factual: other questions of fact; general: anything else."""
 
-_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
+_FENCE = lazy_re(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
 
 
 class OpenAICompatibleJudge:

@@ -31,6 +31,7 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 from eventmem.policies.classify import FACT_RULES
+from eventmem.text.lazyre import lazy_re
 
 __all__ = ["CATEGORIES", "NONE", "POLICIES", "POLICY_VERSION", "CategoryParams", "categorize",
            "is_correction", "tier_of"]
@@ -42,16 +43,16 @@ CATEGORIES: Final[tuple[str, ...]] = ("correction", "procedure", "decision", "pr
 # The tiers a caller may ask for: working memory comes with a session, dormant by forgetting.
 CALLER_TIERS: Final[tuple[str, ...]] = ("episodic", "semantic", "procedural")
 
-_CORRECTION = re.compile(
+_CORRECTION = lazy_re(
     r"\b(?:actually|should\s+(?:be|have\s+been|read|say)|(?:was|were|is|are)\s+wrong|"
     r"i\s+was\s+mistaken|correction\s*:|to\s+correct\s+(?:that|myself|this)|"
     r"not\s+\w+(?:\s+\w+)?\s*,\s*but\b)", re.I)
 # A rule stated as one: the text opens with it (so "I always take the bus" stays a habit).
-_PROCEDURE = re.compile(
+_PROCEDURE = lazy_re(
     r"^\s*(?:how\s+to\b|how\s+do\s+(?:i|you|we)\b|always\b|never\b|don't\s+ever\b|"
     r"(?:rule|procedure|steps?)\s*(?:\d+\s*)?:|step\s+\d+\b|to\s+\w+[^,.]{0,60},\s*"
     r"(?:first|always|never|use|run)\b)", re.I)
-_DECISION = re.compile(
+_DECISION = lazy_re(
     r"\b(?:decided|decide\s+to|we\s+chose|chose\s+to|going\s+with|settled\s+on|agreed\s+to|"
     r"the\s+decision\s+(?:is|was)|opted\s+(?:for|to))\b", re.I)
 

@@ -12,18 +12,19 @@ import re
 from typing import Final
 
 from eventmem.policies.literals import Prefilter
+from eventmem.text.lazyre import lazy_re
 
 __all__ = ["CAUSAL", "gives_reason"]
 
 _WORDS: Final = (r"\b(because|since|so that|therefore|as a result|due to|led to|caused|"
                  r"thanks to)\b")
 # The rule itself: a match anywhere, in any case.
-CAUSAL: Final = re.compile(_WORDS, re.IGNORECASE)
+CAUSAL: Final = lazy_re(_WORDS, re.IGNORECASE)
 # Lowercasing ASCII text changes no length and no word boundary, and under IGNORECASE only
 # non-ASCII letters (the Kelvin sign, the long s...) match ASCII ones besides the two cases:
 # on ASCII text the lowercase search finds a match exactly when the rule does, at twice the speed,
 # and the exit skips the search for most texts.
-_LOWER: Final = re.compile(_WORDS)
+_LOWER: Final = lazy_re(_WORDS)
 _EXIT: Final = Prefilter([_WORDS])
 
 

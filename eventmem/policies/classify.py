@@ -32,12 +32,14 @@ version that decided is recorded beside them (``kind_policy`` on ``memory.ingest
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Final
 
 from eventmem.policies import facts
 from eventmem.policies.literals import Prefilter
+from eventmem.text.lazyre import lazy_re
 
 __all__ = ["CLASSIFY_1", "CLASSIFY_2", "FACT_RULES", "KIND_ORDER", "POLICIES", "POLICY_VERSION",
            "RULES", "classify"]
@@ -57,7 +59,7 @@ _CONTRACTIONS: Final[dict[str, str]] = {
     "they're": "they are", "that's": "that is", "isn't": "is not", "aren't": "are not",
     "name's": "name is", "gonna": "going to", "wanna": "want to", "gotta": "got to",
 }  # fmt: skip
-_CONTRACTION = re.compile(
+_CONTRACTION = lazy_re(
     r"(?<![\w'])(?:" + "|".join(map(re.escape, sorted(_CONTRACTIONS))) + r")(?![\w'])"
 )
 
@@ -227,8 +229,11 @@ RULES: Final[tuple[str, ...]] = (
 _WB = r"\b"
 
 
-def _compile() -> tuple[tuple[str, re.Pattern[str], dict[str | None, str]], ...]:
+@functools.cache
+def _compiled() -> tuple[tuple[str, re.Pattern[str], dict[str | None, str]], ...]:
     """One regex per kind, each rule a named group ``r<i>``; a match's ``lastgroup`` is its rule.
+    Built on first use (a constant; compiling it at import cost every CLI command a tenth of a
+    second).
 
     Every rule starts at a word boundary; testing it once, before the alternation, makes a
     search about three times faster than testing it in each rule (re does not factor it out).
@@ -246,7 +251,6 @@ def _compile() -> tuple[tuple[str, re.Pattern[str], dict[str | None, str]], ...]
     return tuple(compiled)
 
 
-_COMPILED = _compile()
 # Per kind, the texts without which none of its rules can match: most texts skip most searches.
 _EXITS: Final = tuple(Prefilter(pat for _, pat in rules) for _, rules in _RULE_TABLE)
 
@@ -285,12 +289,12 @@ _IRREGULAR: Final[dict[str, str]] = {
 }
 # A leading date clause ("On March 3, 2025, User moved ..."), then the subject: the user as an
 # extraction pipeline names them, or a name (one or two capitalised words), possibly possessive.
-_SUBJECT = re.compile(
+_SUBJECT = lazy_re(
     r"^(?P<lead>(?:(?:[Oo]n|[Ii]n|[Ss]ince|[Aa]s of) [^,.!?]{1,30}?(?:, \d{4})?,\s+)?)"
     r"(?P<subject>(?:[Tt]he\s+)?[Uu]ser|[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+[A-Z][a-z]+)?)"
     r"(?P<poss>'s\b)?\s+(?P<adverbs>" + _ADVERBS + r")(?P<verb>[a-z]+n't|[a-z]+)\b"
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+_SENTENCE_END = lazy_re(r"(?<=[.!?;])\s+")
 
 
 def _first_person_verb(verb: str) -> str | None:
@@ -347,7 +351,7 @@ def user_in_first_person(text: str) -> str:
 
 
 def _search(norm: str, kind_index: int) -> str | None:
-    _, pattern, names = _COMPILED[kind_index]
+    _, pattern, names = _compiled()[kind_index]
     if not _EXITS[kind_index].may_match(norm):
         return None
     match = pattern.search(norm)
@@ -375,7 +379,7 @@ def classify(text: str, policy: str = POLICY_VERSION) -> tuple[str, str]:
         rewritten = _first_person(unified)
         if rewritten != unified:
             forms.append(_normalize(rewritten))
-    decided = next(((kind, rule) for i, (kind, _, _) in enumerate(_COMPILED) for form in forms
+    decided = next(((kind, rule) for i, (kind, _, _) in enumerate(_compiled()) for form in forms
                     if (rule := _search(form, i)) is not None), ("context", DEFAULT_RULE))
     if policy in (CLASSIFY_1, CLASSIFY_2) or decided[0] not in _SHORT_LIVED:
         return decided

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+from eventmem.text.lazyre import lazy_re
+
 __all__ = ["EKMAN", "EMOTION_POLICY", "Emotion", "analyse", "mood"]
 
 EMOTION_POLICY: Final = "emotion-1"
@@ -58,9 +60,9 @@ _CATEGORIES: Final[dict[str, frozenset[str]]] = {
     "surprise": _lexicon("surprised surprising shocked astonished amazed unexpected "
                           "suddenly wow stunned"),
 }
-_PROFANITY = re.compile(r"\b(?:fuck\w*|shit\w*|damn\w*|bastard\w*|crap\w*|bullshit|"
+_PROFANITY = lazy_re(r"\b(?:fuck\w*|shit\w*|damn\w*|bastard\w*|crap\w*|bullshit|"
                         r"hell|wtf)\b", re.IGNORECASE)
-_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+_WORD = lazy_re(r"[a-z]+(?:'[a-z]+)?")
 
 
 class Emotion(NamedTuple):

@@ -35,6 +35,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Final, NamedTuple
 
+from eventmem.text.lazyre import lazy_re
+
 FACTS_VERSION: Final = "facts-1"
 
 USER: Final = "user"
@@ -172,12 +174,12 @@ _ATTRIBUTES: Final[tuple[tuple[str, str], ...]] = (
                   r"|\bwhere (?:do|does|did) \w+ live\b|\bliv(?:e|es|ing) (?:at|near|with)\b"
                   r"|\bafter the move\b"),
 )
-_COMPILED: Final = tuple((name, re.compile(pattern)) for name, pattern in _ATTRIBUTES)
+_COMPILED: Final = tuple((name, lazy_re(pattern)) for name, pattern in _ATTRIBUTES)
 
 # Attributes a question cannot name by the vocabulary alone ("What does Dana drive?" is the car,
 # and so on): the same table serves, but these question forms come first.
 _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
-    (name, re.compile(pattern)) for name, pattern in (
+    (name, lazy_re(pattern)) for name, pattern in (
         ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bfree time\b|\bspare time\b"),
         ("birthday", r"\bwhen (?:was|were) \w+ born\b|\bbirthday\b"),
         ("title", r"\bfor a living\b|\bjob title\b|\bwhat (?:is|'s) \w+(?:'s)? (?:job|role)\b"
@@ -201,9 +203,9 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
     ))
 
 _APOSTROPHES: Final = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
-_SENTENCES: Final = re.compile(r"(?<=[.!?;])\s+|\n+")
+_SENTENCES: Final = lazy_re(r"(?<=[.!?;])\s+|\n+")
 # A date, time or aside that opens a sentence: "On March 3, 2025, I moved..." is about the rest.
-_OPENING: Final = re.compile(
+_OPENING: Final = lazy_re(
     r"^(?:(?:on|since|as of|from|starting|starting from|in|at|last|this|yesterday|today|"
     r"tonight|earlier|recently|as promised|by the way|btw|fyi|heads up|just so you know|"
     r"quick update|update|good news|big news|guess what|oh|so|well|also|anyway|ok|okay|ugh|"
@@ -212,20 +214,20 @@ _OPENING: Final = re.compile(
     # and a word that only opens what follows ("So Vera started...", "Haha my mom...")
     r"|^(?:(?:so|oh|ugh|haha|hah|hey|well|also|and|but|lol|hmm|ok|okay|yeah|anyway|btw|"
     r"actually|honestly|guess what|quick update)\b[,:!]?\s+)+", re.IGNORECASE)
-_USER_SUBJECT: Final = re.compile(r"^(?:the )?user(?:'s|s)?\b", re.IGNORECASE)
-_FIRST_PERSON: Final = re.compile(
+_USER_SUBJECT: Final = lazy_re(r"^(?:the )?user(?:'s|s)?\b", re.IGNORECASE)
+_FIRST_PERSON: Final = lazy_re(
     r"^(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll|our|ours|me|mine)\b",
     re.IGNORECASE)
-_MY: Final = re.compile(r"^(?:my|our|(?:the )?user's)\s+(?:new |old |best |eldest |oldest |"
+_MY: Final = lazy_re(r"^(?:my|our|(?:the )?user's)\s+(?:new |old |best |eldest |oldest |"
                         r"youngest |younger |older |little |big |late )?([a-z]+)\b",
                         re.IGNORECASE)
 # Naming a relative, or stating their age: a fact about the family the relative belongs to.
-_NAMING: Final = re.compile(
+_NAMING: Final = lazy_re(
     r"\b(?:name|named|called|\d+\s*(?:years?|yrs?)[ -]old|turn(?:s|ed)? \d+|is (?:now )?\d+)\b")
-_PRONOUN: Final = re.compile(
+_PRONOUN: Final = lazy_re(
     r"^(?:it|it's|its|this|that|these|those|there|he|he's|she|she's|they|they're|his|her|their|"
     r"everyone|everybody|someone|somebody|nobody|people|you|you're|your)\b", re.IGNORECASE)
-_NAME_START: Final = re.compile(r"^([A-Z][a-z]+(?:-[A-Z][a-z]+)?)('s)?\s+(\S+)")
+_NAME_START: Final = lazy_re(r"^([A-Z][a-z]+(?:-[A-Z][a-z]+)?)('s)?\s+(\S+)")
 # Sentence-initial words that are not names (a sentence without a subject starts with a verb or
 # an adverb: "Finally settled in", "Decided to", "Picked up").
 _NOT_NAMES: Final = frozenset(
@@ -248,12 +250,12 @@ _NOT_NAMES: Final = frozenset(
     monday tuesday wednesday thursday friday saturday sunday january february march may july
     september october november december christmas easter
     """.split())  # noqa: SIM905
-_DECLARED: Final = re.compile(  # the cue in any case, the name capitalised
+_DECLARED: Final = lazy_re(  # the cue in any case, the name capitalised
     r"\b(?i:my name is|my name's|call me|(?:the )?user's name is|(?:the )?user is (?:named|called)"
     r"|i am called|i'm called|name's)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b"
     r"|^(?i:(?:hi,? |hello,? |hey,? )?(?:i'm|i am))\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\s*(?:[.,!]|$)")
-_NOUN: Final = re.compile(r"[a-z]+")
-_NUMBERED: Final = re.compile(
+_NOUN: Final = lazy_re(r"[a-z]+")
+_NUMBERED: Final = lazy_re(
     r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|another|one more|"
     r"an extra|a new|a|an)\s+(?:(?:new|more|other|extra|electric|old|used)\s+)?([a-z]+)")
 _NOT_COUNTED: Final = frozenset(
@@ -281,7 +283,7 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-_SPEAKER: Final = re.compile(r"^([A-Z][a-z]+(?:[ -][A-Z][a-z]+)?):\s+")
+_SPEAKER: Final = lazy_re(r"^([A-Z][a-z]+(?:[ -][A-Z][a-z]+)?):\s+")
 
 
 def _speaker(text: str) -> tuple[str | None, str]:
@@ -444,9 +446,9 @@ def read(text: str) -> tuple[Fact, ...]:
     return tuple(found)
 
 
-_JOINED: Final = re.compile(r"\b(?i:joined|joining|moved over to|switched to)\s+(?:the\s+)?[A-Z]")
-_SEEING: Final = re.compile(r"\b(?i:seeing|dating)\s+[A-Z][a-z]+\b(?!\s+(?:again|today|tomorrow))")
-_NAMED_RELATIVE: Final = re.compile(
+_JOINED: Final = lazy_re(r"\b(?i:joined|joining|moved over to|switched to)\s+(?:the\s+)?[A-Z]")
+_SEEING: Final = lazy_re(r"\b(?i:seeing|dating)\s+[A-Z][a-z]+\b(?!\s+(?:again|today|tomorrow))")
+_NAMED_RELATIVE: Final = lazy_re(
     rf"\b(?:[Mm]y|[Oo]ur|[Uu]ser's) ((?i:{_words(' '.join(sorted(_KIN)))}))"
     r" ([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
 
@@ -465,7 +467,7 @@ def _aged(sentence: str, owner: str) -> str | None:
     return relative
 
 
-_POSSESSIVE_RELATIVE: Final = re.compile(
+_POSSESSIVE_RELATIVE: Final = lazy_re(
     rf"^[A-Z][a-z]+'s ((?i:{_words(' '.join(sorted(_KIN)))}))\b")
 
 
@@ -565,8 +567,8 @@ _VALUE_WORDS: Final = frozenset(
     f"{_CAR_MAKES} {_JOBS} {_PETS} iphone pixel galaxy oneplus xperia fairphone moto nokia "
     "xiaomi huawei vegan vegetarian pescatarian pescetarian keto paleo flexitarian carnivore halal "
     "kosher single dating engaged married divorced widowed seeing".split())
-_DATE_LIKE: Final = re.compile(r"^\d{4}-\d\d-\d\d$|^\d{4}$|^\d{1,2}(?:st|nd|rd|th)$")
-_TOKEN: Final = re.compile(r"[A-Za-z0-9][\w-]*")
+_DATE_LIKE: Final = lazy_re(r"^\d{4}-\d\d-\d\d$|^\d{4}$|^\d{1,2}(?:st|nd|rd|th)$")
+_TOKEN: Final = lazy_re(r"[A-Za-z0-9][\w-]*")
 
 
 def is_statement(text: str) -> bool:
@@ -617,7 +619,7 @@ def reschedules(text: str) -> bool:
     return _RESCHEDULE.search(text) is not None
 
 
-_RESCHEDULE: Final = re.compile(
+_RESCHEDULE: Final = lazy_re(
     r"\b(?:re-?schedul\w*|postpon\w*|push(?:ed|ing)? (?:back|out)|brought forward|bumped)\b",
     re.IGNORECASE)
 

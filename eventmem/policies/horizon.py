@@ -29,6 +29,7 @@ import re
 from typing import Final
 
 from eventmem.clock import MICROS_PER_DAY
+from eventmem.text.lazyre import lazy_re
 from eventmem.text.normalize import folded
 
 __all__ = ["POLICY_VERSION", "RULE", "default_until", "open_ended", "short_horizon"]
@@ -37,7 +38,7 @@ POLICY_VERSION: Final = "horizon-1"
 RULE: Final = "plan_window:short"  # the valid_until_rule of a plan given the default window
 
 # A modal that introduces an errand-like intention: something to do, soon.
-_ERRAND: Final = re.compile(
+_ERRAND: Final = lazy_re(
     r"\b(?:going to|gonna|about to|need to|needs to|have to|has to|got to|gotta|must|"
     r"should|ought to|remind me to|remember to|don't forget to|do not forget to|"
     r"planning to|plan to|plans to|will|'ll|todo|to-do|to do:)\b", re.I)
@@ -62,7 +63,7 @@ _LONG_TASK: Final = (
     r"(?:business|company|family)|buy a (?:house|home|flat|apartment)|marathon|"
     r"around the world|get in shape|lose weight|build (?:a|my) (?:house|home|career)|"
     r"visit|see the world")
-_LONG: Final = re.compile(rf"\b(?:{_OPEN_TIME}|{_WISH}|{_LONG_TASK})\b", re.I)
+_LONG: Final = lazy_re(rf"\b(?:{_OPEN_TIME}|{_WISH}|{_LONG_TASK})\b", re.I)
 
 
 def _norm(text: str) -> str:

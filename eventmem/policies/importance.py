@@ -22,7 +22,6 @@ bad neighbour cannot push the score out of range.
 from __future__ import annotations
 
 import math
-import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Final, Literal
@@ -31,6 +30,7 @@ import msgspec
 
 from eventmem.errors import InvalidInputError
 from eventmem.policies.literals import Prefilter
+from eventmem.text.lazyre import lazy_re
 from eventmem.text.normalize import folded as text_folded
 
 __all__ = [
@@ -67,14 +67,14 @@ _CUES: Final[tuple[tuple[str, float, str], ...]] = (
     ("emotion", 0.6, r"furious|devastated|heartbroken|terrified|died|killed"),
     ("emotion", 0.8, r"passed away"),
 )  # fmt: skip
-_CUE_RE = re.compile(
+_CUE_RE = lazy_re(
     r"\b(?:" + "|".join(f"(?P<c{i}>{pat})" for i, (_, _, pat) in enumerate(_CUES)) + r")\b"
 )
-_WORD = re.compile(r"\w+")
+_WORD = lazy_re(r"\w+")
 # Cheap exits: most texts hold no cue word, and most have no shouted (ALL-CAPS) word, which in
 # ASCII text needs three capitals in a row.
 _CUE_EXIT: Final = Prefilter(rf"\b(?:{pat})\b" for _, _, pat in _CUES)
-_THREE_CAPS = re.compile(r"[A-Z]{3}")
+_THREE_CAPS = lazy_re(r"[A-Z]{3}")
 
 
 class ImportanceParams(msgspec.Struct, kw_only=True, frozen=True):

@@ -18,7 +18,7 @@ parse tree (``re._parser``, present in CPython 3.11-3.13); without it, everythin
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 try:  # CPython's own parser of regex syntax; absent or changed: no exits, same answers
@@ -152,32 +152,61 @@ class Prefilter:
     The strings are searched for with one regex over their trie (``i (?:am |have )``...): re
     skips the positions whose character starts none of them, and fails at the first character
     of most others, so the test costs about a microsecond whatever the number of strings.
+
+    The patterns are analysed on first use, not when the prefilter is made: prefilters are
+    module constants of the rule tables, and parsing every rule at import cost each CLI
+    command a good part of its start-up.
     """
 
-    __slots__ = ("_search", "openings", "strings")
+    __slots__ = ("_built", "_flags", "_openings", "_patterns", "_search", "_strings")
 
     def __init__(self, patterns: Iterable[str], flags: int = 0) -> None:
+        self._patterns = tuple(patterns)
+        self._flags = flags
+        self._strings: tuple[str, ...] | None = None  # None: every text may match
+        self._openings: tuple[str, ...] = ()
+        self._search: Callable[[str], object] | None = None
+        self._built = False
+
+    def _build(self) -> None:
+        # Two threads may both build: the same result either way, set before _built.
         anywhere: set[str] = set()
         openings: set[str] = set()
-        self.strings: tuple[str, ...] | None = None  # None: every text may match
-        self.openings: tuple[str, ...] = ()
-        self._search = None
-        for pattern in patterns:
-            need = necessary(pattern, flags)
+        for pattern in self._patterns:
+            need = necessary(pattern, self._flags)
             if need is None:
+                self._built = True
                 return
             (openings if need.opening else anywhere).update(need.strings)
-        self.strings = tuple(sorted(_minimal(anywhere)))
-        self.openings = tuple(sorted(_minimal(openings, openings=True)))
-        if self.strings:
-            self._search = re.compile(_trie(self.strings)).search
+        strings = tuple(sorted(_minimal(anywhere)))
+        self._openings = tuple(sorted(_minimal(openings, openings=True)))
+        self._search = re.compile(_trie(strings)).search if strings else None
+        self._strings = strings
+        self._built = True
+
+    @property
+    def strings(self) -> tuple[str, ...] | None:
+        """The strings of which a text must hold one (or start with an opening); None: every
+        text may match."""
+        if not self._built:
+            self._build()
+        return self._strings
+
+    @property
+    def openings(self) -> tuple[str, ...]:
+        """The strings of which a text may start with one instead."""
+        if not self._built:
+            self._build()
+        return self._openings
 
     def may_match(self, text: str) -> bool:
         """Whether ``text`` holds what one of the patterns needs."""
-        if self.strings is None:
+        if not self._built:
+            self._build()
+        if self._strings is None:
             return True
         return (self._search is not None and self._search(text) is not None) \
-            or text.startswith(self.openings)
+            or text.startswith(self._openings)
 
 
 def _trie(strings: Iterable[str]) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from eventmem.text.lazyre import lazy_re
 from eventmem.text.normalize import STOPWORDS, stem, tokenize
 
 # merge-1 appended every sentence that adds a word (appended_text); merge-2 (gate-4 on) never
@@ -19,7 +20,7 @@ from eventmem.text.normalize import STOPWORDS, stem, tokenize
 MERGE_VERSION: Final = "merge-2"
 
 # A sentence ends at . ! or ? followed by space, or at a line break.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE_END = lazy_re(r"(?<=[.!?])\s+|\n+")
 
 
 def sentences(text: str) -> list[str]:
@@ -86,8 +87,8 @@ def merged_text(old: str, new: str) -> str:
 
 # A clause ends at a comma, semicolon or dash; a leading conjunction (a stopword: no content is
 # lost) goes with the split.
-_CLAUSE_END = re.compile(r"\s*[,;]\s*|\s+[-–—]\s+")
-_CONJUNCTION = re.compile(r"^(?:and|but|so|while|also)\s+", re.IGNORECASE)
+_CLAUSE_END = lazy_re(r"\s*[,;]\s*|\s+[-–—]\s+")
+_CONJUNCTION = lazy_re(r"^(?:and|but|so|while|also)\s+", re.IGNORECASE)
 
 
 def _clauses(sentence: str) -> list[str]:

@@ -27,21 +27,22 @@ import re
 from functools import lru_cache
 from typing import Final, NamedTuple
 
+from eventmem.text.lazyre import lazy_re
 from eventmem.text.normalize import STOPWORDS
 
 __all__ = ["PLANS_VERSION", "Completion", "completes", "may_report_done", "plan_action"]
 
 PLANS_VERSION: Final = "plans-1"
 
-_MODAL = re.compile(
+_MODAL = lazy_re(
     r"\b(?:need|needs|needed|have|has|had|got|ought|going|plan|plans|planning|want|wants|"
     r"remember|reminder|remind\s+\w+|supposed|due)\s+to\s+(?P<verb>[a-z]+)\b"
     r"|\b(?:must|should|gotta|will|shall)\s+(?P<verb2>[a-z]+)\b"
     r"|^\s*(?:todo|to-do|to do)\s*:?\s*(?P<verb3>[a-z]+)\b", re.I)
-_NOT_DONE = re.compile(
+_NOT_DONE = lazy_re(
     r"\b(?:not|never|yet|n't|didn't|haven't|hasn't|still|need|needs|have to|has to|must|"
     r"should|will|going to|remind|plan|plans|want|wants|gotta|tomorrow|later)\b|\?", re.I)
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_WORD = lazy_re(r"[a-z0-9]+(?:'[a-z]+)?")
 _TIME_WORDS = frozenset("""
     by before until till on at in this next tomorrow today tonight yesterday week weekend month
     year morning afternoon evening night end soon asap later due monday tuesday wednesday

@@ -31,6 +31,7 @@ import msgspec
 
 from eventmem.clock import MICROS_PER_DAY
 from eventmem.errors import InvalidInputError
+from eventmem.text.lazyre import lazy_re
 from projections.state import MemoryRecord
 
 __all__ = ["SUBTIERS", "Boost", "RoutingParams", "boost", "hot_tier", "subtier"]
@@ -120,9 +121,9 @@ class RoutingParams(msgspec.Struct, frozen=True, kw_only=True):
 # -- sub-tiers -----------------------------------------------------------------------------------
 
 # Told by someone else: "Sam said...", "according to...", "I heard that...".
-_HEARSAY = re.compile(r"\b(said|says|told (me|us|him|her|them)|according to|heard (that|from)|"
+_HEARSAY = lazy_re(r"\b(said|says|told (me|us|him|her|them)|according to|heard (that|from)|"
                       r"apparently|reportedly|rumou?r)\b", re.I)
-_RULE = re.compile(r"^\s*(how to|to \w+,|always|never|first\b|step \d)|\b(always|never)\b", re.I)
+_RULE = lazy_re(r"^\s*(how to|to \w+,|always|never|first\b|step \d)|\b(always|never)\b", re.I)
 
 
 def subtier(record: MemoryRecord, text: str | None) -> str:

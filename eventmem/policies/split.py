@@ -24,11 +24,13 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from eventmem.text.lazyre import lazy_re
+
 __all__ = ["POLICY_VERSION", "clauses"]
 
 POLICY_VERSION: Final = "split-1"
 
-_JOINER: Final = re.compile(r"\s*(?:;\s*|,?\s+(?:and|but|while|whereas)\s+)(?=[A-Z])")
+_JOINER: Final = lazy_re(r"\s*(?:;\s*|,?\s+(?:and|but|while|whereas)\s+)(?=[A-Z])")
 _NAME: Final = r"[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|of|de|van|von|da))*"
 _NOT_NAMES: Final = frozenset("""
     i i'm i've i'd i'll he she they we it you this that these those there then the a an my his
@@ -40,9 +42,9 @@ _AUX: Final = frozenset("""
     went took made met saw began became bought sold won lost left ran flew ate drove wrote
     found gave told heard spent grew came kept brought built taught caught thought said
     """.split())  # noqa: SIM905
-_CLAUSE: Final = re.compile(rf"^(?P<name>{_NAME})\s+(?:just\s+|also\s+|recently\s+|now\s+|"
+_CLAUSE: Final = lazy_re(rf"^(?P<name>{_NAME})\s+(?:just\s+|also\s+|recently\s+|now\s+|"
                             rf"finally\s+)?(?P<verb>[a-z][a-z'’]*)\b")
-_BETWEEN: Final = re.compile(r"\bbetween\b", re.I)
+_BETWEEN: Final = lazy_re(r"\bbetween\b", re.I)
 
 
 def _subject(clause: str) -> str | None:

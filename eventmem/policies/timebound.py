@@ -31,6 +31,7 @@ from typing import Final
 from eventmem.clock import from_micros, to_micros
 from eventmem.errors import CorruptRecordError
 from eventmem.policies.literals import Prefilter
+from eventmem.text.lazyre import lazy_re
 from eventmem.text.normalize import folded as text_folded
 
 __all__ = ["POLICY_VERSION", "RULES", "infer_valid_until"]
@@ -149,7 +150,7 @@ _RULE_TABLE: Final[tuple[tuple[str, str, _Rule], ...]] = (
 
 RULES: Final[tuple[str, ...]] = tuple(dict.fromkeys(f"timebound:{n}" for n, _, _ in _RULE_TABLE))
 _COMPILED: Final = tuple(
-    (f"timebound:{name}", re.compile(pattern), end) for name, pattern, end in _RULE_TABLE
+    (f"timebound:{name}", lazy_re(pattern), end) for name, pattern, end in _RULE_TABLE
 )
 # Per rule, the texts without which it cannot match: most rules are skipped on most texts.
 _EXITS: Final = tuple(Prefilter([pattern]) for _, pattern, _ in _RULE_TABLE)

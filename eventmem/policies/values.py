@@ -27,6 +27,8 @@ from collections import Counter
 from itertools import pairwise
 from typing import Final, Literal
 
+from eventmem.text.lazyre import lazy_re
+
 ValueKind = Literal["time", "date", "weekday", "number", "entity", "negation", "change", "order"]
 
 VALUES_VERSION: Final = "values-1"
@@ -70,20 +72,20 @@ _FUNCTION_WORDS: Final = frozenset("""
     """.split())  # noqa: SIM905 - a word list reads better as prose
 
 # A clock time: 9am, 9 pm, 9:30 p.m., 21:00.
-_TIME = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?|\b(\d{1,2}):(\d{2})\b",
+_TIME = lazy_re(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?|\b(\d{1,2}):(\d{2})\b",
                    re.IGNORECASE)
-_NOON = re.compile(r"\b(noon|midday|midnight)\b", re.IGNORECASE)
-_ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b|\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
-_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+_NOON = lazy_re(r"\b(noon|midday|midnight)\b", re.IGNORECASE)
+_ISO_DATE = lazy_re(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b|\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
+_YEAR = lazy_re(r"\b(1[89]\d\d|20\d\d)\b")
 _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
 _MONTH_NAME = "|".join(sorted(_MONTHS, key=len, reverse=True))
 # A day of a month: "March 3", "3rd of March", "3 March"; the month alone is matched apart.
-_DAY_MONTH = re.compile(
+_DAY_MONTH = lazy_re(
     rf"\b(?:({_MONTH_NAME})\.?\s+{_ORDINAL}\b|{_ORDINAL}\s+(?:of\s+)?({_MONTH_NAME})\b)",
     re.IGNORECASE)
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
-_NUMBER = re.compile(r"^\d+(?:[.,]\d+)?$")
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*|[\"“(]\s*)$")
+_WORD = lazy_re(r"[^\W_]+(?:['’][^\W_]+)?")
+_NUMBER = lazy_re(r"^\d+(?:[.,]\d+)?$")
+_SENTENCE_START = lazy_re(r"(?:^|[.!?:;\n]\s*|[\"“(]\s*)$")
 
 _ORDER_WINDOW: Final = 6  # words between two swapped arguments at most
 _ORDER_TOKENS: Final = 120  # a long text is compared over its first words only (chat turns)
@@ -119,7 +121,7 @@ def announces_change(text: str) -> bool:
     return bool(_changes(words)) or _FROM_TO.search(text) is not None
 
 
-_FROM_TO: Final = re.compile(r"\bfrom\b.{1,60}?\bto\b|\breplac\w*|\bnew\b|\bpromot\w*",
+_FROM_TO: Final = lazy_re(r"\bfrom\b.{1,60}?\bto\b|\breplac\w*|\bnew\b|\bpromot\w*",
                              re.IGNORECASE)
 
 

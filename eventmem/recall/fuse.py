@@ -40,6 +40,7 @@ from eventmem.recall.facts import asked_first, own_plans_first
 from eventmem.recall.plan import QueryPlan, without_frame
 from eventmem.recall.score import PROFILES, Params, composite, mmr
 from eventmem.text.blas import single_thread
+from eventmem.text.lazyre import lazy_re
 from eventmem.text.normalize import STOPWORDS, tokenize
 from eventmem.text.timeexpr import Anchored, mentions_time, states_duration
 from projections import Projections
@@ -160,9 +161,9 @@ def rrf(lists: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, 
 
 
 CUES: dict[str, re.Pattern[str]] = {
-    "preference": re.compile(r"\b(favou?rite|prefer\w*|love[sd]?|like[sd]?|enjoy\w*|hate[sd]?|"
+    "preference": lazy_re(r"\b(favou?rite|prefer\w*|love[sd]?|like[sd]?|enjoy\w*|hate[sd]?|"
                              r"can't stand|into)\b", re.I),
-    "cause": re.compile(r"\b(because|since|so that|reason|due to|thanks to|inspired|motivat\w*|"
+    "cause": lazy_re(r"\b(because|since|so that|reason|due to|thanks to|inspired|motivat\w*|"
                         r"made me|led (me|us|to))\b", re.I),
 }
 
@@ -340,7 +341,7 @@ def own_words(views: Projections, namespace: str, query: str, found: ch.Lexical,
 
 
 # A turn that asks ends with a question mark (after any closing quote or bracket).
-_ASKS = re.compile(r"\?[\s\"')\]]*$")
+_ASKS = lazy_re(r"\?[\s\"')\]]*$")
 
 
 def answers(found: ch.Lexical, n: int, allowed: ch.Allowed, memories: Mapping[str, MemoryRecord],

@@ -21,6 +21,7 @@ from typing import Literal, NamedTuple
 
 from eventmem.policies import facts
 from eventmem.text.hyponyms import members
+from eventmem.text.lazyre import lazy_re
 from eventmem.text.normalize import STOPWORDS, tokenize
 from eventmem.text.timeexpr import Anchored, TimeRange, find_time, strip_phrase
 
@@ -71,9 +72,9 @@ _NOT_VERBS = {"and", "or", "but", "the", "a", "an", "to", "of", "in", "on", "at"
               "his", "her", "their", "my", "your", "our", "its", "not", "also", "ever", "still"}
 _DETERMINERS = {"the", "a", "an", "my", "your", "his", "her", "our", "their", "its"}
 _QUESTION_WORDS = r"(?:when|where|what|which|who|whom|why|how(?:\s+(?:long|many|much|often))?)"
-_QUESTION = re.compile(rf"^\s*(?:{_QUESTION_WORDS}\s+)?(\w+)\s+(.+?)[\s?.!]*$", re.IGNORECASE)
-_CONSONANT_Y = re.compile(r"[^aeiou]y$")
-_CVC = re.compile(r"^[^aeiou]*[aeiou][^aeiouwxy]$")  # "stop" -> "stopped", one syllable
+_QUESTION = lazy_re(rf"^\s*(?:{_QUESTION_WORDS}\s+)?(\w+)\s+(.+?)[\s?.!]*$", re.IGNORECASE)
+_CONSONANT_Y = lazy_re(r"[^aeiou]y$")
+_CVC = lazy_re(r"^[^aeiou]*[aeiou][^aeiouwxy]$")  # "stop" -> "stopped", one syllable
 
 
 def past_tense(verb: str) -> str:
@@ -263,25 +264,25 @@ def is_chitchat(text: str) -> bool:
 # -- intent --------------------------------------------------------------------------------------
 
 _RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
-    ("temporal", re.compile(
+    ("temporal", lazy_re(
         r"^\s*(when|since when|how long ago|what (time|date|day|year|month))\b|"
         r"\b(what|which) (year|month|day|date)\b|\bhow long\b|"
         r"\bhow many (years|months|weeks|days)\b", re.I)),
-    ("causal", re.compile(r"^\s*(why|how come)\b|\b(reason|because|cause[ds]?|motivat\w*)\b",
+    ("causal", lazy_re(r"^\s*(why|how come)\b|\b(reason|because|cause[ds]?|motivat\w*)\b",
                           re.I)),
-    ("todo", re.compile(
+    ("todo", lazy_re(
         r"\b(to-?do|to do list|deadlines?|pending|outstanding|errands?|chores?|"
         r"still (need|needs|have|has|got) to|(need|needs|have|has|got) to (do|get done|finish|"
         r"take care|handle|sort out)|take care of|left to do|on (my|his|her|their|the user'?s?) "
         r"(plate|list)|supposed to do|(open|upcoming|unfinished) (tasks?|items?|plans?))\b",
         re.I)),
-    ("entity", re.compile(
+    ("entity", lazy_re(
         r"^\s*(who (is|was|are)|tell me (about|everything)|what do (you|we) know about|"
         r"(describe|profile( of)?)\b)", re.I)),
-    ("preference", re.compile(
+    ("preference", lazy_re(
         r"\b(favou?rite|prefer\w*|like[sd]?|love[sd]?|hate[sd]?|enjoy\w*|dislike[sd]?|"
         r"fond of|into)\b", re.I)),
-    ("factual", re.compile(
+    ("factual", lazy_re(
         r"^\s*(what|which|where|who|whom|whose|how (many|much|often|old|far)|is|are|was|were|"
         r"do|does|did|has|have|can)\b", re.I)),
 )
@@ -294,7 +295,7 @@ _RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
 # an attribute of someone ("Which city was Theo living in on 2025-02-16?", "What car did I
 # drive on March 6?"): that date is when a state held, stated whenever it began, and the
 # asked attribute's memories answer it (eventmem.recall.facts), not what was said that day.
-_ASKS_AT_A_TIME = re.compile(r"^\s*(what|which|where|who|whom|whose|how (many|much))\b", re.I)
+_ASKS_AT_A_TIME = lazy_re(r"^\s*(what|which|where|who|whom|whose|how (many|much))\b", re.I)
 
 
 def classify(text: str, time: TimeRange | Anchored | None = None) -> Intent:
@@ -317,7 +318,7 @@ def classify(text: str, time: TimeRange | Anchored | None = None) -> Intent:
 
 _NEXT_CLAUSE = (r"(?:what|when|where|who|whom|why|which|how|did|does|do|is|are|was|were|has|"
                 r"have|can)\b")
-_SPLIT = re.compile(
+_SPLIT = lazy_re(
     rf";\s*(?:and\s+|also\s+|and also\s+)?|\?\s+(?=\S)|,?\s+and\s+(?:also\s+)?(?={_NEXT_CLAUSE})|"
     rf",?\s+also\s+(?={_NEXT_CLAUSE})", re.I)
 
@@ -379,7 +380,7 @@ _TEMPLATES: dict[Intent, tuple[str, ...]] = {
     "preference": ("{subject} loves", "{subject} favourite is", "{subject} prefers"),
     "entity": ("{subject} is a", "{subject} works as", "{subject} lives in"),
 }
-_ABOUT = re.compile(r"^\s*(?:who (?:is|was|are)|tell me (?:about|everything about)|"
+_ABOUT = lazy_re(r"^\s*(?:who (?:is|was|are)|tell me (?:about|everything about)|"
                     r"what do (?:you|we) know about|describe|profile(?: of)?)\s+(.+?)[\s?.!]*$",
                     re.I)
 
@@ -407,13 +408,13 @@ def templates(intent: Intent, question: str, expansion: str | None = None
     return tuple(f.format(answer=answer, subject=subject or answer) for f in forms)
 
 
-_PAST = re.compile(r"\b(did|was|were|had|used to)\b", re.I)
+_PAST = lazy_re(r"\b(did|was|were|had|used to)\b", re.I)
 
 
 # "What activities has...", "Which European countries did...", "In what ways is...", "What
 # types of pottery...": what/which and a plural noun (maybe after an adjective) then an
 # auxiliary, or what/which and "kinds/types/sorts of".
-_LIST = re.compile(
+_LIST = lazy_re(
     r"\b(?:what|which)\s+(?:(?:kinds|types|sorts)\s+of\b|(?:[a-z-]+\s+)?"
     r"(?!(?:is|was|has|does|goes)\b)[a-z-]{3,}s\s+"
     r"(?:has|have|had|did|does|do|is|are|was|were|would|could|can|might)\b)", re.I)
@@ -430,7 +431,7 @@ def asks_past(text: str) -> bool:
     return _PAST.search(text) is not None
 
 
-_HOW_LONG = re.compile(r"\b(how long|since when|how many (years|months|weeks|days))\b", re.I)
+_HOW_LONG = lazy_re(r"\b(how long|since when|how many (years|months|weeks|days))\b", re.I)
 
 
 def asks_duration(text: str) -> bool:
@@ -441,12 +442,12 @@ def asks_duration(text: str) -> bool:
 
 # The frame of an inference question: a modal verb or a hedge that makes the answer a guess
 # ("Would X ...?", "What might X ...", "Is X likely to ...", "Would X be considered ...").
-_HYPOTHETICAL = re.compile(
+_HYPOTHETICAL = lazy_re(
     r"\b(?:would|could|might|likely|unlikely|probably|possibly|perhaps|considered)\b", re.I)
 # The frame's words that are not stopwords already ("would", "could" are). In a memory they
 # name other guesses, not the asked one: "might be interested", "considering adopting" matched
 # "What might John's financial status be?" and "Would John be considered patriotic?" first.
-_FRAME_WORDS = re.compile(
+_FRAME_WORDS = lazy_re(
     r"\b(?:be\s+)?(?:likely|unlikely|probably|possibly|perhaps|might|considered)\b", re.I)
 
 

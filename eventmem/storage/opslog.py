@@ -16,8 +16,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-import structlog
-
 DEFAULT_MAX_BYTES = 8 << 20  # about 40,000 lines: weeks of a busy agent's calls
 DEFAULT_KEEP = 4  # rotated files kept beside ops.log
 
@@ -118,6 +116,10 @@ def ops_logger(store: Path, *, enabled: bool = True, max_bytes: int = DEFAULT_MA
     Raises OSError when ``ops.log`` cannot be opened (a symbolic link, no permission)."""
     if not enabled:
         return _Silent()
+    # Imported here: structlog brings rich along (a tenth of a second or more), which a
+    # read-only command, that logs nothing, should not pay for.
+    import structlog
+
     target = _LineFile(store / "ops.log", max_bytes=max_bytes, keep=keep)
     return _OpsLog(target, structlog.wrap_logger(
         target,

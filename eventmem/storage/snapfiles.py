@@ -8,7 +8,9 @@ write); copied out of LMDB it costs a copy of the whole snapshot (a gigabyte at 
 and as much resident memory. A file needs neither: pages are read when touched and stay
 shareable page cache, and a file replaced or removed while mapped stays readable by whoever
 mapped it (POSIX keeps an unlinked file until its last map goes), so a reader is never pulled
-out from under.
+out from under. Such a file stays on disk until then, holding whatever the log dropped since (an
+erase's vectors and terms): the engine that writes a snapshot therefore reads its projections
+back from the new file at once (``Engine.snapshot``) and holds no removed one.
 
 The ``snapshots`` table of the log stays the index: seq -> the chain hash tie and the file's
 name (:class:`eventmem.storage.log.EventLog`). A file is written whole and synced under a

@@ -12,13 +12,18 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from threadpoolctl import ThreadpoolController
+if TYPE_CHECKING:
+    from threadpoolctl import ThreadpoolController
 
 
 @lru_cache(maxsize=1)
 def _controller() -> ThreadpoolController:
+    # Imported on first use, with the inspection it exists for: a command that multiplies no
+    # matrix does not pay for it at start-up.
+    from threadpoolctl import ThreadpoolController
+
     return ThreadpoolController()  # inspects the loaded libraries once per process
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from eventmem.text.lazyre import lazy_re
+
 __all__ = ["category_of", "members"]
 
 
@@ -280,7 +282,7 @@ _CATEGORIES: Final[dict[str, tuple[str, ...]]] = {
     "games": _GAMES,
 }
 
-_KEY = re.compile(
+_KEY = lazy_re(
     r"\b(" + "|".join(re.escape(k) for k in sorted(_CATEGORIES, key=lambda k: (-len(k), k)))
     + r")\b", re.IGNORECASE)
 

@@ -14,7 +14,6 @@ stems, so "moved" in a memory matches "move" in a query.
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 import zlib
 from array import array
@@ -24,6 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from eventmem.errors import InvalidInputError
+from eventmem.text.lazyre import lazy_re
 
 __all__ = [
     "STOPWORDS",
@@ -54,8 +54,8 @@ STOPWORDS: frozenset[str] = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as prose than as 140 quoted strings
 )
 
-_WORD = re.compile(r"\w+")
-_POSSESSIVE = re.compile(r"['’]s\b")
+_WORD = lazy_re(r"\w+")
+_POSSESSIVE = lazy_re(r"['’]s\b")
 
 # ASCII fast path (about 99% of chat turns). bytes.translate lowercases and turns every non-word
 # byte into a space in one C pass, several times faster than the regex. The apostrophe survives the

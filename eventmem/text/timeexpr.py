@@ -26,6 +26,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import NamedTuple
 
 from eventmem.clock import MICROS_PER_DAY, from_micros, to_micros
+from eventmem.text.lazyre import lazy_re
 
 __all__ = ["Anchored", "TimeRange", "find_time", "mentions_time", "stated_time", "statement_times",
            "states_duration", "strip_phrase"]
@@ -72,31 +73,31 @@ _YEAR = r"((?:19|20)\d\d)"
 _MONTH_LEAD = r"(?:in|during|last|this|next|since|of|early|late|mid|until|before|after|by)"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
-    ("day_month", re.compile(rf"\b{_ORD}\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?\b")),
-    ("month_day", re.compile(rf"\b{_MONTH}\s+{_ORD}\b(?:,?\s+{_YEAR}\b)?")),
-    ("month_year", re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b")),
-    ("anchored", re.compile(
+    ("iso", lazy_re(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
+    ("day_month", lazy_re(rf"\b{_ORD}\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?\b")),
+    ("month_day", lazy_re(rf"\b{_MONTH}\s+{_ORD}\b(?:,?\s+{_YEAR}\b)?")),
+    ("month_year", lazy_re(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b")),
+    ("anchored", lazy_re(
         rf"\b{_NUM}\s+{_UNIT}\s+(before|after|prior to)\s+((?:the|my|our|his|her|their|your)"
         r"(?:\s+[a-z0-9'-]+){1,4})")),
-    ("ago", re.compile(rf"\b{_NUM}\s+{_UNIT}\s+ago\b")),
-    ("ahead", re.compile(rf"\bin\s+{_NUM}\s+{_UNIT}(?:'s?)?(?:\s+time)?\b")),
-    ("past_n", re.compile(rf"\b(?:the\s+)?(?:past|last)\s+{_NUM}\s+{_UNIT}\b")),
-    ("relative_day", re.compile(
+    ("ago", lazy_re(rf"\b{_NUM}\s+{_UNIT}\s+ago\b")),
+    ("ahead", lazy_re(rf"\bin\s+{_NUM}\s+{_UNIT}(?:'s?)?(?:\s+time)?\b")),
+    ("past_n", lazy_re(rf"\b(?:the\s+)?(?:past|last)\s+{_NUM}\s+{_UNIT}\b")),
+    ("relative_day", lazy_re(
         r"\b(the day before yesterday|yesterday|the day after tomorrow|tomorrow|today|tonight|"
         r"this morning|this afternoon|this evening|last night)\b")),
-    ("relative_unit", re.compile(
+    ("relative_unit", lazy_re(
         r"\b(last|past|previous|this|next)\s+(week|weekend|month|year)\b")),
-    ("lead_month", re.compile(rf"\b({_MONTH_LEAD})\s+{_MONTH}\b")),
-    ("weekday", re.compile(
+    ("lead_month", lazy_re(rf"\b({_MONTH_LEAD})\s+{_MONTH}\b")),
+    ("weekday", lazy_re(
         r"\b(last|this|next|on)\s+(" + "|".join(WEEKDAYS) + r")\b")),
-    ("year", re.compile(rf"\b(?:in|during|since|of|from|by)\s+{_YEAR}\b|\b{_YEAR}\b")),
+    ("year", lazy_re(rf"\b(?:in|during|since|of|from|by)\s+{_YEAR}\b|\b{_YEAR}\b")),
 ]
 
 
 # What moves the date after it: "two weeks before", "the Friday before", "the weekend after",
 # "a few days prior to". Read backwards from a date's first character.
-_OFFSET = re.compile(
+_OFFSET = lazy_re(
     rf"\b(?:(the|last|that)\s+|{_NUM}\s+)?(day|week|weekend|fortnight|month|year|"
     + "|".join(WEEKDAYS) + r")s?\s+(before|after|prior to)\s+(?:on\s+|the\s+)?$")
 # The forms an offset may move: a day or a month named by the calendar.
@@ -172,7 +173,7 @@ def moved(text: str, start: int, found: TimeRange) -> TimeRange:
 # weekdays other than "last Friday" ("on Friday" is as often the coming one).
 _STATED = frozenset({"iso", "day_month", "month_day", "ago", "relative_day", "weekday"})
 # A date after one of these words bounds or schedules something; it does not say when a fact began.
-_NOT_A_START = re.compile(r"\b(?:by|until|till|before|after|due|next)\s+(?:on\s+)?$")
+_NOT_A_START = lazy_re(r"\b(?:by|until|till|before|after|due|next)\s+(?:on\s+)?$")
 
 
 def stated_time(text: str, now: int) -> TimeRange | None:
@@ -223,21 +224,21 @@ def _stated_day(kind: str, m: re.Match[str], today: date) -> date | None:
 
 # Tense of the clause around a date the text leaves open ("on Friday", "in August", "March 3"):
 # words that put it to come, then words that put it past; neither: the nearest such date.
-_FUTURE = re.compile(
+_FUTURE = lazy_re(
     r"\b(?:will|won't|shall|going to|gonna|plan(?:s|ning)? (?:to|on)|about to|can't wait|"
     r"cannot wait|looking forward|hop(?:e|es|ing) to|intend(?:s|ing)? to|upcoming|next|"
     r"tomorrow|soon)\b|\w'll\b")
-_PAST = re.compile(
+_PAST = lazy_re(
     r"\b(?:was|were|did|had|went|got|came|took|made|saw|met|found|bought|brought|left|told|"
     r"said|felt|ran|began|became|flew|drove|ate|drank|wrote|spent|sold|sent|sang|won|lost|gave|"
     r"heard|held|kept|knew|paid|rode|sat|slept|spoke|stood|swam|threw|woke|wore|broke|built|"
     r"chose|drew|fell|fought|forgot|grew|taught|thought|caught|ago|yesterday|last|"
     r"(?:i|we|he|she|they|you)\s+(?:\w+ed|\w+'ve))\b")
-_PROGRESSIVE = re.compile(r"\b(?:am|is|are|'m|'re|'s)\s+(?!being\b)\w+ing\b")
-_SENTENCE = re.compile(r"[.!?;\n]")
+_PROGRESSIVE = lazy_re(r"\b(?:am|is|are|'m|'re|'s)\s+(?!being\b)\w+ing\b")
+_SENTENCE = lazy_re(r"[.!?;\n]")
 # A statement's year needs a preposition, or nothing after it but punctuation: "2000 steps" and
 # "$2019" are numbers.
-_STATEMENT_YEAR = re.compile(
+_STATEMENT_YEAR = lazy_re(
     rf"\b(?:in|during|since|of|from|by|until|around)\s+{_YEAR}\b|(?<![$\d.,])\b{_YEAR}\b"
     r"(?=\s*(?:[.,;:!?)]|$))")
 # Forms a statement does not record: a span ending now ("the past 10 days": about now, as its
@@ -245,7 +246,7 @@ _STATEMENT_YEAR = re.compile(
 _NOT_RECORDED = frozenset({"past_n", "anchored"})
 # What every form statement_times reads holds one of: a digit, a month or weekday name, a unit
 # of time or a word for a part of a day. A text with none (most) is passed over at once.
-_MAY_SPEAK_OF_TIME = re.compile(
+_MAY_SPEAK_OF_TIME = lazy_re(
     r"\d|yesterday|tomorrow|today|tonight|morning|afternoon|evening|night|day|week|fortnight|"
     r"month|year|" + "|".join(sorted(MONTHS, key=len, reverse=True)))
 # A reference wider than this says too little about when (and a year is the widest form).
@@ -359,7 +360,7 @@ def _by_tense(past: TimeRange, coming: TimeRange, tense: str, at: int) -> TimeRa
     return past if at - past.start <= coming.start - at else coming
 
 
-_MENTION = re.compile(
+_MENTION = lazy_re(
     r"\b(yesterday|today|tonight|tomorrow|ago|recently|lately|weekend|last (week|month|year|"
     r"night|time)|next (week|month|year)|this (morning|afternoon|evening|week|month|year)|"
     r"(19|20)\d\d|" + "|".join(WEEKDAYS) + "|"
@@ -369,7 +370,7 @@ _MENTION = re.compile(
 
 # A length of time, or a start it is counted from: "for 4 years", "seven years now", "since
 # 2016", "since I was 17", "ten years ago", "started", "began", "when I was little".
-_DURATION = re.compile(
+_DURATION = lazy_re(
     rf"\b{_NUM}\s+(?:(?:more|whole|full|long)\s+)?(?:second|minute|hour|day|week|weekend|"
     r"fortnight|month|year|decade)s?\b|\b(?:since|ago|started|starting|began|begun|"
     r"anniversary|decades?|ages|forever|lifetime|all my life|my whole life|childhood|"

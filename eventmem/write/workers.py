@@ -22,12 +22,9 @@ that is large) and say ``deterministic = True`` only when its rows do not depend
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import pickle
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import NamedTuple
 
 from eventmem.errors import InvalidInputError
@@ -111,6 +108,11 @@ class Pool:
                 shipped = None
         self.embeds = shipped is not None
         self.broken = False  # a worker died: the engine starts a new pool for the next write
+        # Imported here, where a pool starts: multiprocessing and concurrent.futures cost a
+        # command that writes no large batch (most of them) tens of milliseconds at start-up.
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         self._executor = ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
             initializer=_start, initargs=(shipped,))
@@ -126,6 +128,8 @@ class Pool:
         parts = min(self.workers * CHUNKS_PER_WORKER, max(1, len(texts) // MIN_TEXTS_PER_WORKER))
         size = -(-len(texts) // parts)
         chunks = [list(texts[lo:lo + size]) for lo in range(0, len(texts), size)]
+        from concurrent.futures.process import BrokenProcessPool  # imported with the pool
+
         try:
             return [a for chunk in self._executor.map(_analyse_chunk, chunks) for a in chunk]
         except BrokenProcessPool:

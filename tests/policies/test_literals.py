@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eventmem.policies import classify, importance, timebound
+from eventmem.policies import classify, importance, literals, timebound
 from eventmem.policies.literals import Necessary, Prefilter, necessary
 from ops.bench.log import generate_texts
 
@@ -53,6 +53,24 @@ def test_no_exit_where_nothing_is_certain():
     assert necessary(r"(?i)hello") is None  # case-insensitive: the text's case is not known
     assert necessary("abc", re.IGNORECASE) is None
     assert Prefilter([r"abc", r"\w+"]).may_match("zzz")  # one pattern without an exit
+
+
+def test_a_prefilter_reads_its_patterns_on_first_use(monkeypatch: pytest.MonkeyPatch):
+    """Prefilters are module constants of the rule tables: made at import, they parse nothing
+    until a text is tested, and then once."""
+    read: list[str] = []
+
+    def reading(pattern: str, flags: int = 0) -> Necessary | None:
+        read.append(pattern)
+        return necessary(pattern, flags)
+
+    monkeypatch.setattr(literals, "necessary", reading)
+    pattern = r"\bhello (?:there|world)\b"
+    exit_ = Prefilter(iter([pattern]))  # a generator is taken at once
+    assert read == []
+    assert exit_.may_match("oh hello world!") and not exit_.may_match("hello you")
+    assert exit_.strings == ("hello there", "hello world") and exit_.openings == ()
+    assert read == [pattern]
 
 
 # -- soundness over random patterns --------------------------------------------------------------
@@ -105,7 +123,7 @@ def _plain_classify(text: str) -> tuple[str, str]:
     """classify without its exits: each kind tried on the text, then on its first-person form."""
     unified = unicodedata.normalize("NFKC", text).translate(classify._APOSTROPHES)
     forms = [classify._normalize(text), classify._normalize(classify._first_person(unified))]
-    for kind, pattern, names in classify._COMPILED:
+    for kind, pattern, names in classify._compiled():
         for norm in forms:
             match = pattern.search(norm)
             if match is not None:

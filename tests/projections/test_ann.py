@@ -22,6 +22,7 @@ import eventmem
 import projections
 from projections import Projections, ann
 from projections.vectors import AnnDump, SegmentDump, Space, Vectors
+from tests.maps import held_snapshot_files
 
 DIM = 8
 NS = "ns"
@@ -315,6 +316,49 @@ def test_masked_indexes_survive_a_snapshot_and_erased_ones_are_not_persisted(fak
     assert views.vectors.build_indexes() == 1  # live too: an erased segment is rebuilt
 
 
+def test_a_projection_read_back_from_its_snapshot_adopts_the_live_segments(fake_ann,
+                                                                          monkeypatch):
+    """What the engine does after writing a snapshot (it reads its projections back from it):
+    the live segments carry over, loaded indexes and masks included, the erased one too (the
+    snapshot leaves it out), each reading its blob from the new snapshot or from a copy."""
+    monkeypatch.setattr(ann, "LAYOUT", SMALL)
+    views = _views(space_of(int_rows(7, 130)))
+    views.vectors.build_indexes()
+    remove(views.vectors, {"m0005"})  # purged: masked, persisted
+    remove(views.vectors, {"m0050"}, erased=True)  # erased: masked, never persisted
+    live = views.vectors.spaces[NS].segments
+    data = memoryview(bytearray(views.to_bytes()))  # stands in for the mapped file
+    restored = Projections.from_bytes(data)
+    assert restored is not None and len(restored.vectors.spaces[NS].segments) == 2
+    restored.vectors.adopt_segments(views.vectors)
+    segments = restored.vectors.spaces[NS].segments
+    assert segments == live and [s.scrub for s in segments] == [False, True, False]
+    assert isinstance(segments[0].blob, memoryview) and segments[0].blob.obj is data.obj
+    assert segments[1].blob == b""  # loaded and never persisted: the index is all it needs
+    q = int_rows(8, 1)[0]
+    assert restored.vectors.search(NS, q, 10, exact=False) == restored.vectors.search(NS, q, 10)
+    assert fake_ann["loaded"] == 0 and fake_ann["built"] == 3  # nothing loaded or built again
+    assert restored.digests() == views.digests()
+
+
+def test_an_erased_segment_never_loaded_keeps_a_copy_of_its_blob(fake_ann, monkeypatch):
+    monkeypatch.setattr(ann, "LAYOUT", SMALL)
+    views = _views(space_of(int_rows(11, 130)))
+    views.vectors.build_indexes()
+    opened = Projections.from_bytes(memoryview(bytearray(views.to_bytes())))
+    assert opened is not None
+    remove(opened.vectors, {"m0044"}, erased=True)  # its segment not loaded yet
+    restored = Projections.from_bytes(memoryview(bytearray(opened.to_bytes())))
+    assert restored is not None
+    restored.vectors.adopt_segments(opened.vectors)
+    segment = restored.vectors.spaces[NS].segments[1]
+    assert segment.scrub and segment.index is None
+    assert isinstance(segment.blob, bytes) and segment.blob == b"\x01exact"  # its own copy
+    q = int_rows(12, 1)[0]
+    assert restored.vectors.search(NS, q, 20, exact=False) == restored.vectors.search(NS, q, 20)
+    assert fake_ann["loaded"] == 3  # it loads from the copy and serves
+
+
 def test_an_index_from_a_snapshot_masks_rows_removed_before_its_first_use(fake_ann,
                                                                           monkeypatch):
     monkeypatch.setattr(ann, "LAYOUT", SMALL)  # the layout a restored projection takes
@@ -426,6 +470,31 @@ def test_an_erasure_masks_its_rows_and_keeps_their_index_out_of_every_snapshot(
         mem.consolidate()  # maintenance rebuilds it over the rows that remain
         assert mem._views.vectors.ann_status("a")["segments"] == 1
         assert fake_ann["built"] == built + 1
+        assert mem.verify().ok
+
+
+def test_an_erase_keeps_the_live_segments_and_lets_go_of_the_snapshot_file(
+        fake_ann, monkeypatch, store_path, clock):
+    """An engine opened from a snapshot holds its indexes as views of the mapped file, not yet
+    loaded; an erase removes the file: the engine lets go of it, and the segment masking the
+    erased row keeps serving (from a copy of its blob) until maintenance rebuilds it."""
+    monkeypatch.setattr(ann, "LAYOUT", ann.Layout(base_rows=20, fan_in=2, min_index_rows=40))
+    with eventmem.open(store_path, clock=clock) as mem:
+        ids = [r.memory_id for r in mem.remember_many(TEXTS, namespace="a")]
+        mem.consolidate()
+    built = fake_ann["built"]
+    with eventmem.open(store_path, clock=clock) as mem:
+        (segment,) = mem._views.vectors.spaces["a"].segments
+        assert segment.index is None and isinstance(segment.blob, memoryview)
+        mem.erase(ids[5])
+        assert held_snapshot_files(store_path) == [
+            str(store_path / "snapshots" / f"{mem.head().seq:020d}.emsnap")]
+        assert mem._views.vectors.spaces["a"].segments == [segment]  # the same, masked
+        assert segment.scrub and segment.rows == 79 and isinstance(segment.blob, bytes)
+        q = mem.embedder.embed(["Alice at the park"])[0]
+        found = mem._views.vectors.search("a", q, 96, exact=False)
+        assert ids[5] not in dict(found) and found == mem._views.vectors.search("a", q, 96)
+        assert segment.index is not None and fake_ann["built"] == built  # served, not rebuilt
         assert mem.verify().ok
 
 

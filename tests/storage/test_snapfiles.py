@@ -9,6 +9,7 @@ from pathlib import Path
 
 import eventmem
 from eventmem.storage import snapfiles
+from tests.maps import held_snapshot_files
 
 T0 = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)
 
@@ -49,3 +50,25 @@ def test_a_mapped_snapshot_stays_readable_when_replaced(tmp_path: Path) -> None:
         mem.snapshot()  # writes the next file and removes the one mapped above
         assert not (path / snapfiles.DIRECTORY / snapfiles.name_of(seq)).exists()
         assert bytes(mapped.data) == before  # the map still reads the removed file
+
+
+def test_an_engine_reads_back_the_snapshot_it_writes_and_holds_no_removed_one(
+        tmp_path: Path) -> None:
+    """Writing a snapshot removes the older file, which an engine opened from it maps (a
+    removed file stays on disk while mapped, holding whatever was purged or erased since): the
+    engine reads its projections back from the new file, so it holds only the file the store
+    names, and answers as before."""
+    path = tmp_path / "s"
+    _store(path).close()
+    with eventmem.open(path, clock=eventmem.ManualClock(start=T0),
+                       config=eventmem.Config(sync=False)) as mem:
+        (opened,) = held_snapshot_files(path)
+        mem.remember("one more note about the garden shed", namespace="a")
+        before = mem._views.digests()
+        seq = mem.snapshot()
+        assert held_snapshot_files(path) == [str(path / snapfiles.DIRECTORY /
+                                                  snapfiles.name_of(seq))]
+        assert opened not in held_snapshot_files(path)
+        assert mem._views.decoded() == 0 and mem._views.digests() == before  # read back
+        assert [h.text for h in mem.recall("garden shed", namespace="a", k=1)] == [
+            "one more note about the garden shed"]

@@ -10,7 +10,7 @@ import os
 import signal
 import subprocess
 import sys
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import msgspec
@@ -22,14 +22,17 @@ import eventmem
 from eventmem.cli.commands import main as cli_main
 from eventmem.errors import InvalidInputError, NotFoundError, ReadOnlyError, StoreLockedError
 from eventmem.events import MemoryErased, MemoryIngested, MemoryReinforced, MemorySkipped
+from eventmem.storage import snapfiles
 from eventmem.storage.environment import COMPACT_TMP
 from eventmem.text.normalize import content_hash
 from eventmem.write.erase import contents_to_drop, referenced_contents, targets
 from projections.state import MemoryRecord, Status
 from replay import rebuild
 from tests import ROOT
+from tests.maps import held_snapshot_files, mmaps_of
 
 WAIT = 30.0
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
 SECRET = "my grandmother keeps a cobalt porcelain teapot beside the marmalade jars in her pantry"
 REINFORCING = SECRET + " cupboard"  # a semantic duplicate: reinforces, kept as an input blob
@@ -188,6 +191,93 @@ def test_recall_never_returns_erased_memories(mem: eventmem.Engine) -> None:
         assert ids[1] not in {h.memory_id for h in hits}
         assert {h.memory_id for h in hits} <= set(ids)
     assert ids[1] not in [m.memory_id for m in mem.hot(namespace="n", k=10)]
+
+
+# -- what the open engine still holds -----------------------------------------------------------
+
+
+def current_snapshot(store: Path, mem: eventmem.Engine) -> Path:
+    """The one snapshot file the store names."""
+    (seq,) = mem.store.snapshot_seqs()
+    return store / snapfiles.DIRECTORY / snapfiles.name_of(seq)
+
+
+def assert_holds_only_the_current_snapshot(store: Path, mem: eventmem.Engine) -> None:
+    """The engine maps no removed snapshot file, and its projections read only the current one."""
+    current = current_snapshot(store, mem)
+    assert held_snapshot_files(store) == [str(current)]
+    maps = mmaps_of(mem._views)
+    assert maps, "the projections read their columns from the snapshot file"
+    assert all(bytes(m) == current.read_bytes() for m in maps)
+
+
+def test_an_erase_lets_go_of_the_snapshot_file_it_removed(
+    store_path: Path, clock: eventmem.ManualClock,
+) -> None:
+    """An engine opened from a snapshot reads its columns from the mapped file, which holds the
+    memory's vector and terms; the erase removes the file, and the engine lets go of it at once
+    (an unlinked file stays on disk while mapped), its answers those of a fresh open."""
+    with eventmem.open(store_path, clock=clock) as mem:
+        mem.remember_many([f"{words(i)} harbour lantern" for i in range(12)], namespace="n")
+        secret = stored(mem.remember(SECRET, namespace="n"))
+    with eventmem.open(store_path, clock=clock) as mem:  # from the snapshot close wrote
+        assert mem.opened_from.startswith("snapshot")
+        (opened,) = held_snapshot_files(store_path)
+        vector = mem.embedder.embed([SECRET])[0]
+        assert mem._views.vectors.search("n", vector, 1)[0][0] == secret
+        mem.erase(memory_id=secret)
+        assert not (store_path / snapfiles.DIRECTORY / Path(opened).name).exists()
+        assert_holds_only_the_current_snapshot(store_path, mem)
+        assert secret not in mem._views.vectors.spaces["n"].ids
+        assert secret not in dict(mem._views.vectors.search("n", vector, 20))
+        assert not mem._views.text.search("n", "cobalt porcelain teapot marmalade", 20)
+        assert mem.get(secret).text is None
+        fresh = mem.as_of(seq=mem.head().seq)  # folded afresh, from the new snapshot
+        assert fresh._views.digests() == mem._views.digests()
+        for query in ("cobalt porcelain teapot marmalade", f"{words(3)} harbour lantern"):
+            expected = fresh.recall(query, namespace="n", k=5, include_hidden=True)
+            hits = mem.recall(query, namespace="n", k=5, include_hidden=True)
+            assert secret not in {h.memory_id for h in hits}
+            assert [(h.memory_id, h.text, h.score) for h in hits] == \
+                [(h.memory_id, h.text, h.score) for h in expected]
+        digests = mem._views.digests()
+    with eventmem.open(store_path, clock=clock, readonly=True) as reopened:
+        assert reopened._views.digests() == digests
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(["erase", "purge", "snapshot", "remember"]),
+                                st.integers(0, 7)), min_size=1, max_size=5))
+def test_the_engine_holds_no_removed_snapshot_whatever_the_writes(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, int]],
+) -> None:
+    """Whatever mix of erases, purges, snapshots and writes follows an open from a snapshot,
+    the engine maps only the snapshot file the store names, and its projections equal a
+    rebuild."""
+    path = tmp_path_factory.mktemp("held") / "s"
+    clock = eventmem.ManualClock(start=T0)
+    config = eventmem.Config(sync=False)
+    with eventmem.open(path, clock=clock, config=config) as mem:
+        ids = [stored(r) for r in mem.remember_many(
+            [f"{words(i)} harbour lantern" for i in range(8)], namespace="n")]
+    with eventmem.open(path, clock=clock, config=config) as mem:
+        for i, (step, at) in enumerate(steps):
+            status = mem.get(ids[at]).status
+            if step == "erase" and status != "erased":
+                mem.erase(memory_id=ids[at])
+            elif step == "purge" and status not in ("erased", "purged"):
+                mem.forget(ids[at])  # deleted, then purged by a sweep 90 days on
+                clock.advance(timedelta(days=100))
+                mem.consolidate()
+                mem.snapshot()
+            elif step == "snapshot":
+                mem.snapshot()
+            else:
+                ids.append(stored(mem.remember(f"{words((i, at))} harbour", namespace="n")))
+                mem.snapshot()
+            assert_holds_only_the_current_snapshot(path, mem)
+            assert mem._views.digests() == rebuild(mem.store).digests()
 
 
 # -- what is erased and what stays ---------------------------------------------------------------

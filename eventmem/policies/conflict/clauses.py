@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+from eventmem.text.lazyre import lazy_re
+
 # The words contradiction detection knows, and the readers of the values claims hold.
 #
 # Vocabulary (clause cuts, auxiliaries, states, countable nouns, numbers, months, stop words of a
@@ -30,8 +32,8 @@ def _words(s: str) -> frozenset[str]:
 APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'"})
 # Contractions split at the apostrophe ("don't" -> "don", "'t"; "Alice's" -> "alice", "'s"); the
 # grammar below knows both pieces, so no token is rewritten.
-TOKEN = re.compile(r"\w+(?:-\w+)*|'\w+|[^\w\s]")
-_ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)", re.ASCII)
+TOKEN = lazy_re(r"\w+(?:-\w+)*|'\w+|[^\w\s]")
+_ISO = lazy_re(r"(\d{4})-(\d\d)-(\d\d)", re.ASCII)
 SENTENCE_END = frozenset(".!?")
 _CLAUSE_END = frozenset(".!?,;:")
 _CUT = _words("and but or so because cause while though although then when whenever if unless "

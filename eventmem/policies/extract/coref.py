@@ -25,8 +25,9 @@ Pure and deterministic.
 
 from __future__ import annotations
 
-import re
 from typing import Final
+
+from eventmem.text.lazyre import lazy_re
 
 __all__ = ["POLICY_VERSION", "PRONOUN", "last_person", "resolved", "unresolved"]
 
@@ -34,7 +35,7 @@ __all__ = ["POLICY_VERSION", "PRONOUN", "last_person", "resolved", "unresolved"]
 POLICY_VERSION: Final = "coref-1"
 
 # A third-person pronoun opening a sentence or a coordinated clause. Group "p" is the pronoun.
-PRONOUN: Final = re.compile(
+PRONOUN: Final = lazy_re(
     r"(?:^|(?<=[.!?…]\s)|(?<=[.!?…]\s\s)|(?<=\n)|(?<=,\sand\s)|(?<=,\sbut\s)|(?<=,\sso\s)"
     r"|(?<=\sand\s)|(?<=\sbut\s))(?P<p>He|She|They|His|Her|Their|he|she|they|his|her|their)"
     r"(?=\s+[a-z])")

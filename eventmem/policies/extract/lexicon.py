@@ -11,9 +11,10 @@ between. The rules themselves are described in
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Final
+
+from eventmem.text.lazyre import lazy_re
 
 __all__ = ["entity_key"]
 
@@ -158,7 +159,7 @@ def entity_key(name: str) -> str:
 
 
 _APOS: Final = {ord(c): "'" for c in "’‘`´ʼ"}
-APOS_RE = re.compile("[’‘`´ʼ]")
-_KEY_POSS = re.compile(r"'s\b")
-_KEY_DROP = re.compile(r"['.]")
-_KEY_SPLIT = re.compile(r"[\W_]+")
+APOS_RE = lazy_re("[’‘`´ʼ]")
+_KEY_POSS = lazy_re(r"'s\b")
+_KEY_DROP = lazy_re(r"['.]")
+_KEY_SPLIT = lazy_re(r"[\W_]+")

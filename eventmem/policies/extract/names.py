@@ -11,7 +11,6 @@ because finding a name is a different question from what the text states about i
 from __future__ import annotations
 
 import functools
-import re
 from typing import Final
 
 from eventmem.policies.extract.lexicon import (
@@ -27,14 +26,15 @@ from eventmem.policies.extract.lexicon import (
     word_list,
 )
 from eventmem.policies.extract.patterns import ROLES
+from eventmem.text.lazyre import lazy_re
 
 # --- scanning ---------------------------------------------------------------------------------
-_CAP = re.compile(r"[A-Z\u00c0-\U0010ffff][\w'’.\-]*")  # then checked: isupper, word start
-_JOIN = re.compile(r"[ \t]+(?:(?:of|de|da|del|della|di|du|van|von|der|den|la|le|al|bin|y|&)"
+_CAP = lazy_re(r"[A-Z\u00c0-\U0010ffff][\w'’.\-]*")  # then checked: isupper, word start
+_JOIN = lazy_re(r"[ \t]+(?:(?:of|de|da|del|della|di|du|van|von|der|den|la|le|al|bin|y|&)"
                    r"(?:[ \t]+the)?[ \t]+)?")  # fmt: skip
-_TITLE_JOIN = re.compile(r"\.?[ \t]+")
-_NUMBER = re.compile(r"[ \t]+[0-9]{1,4}\b(?![.,:/%][0-9])")
-_DIGIT = re.compile(r"[0-9]")
+_TITLE_JOIN = lazy_re(r"\.?[ \t]+")
+_NUMBER = lazy_re(r"[ \t]+[0-9]{1,4}\b(?![.,:/%][0-9])")
+_DIGIT = lazy_re(r"[0-9]")
 _HEAD_ONLY: Final = HEADS.keys() | PREFIX_HEADS.keys() | TITLES  # "the Park": no name
 _LEAD: Final = frozenset(" \t\r\n\"'“‘([*-–—")
 _ABBREVS: Final = frozenset(word_list("mr mrs ms mx dr prof st mt jr sr inc ltd co corp vs etc"))

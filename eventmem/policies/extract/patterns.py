@@ -16,6 +16,7 @@ import re
 from typing import Final
 
 from eventmem.policies.extract.lexicon import word_list
+from eventmem.text.lazyre import lazy_re
 
 __all__ = ["EXPLICIT", "POSSESSIVE", "WEAK"]
 
@@ -247,7 +248,7 @@ PATTERN_TABLE: Final[tuple[tuple[str, str, str, float, int, str], ...]] = (
         rf"|collaborated|collaborating) together\b", "collaborates_with", POSSESSIVE, CONTEXT,
         "together"),
 )  # fmt: skip
-PATTERNS: Final = tuple(re.compile(p[1]) for p in PATTERN_TABLE)
+PATTERNS: Final = tuple(lazy_re(p[1]) for p in PATTERN_TABLE)
 
 
 def _trigger_index() -> tuple[dict[str, tuple[int, ...]], dict[int, frozenset[str]]]:

@@ -44,7 +44,6 @@ cues in :mod:`eventmem.policies.extract.names`, the relation patterns in
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 from eventmem import codec
@@ -76,6 +75,7 @@ from eventmem.policies.extract.patterns import (
     TRIGGERS,
     WEAK,
 )
+from eventmem.text.lazyre import lazy_re
 
 __all__ = [
     "EXPLICIT", "EXTRACTORS", "EXTRACTOR_VERSION", "EXTRACT_1", "POSSESSIVE", "RELATION_TYPES",
@@ -93,7 +93,7 @@ RELATION_TYPES: Final[tuple[str, ...]] = (
 SELF_KEY: Final = "self"
 
 _SELF = EntityRef(SELF_KEY, "I", "person")
-_PLACEHOLDER = re.compile(MASKED_NAME)
+_PLACEHOLDER = lazy_re(MASKED_NAME)
 
 
 # --- extraction -------------------------------------------------------------------------------
@@ -201,7 +201,7 @@ def extract(text: str, version: str = EXTRACTOR_VERSION
             tuple(r for r in moved if r.subject != r.object))
 
 
-_SPEAKER_LABEL: Final = re.compile(r"\s*([^\W\d_][\w .'’-]{0,40}?)\s*:\s")
+_SPEAKER_LABEL: Final = lazy_re(r"\s*([^\W\d_][\w .'’-]{0,40}?)\s*:\s")
 
 
 def speaker_key(text: str) -> str:

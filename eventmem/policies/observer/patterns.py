@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from eventmem.text.lazyre import lazy_re
+
 # ---------------------------------------------------------------- system content (on lowercase)
 
-CONTROL_TOKEN = re.compile(
+CONTROL_TOKEN = lazy_re(
     r"<\|[\w.\-]{1,40}\|>"  # <|im_start|>, <|system|>, <|eot_id|>, <|endoftext|>
     r"|\[/?inst\]|<</?sys>>"  # Llama 2
     r"|<(?:start|end)_of_turn>"  # Gemma
@@ -24,7 +26,7 @@ CONTROL_TOKEN = re.compile(
 )
 # A bare "system:" header counts only when an instruction follows it (or nothing, as in a
 # template): "System: Windows 11, 16 GB" and "Developer: Jane Smith" are facts worth keeping.
-ROLE_HEADER = re.compile(
+ROLE_HEADER = lazy_re(
     r"^[ \t]*(?:[\[<](?:system|developer)[\]>]"
     r"|(?:system|developer)[ _](?:prompt|message|override|instructions?)[ \t]*:"
     r"|(?:system|developer)[ \t]*:[ \t]*(?:$|(?:you|your|always|never|do\s+not|don't|respond"
@@ -35,12 +37,12 @@ ROLE_HEADER = re.compile(
 
 # ---------------------------------------------------------------- markup
 
-TAG = re.compile(
+TAG = lazy_re(
     r"<(?:/?[a-zA-Z][\w:.\-]{0,40}(?:\s[^<>]{0,2000})?/?|!--[^>]{0,2000}--|![a-zA-Z\[][^<>]{0,2000}"
     r"|\?[a-zA-Z][^<>]{0,2000}\?)>"
 )
-XML_PROLOGUE = re.compile(r"<\?xml\b|<!doctype\b|<html\b", re.IGNORECASE)
-JSON_KEY = re.compile(r"""["'][^"'\n]{1,60}["']\s*:""")
+XML_PROLOGUE = lazy_re(r"<\?xml\b|<!doctype\b|<html\b", re.IGNORECASE)
+JSON_KEY = lazy_re(r"""["'][^"'\n]{1,60}["']\s*:""")
 
 # ---------------------------------------------------------------- prompt injection (on lowercase)
 
@@ -90,7 +92,7 @@ _RULEISH = (
     r"|guardrails|policies|safeguards|censorship|alignment)"
 )
 _YOU_NOW = r"\b(?:you(?:\s+are|'re|re)\s+now|now,?\s+you(?:\s+are|'re|re))\s+"
-INJECTION = re.compile(
+INJECTION = lazy_re(
     "|".join(
         (
             # "ignore all of the previous instructions", "disregard prior rules"
@@ -167,7 +169,7 @@ INJECTION = re.compile(
     )
 )
 # "DAN" ("do anything now") counts only in capitals: "Dan" and "dan" are names.
-DAN = re.compile(
+DAN = lazy_re(
     r"(?i:\byou(?:\s+are|'re|re)(?:\s+now)?|\bact(?:ing)?\s+as|\bpretend\s+(?:to\s+be|you\s+are)"
     r"|\b(?:become|called|named|known\s+as|role\s+of|enable|activate))\s+(?:an?\s+|the\s+)?DAN\b"
     r"|\bDAN\s+(?i:mode)\b|\bDAN\b.{0,60}?(?i:do\s+anything\s+now)"
@@ -175,8 +177,8 @@ DAN = re.compile(
 
 # ---------------------------------------------------------------- code (case-sensitive)
 
-FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
-STRONG_LINE = re.compile(
+FENCE = lazy_re(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+STRONG_LINE = lazy_re(
     r"[ \t]*(?:"
     r"(?:async[ \t]+)?def[ \t]+\w+[ \t]*\("
     r"|class[ \t]+\w+[ \t]*[:({]"
@@ -197,33 +199,33 @@ STRONG_LINE = re.compile(
 )
 # Structural tokens of code. One or two on a line make it a weak code line, three a strong one.
 # ("kid(s)" is prose, so a call counts only as "f()" or "obj.method(" / "snake_case(")
-CODE_TOKEN = re.compile(
+CODE_TOKEN = lazy_re(
     r"==|!=|<=|>=|=>|->|::|&&|\|\||\+=|-=|\+\+|\w\(\)|\w[._]\w+\(|\)[ \t]*(?:\{|;|:[ \t]*$)"
     r"|[;{][ \t]*$|\w\[[\w\"']*\]|[ \t]=[ \t]"
 )
 # Emoticons are symbols too; a chatty ":) ;) <3" must not read as code.
-EMOTICON = re.compile(r"[:;=8xX][-'^o]?[)(\]\[DPpOo3/\\|*@]|<3+|\^_*\^|[-o]_+[-o]|[)(]:")
-SYMBOL = re.compile(r"[{}\[\]()<>;=+*/\\|&^~$#@%_`]")
-URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+")
-INDENTED = re.compile(r"(?: {4}|\t)\S")
+EMOTICON = lazy_re(r"[:;=8xX][-'^o]?[)(\]\[DPpOo3/\\|*@]|<3+|\^_*\^|[-o]_+[-o]|[)(]:")
+SYMBOL = lazy_re(r"[{}\[\]()<>;=+*/\\|&^~$#@%_`]")
+URL = lazy_re(r"\b(?:https?|ftp)://\S+|\bwww\.\S+")
+INDENTED = lazy_re(r"(?: {4}|\t)\S")
 
 # ---------------------------------------------------------------- agent plumbing (on lowercase)
 
 # What an agent framework sends through its own channel, not what a user said: a
 # <system-reminder> block, or a turn that is only a heartbeat ("HEARTBEAT_OK", "ping").
-PLUMBING = re.compile(
+PLUMBING = lazy_re(
     r"</?system-reminder>"
     r"|\A\W*(?:heartbeat(?:[ _]ok)?|keep-?alive|ping|pong|no-?op|\[?heartbeat\]?)\W*\Z")
 
 # ---------------------------------------------------------------- markdown and emoji
 
 # A line that is a list item, a heading or bold text: formatting, not a statement.
-MARKDOWN_LINE = re.compile(
+MARKDOWN_LINE = lazy_re(
     r"^[ \t]*(?:[-*+\u2022][ \t]+\S|\d{1,3}[.)][ \t]+\S|#{1,6}[ \t]+\S)"
     r"|\*\*[^*\n]+\*\*|__[^_\n]+__",
     re.MULTILINE)
 # Pictographic emoji and their modifiers' bases (dingbats, symbols, flags' regional letters).
-EMOJI = re.compile(
+EMOJI = lazy_re(
     "[\U0001f1e6-\U0001f1ff\U0001f300-\U0001f5ff\U0001f600-\U0001f64f\U0001f680-\U0001f6ff"
     "\U0001f900-\U0001f9ff\U0001fa70-\U0001faff\u2600-\u26ff\u2700-\u27bf\u2b50\u2b55]")
 
@@ -236,7 +238,7 @@ FILLER_WORDS: Final = frozenset("""
     bye goodbye cya good morning night evening afternoon see later alright right fine got it
     indeed totally absolutely exactly agreed same true omg yay so much very really
 """.split())  # noqa: SIM905 - a word list reads better as prose
-WORD = re.compile(r"[a-z0-9']+")
+WORD = lazy_re(r"[a-z0-9']+")
 
 # ---------------------------------------------------------------- secrets
 
@@ -246,7 +248,7 @@ _CREDENTIAL = (r"(?:pass(?:word|code|phrase)|pin(?:\s+(?:code|number))?|api[\s_-
                r"|(?:access|auth(?:entication)?|bearer|refresh)[\s_-]?token|secret[\s_-]?key"
                r"|client[\s_-]?secret|private[\s_-]?key|cvv|cvc|otp|combination"
                r"|(?:security|door|gate|garage|alarm|lock|access|entry|safe|locker|wi-?fi)\s+code)")
-CREDENTIAL = re.compile(
+CREDENTIAL = lazy_re(
     rf"\b{_CREDENTIAL}\b(?:\s+(?:for|to|of|on|at)\s+(?:[\w.'-]+\s+){{0,3}}?)?"
     r"\s*(?:is|was|=|:|are)\s*[`'\"]?(?P<value>[^\s`'\",;]{3,}?)[`'\"]?(?=[\s,;!?]|\.(?:\s|$)|$)",
     re.IGNORECASE)
@@ -260,7 +262,7 @@ NOT_SECRETS: Final = frozenset("""
     on in at under behind inside with from for not still also too very really just now
 """.split())  # noqa: SIM905 - a word list reads better as prose
 # Secrets by their shape, wherever they stand: provider API keys, tokens, private keys, JWTs.
-TOKEN_SHAPES = re.compile(
+TOKEN_SHAPES = lazy_re(
     r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}"
     r"|\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"
     r"|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{40,}|\bglpat-[A-Za-z0-9_-]{20,}"
@@ -269,4 +271,4 @@ TOKEN_SHAPES = re.compile(
     r"|\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
 # A payment card number: 13 to 19 digits, in groups separated by spaces or dashes (checked
 # with the Luhn sum before it counts).
-CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
+CARD = lazy_re(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")

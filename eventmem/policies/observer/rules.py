@@ -98,6 +98,7 @@ from eventmem.policies.observer.patterns import (
     WORD,
     XML_PROLOGUE,
 )
+from eventmem.text.lazyre import lazy_re
 
 __all__ = ["OBSERVER_VERSION", "RULES", "ObserverParams", "Rejection", "mask_secrets",
            "screen"]
@@ -179,7 +180,7 @@ class Rejection(NamedTuple):
 
 # Invisible format characters used to split words past a filter: soft hyphen, zero-width and
 # bidi controls, word joiners, BOM, interlinear annotation, and the Unicode tag block.
-_INVISIBLE = re.compile(
+_INVISIBLE = lazy_re(
     "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
     "\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
