@@ -38,7 +38,7 @@ from projections.vectors import AnnDump, Vectors, VectorsDump
 
 # Bump when a projection's folding rules or dump layout change: older snapshots are then ignored
 # and the projections rebuilt from the log.
-PROJECTION_VERSION = 16
+PROJECTION_VERSION = 17
 
 __all__ = ["PROJECTION_VERSION", "Projections", "Section", "Snapshot", "paused_gc"]
 

@@ -680,9 +680,11 @@ def apply_many(state: Vectors, envs: Iterable[Envelope]) -> Vectors:
                     purged := purged_ids(event)):
                 _flush(state, pending)
                 if ns in state.spaces:
+                    # An emptied space is kept, with its slot count: a replay folds the ingests
+                    # of memories purged later without their rows (their content is gone), so
+                    # it would find the space empty, and drop it, earlier than the live fold
+                    # did, and number the next rows from 0 where the live fold went on.
                     state.spaces[ns].remove(set(purged), erased=isinstance(event, MemoryErased))
-                    if not state.spaces[ns].count:  # as if it had never been added
-                        del state.spaces[ns]
                 if cold := cold_ids(event):  # a sweep may archive some and purge others
                     _quantize(state, ns, cold)
             case LifecycleTransitioned(namespace=ns) | TierChanged(namespace=ns) | MemoriesDormant(
