@@ -32,8 +32,8 @@ class Index:
     Sealing is invisible: the postings come out the same however appends and seals interleave.
     """
 
-    __slots__ = ("_bound_avg", "_bounds", "doc_len", "ids", "plan_rows", "postings", "tail_rows",
-                 "tail_terms", "tail_tfs", "total_len")
+    __slots__ = ("_bound_avg", "_bounds", "_plan_postings", "doc_len", "ids", "plan_rows",
+                 "postings", "tail_rows", "tail_terms", "tail_tfs", "total_len")
 
     def __init__(self) -> None:
         # Loaded from a snapshot: a projections.columns.Strings, read in place.
@@ -52,13 +52,19 @@ class Index:
         # to date by seal, dropped by a removal.
         self._bounds: dict[int, float] = {}
         self._bound_avg = 0.0
+        # term id -> where it occurs among the plans (see _among_plans). Derived, never dumped;
+        # dropped whenever a plan is added or rows are renumbered, the only changes that alter it.
+        self._plan_postings: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def add(self, memory_ids: list[str], packed: list[bytes],
             plans: Sequence[bool] = ()) -> None:
         """Index documents, in order, given their packed terms
         (:func:`eventmem.text.normalize.packed_terms`) and which of them are plans."""
         first = len(self.ids)
+        before = len(self.plan_rows)
         self.plan_rows.extend(first + i for i, plan in enumerate(plans) if plan)
+        if len(self.plan_rows) != before:
+            self._plan_postings.clear()  # a new plan holds some of the terms
         self.ids.extend(memory_ids)
         sizes = np.fromiter(map(len, packed), dtype=np.int64, count=len(packed))
         if len(packed) < 8 or ((sizes - 4) % 8).any():  # few, or not as packed_terms packs
@@ -136,6 +142,7 @@ class Index:
             return
         self.seal()
         self._bounds.clear()
+        self._plan_postings.clear()  # the rows are renumbered
         removed = np.array(gone, dtype=np.uint32)
         lengths = np.frombuffer(self.doc_len, dtype=np.uint32)
         self.total_len -= int(lengths[removed].sum())
@@ -266,6 +273,46 @@ class Index:
             scores[at] += idf * tf * (K1 + 1.0) / (tf + norm)
         return top_allowed(scores, SubsetIds(self.ids, rows), n, allowed, rows=rows)
 
+    def top_plans(self, query_terms: list[int], n: int,
+                  allowed: Callable[[str], bool] | None = None) -> list[tuple[str, float]]:
+        """:meth:`top_among` the plans (``plan_rows``), to the last bit, each term's occurrences
+        among them kept from one call to the next (:meth:`_among_plans`): the write path asks
+        this for item after item, and most plans stay what they were."""
+        self.seal()
+        n_docs = len(self.ids)
+        rows = np.frombuffer(self.plan_rows, dtype=np.uint32)
+        if n <= 0 or n_docs == 0 or not len(rows):
+            return []
+        avg_len = self.total_len / n_docs or 1.0
+        doc_len = np.frombuffer(self.doc_len, dtype=np.uint32)
+        scores = np.zeros(len(rows), dtype=np.float64)
+        for term, posted, counts, idf in self._postings(query_terms, n_docs):
+            at, lengths, tf = self._among_plans(term, rows, posted, counts, doc_len)
+            if len(at):
+                # top_among's expression on the same values: doc_len[hit] is ``lengths``.
+                norm = K1 * (1.0 - B + B * lengths / avg_len)
+                scores[at] += idf * tf * (K1 + 1.0) / (tf + norm)
+        return top_allowed(scores, SubsetIds(self.ids, rows), n, allowed, rows=rows)
+
+    def _among_plans(self, term: int, rows: np.ndarray, posted: np.ndarray, counts: np.ndarray,
+                     doc_len: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Where ``term`` occurs among the plans: positions in ``rows`` (the plan rows), those
+        documents' lengths and the term's frequencies there (float64), as :meth:`top_among`
+        finds them. A seal only appends rows of new documents, so this changes only when one of
+        them is a plan (``add`` drops it) or rows are renumbered (``remove`` drops it)."""
+        known = self._plan_postings.get(term)
+        if known is None:
+            if len(posted) <= len(rows):
+                pos = np.searchsorted(rows, posted)
+                found = np.flatnonzero(rows[np.minimum(pos, len(rows) - 1)] == posted)
+                at, hit, tf = pos[found], posted[found], counts[found].astype(np.float64)
+            else:
+                pos = np.searchsorted(posted, rows)
+                at = np.flatnonzero(posted[np.minimum(pos, len(posted) - 1)] == rows)
+                hit, tf = rows[at], counts[pos[at]].astype(np.float64)
+            known = self._plan_postings[term] = (at, doc_len[hit], tf)
+        return known
+
     def _bound(self, term: int, rows: np.ndarray, tfs: np.ndarray, doc_len: np.ndarray,
                idf: float, avg_len: float) -> float:
         """An upper bound on the term's score in any document.
@@ -358,8 +405,7 @@ class Text:
         index = self.indexes.get(namespace)
         if index is None:
             return []
-        rows = np.frombuffer(index.plan_rows, dtype=np.uint32)
-        return index.top_among(query_terms(query), rows, n, allowed)
+        return index.top_plans(query_terms(query), n, allowed)
 
     def dump(self) -> TextDump:
         """The canonical serializable form: every index sealed first (which changes no answer),
