@@ -443,6 +443,8 @@ class Batch:
         self.created_in: dict[str, list[str]] = {}
         self.plans_in: dict[str, list[str]] = {}  # the batch's plans by namespace, in order
         self.plan_objects: dict[str, tuple[str, ...]] = {}  # see _plan_objects
+        # The batch's plans by namespace and object word (see _plan_done).
+        self.plan_words: dict[str, dict[str, set[str]]] = {}
         self.stating_in: dict[str, dict[str, Stated]] = {}
         self.read_in: dict[str, int] = {}
 
@@ -620,9 +622,14 @@ class Batch:
 
         found = [mid for mid, _ in self.views.text.search_plans(ns, item.text, PLAN_CANDIDATES,
                                                                open_plan)]
-        found += [mid for mid in reversed(self.plans_in.get(ns, ()))  # the batch's, latest first
-                  if mid not in self.retired]
         lowered = item.text.lower()
+        # The batch's plans, latest first, that have an object word in the text (the check
+        # below skips the others): looked up by word, not plan after plan, since a large
+        # batch holds hundreds of plans.
+        named = {mid for word, ids in self.plan_words.get(ns, {}).items() if word in lowered
+                 for mid in ids}
+        found += [mid for mid in reversed(self.plans_in.get(ns, ()))
+                  if mid in named and mid not in self.retired]
         for memory_id in found:
             # completes() needs one of the plan's object words in the text: skip it otherwise.
             if not any(word in lowered for word in self._plan_objects(memory_id)):
@@ -767,6 +774,10 @@ class Batch:
         if event.kind == "plan":
             self.plans_in.setdefault(ns, []).append(memory_id)
         self.texts[memory_id] = text
+        if event.kind == "plan":
+            words = self.plan_words.setdefault(ns, {})
+            for word in self._plan_objects(memory_id):
+                words.setdefault(word, set()).add(memory_id)
         self.created_in.setdefault(ns, []).append(memory_id)
         for entity in extracted[0]:
             self.entity_memories.setdefault((ns, entity.key), []).append(memory_id)
