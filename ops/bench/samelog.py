@@ -21,6 +21,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import lmdb
 
@@ -33,10 +34,10 @@ NAMESPACE = "bench"
 
 
 def write(out: Path, *, texts: int, batch: int, personas: int | None,
-          data: str | None = None) -> dict[str, object]:
+          data: str | None = None) -> dict[str, dict[str, Any]]:
     """Feed the stores under ``out`` and audit them: what each store's audit found."""
     out.mkdir(parents=True, exist_ok=False)
-    audits: dict[str, object] = {}
+    audits: dict[str, dict[str, Any]] = {}
     t = time.perf_counter()
     generated = out / "generated"
     generated.mkdir()
@@ -49,8 +50,11 @@ def write(out: Path, *, texts: int, batch: int, personas: int | None,
         audits["generated"] = _audit(mem)
     print(f"generated: {texts} texts in {time.perf_counter() - t:.1f} s", file=sys.stderr)
 
-    all_personas, questions = mc.load(mc.resolve_data_dir(data))
-    chosen = all_personas if personas is None else all_personas[:personas]
+    chosen: list[dict[str, Any]] = []
+    questions: dict[str, list[dict[str, Any]]] = {}
+    if personas != 0:  # personas=0: the generated texts alone, no mc-dev data needed
+        all_personas, questions = mc.load(mc.resolve_data_dir(data))
+        chosen = all_personas if personas is None else all_personas[:personas]
     for persona in chosen:
         ns = persona["namespace"]
         where = out / "mc" / ns
@@ -65,7 +69,7 @@ def write(out: Path, *, texts: int, batch: int, personas: int | None,
     return audits
 
 
-def _audit(mem: eventmem.Engine) -> dict[str, object]:
+def _audit(mem: eventmem.Engine) -> dict[str, Any]:
     report = mem.audit()
     return {"ok": report.ok, "summary": str(report)[:2000]}
 
@@ -120,8 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "write":
         audits = write(args.dir, texts=args.texts, batch=args.batch, personas=args.personas,
                        data=args.data)
-        failed = [name for name, found in audits.items()
-                  if not found["ok"]]  # type: ignore[index]
+        failed = [name for name, found in audits.items() if not found["ok"]]
         print(f"{len(audits)} stores audited, {len(failed)} failed: {failed}")
         return 1 if failed else 0
     return 0 if compare(args.a, args.b) else 1
