@@ -32,8 +32,8 @@ class Index:
     Sealing is invisible: the postings come out the same however appends and seals interleave.
     """
 
-    __slots__ = ("_bound_avg", "_bounds", "doc_len", "ids", "plan_rows", "postings", "tail_rows",
-                 "tail_terms", "tail_tfs", "total_len")
+    __slots__ = ("_bound_avg", "_bounds", "_plan_postings", "doc_len", "ids", "plan_rows",
+                 "postings", "tail_rows", "tail_terms", "tail_tfs", "total_len")
 
     def __init__(self) -> None:
         # Loaded from a snapshot: a projections.columns.Strings, read in place.
@@ -52,13 +52,19 @@ class Index:
         # to date by seal, dropped by a removal.
         self._bounds: dict[int, float] = {}
         self._bound_avg = 0.0
+        # term id -> where it occurs among the plans (see _among_plans). Derived, never dumped;
+        # dropped whenever a plan is added or rows are renumbered, the only changes that alter it.
+        self._plan_postings: dict[int, _PlanTerm] = {}
 
     def add(self, memory_ids: list[str], packed: list[bytes],
             plans: Sequence[bool] = ()) -> None:
         """Index documents, in order, given their packed terms
         (:func:`eventmem.text.normalize.packed_terms`) and which of them are plans."""
         first = len(self.ids)
+        before = len(self.plan_rows)
         self.plan_rows.extend(first + i for i, plan in enumerate(plans) if plan)
+        if len(self.plan_rows) != before:
+            self._plan_postings.clear()  # a new plan holds some of the terms
         self.ids.extend(memory_ids)
         sizes = np.fromiter(map(len, packed), dtype=np.int64, count=len(packed))
         if len(packed) < 8 or ((sizes - 4) % 8).any():  # few, or not as packed_terms packs
@@ -136,6 +142,7 @@ class Index:
             return
         self.seal()
         self._bounds.clear()
+        self._plan_postings.clear()  # the rows are renumbered
         removed = np.array(gone, dtype=np.uint32)
         lengths = np.frombuffer(self.doc_len, dtype=np.uint32)
         self.total_len -= int(lengths[removed].sum())
@@ -266,6 +273,53 @@ class Index:
             scores[at] += idf * tf * (K1 + 1.0) / (tf + norm)
         return top_allowed(scores, SubsetIds(self.ids, rows), n, allowed, rows=rows)
 
+    def top_plans(self, query_terms: list[int], n: int,
+                  allowed: Callable[[str], bool] | None = None) -> list[tuple[str, float]]:
+        """:meth:`top_among` the plans (``plan_rows``), to the last bit, each term's scores
+        among them kept from one call to the next (:meth:`_plan_scores`): the write path asks
+        this for item after item, and the plans and the statistics change only between
+        batches."""
+        self.seal()
+        n_docs = len(self.ids)
+        rows = np.frombuffer(self.plan_rows, dtype=np.uint32)
+        if n <= 0 or n_docs == 0 or not len(rows):
+            return []
+        avg_len = self.total_len / n_docs or 1.0
+        scores = np.zeros(len(rows), dtype=np.float64)
+        for term, posted, counts, idf in self._postings(query_terms, n_docs):
+            at, contribution = self._plan_scores(term, rows, posted, counts, idf, avg_len)
+            if len(at):
+                scores[at] += contribution
+        return top_allowed(scores, SubsetIds(self.ids, rows), n, allowed, rows=rows)
+
+    def _plan_scores(self, term: int, rows: np.ndarray, posted: np.ndarray, counts: np.ndarray,
+                     idf: float, avg_len: float) -> tuple[np.ndarray, np.ndarray]:
+        """Where ``term`` occurs among the plans (positions in ``rows``, the plan rows) and its
+        score there, by :meth:`top_among`'s expression on the same values.
+
+        Where it occurs changes only when a new document is a plan (``add`` drops what is
+        kept) or rows are renumbered (``remove`` drops it): a seal only appends rows of new
+        documents. The scores are kept for the ``idf`` and average length they were computed
+        with (both the same for a whole batch) and recomputed when either differs."""
+        known = self._plan_postings.get(term)
+        if known is None:
+            if len(posted) <= len(rows):
+                pos = np.searchsorted(rows, posted)
+                found = np.flatnonzero(rows[np.minimum(pos, len(rows) - 1)] == posted)
+                at, hit, tf = pos[found], posted[found], counts[found].astype(np.float64)
+            else:
+                pos = np.searchsorted(posted, rows)
+                at = np.flatnonzero(posted[np.minimum(pos, len(posted) - 1)] == rows)
+                hit, tf = rows[at], counts[pos[at]].astype(np.float64)
+            doc_len = np.frombuffer(self.doc_len, dtype=np.uint32)
+            known = self._plan_postings[term] = _PlanTerm(at, doc_len[hit], tf)
+            del doc_len  # release the buffer export so the array can grow again
+        if known.idf != idf or known.avg_len != avg_len:
+            norm = K1 * (1.0 - B + B * known.lengths / avg_len)
+            known.scores = idf * known.tf * (K1 + 1.0) / (known.tf + norm)
+            known.idf, known.avg_len = idf, avg_len
+        return known.at, known.scores
+
     def _bound(self, term: int, rows: np.ndarray, tfs: np.ndarray, doc_len: np.ndarray,
                idf: float, avg_len: float) -> float:
         """An upper bound on the term's score in any document.
@@ -283,6 +337,17 @@ class Index:
             peak = self._bounds[term] = float(
                 _saturation(tfs, doc_len[rows], self._bound_avg).max())
         return idf * (K1 + 1.0) * peak * max(1.0, avg_len / self._bound_avg) * _BOUND_MARGIN
+
+
+class _PlanTerm:
+    """A term's occurrences among an index's plans and, once asked for, its scores there."""
+
+    __slots__ = ("at", "avg_len", "idf", "lengths", "scores", "tf")
+
+    def __init__(self, at: np.ndarray, lengths: np.ndarray, tf: np.ndarray) -> None:
+        self.at, self.lengths, self.tf = at, lengths, tf  # positions, doc lengths, tf (float64)
+        self.idf = self.avg_len = math.nan  # what ``scores`` were computed with (nan: never)
+        self.scores = tf
 
 
 def _score_candidates(
@@ -358,8 +423,7 @@ class Text:
         index = self.indexes.get(namespace)
         if index is None:
             return []
-        rows = np.frombuffer(index.plan_rows, dtype=np.uint32)
-        return index.top_among(query_terms(query), rows, n, allowed)
+        return index.top_plans(query_terms(query), n, allowed)
 
     def dump(self) -> TextDump:
         """The canonical serializable form: every index sealed first (which changes no answer),

@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Final
 
 from eventmem.policies import facts
@@ -358,12 +359,15 @@ def _search(norm: str, kind_index: int) -> str | None:
     return None if match is None else names[match.lastgroup]
 
 
-def classify(text: str, policy: str = POLICY_VERSION) -> tuple[str, str]:
+def classify(text: str, policy: str = POLICY_VERSION, *,
+             read_facts: Callable[[str], tuple[facts.Fact, ...]] = facts.read
+             ) -> tuple[str, str]:
     """Return ``(kind, rule)`` for ``text``: the first kind in :data:`KIND_ORDER` with a matching
     rule, else ``("context", "context:default")``. Pure and deterministic; never raises on a str.
 
     ``policy`` is the version to decide as (:data:`CLASSIFY_1`: the text as written only; an
-    audit passes the recorded one).
+    audit passes the recorded one). ``read_facts``: :func:`eventmem.policies.facts.read`, or a
+    cache of it (the write path reads the same text's facts for its own decisions).
 
     >>> classify("My name is Priya")
     ('identity', 'identity:my_name_is')
@@ -383,7 +387,7 @@ def classify(text: str, policy: str = POLICY_VERSION) -> tuple[str, str]:
                     if (rule := _search(form, i)) is not None), ("context", DEFAULT_RULE))
     if policy in (CLASSIFY_1, CLASSIFY_2) or decided[0] not in _SHORT_LIVED:
         return decided
-    lasting = next((_FACT_KINDS[f.attribute] for f in facts.read(text)
+    lasting = next((_FACT_KINDS[f.attribute] for f in read_facts(text)
                     if f.attribute in _FACT_KINDS and f.owner != facts.OTHER), None)
     if lasting is None or lasting == decided[0]:
         return decided

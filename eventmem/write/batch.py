@@ -94,7 +94,7 @@ from eventmem.text.blas import single_thread
 from eventmem.text.normalize import content_hash, dedup_key
 from eventmem.write.items import Item
 from eventmem.write.neighbours import GATE_STATUSES, Near, Neighbourhood, Query, eligible
-from eventmem.write.readings import claims_of, classified, facts_of
+from eventmem.write.readings import claims_of, classified, facts_of, values_in
 from projections import Projections
 from projections import graph as graph_view
 from projections.state import MemoryRecord, dedup_slot, working_key
@@ -442,6 +442,9 @@ class Batch:
         # when gate-7 first asks, up to the count read).
         self.created_in: dict[str, list[str]] = {}
         self.plans_in: dict[str, list[str]] = {}  # the batch's plans by namespace, in order
+        self.plan_objects: dict[str, tuple[str, ...]] = {}  # see _plan_objects
+        # The batch's plans by namespace and object word (see _plan_done).
+        self.plan_words: dict[str, dict[str, set[str]]] = {}
         self.stating_in: dict[str, dict[str, Stated]] = {}
         self.read_in: dict[str, int] = {}
 
@@ -619,19 +622,33 @@ class Batch:
 
         found = [mid for mid, _ in self.views.text.search_plans(ns, item.text, PLAN_CANDIDATES,
                                                                open_plan)]
-        found += [mid for mid in reversed(self.plans_in.get(ns, ()))  # the batch's, latest first
-                  if mid not in self.retired]
         lowered = item.text.lower()
+        # The batch's plans, latest first, that have an object word in the text (the check
+        # below skips the others): looked up by word, not plan after plan, since a large
+        # batch holds hundreds of plans.
+        named = {mid for word, ids in self.plan_words.get(ns, {}).items() if word in lowered
+                 for mid in ids}
+        found += [mid for mid in reversed(self.plans_in.get(ns, ()))
+                  if mid in named and mid not in self.retired]
         for memory_id in found:
-            plan_text = self.text_of(memory_id)
-            action = plans.plan_action(plan_text)
             # completes() needs one of the plan's object words in the text: skip it otherwise.
-            if action is None or not any(word in lowered for word in action.objects):
+            if not any(word in lowered for word in self._plan_objects(memory_id)):
                 continue
-            completion = plans.completes(plan_text, item.text)
+            completion = plans.completes(self.text_of(memory_id), item.text)
             if completion is not None:
                 return memory_id, completion
         return None
+
+    def _plan_objects(self, memory_id: str) -> tuple[str, ...]:
+        """The object words of a plan's intended action (none: it names no action), kept for
+        the batch: every report of something done is compared with the batch's plans so far,
+        and each plan's text and action stay what they are while the batch decides."""
+        objects = self.plan_objects.get(memory_id)
+        if objects is None:
+            action = plans.plan_action(self.text_of(memory_id))
+            objects = self.plan_objects[memory_id] = () if action is None \
+                else tuple(action.objects)
+        return objects
 
     def _close_plan(self, item: Item, plan_id: str, by: str,
                     completion: plans.Completion) -> None:
@@ -757,6 +774,10 @@ class Batch:
         if event.kind == "plan":
             self.plans_in.setdefault(ns, []).append(memory_id)
         self.texts[memory_id] = text
+        if event.kind == "plan":
+            words = self.plan_words.setdefault(ns, {})
+            for word in self._plan_objects(memory_id):
+                words.setdefault(word, set()).add(memory_id)
         self.created_in.setdefault(ns, []).append(memory_id)
         for entity in extracted[0]:
             self.entity_memories.setdefault((ns, entity.key), []).append(memory_id)
@@ -1093,14 +1114,14 @@ def new_value(batch: Batch, item: Item
               for fact, found in _latest_of_attributes(batch, item)]
     if gate_9:
         latest += [(fact, found, True) for fact, found in _rescheduled(batch, item, latest)]
-    new_values = facts.values_of(item.text)
+    new_values = values_in(item.text)
     new_from = item.valid_from or batch.at
     if not facts.is_statement(item.text):
         return None, None
     for fact, (mid, text), passed in latest:
         if not facts.is_statement(text):
             continue
-        old_values = facts.values_of(text)
+        old_values = values_in(text)
         if not old_values or not new_values - old_values:
             continue  # the same value said again
         if old_values <= new_values and not values.announces_change(item.text):
@@ -1129,7 +1150,7 @@ def changed_since(batch: Batch, item: Item, exact: str) -> bool:
     memory holding the same text: "I live in Oslo" said again after "I moved to Denver"."""
     start = batch.valid_from_and_immutable(exact)[0]
     return any(mid != exact and batch.valid_from_and_immutable(mid)[0] > start
-               and facts.values_of(text) - facts.values_of(item.text)
+               and values_in(text) - values_in(item.text)
                for _, (mid, text) in _latest_of_attributes(batch, item, inferred_names=True))
 
 

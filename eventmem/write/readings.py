@@ -53,9 +53,20 @@ class Memo(Generic[R]):
 # batch after batch, and reading them is much of a write's cost. About a few hundred bytes an
 # entry.
 facts_of: Memo[tuple[facts.Fact, ...]] = Memo(facts.read, 1 << 16)
+
+
+def _classify(text: str, policy: str) -> tuple[str, str]:
+    # A kind that may be short-lived is checked against the facts the text states: the facts
+    # gate-7 reads of the same text, so read once.
+    return classify.classify(text, policy, read_facts=facts_of)
+
+
 # An item's kind as classified: creating it, its valid-from and gate-7 each ask. Large enough
 # for a whole batch read ahead (IMPORT_BATCH is 1,000; a caller's batch may be larger).
-classified: Memo[tuple[str, str]] = Memo(classify.classify, 1 << 14)
+classified: Memo[tuple[str, str]] = Memo(_classify, 1 << 14)
+# The value words of a text: gate-7 compares an item's with those of the latest memory of each
+# attribute it states, and its restatements' with the memories after them, item after item.
+values_in: Memo[frozenset[str]] = Memo(facts.values_of, 1 << 14)
 # The claims a text makes, compared for contradictions with its neighbours' (and theirs with
 # the next item's).
 claims_of: Memo[conflict.Claims] = Memo(conflict.claims, 1 << 14)
@@ -72,8 +83,9 @@ class Reading(NamedTuple):
 def read(text: str) -> Reading:
     """The readings of ``text`` that the write path's decisions ask for (computed afresh: a
     worker process has nothing to remember them for)."""
-    return Reading(classify.classify(text, classify.POLICY_VERSION), facts.read(text),
-                   conflict.claims(text))
+    stated = facts.read(text)
+    return Reading(classify.classify(text, classify.POLICY_VERSION, read_facts=lambda _: stated),
+                   stated, conflict.claims(text))
 
 
 def seed(texts: Sequence[str], readings: Sequence[Reading]) -> None:

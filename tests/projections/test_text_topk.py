@@ -220,3 +220,38 @@ def test_the_search_among_plans_is_the_search_that_allows_plans_only(
         want = reference(index, query, n, plans_only)
         assert text.search_plans("ns", query, n, allowed) == want
         assert loaded.search_plans("ns", query, n, allowed) == want
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.tuples(words.map(" ".join), st.booleans()), max_size=8),
+                min_size=1, max_size=6),
+       st.lists(words.map(" ".join), min_size=1, max_size=3), st.integers(1, 6),
+       st.integers(0, 3))
+def test_the_search_among_plans_stays_exact_as_plans_and_documents_come_and_go(
+        rounds, queries, n, removed_every):
+    # Index.top_plans keeps each term's occurrences among the plans from one query to the next:
+    # after each round of appends (plans or not) and, every other round, a removal that
+    # renumbers the rows, it must still answer what scoring every document answers.
+    index = Index()
+    plans: set[str] = set()
+    made = 0
+    for number, round_ in enumerate(rounds):
+        ids = [f"m{made + i:03d}" for i in range(len(round_))]
+        made += len(round_)
+        index.add(ids, [packed_terms(t) for t, _ in round_], [plan for _, plan in round_])
+        plans |= {mid for mid, (_, plan) in zip(ids, round_, strict=True) if plan}
+        if removed_every and number % 2 and len(index.ids) > 1:
+            index.remove(set(list(index.ids)[::removed_every + 1]))
+        for query in queries:
+            want = reference(index, query, n, plans.__contains__)
+            assert index.top_plans(query_terms(query), n) == want
+
+
+def test_a_plan_added_after_a_search_is_found_by_the_next():
+    index = Index()
+    index.add(["a", "b"], [packed_terms("renew the passport"), packed_terms("buy milk")],
+              [True, False])
+    assert [mid for mid, _ in index.top_plans(query_terms("renewed my passport"), 5)] == ["a"]
+    index.add(["c"], [packed_terms("renew the passport photo")], [True])
+    assert sorted(mid for mid, _ in index.top_plans(query_terms("renewed my passport"), 5)) \
+        == ["a", "c"]
