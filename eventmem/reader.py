@@ -36,7 +36,7 @@ from eventmem.recall.plan import INTENTS, Intent, QueryPlan, is_chitchat
 from eventmem.recall.plan import plan as query_plan
 from eventmem.recall.score import PROFILES
 from eventmem.results import Box, BoxNeighbour, Conflict, HistoryEntry, Hit, Memory, Version
-from eventmem.storage.log import FORMAT_VERSION, EventLog
+from eventmem.storage.log import EventLog
 from eventmem.text.embedders import Embedder, HashingEmbedder
 from eventmem.transfer import Destination, Exported, exported
 from eventmem.transfer import write as write_lines
@@ -633,7 +633,7 @@ class Reader:
             **{f"mean_{name}": (total / live if live else None) for name, total in totals.items()},
             "embedder": self._embedder.embedder_id,
             "decay_model": decay.model,
-            "store_format": FORMAT_VERSION.decode(),
+            "store_format": self._log.format.decode(),
             "projection_version": PROJECTION_VERSION,
         }
 

@@ -52,6 +52,7 @@ __all__ = [
     "FORMAT_VERSION",
     "GENESIS",
     "HASH_SIZE",
+    "READABLE_FORMATS",
     "EventLog",
     "Head",
     "Pinned",
@@ -61,7 +62,11 @@ __all__ = [
     "seq_key",
 ]
 
-FORMAT_VERSION = b"2"
+# The format a new store is made in. 3: vector rows are stored compressed
+# (eventmem.storage.content); a store of format 2 keeps raw float32 rows, and this version still
+# reads and writes it as such (an older eventmem refuses format 3 rather than misread its rows).
+FORMAT_VERSION = b"3"
+READABLE_FORMATS = (b"2", FORMAT_VERSION)
 GENESIS = bytes(32)  # the "previous hash" of the first record
 HASH_SIZE = 32
 _READ_CHUNK = 1024  # records decoded and joined with their content at a time
@@ -141,6 +146,8 @@ class EventLog:
 
     def __init__(self, environment: Environment) -> None:
         self.environment = environment
+        # The store's format (READABLE_FORMATS), known once _check_format read it.
+        self.format = FORMAT_VERSION
         self._open_dbs()
         # The head as this writer last left it (None: a reader's log). Every append checks the
         # log still ends there, inside its write transaction: should a second writer ever get
@@ -193,7 +200,7 @@ class EventLog:
     def _open_dbs(self) -> None:
         env, readonly = self.environment.env, self.readonly
         self._log = env.open_db(b"log", create=not readonly)
-        self.content = ContentTables(env, readonly=readonly)
+        self.content = ContentTables(env, readonly=readonly, packed=self.format != b"2")
         self._by_memory = env.open_db(b"by_memory", dupsort=True, create=not readonly)
         self._snapshots = env.open_db(b"snapshots", create=not readonly)
         self._meta = env.open_db(b"meta", create=not readonly)
@@ -203,11 +210,15 @@ class EventLog:
             found = txn.get(b"format")
         if found is None and not self.readonly:
             self.environment.write(lambda txn: txn.put(b"format", FORMAT_VERSION, db=self._meta))
-        elif found is not None and found != FORMAT_VERSION:
+        elif found is not None and found not in READABLE_FORMATS:
             raise IncompatibleStoreError(
-                f"store format {found.decode()} is not {FORMAT_VERSION.decode()}; "
+                f"store format {found.decode(errors='replace')} is not one of "
+                f"{', '.join(f.decode() for f in READABLE_FORMATS)}; "
                 "open it with the eventmem version that wrote it"
             )
+        # A read-only open of a store no writer has opened yet (no format) reads nothing packed.
+        self.format = FORMAT_VERSION if found is None else bytes(found)
+        self.content.packed = self.format != b"2"
 
     # -- writing ------------------------------------------------------------------------------
 
