@@ -2,7 +2,8 @@
 
 Sub-databases::
 
-    log        seq (8-byte big-endian)  -> prev_hash (32 bytes) + event (msgpack)
+    log        seq (8-byte big-endian)  -> prev_hash (32 bytes) + event (msgpack; in a store
+                                           of format 3 packed: eventmem.codec.pack)
     content, blobs, vectors             texts, vectors and terms by hash (eventmem.storage.content)
     by_memory  memory id                -> seq (dupsort, so a memory's seqs come back in order)
     snapshots  seq (8-byte big-endian)  -> SNAPSHOT_FILE_FRAME + the log's chain hash at that seq
@@ -62,9 +63,10 @@ __all__ = [
     "seq_key",
 ]
 
-# The format a new store is made in. 3: vector rows are stored compressed
-# (eventmem.storage.content); a store of format 2 keeps raw float32 rows, and this version still
-# reads and writes it as such (an older eventmem refuses format 3 rather than misread its rows).
+# The format a new store is made in. 3: records are packed (eventmem.codec.pack) and vector rows
+# compressed (eventmem.storage.content), together a third of a short memory's bytes; a store of
+# format 2 keeps plain records and raw float32 rows, and this version still reads and writes it
+# as such (an older eventmem refuses format 3 rather than misread it).
 FORMAT_VERSION = b"3"
 READABLE_FORMATS = (b"2", FORMAT_VERSION)
 GENESIS = bytes(32)  # the "previous hash" of the first record
@@ -268,9 +270,10 @@ class EventLog:
             txn.put(key, value, db=self._meta)
         seq, prev = head.seq, head.hash
         seqs = []
+        packed = self.format != b"2"  # a store of format 2 keeps plain records (module doc)
         for event, payload in zip(events, encoded, strict=True):
             seq += 1
-            value = prev + payload
+            value = prev + (codec.pack(payload) if packed else payload)
             txn.put(seq_key(seq), value, db=self._log, append=True)
             for mid in memory_ids_of(event):
                 txn.put(mid.encode(), seq_key(seq), db=self._by_memory, dupdata=True)
@@ -656,9 +659,10 @@ def _decode_chunk(records: list[tuple[bytes, bytes]]) -> list[tuple[int, Event]]
     that does not decode as a current event goes through :func:`codec.decode` (upcasters, and
     the error naming its seq)."""
     seqs = [int.from_bytes(key, "big") for key, _ in records]
+    unpack = codec.unpack
     try:
-        events = [_event_decode(memoryview(value)[HASH_SIZE:]) for _, value in records]
-    except (msgspec.DecodeError, UnicodeDecodeError):
+        events = [_event_decode(unpack(memoryview(value)[HASH_SIZE:])) for _, value in records]
+    except (msgspec.DecodeError, UnicodeDecodeError, CorruptRecordError):
         events = [codec.decode(memoryview(value)[HASH_SIZE:], seq=seq)
                   for seq, (_, value) in zip(seqs, records, strict=True)]
     return list(zip(seqs, events, strict=True))

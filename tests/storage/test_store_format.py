@@ -1,6 +1,7 @@
-"""Vector rows on disk: a new store (format 3) keeps them compressed and hands back the very
-float32 bytes the embedder made; a store of format 2 keeps raw rows, and still reads, replays,
-verifies and audits as it was written (issue 17, item 2)."""
+"""The store's format on disk: a new store (format 3) packs its records (eventmem.codec.pack) and
+compresses its vector rows, handing back the very events and float32 bytes it was given; a store
+of format 2 keeps plain records and raw rows, and still reads, replays, verifies and audits as it
+was written (issue 17, item 2)."""
 
 from __future__ import annotations
 
@@ -17,25 +18,36 @@ from hypothesis.extra import numpy as hnp
 
 import eventmem
 import eventmem.storage.log as log_module
+from eventmem import codec
 from eventmem.errors import CorruptRecordError, IncompatibleStoreError
 from eventmem.events import MemoryIngested
 from eventmem.storage.content import ContentTables
 from eventmem.storage.envelope import Content
-from eventmem.storage.log import EventLog
+from eventmem.storage.log import HASH_SIZE, EventLog, seq_key
 from eventmem.text.embedders import default_embedder
 
 TEXTS = ["Alice moved to Berlin in March", "Bob prefers tea over coffee",
          "the quarterly report is due next Friday", "Carol's dog is called Biscuit"]
 
 
-def _rows(store: Path) -> dict[bytes, bytes]:
-    """The vectors table as stored: slot -> the stored bytes."""
+def _table(store: Path, name: bytes) -> dict[bytes, bytes]:
+    """A table as stored: key -> the stored bytes."""
     env = lmdb.open(str(store), readonly=True, lock=False, max_dbs=16, subdir=True)
     try:
         with env.begin() as txn:
-            return {bytes(k): bytes(v) for k, v in txn.cursor(db=env.open_db(b"vectors", txn=txn))}
+            return {bytes(k): bytes(v) for k, v in txn.cursor(db=env.open_db(name, txn=txn))}
     finally:
         env.close()
+
+
+def _rows(store: Path) -> dict[bytes, bytes]:
+    """The vectors table as stored: slot -> the stored bytes."""
+    return _table(store, b"vectors")
+
+
+def _payloads(store: Path) -> list[bytes]:
+    """Every log record's bytes after its chain hash, as stored."""
+    return [value[HASH_SIZE:] for value in _table(store, b"log").values()]
 
 
 @contextmanager
@@ -71,6 +83,22 @@ def test_a_new_store_keeps_its_rows_compressed_and_reads_the_embedders_bytes(
     assert read == _embedded(TEXTS)  # exactly, bit for bit
 
 
+def test_a_new_store_packs_its_records_and_reads_the_events_written(
+        store_path: Path, clock: eventmem.ManualClock) -> None:
+    _write(store_path, clock, TEXTS)
+    payloads = _payloads(store_path)
+    assert payloads and all(p[0] == codec.PACKED for p in payloads)
+    log = EventLog.open(store_path, readonly=True)
+    try:
+        events = [event for _, event in log.read()]
+        # Every read path gives the same events: the chunked reader, one record, the raw bytes.
+        assert [env.event for env in log.envelopes()] == events
+        assert [codec.decode(raw.payload) for raw in log.iter_raw()] == events
+        assert sum(map(len, payloads)) < sum(len(codec.encode(e)) for e in events) / 2
+    finally:
+        log.close()
+
+
 def test_a_format_2_store_keeps_raw_rows_and_replays_verifies_and_audits(
         store_path: Path, clock: eventmem.ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
     with _format_2(monkeypatch):
@@ -80,6 +108,7 @@ def test_a_format_2_store_keeps_raw_rows_and_replays_verifies_and_audits(
     _write(store_path, clock, TEXTS[2:])
     dim = default_embedder().dim
     assert {len(row) for row in _rows(store_path).values()} == {dim * 4}
+    assert all(p[0] != codec.PACKED for p in _payloads(store_path))
     assert set(_rows(store_path).values()) == _embedded(TEXTS)
     with eventmem.open(store_path, clock=clock) as mem:
         assert mem.stats()["store_format"] == "2"
@@ -126,6 +155,29 @@ def test_a_damaged_compressed_row_is_a_corrupt_record(store_path: Path,
             list(log.envelopes())
     finally:
         log.close()
+
+
+def test_a_damaged_packed_record_is_reported_with_its_seq(store_path: Path,
+                                                          clock: eventmem.ManualClock) -> None:
+    _write(store_path, clock, TEXTS[:2])
+    env = lmdb.open(str(store_path), max_dbs=16, subdir=True)
+    try:
+        with env.begin(write=True) as txn:
+            db = env.open_db(b"log", txn=txn)
+            value = bytes(txn.get(seq_key(2), db=db))
+            txn.put(seq_key(2), value[:-3], db=db)  # cut short: no longer inflates
+    finally:
+        env.close()
+    log = EventLog.open(store_path, readonly=True)
+    try:
+        with pytest.raises(CorruptRecordError) as info:
+            list(log.envelopes())
+        assert info.value.seq == 2
+    finally:
+        log.close()
+    with eventmem.open(store_path, readonly=True) as mem:
+        report = mem.verify()
+    assert not report.ok and any(f.seq == 2 for f in report.findings)
 
 
 @settings(max_examples=60, deadline=None,
