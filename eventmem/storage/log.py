@@ -506,8 +506,10 @@ class EventLog:
         """The events up to ``stop`` whose record holds ``tag`` (an event tag such as
         ``b"memory.recalled"``): a whole-log scan that decodes only those records."""
         for raw in self.iter_raw(1, stop):
-            if tag in raw.payload:
-                yield codec.decode(raw.payload, seq=raw.seq)
+            # The plain bytes: a packed record's tag is deflated out of sight.
+            payload = codec.unpack(raw.payload, seq=raw.seq)
+            if tag in payload:
+                yield codec.decode(payload, seq=raw.seq)
 
     def iter_derived(self) -> Iterator[tuple[str, bytes, Content | None]]:
         """(content hash, text bytes, its stored vector, terms and extraction) for every content

@@ -99,6 +99,22 @@ def test_a_new_store_packs_its_records_and_reads_the_events_written(
         log.close()
 
 
+def test_a_scan_for_a_tag_finds_packed_records(store_path: Path,
+                                               clock: eventmem.ManualClock) -> None:
+    """A namespace erase finds the namespace's recall queries by such a scan: one that looked
+    at the stored bytes would miss them all, and leave the queries' text in the store."""
+    _write(store_path, clock, TEXTS)
+    with eventmem.open(store_path, clock=clock) as mem:
+        mem.recall("where did alice move", namespace="n", k=1)
+        mem.recall("tea", namespace="other", k=1)
+    log = EventLog.open(store_path, readonly=True)
+    try:
+        found = list(log.events_tagged(b"memory.recalled", log.head().seq))
+    finally:
+        log.close()
+    assert sorted(event.namespace for event in found) == ["n", "other"]
+
+
 def test_a_format_2_store_keeps_raw_rows_and_replays_verifies_and_audits(
         store_path: Path, clock: eventmem.ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
     with _format_2(monkeypatch):
