@@ -604,7 +604,8 @@ class Reader:
         """Counts of memories by status, tier, kind, priority and namespace, and the means of
         retention, importance, utility and stability over active and stale ones at ``now``.
 
-        Also ``store_format`` (the on-disk format of the store: another is refused at open) and
+        Also ``store_format`` (the on-disk format of the store: "3" for a store made now, "2"
+        for one made before records were packed; another is refused at open) and
         ``projection_version`` (the version of the projections and of the snapshots this
         eventmem reads and writes: a snapshot of another is ignored and the log folded again).
         A cache of stores, or of figures measured on them, keys on these two."""
