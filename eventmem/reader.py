@@ -36,7 +36,7 @@ from eventmem.recall.plan import INTENTS, Intent, QueryPlan, is_chitchat
 from eventmem.recall.plan import plan as query_plan
 from eventmem.recall.score import PROFILES
 from eventmem.results import Box, BoxNeighbour, Conflict, HistoryEntry, Hit, Memory, Version
-from eventmem.storage.log import FORMAT_VERSION, EventLog
+from eventmem.storage.log import EventLog
 from eventmem.text.embedders import Embedder, HashingEmbedder
 from eventmem.transfer import Destination, Exported, exported
 from eventmem.transfer import write as write_lines
@@ -604,7 +604,8 @@ class Reader:
         """Counts of memories by status, tier, kind, priority and namespace, and the means of
         retention, importance, utility and stability over active and stale ones at ``now``.
 
-        Also ``store_format`` (the on-disk format of the store: another is refused at open) and
+        Also ``store_format`` (the on-disk format of the store: "3" for a store made now, "2"
+        for one made before records were packed; another is refused at open) and
         ``projection_version`` (the version of the projections and of the snapshots this
         eventmem reads and writes: a snapshot of another is ignored and the log folded again).
         A cache of stores, or of figures measured on them, keys on these two."""
@@ -633,7 +634,7 @@ class Reader:
             **{f"mean_{name}": (total / live if live else None) for name, total in totals.items()},
             "embedder": self._embedder.embedder_id,
             "decay_model": decay.model,
-            "store_format": FORMAT_VERSION.decode(),
+            "store_format": self._log.format.decode(),
             "projection_version": PROJECTION_VERSION,
         }
 

@@ -215,3 +215,71 @@ def test_failing_upcast_is_a_corrupt_record_with_seq() -> None:
         assert "memory.pinned.v0" in str(info.value)
     finally:
         del codec.UPCASTERS["memory.pinned.v0"]
+
+
+# -- packed records (a store of format 3 stores every record through codec.pack) -------------
+
+
+@SETTINGS
+@given(event=any_event, seq=st.integers(min_value=1, max_value=2**40))
+def test_a_packed_record_decodes_to_the_event(event: Event, seq: int) -> None:
+    plain = codec.encode(event)
+    packed = codec.pack(plain)
+    assert packed[0] == codec.PACKED
+    assert codec.unpack(packed, seq=seq) == plain
+    assert codec.decode(packed, seq=seq) == event
+
+
+@SETTINGS
+@given(event=any_event)
+def test_plain_records_read_as_they_always_did(event: Event) -> None:
+    """A record of an older log (plain msgpack: a map, never the PACKED byte) is not touched."""
+    plain = codec.encode(event)
+    assert plain[0] != codec.PACKED
+    assert codec.unpack(plain) is plain
+
+
+def test_the_pack_dictionary_is_frozen() -> None:
+    """Every packed record ever written inflates with exactly these bytes: an edit of the
+    dictionary would make every format 3 log unreadable (a new one needs a new marker)."""
+    import hashlib
+
+    assert hashlib.sha256(codec.PACK_DICTIONARY).hexdigest() == (
+        "d2aaadd836b4c8c1aae1712d3fa49257b866e1d23d20499e09bf453476ad0ffe")
+
+
+def test_a_typical_ingest_packs_to_under_half() -> None:
+    from eventmem.events import MemoryIngested, MemoryLink
+
+    event = MemoryIngested(
+        at=1735722780000000, namespace="alice", actor="user", memory_id="mem_e22f8f043dbf1cd6",
+        content_hash="f1e175477433914a4437f4211ced0d3e",
+        dedup_key="2c94e280470d37e6ba7d60732524bcba", kind="relationship",
+        kind_rule="relationship:my_relation", kind_policy="classify-3", stability=180.0,
+        importance=0.2966826319694519, valid_from=1735722780000000, policy="gate-7",
+        priority="low", importance_channels=(0.2867305278778076, 0.0, 0.5, 0.5),
+        neighbour="mem_39706982751e8ae1", similarity=0.713269,
+        links=(MemoryLink("mem_39706982751e8ae1", "related_to", 0.713269),
+               MemoryLink("mem_cde857a76c04ebd8", "same_entity", 0.5)),
+        extractor="extract-1", item=125, valid_from_rule="transaction_time")
+    plain = codec.encode(event)
+    assert len(codec.pack(plain)) < len(plain) / 2
+
+
+@SETTINGS
+@given(event=any_event, index=st.integers(min_value=1), mask=st.integers(1, 255),
+       cut=st.booleans(), seq=st.integers(min_value=1, max_value=2**40))
+@example(event=MemoryPinned(at=1, namespace="n", memory_id="m"), index=1, mask=1, cut=True,
+         seq=7)
+def test_a_damaged_packed_record_decodes_or_raises_corrupt_record(
+    event: Event, index: int, mask: int, cut: bool, seq: int
+) -> None:
+    packed = bytearray(codec.pack(codec.encode(event)))
+    if cut:  # cut short, or (index past the end) with bytes after its end
+        packed = packed[:index % len(packed)] if index < len(packed) else packed + b"\x00"
+    else:
+        packed[1 + index % (len(packed) - 1)] ^= mask
+    try:
+        codec.decode(bytes(packed), seq=seq)
+    except CorruptRecordError as exc:
+        assert exc.seq == seq

@@ -2,7 +2,8 @@
 
 Sub-databases::
 
-    log        seq (8-byte big-endian)  -> prev_hash (32 bytes) + event (msgpack)
+    log        seq (8-byte big-endian)  -> prev_hash (32 bytes) + event (msgpack; in a store
+                                           of format 3 packed: eventmem.codec.pack)
     content, blobs, vectors             texts, vectors and terms by hash (eventmem.storage.content)
     by_memory  memory id                -> seq (dupsort, so a memory's seqs come back in order)
     snapshots  seq (8-byte big-endian)  -> SNAPSHOT_FILE_FRAME + the log's chain hash at that seq
@@ -52,6 +53,7 @@ __all__ = [
     "FORMAT_VERSION",
     "GENESIS",
     "HASH_SIZE",
+    "READABLE_FORMATS",
     "EventLog",
     "Head",
     "Pinned",
@@ -61,7 +63,12 @@ __all__ = [
     "seq_key",
 ]
 
-FORMAT_VERSION = b"2"
+# The format a new store is made in. 3: records are packed (eventmem.codec.pack) and vector rows
+# compressed (eventmem.storage.content), together a third of a short memory's bytes; a store of
+# format 2 keeps plain records and raw float32 rows, and this version still reads and writes it
+# as such (an older eventmem refuses format 3 rather than misread it).
+FORMAT_VERSION = b"3"
+READABLE_FORMATS = (b"2", FORMAT_VERSION)
 GENESIS = bytes(32)  # the "previous hash" of the first record
 HASH_SIZE = 32
 _READ_CHUNK = 1024  # records decoded and joined with their content at a time
@@ -141,6 +148,8 @@ class EventLog:
 
     def __init__(self, environment: Environment) -> None:
         self.environment = environment
+        # The store's format (READABLE_FORMATS), known once _check_format read it.
+        self.format = FORMAT_VERSION
         self._open_dbs()
         # The head as this writer last left it (None: a reader's log). Every append checks the
         # log still ends there, inside its write transaction: should a second writer ever get
@@ -193,7 +202,7 @@ class EventLog:
     def _open_dbs(self) -> None:
         env, readonly = self.environment.env, self.readonly
         self._log = env.open_db(b"log", create=not readonly)
-        self.content = ContentTables(env, readonly=readonly)
+        self.content = ContentTables(env, readonly=readonly, packed=self.format != b"2")
         self._by_memory = env.open_db(b"by_memory", dupsort=True, create=not readonly)
         self._snapshots = env.open_db(b"snapshots", create=not readonly)
         self._meta = env.open_db(b"meta", create=not readonly)
@@ -203,11 +212,15 @@ class EventLog:
             found = txn.get(b"format")
         if found is None and not self.readonly:
             self.environment.write(lambda txn: txn.put(b"format", FORMAT_VERSION, db=self._meta))
-        elif found is not None and found != FORMAT_VERSION:
+        elif found is not None and found not in READABLE_FORMATS:
             raise IncompatibleStoreError(
-                f"store format {found.decode()} is not {FORMAT_VERSION.decode()}; "
+                f"store format {found.decode(errors='replace')} is not one of "
+                f"{', '.join(f.decode() for f in READABLE_FORMATS)}; "
                 "open it with the eventmem version that wrote it"
             )
+        # A read-only open of a store no writer has opened yet (no format) reads nothing packed.
+        self.format = FORMAT_VERSION if found is None else bytes(found)
+        self.content.packed = self.format != b"2"
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -257,9 +270,10 @@ class EventLog:
             txn.put(key, value, db=self._meta)
         seq, prev = head.seq, head.hash
         seqs = []
+        packed = self.format != b"2"  # a store of format 2 keeps plain records (module doc)
         for event, payload in zip(events, encoded, strict=True):
             seq += 1
-            value = prev + payload
+            value = prev + (codec.pack(payload) if packed else payload)
             txn.put(seq_key(seq), value, db=self._log, append=True)
             for mid in memory_ids_of(event):
                 txn.put(mid.encode(), seq_key(seq), db=self._by_memory, dupdata=True)
@@ -492,8 +506,10 @@ class EventLog:
         """The events up to ``stop`` whose record holds ``tag`` (an event tag such as
         ``b"memory.recalled"``): a whole-log scan that decodes only those records."""
         for raw in self.iter_raw(1, stop):
-            if tag in raw.payload:
-                yield codec.decode(raw.payload, seq=raw.seq)
+            # The plain bytes: a packed record's tag is deflated out of sight.
+            payload = codec.unpack(raw.payload, seq=raw.seq)
+            if tag in payload:
+                yield codec.decode(payload, seq=raw.seq)
 
     def iter_derived(self) -> Iterator[tuple[str, bytes, Content | None]]:
         """(content hash, text bytes, its stored vector, terms and extraction) for every content
@@ -645,9 +661,10 @@ def _decode_chunk(records: list[tuple[bytes, bytes]]) -> list[tuple[int, Event]]
     that does not decode as a current event goes through :func:`codec.decode` (upcasters, and
     the error naming its seq)."""
     seqs = [int.from_bytes(key, "big") for key, _ in records]
+    unpack = codec.unpack
     try:
-        events = [_event_decode(memoryview(value)[HASH_SIZE:]) for _, value in records]
-    except (msgspec.DecodeError, UnicodeDecodeError):
+        events = [_event_decode(unpack(memoryview(value)[HASH_SIZE:])) for _, value in records]
+    except (msgspec.DecodeError, UnicodeDecodeError, CorruptRecordError):
         events = [codec.decode(memoryview(value)[HASH_SIZE:], seq=seq)
                   for seq, (_, value) in zip(seqs, records, strict=True)]
     return list(zip(seqs, events, strict=True))

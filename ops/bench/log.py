@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -55,6 +56,7 @@ import msgspec
 import numpy as np
 
 import eventmem
+from eventmem.codec import PACK_DICTIONARY, PACKED
 from ops.bench.common import (
     RESULTS_DIR,
     dir_size,
@@ -333,9 +335,11 @@ def bare_append(texts: list[str], batch: int, root: Path, *, with_content: bool,
 def bare_read(store: Path, events: int, types: dict[str, type[Any]]) -> dict[str, Any]:
     """The floor under a rebuild: one plain read transaction over the store's ``log`` table,
     each record's payload (after its 32-byte previous-record hash) decoded by a plain msgspec
-    decoder of the union of the event types the log holds (``types``: :func:`event_types`).
-    Best of three."""
+    decoder of the union of the event types the log holds (``types``: :func:`event_types`);
+    a packed record (a store of format 3) inflated first with plain zlib, which any reader of
+    such a store must do. Best of three."""
     decoder = msgspec.msgpack.Decoder(reduce(operator.or_, types.values()))
+    inflater = zlib.decompressobj
     env = lmdb.open(str(store), readonly=True, lock=False, max_dbs=16, subdir=True)
     runs = []
     try:
@@ -344,7 +348,10 @@ def bare_read(store: Path, events: int, types: dict[str, type[Any]]) -> dict[str
             start = time.perf_counter()
             with env.begin(buffers=True) as txn:
                 for _, value in txn.cursor(db=env.open_db(b"log", txn=txn, create=False)):
-                    decoder.decode(value[32:])
+                    payload = value[32:]
+                    if payload[0] == PACKED:
+                        payload = inflater(-15, PACK_DICTIONARY).decompress(payload[1:])
+                    decoder.decode(payload)
                     decoded += 1
             runs.append(time.perf_counter() - start)
     finally:

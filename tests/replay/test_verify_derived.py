@@ -5,6 +5,7 @@ projections fold the same altered bytes and cannot tell)."""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -77,10 +78,11 @@ def _other_term(terms: bytes) -> bytes:
     return terms[:4] + other[4:8] + terms[8:]
 
 
-def _nudge_vector(vector: bytes) -> bytes:
-    row = np.frombuffer(vector, dtype=np.float32).copy()
+def _nudge_vector(stored: bytes) -> bytes:
+    # A store of this format keeps its rows compressed (eventmem.storage.content).
+    row = np.frombuffer(zlib.decompress(stored), dtype=np.float32).copy()
     row[[0, 1]] = row[[1, 0]]  # still unit length: only a re-derivation can tell
-    return row.tobytes()
+    return zlib.compress(row.tobytes())
 
 
 def _other_extraction(_: bytes) -> bytes:

@@ -30,7 +30,7 @@ OPEN = textwrap.dedent("""
         print("ERROR", type(exc).__name__, exc)
 """)
 
-MEMORIES = 120
+MEMORIES = 200  # enough pages for every cut, with vector rows compressed
 
 
 def open_in_child(store: Path, mode: str) -> str:
