@@ -113,9 +113,11 @@ def test_no_module_takes_another_modules_private_names() -> None:
 # Internals a benchmark times on their own, with why: the dream cycle's pair search is its one
 # quadratic step, measured apart from the cycle at sizes no test store reaches; the ANN layout
 # is compared with the former one on the same rows, and its masked indexes through a snapshot;
-# the bare read of the log under a rebuild inflates packed records as any reader of them must.
+# the bare read of the log under a rebuild inflates packed records as any reader of them must,
+# and so does the comparison of two checkouts' logs, event by event.
 BENCH_INTERNALS = {"ops.bench.consolidate": {"eventmem.policies.dream.cluster"},
                    "ops.bench.log": {"eventmem.codec"},
+                   "ops.bench.samelog": {"eventmem.codec"},
                    "ops.bench.segments": {"projections", "projections.ann",
                                           "projections.vectors"}}
 
