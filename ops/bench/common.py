@@ -8,6 +8,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -16,8 +17,21 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import eventmem
+
 REPO_ROOT = Path(__file__).resolve().parents[2]  # ops/bench/common.py -> the checkout
 RESULTS_DIR = REPO_ROOT / "ops" / "bench" / "results"
+
+
+def engine_versions() -> tuple[str, int]:
+    """This eventmem's store format and projection version (``Engine.stats()``), read on an
+    empty store made for the purpose: a cached store built by an eventmem that wrote another
+    format or another kind of snapshot is not reused (it would not open, or would open by
+    folding its whole log instead of from its snapshot)."""
+    with (tempfile.TemporaryDirectory(prefix="eventmem-bench-versions-") as tmp,
+          eventmem.open(Path(tmp) / "probe", config=eventmem.Config(sync=False)) as probe):
+        stats = probe.stats()
+    return stats["store_format"], stats["projection_version"]
 
 
 def machine_info() -> dict[str, Any]:

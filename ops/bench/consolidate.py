@@ -71,6 +71,7 @@ import eventmem.policies.dream.cluster as cluster
 from ops.bench.common import (
     RESULTS_DIR,
     dir_size,
+    engine_versions,
     format_table,
     machine_info,
     peak_rss_mb,
@@ -132,17 +133,6 @@ def build_store(path: Path, n: int, days: int, seed: int, log: Callable[[str], N
             "negative_pool": pool,
             "last_ingest": last_ingest.isoformat(), "build_seconds": time.perf_counter() - started,
             "build_version": BUILD_VERSION}
-
-
-def engine_versions() -> tuple[str, int]:
-    """This eventmem's store format and projection version (``Engine.stats()``), read on an
-    empty store made for the purpose: a cached store built by an eventmem that wrote another
-    format or another kind of snapshot is not reused (it would not open, or would open by
-    folding its whole log instead of from its snapshot)."""
-    with (tempfile.TemporaryDirectory(prefix="eventmem-bench-versions-") as tmp,
-          eventmem.open(Path(tmp) / "probe", config=eventmem.Config(sync=False)) as probe):
-        stats = probe.stats()
-    return stats["store_format"], stats["projection_version"]
 
 
 def cached_store(cache: Path, n: int, days: int, seed: int, rebuild: bool,

@@ -49,6 +49,7 @@ from ops.bench.common import (
     REPO_ROOT,
     RESULTS_DIR,
     dir_size,
+    engine_versions,
     format_table,
     machine_info,
     peak_rss_mb,
@@ -157,7 +158,9 @@ def ensure_store(n: int, seed: int, cache: Path, turns: list[tuple[str, str]], *
     ``batch``: memories per ``remember_many`` (part of the cache key)."""
     name, version, texts_of = corpus or (
         "recall", CORPUS_VERSION, lambda n, seed: generate_corpus(n, seed, turns))
-    path = cache / f"{name}-{n}-{store_key(n, seed, version, batch)}"
+    # (a store written in another format is built anew: its disk figures would be another's)
+    store_format, _ = engine_versions()
+    path = cache / f"{name}-{n}-f{store_format}-{store_key(n, seed, version, batch)}"
     ready = path / "bench-ready.json"
     if ready.is_file() and not rebuild:
         return path, json.loads(ready.read_text()) | {"cached": True}
