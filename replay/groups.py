@@ -3,12 +3,13 @@
 The log does not mark where one call's append ends, but the events say it: a write batch is a run
 of items (each begins with the event that states its decision -- ingested, reinforced, skipped or
 rejected -- numbered by ``item`` from 0, followed by the supersession or conflict events it
-implies) closed by the working-memory evictions of the batch; a consolidation is a run of
-maintenance events sharing ``at`` and ``now``; a later resolution of a conflict begins with
-``conflict.resolved`` (or the merged memory it creates); a session's end is one tier change whose
-every change has the reason ``session_ended``; the plasticity a write or an access decided
-(tags, strengthenings, box seals) follow it at its ``at``. :func:`groups` yields them in log
-order, reading ahead only as far as the group being cut.
+implies, and last by the closing of a plan its text reports done) closed by the working-memory
+evictions of the batch; a consolidation is a run of maintenance events sharing ``at`` and
+``now``; a later resolution of a conflict begins with ``conflict.resolved`` (or the merged memory
+it creates); a session's end is one tier change whose every change has the reason
+``session_ended``; the plasticity a write or an access decided (tags, strengthenings, box seals)
+follow it at its ``at``. :func:`groups` yields them in log order, reading ahead only as far as
+the group being cut.
 
 :func:`split_items` cuts a write batch's events (recorded or re-derived) into its items and its
 trailing evictions, with the same rules.
@@ -46,6 +47,7 @@ from eventmem.events import (
     TagsExpired,
     TierChanged,
 )
+from eventmem.policies import plans
 from eventmem.storage.envelope import Envelope
 from eventmem.write.session import SESSION_ENDED
 
@@ -77,13 +79,11 @@ class Group(NamedTuple):
 
 def continues_item(item: Sequence[Event], nxt: Event) -> bool:
     """Whether ``nxt`` belongs to the write item whose events so far are ``item``: a merge's or
-    an update's supersession, or a conflict's flag, resolution and supersession; or the plan a
-    reinforced report closes ("I renewed the registration" said again, once a new plan to renew
-    it was made)."""
+    an update's supersession, or a conflict's flag, resolution and supersession; or, after any
+    of these, the plan the item's text reports done (:func:`closes_plan`)."""
+    if closes_plan(item, nxt):
+        return True
     head, last = item[0], item[-1]
-    if isinstance(head, MemoryReinforced):
-        return len(item) == 1 and isinstance(nxt, MemorySuperseded) \
-            and nxt.by == head.memory_id and nxt.conflict_id is None
     if not isinstance(head, MemoryIngested):
         return False
     if len(item) == 1:
@@ -98,6 +98,34 @@ def continues_item(item: Sequence[Event], nxt: Event) -> bool:
     if isinstance(last, ConflictResolved):
         return isinstance(nxt, MemorySuperseded) and nxt.conflict_id == last.conflict_id
     return False
+
+
+def closes_plan(item: Sequence[Event], nxt: Event) -> bool:
+    """Whether ``nxt`` is the plan that the write item ``item`` reports done. The write path
+    closes it last, after whatever the item decided (created, merged, updated, reinforced,
+    skipped, or settled a conflict): a supersession without a conflict, by a completion rule,
+    by the memory the item's decision stands for (:func:`decided_memory`); one per item."""
+    if not (isinstance(nxt, MemorySuperseded) and nxt.conflict_id is None
+            and nxt.rule in plans.DONE_RULES):
+        return False
+    if any(isinstance(e, MemorySuperseded) and e.conflict_id is None and e.rule in plans.DONE_RULES
+           for e in item[1:]):
+        return False
+    return nxt.by == decided_memory(item)
+
+
+def decided_memory(item: Sequence[Event]) -> str | None:
+    """The memory a write item's decision stands for (its outcome's ``memory_id``): the one it
+    reinforced or skipped into, the winner of the conflict it settled, else the one it created
+    (None: a rejected input)."""
+    head = item[0]
+    if isinstance(head, MemoryReinforced | MemorySkipped):
+        return head.memory_id
+    if not isinstance(head, MemoryIngested):
+        return None
+    resolved = next((e for e in item if isinstance(e, ConflictResolved)), None)
+    # A conflict kept the existing memory: the item's outcome is that one, not the new claim.
+    return resolved.winner if resolved is not None else head.memory_id
 
 
 def is_eviction(event: Event) -> bool:

@@ -30,9 +30,15 @@ from typing import Final, NamedTuple
 from eventmem.text.lazyre import lazy_re
 from eventmem.text.normalize import STOPWORDS
 
-__all__ = ["PLANS_VERSION", "Completion", "completes", "may_report_done", "plan_action"]
+__all__ = ["DONE_RULES", "PLANS_VERSION", "Completion", "completes", "may_report_done",
+           "plan_action"]
 
 PLANS_VERSION: Final = "plans-1"
+# The rules of a completion, recorded on the supersession that closes the plan: the audit tells
+# a plan's closing from the other supersessions of a write item by them (replay.groups).
+DONE_VERB: Final = "plan_done_verb"  # a past form of the plan's own verb
+DONE_GENERIC: Final = "plan_done_generic"  # a generic completion verb ("finished"...)
+DONE_RULES: Final = frozenset({DONE_VERB, DONE_GENERIC})
 
 _MODAL = lazy_re(
     r"\b(?:need|needs|needed|have|has|had|got|ought|going|plan|plans|planning|want|wants|"
@@ -88,7 +94,7 @@ class Completion(NamedTuple):
     verb: str  # the plan's verb
     matched: tuple[str, ...]  # object words both texts hold, sorted
     overlap: float  # the share of the plan's object words matched
-    rule: str  # "plan_done_verb" (same verb) or "plan_done_generic" ("finished"...)
+    rule: str  # DONE_VERB (same verb) or DONE_GENERIC ("finished"...)
 
 
 def _words(text: str) -> list[str]:
@@ -181,11 +187,11 @@ def completes(plan_text: str, text: str) -> Completion | None:
     words = _words(lowered)
     forms = _past_forms(action.verb)
     at = next((i for i, w in enumerate(words) if w in forms), None)
-    rule = "plan_done_verb"
+    rule = DONE_VERB
     if at is None:
         at = next((i for i, w in enumerate(words)
                    if w in _GENERIC or " ".join(words[i:i + 2]) in _GENERIC), None)
-        rule = "plan_done_generic"
+        rule = DONE_GENERIC
     if at is None:
         return None
     # The subject: the words before the verb in the text as written (capitals name someone).

@@ -36,6 +36,7 @@ from eventmem.events import (
 from eventmem.policies.boxes import BoxParams
 from eventmem.policies.dream.params import DreamParams
 from eventmem.storage.log import HASH_SIZE, record_hash, seq_key
+from replay import groups as groups_module
 from replay.compare import Ids, compare_events, differences
 from replay.groups import PLASTICITY, split_items
 from tests.strategies import HIKES
@@ -159,6 +160,26 @@ def test_a_repeated_report_that_closes_a_new_plan_in_its_batch_audits_clean(mem)
         events[at].memory_id
     report = mem.audit()
     assert report.ok, report.findings
+
+
+def test_a_batch_item_cut_short_is_reported_where_the_batch_ends(mem, monkeypatch):
+    # The re-run decides the same inputs, so it makes as many items as were recorded: should the
+    # grouping ever cut one short (it once left a merge's plan closing out of its item), the
+    # event it left out is reported, not passed over because no recorded item stands beside it.
+    mem.remember_many(["I renewed the car registration at the office on Main Street",
+                       "I have to renew the car registration",
+                       "I renewed the car registration at the office on Main Street, the queue "
+                       "was short"], namespace="u")
+    events = list(mem.events())
+    [merged_seq] = [seq for seq, e in events
+                    if isinstance(e, MemorySuperseded) and e.rule == "merged"]
+    assert mem.audit().ok
+    monkeypatch.setattr(groups_module, "closes_plan", lambda item, nxt: False)
+    report = mem.audit()
+    assert not report.ok
+    [extra] = [f for f in report.findings if f.seq == merged_seq]
+    assert extra.field == "action" and extra.derived == "memory.superseded"
+    assert extra.message == "re-derived more after the batch: memory.superseded"
 
 
 def test_until_audits_a_prefix(copy: Path):
