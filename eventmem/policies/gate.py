@@ -83,7 +83,13 @@ GATE_9: Final = "gate-9"
 # takes for it ("the user resides in Leipzig" is a residence, and is now found as one, so "I
 # moved to Osaka" replaces it; gate-9 and before searched without "reside", "employed",
 # "occupation"..., and kept both). Every other decision is gate-9's.
-GATE_VERSION: Final = "gate-10"
+GATE_10: Final = "gate-10"
+# gate-11: a report closes a plan only on words of its own sentence matching the plan's object
+# in the plan's own sentence (policies.plans.completes, one_sentence): gate-10 and before read
+# both to the end of the text, so "... Jonas thinks it's way too long" closed "I want to save
+# 1500 dollars for yoga gear by January. Quentin thinks it's way too long". Every other decision
+# is gate-10's.
+GATE_VERSION: Final = "gate-11"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"
@@ -103,6 +109,8 @@ BEFORE_CORRECTIONS: Final = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, G
 BEFORE_RESCHEDULES: Final = BEFORE_CORRECTIONS | {GATE_8}
 # The versions before gate-10, which searched for an attribute with fewer of its words.
 BEFORE_READER_WORDS: Final = BEFORE_RESCHEDULES | {GATE_9}
+# The versions before gate-11, which matched a plan's object across sentences.
+BEFORE_PLAN_SENTENCES: Final = BEFORE_READER_WORDS | {GATE_10}
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

@@ -125,8 +125,11 @@ def _subject(before: str) -> str:
 # Pure functions of the text, asked of the same texts again and again: a report is compared with
 # up to eight plans (completes() reads both again each time), batch after batch.
 @lru_cache(maxsize=1 << 14)
-def plan_action(text: str) -> Action | None:
-    """The verb, object words and subject a plan's text intends, or None when it names none."""
+def plan_action(text: str, *, one_sentence: bool = False) -> Action | None:
+    """The verb, object words and subject a plan's text intends, or None when it names none.
+    ``one_sentence``: the object words end with the sentence ("I want to save for yoga gear by
+    January. Quentin thinks it's way too long" intends nothing of "long"); gate-10 and before
+    took the rest of the text."""
     match = _MODAL.search(text)
     if match is None:
         return None
@@ -137,10 +140,20 @@ def plan_action(text: str) -> Action | None:
     subject = "" if re.search(r"\bremind\s+me\b", match.group(0), re.I) else _subject(head)
     if re.search(r"\bremind\s+(?!me\b)\w+", match.group(0), re.I):
         subject = "other"
-    objects = _content(_words(text[match.end():]))
+    rest = text[match.end():]
+    objects = _content(_words(_sentence_of(rest) if one_sentence else rest))
     if not objects:
         return None
     return Action(verb, objects, subject)
+
+
+def _sentence_of(text: str) -> str:
+    """``text`` up to the end of its first sentence."""
+    end = _SENTENCE_END.search(text)
+    return text if end is None else text[: end.start()]
+
+
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
 
 
 def _past_forms(base: str) -> frozenset[str]:
@@ -178,9 +191,11 @@ def _regular_past(word: str) -> bool:
     return any(base and (base not in STOPWORDS or base == "do") for base in bases)
 
 
-def completes(plan_text: str, text: str) -> Completion | None:
-    """Whether ``text`` reports done what ``plan_text`` intends (see the module docstring)."""
-    action = plan_action(plan_text)
+def completes(plan_text: str, text: str, *, one_sentence: bool = False) -> Completion | None:
+    """Whether ``text`` reports done what ``plan_text`` intends (see the module docstring).
+    ``one_sentence``: the plan's object and the report's are each read within their sentence
+    (:func:`plan_action`), so words of a later sentence match nothing."""
+    action = plan_action(plan_text, one_sentence=one_sentence)
     if action is None or not may_report_done(text):
         return None
     lowered = text.lower()
@@ -203,7 +218,10 @@ def completes(plan_text: str, text: str) -> Completion | None:
     if subject == "other" or action.subject == "other" or (
             subject and action.subject and subject != action.subject):
         return None
-    matched = tuple(sorted(action.objects & _content(words[at + 1:])))
+    after = words[at + 1:]
+    if one_sentence and found is not None:
+        after = _words(_sentence_of(text[found.end():]))
+    matched = tuple(sorted(action.objects & _content(after)))
     needed = max(1, -(-len(action.objects) // 2))
     if len(matched) < needed:
         return None

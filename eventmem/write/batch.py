@@ -631,10 +631,13 @@ class Batch:
         found += [mid for mid in reversed(self.plans_in.get(ns, ()))
                   if mid in named and mid not in self.retired]
         for memory_id in found:
-            # completes() needs one of the plan's object words in the text: skip it otherwise.
+            # completes() needs one of the plan's object words in the text: skip it otherwise
+            # (the words of its whole text: a superset of those of its sentence, gate-11).
             if not any(word in lowered for word in self._plan_objects(memory_id)):
                 continue
-            completion = plans.completes(self.text_of(memory_id), item.text)
+            completion = plans.completes(
+                self.text_of(memory_id), item.text,
+                one_sentence=item.gate_policy not in gate.BEFORE_PLAN_SENTENCES)
             if completion is not None:
                 return memory_id, completion
         return None

@@ -77,6 +77,26 @@ def test_an_unrelated_or_unfinished_report_closes_nothing(mem, clock, report):
     checked(mem)
 
 
+SAVING = "I want to save about 1500 dollars for yoga gear by January. Quentin thinks it's way too long"
+UNRELATED = "I finally finished Educated. Jonas thinks it's way too long"
+
+
+def test_a_report_closes_a_plan_only_on_words_of_one_sentence(mem, clock, monkeypatch):
+    """gate-11: "finished" reports something done, and "thinks it's way too long" follows in
+    another sentence, as in the plan: no object of the plan's is reported done. A gate-10 log,
+    which closed the plan on those words, audits as decided."""
+    plan = mem.remember(SAVING, namespace="a")
+    clock.advance(timedelta(days=1))
+    mem.remember(UNRELATED, namespace="a")
+    assert status(mem, plan.memory_id) == "active"
+    old = mem.remember(SAVING, namespace="b")
+    with written_as(monkeypatch, gate.GATE_10):
+        clock.advance(timedelta(days=1))
+        mem.remember(UNRELATED, namespace="b")
+    assert status(mem, old.memory_id) == "superseded"
+    checked(mem)
+
+
 def test_a_plan_past_its_deadline_is_not_returned(mem, clock):
     plan = mem.remember("I need to file my insurance claim by January 10")
     assert plan.memory_id in {h.memory_id for h in mem.recall("What do I still need to do?")}
