@@ -150,3 +150,21 @@ def test_chit_chat_and_others_facts_stay_short_lived() -> None:
     assert classify("Traffic was terrible this morning.")[0] == "event"
     assert classify("The weather in Berlin is cloudy")[0] == "context"
     assert classify("My friend Jake still lives in Boston.")[1] != "identity:fact"
+
+
+@pytest.mark.parametrize(("text", "attribute", "only"), [
+    ("Theo renewed the car registration.", "car", True),
+    ("Finally renewed the car registration, what a relief.", "car", True),
+    ("Need to sort out the car insurance.", "car", True),
+    ("My phone bill doubled this month.", "phone", True),
+    ("User drives a Subaru Outback", "car", False),
+    ("I sold my car.", "car", False),
+    ("Renewed the car registration for my Subaru.", "car", False),  # the make is a car
+    ("My phone is a Pixel 8.", "phone", False),
+    ("Theo renewed the car registration.", "residence", False),  # no compounds kept for it
+])
+def test_a_thing_named_only_in_a_compound_states_no_value_of_it(
+        text: str, attribute: str, only: bool) -> None:
+    # "the car registration" is a paper, not anyone's car: the reader still takes it for the
+    # car (what the write gate decided on), recall asks this apart.
+    assert facts.named_in_compounds_only(text, attribute) is only
