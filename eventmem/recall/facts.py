@@ -108,15 +108,28 @@ class NamespaceFacts:
 
     def evidence(self, name: str) -> int:
         """How well the memories show ``name`` to be the user's: declared outranks any count;
-        else how many memories state facts with it as the subject."""
+        else how many memories the user said (whatever their valid time or status, short of
+        removed; summaries restate others) state facts with it as the subject."""
         known = self._evidence.get(name)
         if known is None:
             known = self._evidence[name] = self._count(name)
         return known
 
     def _count(self, name: str) -> int:
+        # Whose a name is does not change with time: a recall at a valid time T sees only the
+        # memories true at T, too few of the user's own (most were replaced since) to weigh
+        # against a name talked about in passing.
+        memories = self.views.state.memories
+
+        def said(memory_id: str) -> bool:
+            record = memories.get(memory_id)
+            return (record is not None and record.namespace == self.namespace
+                    and record.status not in _GONE and record.source != DERIVED)
+
+        every = NamespaceFacts(self.views, self.namespace, self.read, said,
+                               facts_of=self.facts_of)
         subject = 0
-        for text, stated in self.stating(name).values():
+        for text, stated in every.stating(name, dated=True).values():
             if facts.declared_name(text) == name:
                 return _DECLARED
             subject += any(f.owner == name for f in stated)

@@ -247,3 +247,18 @@ def test_a_passed_appointment_is_the_day_it_was_on_until_moved(tmp_path: Path) -
             assert hits[0].signals["fact"] == 1.0
         assert mem.recall("When is my physio appointment?", namespace="n")[0].text == \
             "My physio appointment is now on Friday."
+
+
+def test_the_users_name_is_weighed_by_all_it_was_said_of_not_what_holds_at_the_time(
+        tmp_path: Path) -> None:
+    # At a valid time most of what the user said of themself has been replaced; whose a name is
+    # does not change with time, so the replaced statements still show "Sam" to be the user.
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "Sam is seeing Iris.", "Sam works at Globex.", "Sam lives in Osaka.",
+              "Sam drives a Kia.", "Sam works at Initech now.", "Sam moved to Geneva.",
+              "Sam is single now.", "Lena is seeing someone new.", "Lena moved to Rome.",
+              "Lena works at Acme.", "Lena drives a Fiat.", "Sam now drives a Volvo.")
+        then = clock.now()
+        hits = mem.recall("What was my relationship status?", namespace="n", valid_at=then)
+        assert hits[0].text == "Sam is single now."
