@@ -223,24 +223,27 @@ def _last_occasion(namespace_facts: NamespaceFacts, question: Question, at: int)
     true; but nothing replaced it by then, so it is still the day the user would have named."""
     views, namespace = namespace_facts.views, namespace_facts.namespace
     memories = views.state.memories
-    starts = {mid: newest_first(record)[0] for mid, record in memories.items()
-              if record.namespace == namespace}
 
     def passed(memory_id: str) -> bool:
         record = memories.get(memory_id)
         if record is None or record.namespace != namespace or record.status in _GONE:
             return False
-        if record.valid_until is None or record.valid_until > at or -starts[memory_id] > at:
+        if record.valid_until is None or record.valid_until > at or _start(record) > at:
             return False  # still to come at ``at`` (or not yet said): not a passed occasion
         # Moved before ``at``: the later day is the answer, whether or not it has passed too.
-        later = record.superseded_by
-        return later is None or later not in starts or -starts[later] > at
+        later = memories.get(record.superseded_by or "")
+        return later is None or _start(later) > at
 
     # Passed memories are few: a search of their own. Whose a name is reads the memories
     # eligible as usual (``namespace_facts``), not only the passed ones.
     search = NamespaceFacts(views, namespace, namespace_facts.read, passed)
     found = search.stating(_search_words(question), dated=True)
     return _stating(namespace_facts, found, question)
+
+
+def _start(record: MemoryRecord) -> int:
+    """When a memory's value began: its valid start, else when it was recorded."""
+    return record.valid_from if record.valid_from is not None else record.created_at
 
 
 # Statuses whose memories no recall returns in any view: removed, not replaced.
@@ -316,5 +319,4 @@ def _answers(fact: Fact, question: Question, owners: frozenset[str]) -> bool:
 
 def newest_first(record: MemoryRecord) -> tuple[int, int, str]:
     """A sort key: the latest valid start (the recorded time where none was given) first."""
-    start = record.valid_from if record.valid_from is not None else record.created_at
-    return -start, -record.created_seq, record.memory_id
+    return -_start(record), -record.created_seq, record.memory_id
