@@ -624,6 +624,43 @@ _RESCHEDULE: Final = lazy_re(
     re.IGNORECASE)
 
 
+# A thing named as the first word of a compound is what modifies the noun after it: "the car
+# registration", "car insurance", "a phone bill" name a paper, a policy, a bill, not the car or
+# phone someone has. The reader still takes them for the attribute (the write gate decides on
+# what it reads, and audit re-derives those decisions), so recall asks this apart.
+_COMPOUND_HEADS: Final = (
+    "registration insurance wash park parking service servicing loan payment payments lease "
+    "rental hire tax taxes repair repairs keys key seat seats boot trunk battery tyre tyres tire "
+    "tires alarm crash accident accessories charger bill bills plan contract call calls case "
+    "screen number upgrade")
+_COMPOUNDS: Final = {
+    "car": lazy_re(rf"\bcars?\s+(?:{_words(_COMPOUND_HEADS)})\b"),
+    "phone": lazy_re(rf"\bphones?\s+(?:{_words(_COMPOUND_HEADS)})\b"),
+}
+
+
+def named_in_compounds_only(text: str, attribute: str) -> bool:
+    """Whether ``text`` names ``attribute`` only in compounds that name something else ("Theo
+    renewed the car registration": no car of anyone's), so states no value of it.
+
+    >>> named_in_compounds_only("Finally renewed the car registration.", "car")
+    True
+    >>> named_in_compounds_only("Renewed the car registration for my Subaru.", "car")
+    False
+    """
+    compound = _COMPOUNDS.get(attribute)
+    if compound is None:
+        return False
+    lowered = _fold(text).lower()
+    if compound.search(lowered) is None:
+        return False
+    rest = compound.sub(" ", lowered)
+    return _BY_ATTRIBUTE[attribute].search(rest) is None
+
+
+_BY_ATTRIBUTE: Final = dict(_COMPILED)
+
+
 def attribute_words(attribute: str, *, every_reader_word: bool = True) -> str:
     """Words a memory stating ``attribute`` is likely to hold, for a lexical search of the
     namespace's candidates (the vocabulary's plain words). ``every_reader_word`` False: without

@@ -35,6 +35,8 @@ _ON_TOP: Final = 3
 # none introduces it as someone else ("my friend Dana").
 _NAME_EVIDENCE: Final = 3
 _ALONE: Final = 0.5
+# A declared name ("I'm Dana") outranks any count of memories about a name.
+_DECLARED: Final = 1 << 30
 # The source of the memories the dream cycle makes (clusters and category summaries).
 DERIVED: Final = "consolidation"
 
@@ -58,6 +60,7 @@ class NamespaceFacts:
         # order a recall, not to replace a fact (the write path takes declared names only).
         self.inferred_names = inferred_names
         self._names: dict[str, bool] = {}
+        self._evidence: dict[str, int] = {}
 
     def stating(self, words: str, *, dated: bool = False
                 ) -> dict[str, tuple[str, tuple[Fact, ...]]]:
@@ -72,15 +75,23 @@ class NamespaceFacts:
         return {mid: (text, self.facts_of(text))
                 for mid, text in zip(ids, self.read(ids), strict=True) if text is not None}
 
-    def owners(self, owner: str, found: Mapping[str, tuple[str, tuple[Fact, ...]]]
-               ) -> frozenset[str]:
+    def owners(self, owner: str, found: Mapping[str, tuple[str, tuple[Fact, ...]]],
+               *, one_name: bool = False) -> frozenset[str]:
         """Whose facts are ``owner``'s: the user and the user's names for the user or a name
         that is the user's (looked for among the names ``found`` states facts of); the name
-        alone for anyone else."""
+        alone for anyone else. ``one_name``: of several names that pass for the user's, only
+        the best shown (see :meth:`evidence`)."""
         if owner == USER:
             named = sorted({f.owner for _, stated in found.values() for f in stated}
                            - {USER, OTHER})
-            return frozenset({USER, *(name for name in named if self.is_user(name))})
+            names = [name for name in named if self.is_user(name)]
+            if one_name and len(names) > 1:
+                # A user has one name. Others talked about as often pass the inference too
+                # ("Fatima is seeing someone new", "Fatima got a new job", ...), and their facts
+                # would answer for the user's; the user's own name is the one most stated of.
+                best = max(self.evidence(name) for name in names)
+                names = [name for name in names if self.evidence(name) == best]
+            return frozenset({USER, *names})
         if owner != OTHER and self.is_user(owner):
             return frozenset({USER, owner})
         return frozenset({owner})
@@ -95,6 +106,35 @@ class NamespaceFacts:
             known = self._names[name] = self._shows_user(name)
         return known
 
+    def evidence(self, name: str) -> int:
+        """How well the memories show ``name`` to be the user's: declared outranks any count;
+        else how many memories the user said (whatever their valid time or status, short of
+        removed; summaries restate others) state facts with it as the subject."""
+        known = self._evidence.get(name)
+        if known is None:
+            known = self._evidence[name] = self._count(name)
+        return known
+
+    def _count(self, name: str) -> int:
+        # Whose a name is does not change with time: a recall at a valid time T sees only the
+        # memories true at T, too few of the user's own (most were replaced since) to weigh
+        # against a name talked about in passing.
+        memories = self.views.state.memories
+
+        def said(memory_id: str) -> bool:
+            record = memories.get(memory_id)
+            return (record is not None and record.namespace == self.namespace
+                    and record.status not in _GONE and record.source != DERIVED)
+
+        every = NamespaceFacts(self.views, self.namespace, self.read, said,
+                               facts_of=self.facts_of)
+        subject = 0
+        for text, stated in every.stating(name, dated=True).values():
+            if facts.declared_name(text) == name:
+                return _DECLARED
+            subject += any(f.owner == name for f in stated)
+        return subject
+
     def _shows_user(self, name: str) -> bool:
         subject = 0
         for text, stated in self.stating(name).values():
@@ -107,14 +147,17 @@ class NamespaceFacts:
 
 
 def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read: Read,
-                *, namespace: str, k: int, allowed: ch.Allowed, latest: bool = True
-                ) -> list[Candidate]:
+                *, namespace: str, k: int, allowed: ch.Allowed, latest: bool = True,
+                passed_by: int | None = None) -> list[Candidate]:
     """``hits`` with the memories that state the asked attribute of the asked owner on top
     (at most three, newest first; each marked ``signals["fact"] = 1.0``). With ``latest``
     False (a "when" question that admits replaced values: it asks about one of them, not the
     current one), those among ``hits`` keep their order there, ahead of the rest. The scores
-    stay where they were in the list, so they never rise down it. ``hits`` unchanged when the
-    question asks about no personal attribute or no memory states it."""
+    stay where they were in the list, so they never rise down it. ``passed_by`` (a question
+    about a time T, given as T): when no memory ``allowed`` states the asked appointment or
+    departure, the latest one whose day had passed by T is the answer (see
+    :func:`_last_occasion`). ``hits`` unchanged when the question asks about no personal
+    attribute or no memory states it."""
     if plan.intent == "todo":
         return hits
     question = facts.read_question(plan.text)
@@ -131,12 +174,9 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     for mid, text in zip(unread, read(unread), strict=True):
         if text is not None:
             found[mid] = (text, namespace_facts.facts_of(text))
-    if not found:
-        return hits
-    owners = namespace_facts.owners(question.owner, found)
-    chosen = [mid for mid, (text, stated) in found.items()
-              if any(_answers(fact, question, owners) for fact in stated)
-              and _names_an_option(text, question)]
+    chosen = _stating(namespace_facts, found, question)
+    if not chosen and dated and passed_by is not None:
+        chosen = _last_occasion(namespace_facts, question, passed_by)
     if not chosen:
         return hits
     # What the user said comes before what the dream cycle derived from it: a summary restates
@@ -161,6 +201,53 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
         signals.setdefault("score", score)
         out.append((mid, score, signals))
     return out
+
+
+def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tuple[Fact, ...]]],
+             question: Question) -> list[str]:
+    """The memories of ``found`` that state the asked attribute of the asked owner."""
+    if not found:
+        return []
+    owners = namespace_facts.owners(question.owner, found, one_name=True)
+    return [mid for mid, (text, stated) in found.items()
+            if any(_answers(fact, question, owners) for fact in stated)
+            and _names_an_option(text, question)
+            and not facts.named_in_compounds_only(text, question.attribute)]
+
+
+def _last_occasion(namespace_facts: NamespaceFacts, question: Question, at: int) -> list[str]:
+    """The memories stating the asked appointment or departure whose day had passed by ``at``
+    and that nothing moved before it, newest first: "On June 30, which day was my physio
+    appointment?" asks the last day it was on. The sweep ends such a memory's valid time on its
+    day (it has taken place), so no recall at June 30, nor a view as of then, finds it as
+    true; but nothing replaced it by then, so it is still the day the user would have named."""
+    views, namespace = namespace_facts.views, namespace_facts.namespace
+    memories = views.state.memories
+
+    def passed(memory_id: str) -> bool:
+        record = memories.get(memory_id)
+        if record is None or record.namespace != namespace or record.status in _GONE:
+            return False
+        if record.valid_until is None or record.valid_until > at or _start(record) > at:
+            return False  # still to come at ``at`` (or not yet said): not a passed occasion
+        # Moved before ``at``: the later day is the answer, whether or not it has passed too.
+        later = memories.get(record.superseded_by or "")
+        return later is None or _start(later) > at
+
+    # Passed memories are few: a search of their own. Whose a name is reads the memories
+    # eligible as usual (``namespace_facts``), not only the passed ones.
+    search = NamespaceFacts(views, namespace, namespace_facts.read, passed)
+    found = search.stating(_search_words(question), dated=True)
+    return _stating(namespace_facts, found, question)
+
+
+def _start(record: MemoryRecord) -> int:
+    """When a memory's value began: its valid start, else when it was recorded."""
+    return record.valid_from if record.valid_from is not None else record.created_at
+
+
+# Statuses whose memories no recall returns in any view: removed, not replaced.
+_GONE: Final = frozenset({"deleted", "purged", "erased"})
 
 
 def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read: Read,
@@ -232,5 +319,4 @@ def _answers(fact: Fact, question: Question, owners: frozenset[str]) -> bool:
 
 def newest_first(record: MemoryRecord) -> tuple[int, int, str]:
     """A sort key: the latest valid start (the recorded time where none was given) first."""
-    start = record.valid_from if record.valid_from is not None else record.created_at
-    return -start, -record.created_seq, record.memory_id
+    return -_start(record), -record.created_seq, record.memory_id

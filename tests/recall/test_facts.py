@@ -198,3 +198,67 @@ def test_a_hit_stating_the_attribute_counts_though_the_search_missed_it(tmp_path
         hits = mem.recall("What hobby does the user enjoy?", namespace="n", k=5)
         assert hits[0].text == "I'm really into pottery."
         assert hits[0].signals["fact"] == 1.0
+
+
+def test_a_car_named_only_in_a_compound_is_no_answer_about_the_car(tmp_path: Path) -> None:
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "User drives a Subaru Outback", "Theo renewed the car registration.",
+              "Finally renewed the car registration, what a relief.")
+        then = clock.now()
+        for hits in (mem.recall("What car did I drive?", namespace="n", valid_at=then),
+                     mem.as_of(at=then).recall("What car did I drive?", namespace="n"),
+                     mem.recall("What car do I drive?", namespace="n")):
+            assert hits[0].text == "User drives a Subaru Outback"
+
+
+def test_of_several_names_taken_for_the_users_only_the_best_shown_answers(
+        tmp_path: Path) -> None:
+    # Both names are stated of often enough to pass for the user's; the user has one name, and
+    # it is the one stated of most. The other's relationship is no answer about the user's.
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "Theo works at Globex.", "Theo lives in Osaka.", "Theo drives a Kia.",
+              "Theo is seeing Chloe.", "User is single",
+              "Fatima is seeing someone new.", "Fatima moved to Lyon.",
+              "Fatima works at Initech.")
+        then = clock.now()
+        hits = mem.recall("What was my relationship status?", namespace="n", valid_at=then)
+        assert hits[0].text == "User is single"
+        assert all(h.signals.get("fact") != 1.0 or h.text != "Fatima is seeing someone new."
+                   for h in hits)
+
+
+def test_a_passed_appointment_is_the_day_it_was_on_until_moved(tmp_path: Path) -> None:
+    # The sweep ends the appointment's valid time on its day; asked about a later date (before
+    # it was moved), the last day it was on is the answer, not nothing.
+    clock = eventmem.ManualClock(start=datetime(2025, 6, 13, 9, tzinfo=UTC))
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        mem.remember("My physio appointment is on Wednesday.", namespace="n")
+        clock.advance(10 * DAY)
+        mem.consolidate(now=clock.now())
+        then = clock.now() + DAY
+        clock.advance(20 * DAY)
+        mem.remember("My physio appointment is now on Friday.", namespace="n")
+        question = "Which day was my physio appointment?"
+        for hits in (mem.recall(question, namespace="n", valid_at=then),
+                     mem.as_of(at=then).recall(question, namespace="n")):
+            assert hits and hits[0].text == "My physio appointment is on Wednesday."
+            assert hits[0].signals["fact"] == 1.0
+        assert mem.recall("When is my physio appointment?", namespace="n")[0].text == \
+            "My physio appointment is now on Friday."
+
+
+def test_the_users_name_is_weighed_by_all_it_was_said_of_not_what_holds_at_the_time(
+        tmp_path: Path) -> None:
+    # At a valid time most of what the user said of themself has been replaced; whose a name is
+    # does not change with time, so the replaced statements still show "Sam" to be the user.
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "Sam is seeing Iris.", "Sam works at Globex.", "Sam lives in Osaka.",
+              "Sam drives a Kia.", "Sam works at Initech now.", "Sam moved to Geneva.",
+              "Sam is single now.", "Lena is seeing someone new.", "Lena moved to Rome.",
+              "Lena works at Acme.", "Lena drives a Fiat.", "Sam now drives a Volvo.")
+        then = clock.now()
+        hits = mem.recall("What was my relationship status?", namespace="n", valid_at=then)
+        assert hits[0].text == "Sam is single now."
