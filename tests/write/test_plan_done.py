@@ -77,7 +77,8 @@ def test_an_unrelated_or_unfinished_report_closes_nothing(mem, clock, report):
     checked(mem)
 
 
-SAVING = "I want to save about 1500 dollars for yoga gear by January. Quentin thinks it's way too long"
+SAVING = ("I want to save about 1500 dollars for yoga gear by January. Quentin thinks it's way "
+          "too long")
 UNRELATED = "I finally finished Educated. Jonas thinks it's way too long"
 
 
