@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import lmdb
 import numpy as np
@@ -154,17 +155,23 @@ def test_a_store_of_an_unknown_format_is_refused(store_path: Path,
         EventLog.open(store_path)
 
 
-def test_a_damaged_compressed_row_is_a_corrupt_record(store_path: Path,
-                                                      clock: eventmem.ManualClock) -> None:
-    _write(store_path, clock, TEXTS[:1])
+@contextmanager
+def _writing(store_path: Path, name: bytes) -> Iterator[tuple[lmdb.Transaction, Any]]:
+    """A write transaction on one of the store's LMDB tables, bypassing the engine."""
     env = lmdb.open(str(store_path), max_dbs=16, subdir=True)
     try:
         with env.begin(write=True) as txn:
-            db = env.open_db(b"vectors", txn=txn)
-            (slot, row), = txn.cursor(db=db)
-            txn.put(slot, bytes(row)[:-5] + b"junk!", db=db)
+            yield txn, env.open_db(name, txn=txn)
     finally:
         env.close()
+
+
+def test_a_damaged_compressed_row_is_a_corrupt_record(store_path: Path,
+                                                      clock: eventmem.ManualClock) -> None:
+    _write(store_path, clock, TEXTS[:1])
+    with _writing(store_path, b"vectors") as (txn, db):
+        (slot, row), = txn.cursor(db=db)
+        txn.put(slot, bytes(row)[:-5] + b"junk!", db=db)
     log = EventLog.open(store_path, readonly=True)
     try:
         with pytest.raises(CorruptRecordError, match="vector row"):
@@ -176,14 +183,9 @@ def test_a_damaged_compressed_row_is_a_corrupt_record(store_path: Path,
 def test_a_damaged_packed_record_is_reported_with_its_seq(store_path: Path,
                                                           clock: eventmem.ManualClock) -> None:
     _write(store_path, clock, TEXTS[:2])
-    env = lmdb.open(str(store_path), max_dbs=16, subdir=True)
-    try:
-        with env.begin(write=True) as txn:
-            db = env.open_db(b"log", txn=txn)
-            value = bytes(txn.get(seq_key(2), db=db))
-            txn.put(seq_key(2), value[:-3], db=db)  # cut short: no longer inflates
-    finally:
-        env.close()
+    with _writing(store_path, b"log") as (txn, db):
+        value = bytes(txn.get(seq_key(2), db=db))
+        txn.put(seq_key(2), value[:-3], db=db)  # cut short: no longer inflates
     log = EventLog.open(store_path, readonly=True)
     try:
         with pytest.raises(CorruptRecordError) as info:
