@@ -153,7 +153,7 @@ def _sentence_of(text: str) -> str:
     return text if end is None else text[: end.start()]
 
 
-_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
+_SENTENCE_END = lazy_re(r"[.!?;](?:\s|$)|\n")
 
 
 def _past_forms(base: str) -> frozenset[str]:
