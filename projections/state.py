@@ -449,6 +449,10 @@ def _erase(state: State, erased: tuple[str, ...], at: int, seq: int) -> None:
         if record is not None:
             _untag(state, record)
             _set_status(state, record, "erased", at, seq)
+            # Also when it was erased already: a read-only engine applies an erasure it finds
+            # past its seq at once, folded at its own seq (eventmem.write.erase), then folds
+            # the erasure again when it catches up; the record must end as a rebuild leaves it.
+            record.updated_seq = seq
             # The caller's labels are caller text, gone with the content (a rebuild no longer
             # finds them); the record has left its session's working memory already.
             record.tags = record.refs = ()
