@@ -19,7 +19,7 @@ except for appointments and departures: a plan about the car is no answer to "Wh
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 from eventmem.policies import facts
 from eventmem.policies.facts import OTHER, USER, Fact, Question
@@ -47,20 +47,33 @@ Read = Callable[[Sequence[str]], list[str | None]]  # memory ids -> their texts
 FactsOf = Callable[[str], tuple[Fact, ...]]  # a text -> its facts (facts.read, or a cache of it)
 
 
+class SaidOf(NamedTuple):
+    """What all the user said shows of one name (see :meth:`NamespaceFacts.said_of`)."""
+
+    declared: bool  # some memory gives it as the user's own ("I'm Dana")
+    introduced: bool  # some memory introduces it as someone else ("my friend Dana")
+    facts: int  # memories stating a personal fact with it as the subject ("Dana moved to Oslo")
+    subject: int  # memories with it as a sentence's subject ("Dana has to renew the passport")
+
+
 class NamespaceFacts:
     """One namespace's memories read as facts, for one recall or one write: the memories a
     BM25 search for an attribute finds, and whether a name is the user's (each read once)."""
 
     def __init__(self, views: Projections, namespace: str, read: Read, allowed: ch.Allowed,
-                 *, inferred_names: bool = True, facts_of: FactsOf = facts.read) -> None:
+                 *, inferred_names: bool = True, names_from_all: bool = False,
+                 facts_of: FactsOf = facts.read) -> None:
         self.views, self.namespace, self.read, self.allowed = views, namespace, read, allowed
         # The write path passes a cache of facts.read: it reads the same texts item after item.
         self.facts_of = facts_of
         # Whether a name the memories only use as the user's counts (see is_user): enough to
         # order a recall, not to replace a fact (the write path takes declared names only).
         self.inferred_names = inferred_names
+        # Whether is_user weighs a name by all the user said (recall), or only by the memories
+        # ``allowed`` (the write path: its decisions must replay and audit as they were made).
+        self.names_from_all = names_from_all
         self._names: dict[str, bool] = {}
-        self._evidence: dict[str, int] = {}
+        self._said: dict[str, SaidOf] = {}
 
     def stating(self, words: str, *, dated: bool = False
                 ) -> dict[str, tuple[str, tuple[Fact, ...]]]:
@@ -93,14 +106,26 @@ class NamespaceFacts:
                 names = [name for name in names if self.evidence(name) == best]
             return frozenset({USER, *names})
         if owner != OTHER and self.is_user(owner):
+            if one_name and self._outshone(owner, found):
+                return frozenset({owner})
             return frozenset({USER, owner})
         return frozenset({owner})
+
+    def _outshone(self, name: str, found: Mapping[str, tuple[str, tuple[Fact, ...]]]) -> bool:
+        """Whether another name ``found`` states facts of passes for the user's and is better
+        shown to be (the one-name rule of :meth:`owners`, for a question about ``name``)."""
+        mine = self.evidence(name)
+        named = sorted({f.owner for _, stated in found.values() for f in stated}
+                       - {USER, OTHER, name})
+        return any(self.is_user(other) and self.evidence(other) > mine for other in named)
 
     def is_user(self, name: str) -> bool:
         """Whether the memories show ``name`` to be the user's: the user declares it ("I'm
         Dana"), or (``inferred_names``) at least :data:`_NAME_EVIDENCE` memories state facts
         with it as the subject and none introduces it as someone else's relation ("my friend
-        Dana")."""
+        Dana"). With ``names_from_all``, the memories are all the user said (see
+        :meth:`said_of`), and any sentence with the name as its subject counts, a plan or a
+        deed too ("Wes has to renew the passport", "Wes renewed the car registration")."""
         known = self._names.get(name)
         if known is None:
             known = self._names[name] = self._shows_user(name)
@@ -110,15 +135,22 @@ class NamespaceFacts:
         """How well the memories show ``name`` to be the user's: declared outranks any count;
         else how many memories the user said (whatever their valid time or status, short of
         removed; summaries restate others) state facts with it as the subject."""
-        known = self._evidence.get(name)
+        said = self.said_of(name)
+        return _DECLARED if said.declared else said.facts
+
+    def said_of(self, name: str) -> SaidOf:
+        """What the memories the user said (whatever their valid time or status, short of
+        removed; summaries restate others) show of ``name``."""
+        known = self._said.get(name)
         if known is None:
-            known = self._evidence[name] = self._count(name)
+            known = self._said[name] = self._read_said(name)
         return known
 
-    def _count(self, name: str) -> int:
+    def _read_said(self, name: str) -> SaidOf:
         # Whose a name is does not change with time: a recall at a valid time T sees only the
         # memories true at T, too few of the user's own (most were replaced since) to weigh
-        # against a name talked about in passing.
+        # against a name talked about in passing; and a recall now sees few more, when the user
+        # goes by name mostly in statements since replaced or in plans.
         memories = self.views.state.memories
 
         def said(memory_id: str) -> bool:
@@ -128,14 +160,22 @@ class NamespaceFacts:
 
         every = NamespaceFacts(self.views, self.namespace, self.read, said,
                                facts_of=self.facts_of)
-        subject = 0
+        declared = introduced = False
+        stating = subject = 0
         for text, stated in every.stating(name, dated=True).values():
-            if facts.declared_name(text) == name:
-                return _DECLARED
-            subject += any(f.owner == name for f in stated)
-        return subject
+            declared = declared or facts.declared_name(text) == name
+            introduced = introduced or facts.introduces(text, name)
+            states = any(f.owner == name for f in stated)
+            stating += states
+            subject += states or any(facts.owner_of(sentence) == name
+                                     for sentence in facts.sentences(text))
+        return SaidOf(declared, introduced, stating, subject)
 
     def _shows_user(self, name: str) -> bool:
+        if self.names_from_all:
+            said = self.said_of(name)
+            return said.declared or (self.inferred_names and not said.introduced
+                                     and said.subject >= _NAME_EVIDENCE)
         subject = 0
         for text, stated in self.stating(name).values():
             if facts.declared_name(text) == name:
@@ -164,7 +204,7 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     if question is None:
         return hits
     memories = views.state.memories
-    namespace_facts = NamespaceFacts(views, namespace, read, allowed)
+    namespace_facts = NamespaceFacts(views, namespace, read, allowed, names_from_all=True)
     dated = question.attribute in facts.DATED
     found = namespace_facts.stating(_search_words(question), dated=dated)
     # The hits themselves are candidates too: "I'm really into pottery" states a hobby in words
@@ -262,7 +302,7 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
     if plan.intent != "todo" or owner is None or owner == OTHER:
         return hits
     memories = views.state.memories
-    namespace_facts = NamespaceFacts(views, namespace, read, allowed)
+    namespace_facts = NamespaceFacts(views, namespace, read, allowed, names_from_all=True)
     if owner != USER and not namespace_facts.is_user(owner):
         return hits
     planned = [mid for mid, _, _ in hits if memories[mid].kind == "plan"]

@@ -262,3 +262,56 @@ def test_the_users_name_is_weighed_by_all_it_was_said_of_not_what_holds_at_the_t
         then = clock.now()
         hits = mem.recall("What was my relationship status?", namespace="n", valid_at=then)
         assert hits[0].text == "Sam is single now."
+
+
+def test_a_name_whose_statements_were_replaced_still_shows_the_user(tmp_path: Path) -> None:
+    # Of three statements about Wes one was replaced since: two are current, too few alone, but
+    # whose a name is does not change with time, so Wes is still the user and "I moved" answers.
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "Wes works at Initech.", "Wes works at Globex now.",
+              "Wes drives a Kia.", "I moved to Rome.", "My friend Jake still lives in Boston.")
+        hits = mem.recall("Where does Wes live?", namespace="n", k=3)
+        assert hits[0].text == "I moved to Rome."
+        assert hits[0].signals["fact"] == 1.0
+        assert mem.recall("Where does Jake live?", namespace="n")[0].text == \
+            "My friend Jake still lives in Boston."
+
+
+def test_a_plan_or_a_deed_with_the_name_as_subject_shows_the_user(tmp_path: Path) -> None:
+    # Only one statement states a personal fact of Zara; a plan and a deed have her as their
+    # subject too, and show her to be the user as well.
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "Zara moved to Valencia.", "Zara has to renew the passport by May 9.",
+              "Zara filed the insurance claim.", "I work as a bookkeeper.")
+        hits = mem.recall("What does Zara do for a living?", namespace="n", k=3)
+        assert hits[0].text == "I work as a bookkeeper."
+        assert hits[0].signals["fact"] == 1.0
+
+
+def test_a_name_introduced_as_someone_else_anywhere_is_never_the_user(tmp_path: Path) -> None:
+    # Four statements about Jake, one of them now replaced: the one that introduced him as a
+    # friend still says he is not the user, though it is no longer returned.
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "My friend Jake works at Initech.", "Jake works at Globex now.",
+              "Jake drives a Volvo.", "Jake has to renew the passport by May 9.",
+              "I moved to Rome.")
+        hits = mem.recall("Where does Jake live?", namespace="n", k=3)
+        assert all(h.text != "I moved to Rome." or h.signals.get("fact") != 1.0 for h in hits)
+
+
+def test_a_name_better_shown_to_be_the_users_outshines_a_question_about_another(
+        tmp_path: Path) -> None:
+    # Both names pass for the user's; Theo is stated of most. A question about Fatima's home is
+    # about Fatima, and the user's home is no answer to it.
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "Theo works at Globex.", "Theo drives a Kia.", "Theo is seeing Chloe.",
+              "Theo uses a Galaxy A54.", "Fatima is seeing someone new.",
+              "Fatima works at Initech.", "Fatima drives a Fiat.", "Fatima moved to Lyon.",
+              "Theo moved to Osaka.", "I moved to Rome.")
+        assert mem.recall("Where does Fatima live?", namespace="n")[0].text == \
+            "Fatima moved to Lyon."
+        assert mem.recall("Where does Theo live?", namespace="n")[0].text == "I moved to Rome."
