@@ -195,6 +195,11 @@ class EventLog:
         """Close the store and release its writer lock."""
         self.environment.close()
 
+    @property
+    def packed(self) -> bool:
+        """Whether records and vector rows are stored packed: every format since 2 (module doc)."""
+        return self.format != b"2"
+
     def compact(self) -> tuple[int, int]:
         """Rewrite the file with only its live data (see :meth:`Environment.compact`)."""
         return self.environment.compact(reopened=self._open_dbs)
@@ -202,7 +207,7 @@ class EventLog:
     def _open_dbs(self) -> None:
         env, readonly = self.environment.env, self.readonly
         self._log = env.open_db(b"log", create=not readonly)
-        self.content = ContentTables(env, readonly=readonly, packed=self.format != b"2")
+        self.content = ContentTables(env, readonly=readonly, packed=self.packed)
         self._by_memory = env.open_db(b"by_memory", dupsort=True, create=not readonly)
         self._snapshots = env.open_db(b"snapshots", create=not readonly)
         self._meta = env.open_db(b"meta", create=not readonly)
@@ -220,7 +225,7 @@ class EventLog:
             )
         # A read-only open of a store no writer has opened yet (no format) reads nothing packed.
         self.format = FORMAT_VERSION if found is None else bytes(found)
-        self.content.packed = self.format != b"2"
+        self.content.packed = self.packed
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -270,7 +275,7 @@ class EventLog:
             txn.put(key, value, db=self._meta)
         seq, prev = head.seq, head.hash
         seqs = []
-        packed = self.format != b"2"  # a store of format 2 keeps plain records (module doc)
+        packed = self.packed
         for event, payload in zip(events, encoded, strict=True):
             seq += 1
             value = prev + (codec.pack(payload) if packed else payload)

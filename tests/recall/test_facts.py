@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,12 @@ import eventmem
 
 T0 = datetime(2025, 3, 1, 9, tzinfo=UTC)
 DAY = timedelta(days=1)
+
+
+@pytest.fixture
+def t0() -> datetime:
+    """The start of the shared ``clock`` and ``mem`` fixtures (tests/conftest.py) here."""
+    return T0
 
 
 def _said(mem: eventmem.Engine, clock: eventmem.ManualClock, *texts: str) -> list[str]:
@@ -173,31 +180,29 @@ def test_a_summary_quoting_a_replaced_value_never_outranks_the_statement(tmp_pat
         assert summary.memory_id in [hit.memory_id for hit in hits]  # found, below
 
 
-def test_a_to_do_question_gets_the_users_plans_before_someone_elses(tmp_path: Path) -> None:
-    clock = eventmem.ManualClock(start=T0)
-    with eventmem.open(tmp_path / "s", clock=clock) as mem:
-        _said(mem, clock, "I need to file my tax return by May 12.",
-              "What's a quick dinner I could make tonight?",
-              "Kofi needs to sort out their wedding venue soon.",
-              "Priya has to renew the passport by April 22.")
-        hits = mem.recall("What do I still need to get done?", namespace="n", k=5)
-        assert hits[0].text == "I need to file my tax return by May 12."
-        assert all(a.score >= b.score for a, b in pairwise(hits))
-        # About a name the memories do not show to be the user's: left to relevance.
-        asked = mem.recall("Is there anything Kofi has to take care of soon?", namespace="n")
-        assert asked[0].text == "Kofi needs to sort out their wedding venue soon."
+def test_a_to_do_question_gets_the_users_plans_before_someone_elses(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    _said(mem, clock, "I need to file my tax return by May 12.",
+          "What's a quick dinner I could make tonight?",
+          "Kofi needs to sort out their wedding venue soon.",
+          "Priya has to renew the passport by April 22.")
+    hits = mem.recall("What do I still need to get done?", namespace="n", k=5)
+    assert hits[0].text == "I need to file my tax return by May 12."
+    assert all(a.score >= b.score for a, b in pairwise(hits))
+    # About a name the memories do not show to be the user's: left to relevance.
+    asked = mem.recall("Is there anything Kofi has to take care of soon?", namespace="n")
+    assert asked[0].text == "Kofi needs to sort out their wedding venue soon."
 
 
-def test_a_hit_stating_the_attribute_counts_though_the_search_missed_it(tmp_path: Path) -> None:
+def test_a_hit_stating_the_attribute_counts_though_the_search_missed_it(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     """"into" is not kept by the text index, so the hobby's search cannot find "I'm really into
     pottery"; relevance does, and the hit is read as the hobby it states."""
-    clock = eventmem.ManualClock(start=T0)
-    with eventmem.open(tmp_path / "s", clock=clock) as mem:
-        _said(mem, clock, "I'm really into pottery.", "User has a parakeet named Biscuit",
-              "As of 2025-03-02, user owns 3 guitars.", "Can't wait for the weekend.")
-        hits = mem.recall("What hobby does the user enjoy?", namespace="n", k=5)
-        assert hits[0].text == "I'm really into pottery."
-        assert hits[0].signals["fact"] == 1.0
+    _said(mem, clock, "I'm really into pottery.", "User has a parakeet named Biscuit",
+          "As of 2025-03-02, user owns 3 guitars.", "Can't wait for the weekend.")
+    hits = mem.recall("What hobby does the user enjoy?", namespace="n", k=5)
+    assert hits[0].text == "I'm really into pottery."
+    assert hits[0].signals["fact"] == 1.0
 
 
 def test_a_car_named_only_in_a_compound_is_no_answer_about_the_car(tmp_path: Path) -> None:
@@ -264,54 +269,49 @@ def test_the_users_name_is_weighed_by_all_it_was_said_of_not_what_holds_at_the_t
         assert hits[0].text == "Sam is single now."
 
 
-def test_a_name_whose_statements_were_replaced_still_shows_the_user(tmp_path: Path) -> None:
+def test_a_name_whose_statements_were_replaced_still_shows_the_user(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     # Of three statements about Wes one was replaced since: two are current, too few alone, but
     # whose a name is does not change with time, so Wes is still the user and "I moved" answers.
-    clock = eventmem.ManualClock(start=T0)
-    with eventmem.open(tmp_path / "s", clock=clock) as mem:
-        _said(mem, clock, "Wes works at Initech.", "Wes works at Globex now.",
-              "Wes drives a Kia.", "I moved to Rome.", "My friend Jake still lives in Boston.")
-        hits = mem.recall("Where does Wes live?", namespace="n", k=3)
-        assert hits[0].text == "I moved to Rome."
-        assert hits[0].signals["fact"] == 1.0
-        assert mem.recall("Where does Jake live?", namespace="n")[0].text == \
-            "My friend Jake still lives in Boston."
+    _said(mem, clock, "Wes works at Initech.", "Wes works at Globex now.",
+          "Wes drives a Kia.", "I moved to Rome.", "My friend Jake still lives in Boston.")
+    hits = mem.recall("Where does Wes live?", namespace="n", k=3)
+    assert hits[0].text == "I moved to Rome."
+    assert hits[0].signals["fact"] == 1.0
+    assert mem.recall("Where does Jake live?", namespace="n")[0].text == \
+        "My friend Jake still lives in Boston."
 
 
-def test_a_plan_or_a_deed_with_the_name_as_subject_shows_the_user(tmp_path: Path) -> None:
+def test_a_plan_or_a_deed_with_the_name_as_subject_shows_the_user(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     # Only one statement states a personal fact of Zara; a plan and a deed have her as their
     # subject too, and show her to be the user as well.
-    clock = eventmem.ManualClock(start=T0)
-    with eventmem.open(tmp_path / "s", clock=clock) as mem:
-        _said(mem, clock, "Zara moved to Valencia.", "Zara has to renew the passport by May 9.",
-              "Zara filed the insurance claim.", "I work as a bookkeeper.")
-        hits = mem.recall("What does Zara do for a living?", namespace="n", k=3)
-        assert hits[0].text == "I work as a bookkeeper."
-        assert hits[0].signals["fact"] == 1.0
+    _said(mem, clock, "Zara moved to Valencia.", "Zara has to renew the passport by May 9.",
+          "Zara filed the insurance claim.", "I work as a bookkeeper.")
+    hits = mem.recall("What does Zara do for a living?", namespace="n", k=3)
+    assert hits[0].text == "I work as a bookkeeper."
+    assert hits[0].signals["fact"] == 1.0
 
 
-def test_a_name_introduced_as_someone_else_anywhere_is_never_the_user(tmp_path: Path) -> None:
+def test_a_name_introduced_as_someone_else_anywhere_is_never_the_user(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     # Four statements about Jake, one of them now replaced: the one that introduced him as a
     # friend still says he is not the user, though it is no longer returned.
-    clock = eventmem.ManualClock(start=T0)
-    with eventmem.open(tmp_path / "s", clock=clock) as mem:
-        _said(mem, clock, "My friend Jake works at Initech.", "Jake works at Globex now.",
-              "Jake drives a Volvo.", "Jake has to renew the passport by May 9.",
-              "I moved to Rome.")
-        hits = mem.recall("Where does Jake live?", namespace="n", k=3)
-        assert all(h.text != "I moved to Rome." or h.signals.get("fact") != 1.0 for h in hits)
+    _said(mem, clock, "My friend Jake works at Initech.", "Jake works at Globex now.",
+          "Jake drives a Volvo.", "Jake has to renew the passport by May 9.",
+          "I moved to Rome.")
+    hits = mem.recall("Where does Jake live?", namespace="n", k=3)
+    assert all(h.text != "I moved to Rome." or h.signals.get("fact") != 1.0 for h in hits)
 
 
 def test_a_name_better_shown_to_be_the_users_outshines_a_question_about_another(
-        tmp_path: Path) -> None:
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     # Both names pass for the user's; Theo is stated of most. A question about Fatima's home is
     # about Fatima, and the user's home is no answer to it.
-    clock = eventmem.ManualClock(start=T0)
-    with eventmem.open(tmp_path / "s", clock=clock) as mem:
-        _said(mem, clock, "Theo works at Globex.", "Theo drives a Kia.", "Theo is seeing Chloe.",
-              "Theo uses a Galaxy A54.", "Fatima is seeing someone new.",
-              "Fatima works at Initech.", "Fatima drives a Fiat.", "Fatima moved to Lyon.",
-              "Theo moved to Osaka.", "I moved to Rome.")
-        assert mem.recall("Where does Fatima live?", namespace="n")[0].text == \
-            "Fatima moved to Lyon."
-        assert mem.recall("Where does Theo live?", namespace="n")[0].text == "I moved to Rome."
+    _said(mem, clock, "Theo works at Globex.", "Theo drives a Kia.", "Theo is seeing Chloe.",
+          "Theo uses a Galaxy A54.", "Fatima is seeing someone new.",
+          "Fatima works at Initech.", "Fatima drives a Fiat.", "Fatima moved to Lyon.",
+          "Theo moved to Osaka.", "I moved to Rome.")
+    assert mem.recall("Where does Fatima live?", namespace="n")[0].text == \
+        "Fatima moved to Lyon."
+    assert mem.recall("Where does Theo live?", namespace="n")[0].text == "I moved to Rome."

@@ -166,18 +166,24 @@ def _writing(store_path: Path, name: bytes) -> Iterator[tuple[lmdb.Transaction, 
         env.close()
 
 
+def _read_error(store_path: Path) -> CorruptRecordError:
+    """The error reading every record of the store raises (the test fails if none does)."""
+    log = EventLog.open(store_path, readonly=True)
+    try:
+        with pytest.raises(CorruptRecordError) as info:
+            list(log.envelopes())
+        return info.value
+    finally:
+        log.close()
+
+
 def test_a_damaged_compressed_row_is_a_corrupt_record(store_path: Path,
                                                       clock: eventmem.ManualClock) -> None:
     _write(store_path, clock, TEXTS[:1])
     with _writing(store_path, b"vectors") as (txn, db):
         (slot, row), = txn.cursor(db=db)
         txn.put(slot, bytes(row)[:-5] + b"junk!", db=db)
-    log = EventLog.open(store_path, readonly=True)
-    try:
-        with pytest.raises(CorruptRecordError, match="vector row"):
-            list(log.envelopes())
-    finally:
-        log.close()
+    assert "vector row" in str(_read_error(store_path))
 
 
 def test_a_damaged_packed_record_is_reported_with_its_seq(store_path: Path,
@@ -186,13 +192,7 @@ def test_a_damaged_packed_record_is_reported_with_its_seq(store_path: Path,
     with _writing(store_path, b"log") as (txn, db):
         value = bytes(txn.get(seq_key(2), db=db))
         txn.put(seq_key(2), value[:-3], db=db)  # cut short: no longer inflates
-    log = EventLog.open(store_path, readonly=True)
-    try:
-        with pytest.raises(CorruptRecordError) as info:
-            list(log.envelopes())
-        assert info.value.seq == 2
-    finally:
-        log.close()
+    assert _read_error(store_path).seq == 2
     with eventmem.open(store_path, readonly=True) as mem:
         report = mem.verify()
     assert not report.ok and any(f.seq == 2 for f in report.findings)
