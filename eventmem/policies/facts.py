@@ -60,6 +60,17 @@ class Question(NamedTuple):
     options: frozenset[str]  # a preference question's alternatives ("coffee or tea")
 
 
+# A name as written in any Latin, Greek or Cyrillic script: a capital, then lower-case letters
+# ("Zoë", "Joaquín", "Łukasz"), or two such joined by a hyphen ("Anne-Marie", "Ana-Sofía").
+# ASCII-only classes read "Joaquín moved to Lyon" as a sentence with no subject (so the user's
+# move) and "Where does Joaquín live?" as asking about no one. The capitals are listed (Python's
+# re has no \p{Lu}); a lower-case letter is any letter but those.
+_CAPITALS: Final = "".join(c for c in map(chr, range(0xC0, 0x530)) if c.isupper())
+CAP: Final = f"[A-Z{_CAPITALS}]"
+LOW: Final = rf"[^\W\d_A-Z{_CAPITALS}]"
+NAME: Final = rf"{CAP}{LOW}+(?:-{CAP}{LOW}+)?"
+
+
 def _words(*groups: str) -> str:
     return "|".join(w for group in groups for w in group.split())
 
@@ -227,7 +238,7 @@ _NAMING: Final = lazy_re(
 _PRONOUN: Final = lazy_re(
     r"^(?:it|it's|its|this|that|these|those|there|he|he's|she|she's|they|they're|his|her|their|"
     r"everyone|everybody|someone|somebody|nobody|people|you|you're|your)\b", re.IGNORECASE)
-_NAME_START: Final = lazy_re(r"^([A-Z][a-z]+(?:-[A-Z][a-z]+)?)('s)?\s+(\S+)")
+_NAME_START: Final = lazy_re(rf"^({NAME})('s)?\s+(\S+)")
 # Sentence-initial words that are not names (a sentence without a subject starts with a verb or
 # an adverb: "Finally settled in", "Decided to", "Picked up").
 _NOT_NAMES: Final = frozenset(
@@ -252,8 +263,8 @@ _NOT_NAMES: Final = frozenset(
     """.split())  # noqa: SIM905
 _DECLARED: Final = lazy_re(  # the cue in any case, the name capitalised
     r"\b(?i:my name is|my name's|call me|(?:the )?user's name is|(?:the )?user is (?:named|called)"
-    r"|i am called|i'm called|name's)\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b"
-    r"|^(?i:(?:hi,? |hello,? |hey,? )?(?:i'm|i am))\s+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\s*(?:[.,!]|$)")
+    rf"|i am called|i'm called|name's)\s+({NAME})\b"
+    rf"|^(?i:(?:hi,? |hello,? |hey,? )?(?:i'm|i am))\s+({NAME})\s*(?:[.,!]|$)")
 _NOUN: Final = lazy_re(r"[a-z]+")
 _NUMBERED: Final = lazy_re(
     r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|another|one more|"
@@ -283,7 +294,7 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-_SPEAKER: Final = lazy_re(r"^([A-Z][a-z]+(?:[ -][A-Z][a-z]+)?):\s+")
+_SPEAKER: Final = lazy_re(rf"^({CAP}{LOW}+(?:[ -]{CAP}{LOW}+)?):\s+")
 
 
 def _speaker(text: str) -> tuple[str | None, str]:
@@ -316,7 +327,7 @@ def owner_of(sentence: str) -> str | None:
         lowered = sentence.lower()
         # Naming one's relatives, and their ages, are facts about the user's family; "my
         # friend Ana's daughter is named Mia" is about Ana's.
-        if relative in _KIN and not re.match(r"^\S+ \S+ [A-Z][a-z]+'s\b", sentence) and (
+        if relative in _KIN and not re.match(rf"^\S+ \S+ {NAME}'s\b", sentence) and (
                 _NAMING.search(lowered)):
             return USER
         return OTHER
@@ -447,16 +458,16 @@ def read(text: str) -> tuple[Fact, ...]:
 
 
 _JOINED: Final = lazy_re(r"\b(?i:joined|joining|moved over to|switched to)\s+(?:the\s+)?[A-Z]")
-_SEEING: Final = lazy_re(r"\b(?i:seeing|dating)\s+[A-Z][a-z]+\b(?!\s+(?:again|today|tomorrow))")
+_SEEING: Final = lazy_re(rf"\b(?i:seeing|dating)\s+{NAME}\b(?!\s+(?:again|today|tomorrow))")
 _NAMED_RELATIVE: Final = lazy_re(
     rf"\b(?:[Mm]y|[Oo]ur|[Uu]ser's) ((?i:{_words(' '.join(sorted(_KIN)))}))"
-    r" ([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
+    rf" ({NAME})\b")
 
 
 def _aged(sentence: str, owner: str) -> str | None:
     """Whose age a sentence states: the person it names (the subject "Tessa turned 6", or
     "my daughter Tessa is 5"), else the relative ("my son is 7"), else None."""
-    names = [w.lower() for w in re.findall(r"\b([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b", sentence)
+    names = [w.lower() for w in re.findall(rf"\b({NAME})\b", sentence)
              if w.lower() not in _NOT_NAMES and w.lower() not in ("user", "i")]
     if owner not in (USER, OTHER) and _POSSESSIVE_RELATIVE.match(sentence):
         return None  # "Oscar's son turned 9": someone else's child
@@ -468,7 +479,7 @@ def _aged(sentence: str, owner: str) -> str | None:
 
 
 _POSSESSIVE_RELATIVE: Final = lazy_re(
-    rf"^[A-Z][a-z]+'s ((?i:{_words(' '.join(sorted(_KIN)))}))\b")
+    rf"^{NAME}'s ((?i:{_words(' '.join(sorted(_KIN)))}))\b")
 
 
 def read_question(text: str) -> Question | None:
@@ -500,9 +511,9 @@ def read_question(text: str) -> Question | None:
         qualifier = _qualifier(attribute, lowered)
     elif attribute == "age":
         # "How old is Tessa?" asks Tessa's age; "What age is Dana's daughter?" her daughter's.
-        named = [w.lower() for w in re.findall(r"\b([A-Z][a-z]+)\b", folded)
+        named = [w.lower() for w in re.findall(rf"\b({CAP}{LOW}+)\b", folded)
                  if w.lower() not in _NOT_NAMES and w.lower() != owner]
-        possessive = re.search(r"\b[A-Z][a-z]+'s\b", folded)
+        possessive = re.search(rf"\b{NAME}'s\b", folded)
         qualifier = named[-1] if named else (
             owner if owner != USER and possessive is None else None)
     options: frozenset[str] = frozenset()
@@ -522,7 +533,7 @@ def question_owner(question: str) -> str | None:
         return None
     if re.search(r"\b(?:i|me|my|mine|we|our|user|user's)\b", lowered):
         return USER
-    for word in re.findall(r"\b([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b", question):
+    for word in re.findall(rf"\b({NAME})\b", question):
         if word.lower() not in _NOT_NAMES and word.lower() not in _QUESTION_STOP:
             return word.lower()
     return None

@@ -89,7 +89,13 @@ GATE_10: Final = "gate-10"
 # both to the end of the text, so "... Jonas thinks it's way too long" closed "I want to save
 # 1500 dollars for yoga gear by January. Quentin thinks it's way too long". Every other decision
 # is gate-10's.
-GATE_VERSION: Final = "gate-11"
+GATE_11: Final = "gate-11"
+# gate-12: the fact reader takes a name in any Latin, Greek or Cyrillic spelling ("Zoë",
+# "Joaquín", "Ana-Sofía"; policies.facts.NAME) as a name: gate-11 read "Joaquín moved to Lyon"
+# as a sentence with no subject, so as the user's own move, which superseded the user's
+# residence. Every other decision is gate-11's. A gate-11 log is audited with gate-12's reader,
+# which reads every text whose capitalised words are ASCII as gate-11 did.
+GATE_VERSION: Final = "gate-12"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"

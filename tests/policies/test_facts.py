@@ -82,6 +82,31 @@ def test_a_named_subject_is_kept_as_a_name_for_the_caller_to_resolve() -> None:
     assert attributes("Monday works for me") == set()
 
 
+@pytest.mark.parametrize("name", ["Zoë", "Joaquín", "Łukasz", "Anne-Marie", "Ana-Sofía",
+                                  "Søren", "Ödön", "Дарья"])
+def test_a_name_with_accents_or_a_hyphen_is_a_name(name: str) -> None:
+    # An ASCII-only name class read "Joaquín moved to Lyon" as a sentence with no subject (so
+    # as the user's move) and "Where does Joaquín live?" as asking about no one.
+    owner = name.lower()
+    assert attributes(f"{name} moved to Denver.", owner) == {"residence"}
+    assert attributes(f"{name} moved to Denver.") == set()
+    assert attributes(f"{name}'s daughter is named Tessa.", owner) == {"family"}
+    assert facts.read_question(f"Where does {name} live?") == facts.Question(
+        owner, "residence", None, frozenset())
+    assert facts.read_question(f"What is {name}'s pet called?").owner == owner
+    assert facts.declared_name(f"My name is {name}") == owner
+    assert facts.read(f"My daughter {name} is 3 years old.")[0] == facts.Fact(USER, "age", owner)
+    assert attributes(f"My friend {name}'s sister lives in Oslo.") == set()
+
+
+@given(st.text("abcdefghijklmnopqrstuvwxyzéíóúëöüñçøåł", min_size=2, max_size=8))
+def test_any_capitalised_latin_word_opening_a_statement_is_its_subject(word: str) -> None:
+    name = word[:1].upper() + word[1:]
+    if name.lower() in facts._NOT_NAMES:
+        return
+    assert {f.owner for f in facts.read(f"{name} works at Globex.")} == {name.lower()}
+
+
 def test_multi_valued_attributes_carry_what_they_are_about() -> None:
     assert facts.read("Gave a houseplant to my cousin; 5 houseplants left.")[0].qualifier == \
         "houseplant"

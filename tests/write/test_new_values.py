@@ -125,3 +125,14 @@ def test_a_value_stated_in_any_of_the_readers_words_is_replaced(
     assert new.action == "created", new
     assert mem.get(old.memory_id).status == "active"
     checked(mem)
+
+
+@pytest.mark.parametrize("name", ["Zoë", "Joaquín", "Ana-Sofía"])
+def test_someone_named_with_accents_moving_supersedes_nothing_of_the_users(mem, clock, name):
+    """gate-12: "Joaquín moved to Lyon" is Joaquín's move. gate-11 read no name in it, so a
+    sentence with no subject, the user's own move, and superseded the user's residence."""
+    home, theirs = _told(mem, clock, "I live in Boston.", f"{name} moved to Lyon.")
+    assert theirs.action == "created"
+    assert mem.get(home.memory_id).status == "active"
+    assert mem.get(theirs.memory_id).status == "active"
+    checked(mem)
