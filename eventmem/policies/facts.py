@@ -261,6 +261,12 @@ _NOT_NAMES: Final = frozenset(
     monday tuesday wednesday thursday friday saturday sunday january february march may july
     september october november december christmas easter
     """.split())  # noqa: SIM905
+# Words capitalised wherever they stand, so no name for being capitalised mid-sentence.
+_CALENDAR: Final = frozenset(
+    """
+    monday tuesday wednesday thursday friday saturday sunday january february march april may
+    june july august september october november december christmas easter assistant
+    """.split())  # noqa: SIM905
 _DECLARED: Final = lazy_re(  # the cue in any case, the name capitalised
     r"\b(?i:my name is|my name's|call me|(?:the )?user's name is|(?:the )?user is (?:named|called)"
     rf"|i am called|i'm called|name's)\s+({NAME})\b"
@@ -351,6 +357,11 @@ def _subject_name(sentence: str) -> str | None:
         return None
     word, possessive, following = named.group(1), named.group(2), named.group(3).lower()
     lowered = word.lower()
+    if lowered in _MODALS and (possessive or following in _FINITE or (
+            following.isalpha() and following.endswith(("s", "ed")))):
+        # "Will moved to Oslo", "May's flight": a modal is followed by a verb's bare form
+        # ("Will do"), never by a finite one, so this is someone called Will or May.
+        return lowered
     if lowered in _NOT_NAMES or lowered.endswith(("ly", "ing")) or (
             lowered.endswith("ed") and len(lowered) > 4):
         return None
@@ -360,6 +371,10 @@ def _subject_name(sentence: str) -> str | None:
     return None
 
 
+# Modal verbs that are also given names ("Will", "May"), and the finite verbs that can follow a
+# name but not a modal.
+_MODALS: Final = frozenset("will may can must might shall".split())  # noqa: SIM905
+_FINITE: Final = frozenset("is was has had just got went took left quit bought sold".split())  # noqa: SIM905
 _AUXILIARIES: Final = frozenset(
     """
     is was has had will would can could just now still recently finally also never always
@@ -533,9 +548,12 @@ def question_owner(question: str) -> str | None:
         return None
     if re.search(r"\b(?:i|me|my|mine|we|our|user|user's)\b", lowered):
         return USER
-    for word in re.findall(rf"\b({NAME})\b", question):
-        if word.lower() not in _NOT_NAMES and word.lower() not in _QUESTION_STOP:
-            return word.lower()
+    for match in re.finditer(rf"\b({NAME})\b", question):
+        word = match.group(1).lower()
+        if match.start() > 0 and word not in _CALENDAR and word not in ("i", "user"):
+            return word  # capitalised within the sentence: a name, even "Will" or "Hope"
+        if word not in _NOT_NAMES and word not in _QUESTION_STOP:
+            return word
     return None
 
 
@@ -579,7 +597,7 @@ _VALUE_WORDS: Final = frozenset(
     "xiaomi huawei vegan vegetarian pescatarian pescetarian keto paleo flexitarian carnivore halal "
     "kosher single dating engaged married divorced widowed seeing".split())
 _DATE_LIKE: Final = lazy_re(r"^\d{4}-\d\d-\d\d$|^\d{4}$|^\d{1,2}(?:st|nd|rd|th)$")
-_TOKEN: Final = lazy_re(r"[A-Za-z0-9][\w-]*")
+_TOKEN: Final = lazy_re(r"[^\W_][\w-]*")  # any letter or digit opens one ("Łódź", "Škoda")
 
 
 def is_statement(text: str) -> bool:

@@ -93,8 +93,9 @@ GATE_11: Final = "gate-11"
 # gate-12: the fact reader takes a name in any Latin, Greek or Cyrillic spelling ("Zoë",
 # "Joaquín", "Ana-Sofía"; policies.facts.NAME) as a name: gate-11 read "Joaquín moved to Lyon"
 # as a sentence with no subject, so as the user's own move, which superseded the user's
-# residence. Every other decision is gate-11's. A gate-11 log is audited with gate-12's reader,
-# which reads every text whose capitalised words are ASCII as gate-11 did.
+# residence; a modal that is also a name, before a finite verb ("Will moved to Oslo"), is a
+# name; and a value word may open with any letter ("Łódź", policies.facts.values_of). Every
+# other decision is gate-11's.
 GATE_VERSION: Final = "gate-12"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"

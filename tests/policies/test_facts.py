@@ -107,6 +107,33 @@ def test_any_capitalised_latin_word_opening_a_statement_is_its_subject(word: str
     assert {f.owner for f in facts.read(f"{name} works at Globex.")} == {name.lower()}
 
 
+@pytest.mark.parametrize(("text", "owner"), [
+    ("Will moved to Denver.", "will"),
+    ("Will is allergic to peanuts.", "will"),
+    ("Will's flight leaves at 9am.", "will"),
+    ("May just moved to Denver.", "may"),
+    ("Hope moved to Denver.", "hope"),
+])
+def test_a_name_that_is_also_a_modal_verb_is_a_name_before_a_finite_verb(text, owner):
+    # "Will do" opens with the verb; "Will moved" cannot, so Will is someone.
+    assert {f.owner for f in facts.read(text)} == {owner}
+
+
+@pytest.mark.parametrize(("question", "owner"), [
+    ("Where does Will live?", "will"),
+    ("Is Will seeing anyone?", "will"),
+    ("What is Hope's pet called?", "hope"),
+    ("When is Will seeing the dentist?", "will"),
+])
+def test_a_word_capitalised_within_a_question_names_whom_it_asks_about(question, owner):
+    asked = facts.read_question(question)
+    assert asked is not None and asked.owner == owner
+
+
+def test_a_value_word_may_open_with_any_letter() -> None:
+    assert {"łódź", "škoda", "zürich"} <= facts.values_of("I drove my Škoda from Łódź to Zürich")
+
+
 def test_multi_valued_attributes_carry_what_they_are_about() -> None:
     assert facts.read("Gave a houseplant to my cousin; 5 houseplants left.")[0].qualifier == \
         "houseplant"
