@@ -69,6 +69,9 @@ _CAPITALS: Final = "".join(c for c in map(chr, range(0xC0, 0x530)) if c.isupper(
 CAP: Final = f"[A-Z{_CAPITALS}]"
 LOW: Final = rf"[^\W\d_A-Z{_CAPITALS}]"
 NAME: Final = rf"{CAP}{LOW}+(?:-{CAP}{LOW}+)?"
+# What gate-11 and classify-3 (and before) took for a name and a word: ASCII letters only. Their
+# logs are audited with these (see _Names).
+ASCII_NAME: Final = r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
 
 
 def _words(*groups: str) -> str:
@@ -238,7 +241,6 @@ _NAMING: Final = lazy_re(
 _PRONOUN: Final = lazy_re(
     r"^(?:it|it's|its|this|that|these|those|there|he|he's|she|she's|they|they're|his|her|their|"
     r"everyone|everybody|someone|somebody|nobody|people|you|you're|your)\b", re.IGNORECASE)
-_NAME_START: Final = lazy_re(rf"^({NAME})('s)?\s+(\S+)")
 # Sentence-initial words that are not names (a sentence without a subject starts with a verb or
 # an adverb: "Finally settled in", "Decided to", "Picked up").
 _NOT_NAMES: Final = frozenset(
@@ -267,10 +269,6 @@ _CALENDAR: Final = frozenset(
     monday tuesday wednesday thursday friday saturday sunday january february march april may
     june july august september october november december christmas easter assistant
     """.split())  # noqa: SIM905
-_DECLARED: Final = lazy_re(  # the cue in any case, the name capitalised
-    r"\b(?i:my name is|my name's|call me|(?:the )?user's name is|(?:the )?user is (?:named|called)"
-    rf"|i am called|i'm called|name's)\s+({NAME})\b"
-    rf"|^(?i:(?:hi,? |hello,? |hey,? )?(?:i'm|i am))\s+({NAME})\s*(?:[.,!]|$)")
 _NOUN: Final = lazy_re(r"[a-z]+")
 _NUMBERED: Final = lazy_re(
     r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|another|one more|"
@@ -284,6 +282,46 @@ _QUESTION_STOP: Final = frozenset(
     which who whom when where why how like likes prefer prefers better more or over than now
     these days currently still user user's s one thing to of in on at for with best
     """.split())  # noqa: SIM905
+
+
+class _Names(NamedTuple):
+    """The patterns that find names (and value words), for one way of spelling them."""
+
+    name: str  # one name: "Dana", "Anne-Marie"
+    name_start: re.Pattern[str]  # a sentence opening with a name
+    declared: re.Pattern[str]  # the user giving their name
+    speaker: re.Pattern[str]  # a dialogue turn's speaker
+    seeing: re.Pattern[str]  # "seeing Theo"
+    named_relative: re.Pattern[str]  # "my brother Liam"
+    possessive_relative: re.Pattern[str]  # "Bob's sister"
+    token: re.Pattern[str]  # a word that may carry a value
+    modal_names: bool  # "Will moved to Oslo" names Will
+
+
+def _names(name: str, word: str, token: str, *, modal_names: bool) -> _Names:
+    kin = _words(" ".join(sorted(_KIN)))
+    return _Names(
+        name=name,
+        name_start=lazy_re(rf"^({name})('s)?\s+(\S+)"),
+        declared=lazy_re(  # the cue in any case, the name capitalised
+            r"\b(?i:my name is|my name's|call me|(?:the )?user's name is"
+            r"|(?:the )?user is (?:named|called)"
+            rf"|i am called|i'm called|name's)\s+({name})\b"
+            rf"|^(?i:(?:hi,? |hello,? |hey,? )?(?:i'm|i am))\s+({name})\s*(?:[.,!]|$)"),
+        speaker=lazy_re(rf"^({word}(?:[ -]{word})?):\s+"),
+        seeing=lazy_re(rf"\b(?i:seeing|dating)\s+{name}\b(?!\s+(?:again|today|tomorrow))"),
+        named_relative=lazy_re(rf"\b(?:[Mm]y|[Oo]ur|[Uu]ser's) ((?i:{kin})) ({name})\b"),
+        possessive_relative=lazy_re(rf"^{name}'s ((?i:{kin}))\b"),
+        token=lazy_re(token),
+        modal_names=modal_names)
+
+
+_UNICODE_NAMES: Final = _names(NAME, f"{CAP}{LOW}+", r"[^\W_][\w-]*", modal_names=True)
+_ASCII_NAMES: Final = _names(ASCII_NAME, "[A-Z][a-z]+", r"[A-Za-z0-9][\w-]*", modal_names=False)
+
+
+def _spelling(unicode_names: bool) -> _Names:
+    return _UNICODE_NAMES if unicode_names else _ASCII_NAMES
 
 
 def _fold(text: str) -> str:
@@ -300,14 +338,13 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-_SPEAKER: Final = lazy_re(rf"^({CAP}{LOW}+(?:[ -]{CAP}{LOW}+)?):\s+")
 
 
-def _speaker(text: str) -> tuple[str | None, str]:
+def _speaker(text: str, names: _Names = _UNICODE_NAMES) -> tuple[str | None, str]:
     """A dialogue turn's speaker ("Caroline: I moved...") lower-cased, and the turn without it;
     None for the user (and for no speaker). An assistant's turn keeps its prefix: it states no
     fact of the user's."""
-    match = _SPEAKER.match(text.strip())
+    match = names.speaker.match(text.strip())
     if match is None:
         return None, text
     name = match.group(1).lower()
@@ -316,9 +353,11 @@ def _speaker(text: str) -> tuple[str | None, str]:
     return (None if name in ("user", "me", "i") else name), text.strip()[match.end():]
 
 
-def owner_of(sentence: str) -> str | None:
+def owner_of(sentence: str, unicode_names: bool = True) -> str | None:
     """Whose facts a sentence states (see the module docs); None for a question or an
-    assistant's turn, which state none."""
+    assistant's turn, which state none. ``unicode_names``: a name may be spelled with any
+    letters ("Zoë"); False reads names of ASCII letters only, as gate-11 and classify-3 did."""
+    names = _spelling(unicode_names)
     if sentence.endswith("?") or sentence.lower().startswith("assistant"):
         return None
     if _USER_SUBJECT.match(sentence) or _FIRST_PERSON.match(sentence):
@@ -333,7 +372,7 @@ def owner_of(sentence: str) -> str | None:
         lowered = sentence.lower()
         # Naming one's relatives, and their ages, are facts about the user's family; "my
         # friend Ana's daughter is named Mia" is about Ana's.
-        if relative in _KIN and not re.match(rf"^\S+ \S+ {NAME}'s\b", sentence) and (
+        if relative in _KIN and not re.match(rf"^\S+ \S+ {names.name}'s\b", sentence) and (
                 _NAMING.search(lowered)):
             return USER
         return OTHER
@@ -341,23 +380,23 @@ def owner_of(sentence: str) -> str | None:
         # "It works at last", "She moved to Rome": not the speaker; but "they rescheduled my
         # flight" is about the speaker's flight.
         return USER if re.search(r"\b(?:my|our|me|us)\b", sentence.lower()) else OTHER
-    theirs = _POSSESSIVE_RELATIVE.match(sentence)
+    theirs = names.possessive_relative.match(sentence)
     if theirs is not None and not _NAMING.search(sentence.lower()):
         return OTHER  # "Bob's sister Eva lives in Bergen" is Eva's fact, not Bob's
-    name = _subject_name(sentence)
+    name = _subject_name(sentence, names)
     return USER if name is None else name  # no subject: the speaker's diary ("Decided to...")
 
 
-def _subject_name(sentence: str) -> str | None:
+def _subject_name(sentence: str, names: _Names) -> str | None:
     """The lower-cased name a sentence opens with as its subject ("Dana moved", "Dana's
     daughter"), or None: a capitalised first word is a name only when what follows reads as its
     verb or it is possessive ("Dentist appointment moved" has no subject)."""
-    named = _NAME_START.match(sentence)
+    named = names.name_start.match(sentence)
     if named is None:
         return None
     word, possessive, following = named.group(1), named.group(2), named.group(3).lower()
     lowered = word.lower()
-    if lowered in _MODALS and (possessive or following in _FINITE or (
+    if names.modal_names and lowered in _MODALS and (possessive or following in _FINITE or (
             following.isalpha() and following.endswith(("s", "ed")))):
         # "Will moved to Oslo", "May's flight": a modal is followed by a verb's bare form
         # ("Will do"), never by a finite one, so this is someone called Will or May.
@@ -426,9 +465,10 @@ def singular(word: str) -> str:
     return word
 
 
-def read(text: str) -> tuple[Fact, ...]:
+def read(text: str, unicode_names: bool = True) -> tuple[Fact, ...]:
     """The facts ``text`` states: for each sentence, whose they are and each attribute it
-    names (in the order of :data:`_ATTRIBUTES`), without repeats.
+    names (in the order of :data:`_ATTRIBUTES`), without repeats. ``unicode_names`` as for
+    :func:`owner_of`.
 
     >>> read("User moved from Turin to Valencia")
     (Fact(owner='user', attribute='residence', qualifier=None),)
@@ -438,9 +478,10 @@ def read(text: str) -> tuple[Fact, ...]:
     (Fact(owner='user', attribute='count', qualifier='bike'),)
     """
     found: list[Fact] = []
-    speaker, text = _speaker(text)
+    names = _spelling(unicode_names)
+    speaker, text = _speaker(text, names)
     for sentence in sentences(text):
-        owner = owner_of(sentence)
+        owner = owner_of(sentence, unicode_names)
         if owner is None:
             continue
         if owner == USER and speaker is not None:
@@ -450,10 +491,10 @@ def read(text: str) -> tuple[Fact, ...]:
                  for attribute, pattern in _COMPILED if pattern.search(lowered)]
         if _JOINED.search(sentence) and all(f.attribute != "employer" for f in facts):
             facts.append(Fact(owner, "employer", None))  # "Sam joined Globex"
-        if _SEEING.search(sentence) and all(f.attribute != "relationship" for f in facts):
+        if names.seeing.search(sentence) and all(f.attribute != "relationship" for f in facts):
             facts.append(Fact(owner, "relationship", None))  # "I'm seeing Theo"
         # "My brother Liam is coming over" names the user's brother, whatever else it says.
-        relative = _NAMED_RELATIVE.search(sentence)
+        relative = names.named_relative.search(sentence)
         if relative is not None:
             facts.append(Fact(speaker or USER, "family", singular(relative.group(1).lower())))
         if any(f.attribute in ("appointment", "departure") for f in facts):
@@ -466,35 +507,29 @@ def read(text: str) -> tuple[Fact, ...]:
             if fact.attribute == "count" and fact.qualifier is None:
                 continue  # a number of nothing named ("6 years old") is no count
             if fact.attribute == "age":
-                fact = fact._replace(qualifier=_aged(sentence, owner))
+                fact = fact._replace(qualifier=_aged(sentence, owner, names))
             if fact not in found:
                 found.append(fact)
     return tuple(found)
 
 
 _JOINED: Final = lazy_re(r"\b(?i:joined|joining|moved over to|switched to)\s+(?:the\s+)?[A-Z]")
-_SEEING: Final = lazy_re(rf"\b(?i:seeing|dating)\s+{NAME}\b(?!\s+(?:again|today|tomorrow))")
-_NAMED_RELATIVE: Final = lazy_re(
-    rf"\b(?:[Mm]y|[Oo]ur|[Uu]ser's) ((?i:{_words(' '.join(sorted(_KIN)))}))"
-    rf" ({NAME})\b")
 
 
-def _aged(sentence: str, owner: str) -> str | None:
+def _aged(sentence: str, owner: str, names: _Names) -> str | None:
     """Whose age a sentence states: the person it names (the subject "Tessa turned 6", or
     "my daughter Tessa is 5"), else the relative ("my son is 7"), else None."""
-    names = [w.lower() for w in re.findall(rf"\b({NAME})\b", sentence)
+    named = [w.lower() for w in re.findall(rf"\b({names.name})\b", sentence)
              if w.lower() not in _NOT_NAMES and w.lower() not in ("user", "i")]
-    if owner not in (USER, OTHER) and _POSSESSIVE_RELATIVE.match(sentence):
+    if owner not in (USER, OTHER) and names.possessive_relative.match(sentence):
         return None  # "Oscar's son turned 9": someone else's child
-    if names:
-        return names[-1] if owner in names[:1] and len(names) > 1 else names[0]
+    if named:
+        return named[-1] if owner in named[:1] and len(named) > 1 else named[0]
     relative = next((singular(w) for w in _NOUN.findall(sentence.lower())
                      if singular(w) in _KIN), None)
     return relative
 
 
-_POSSESSIVE_RELATIVE: Final = lazy_re(
-    rf"^{NAME}'s ((?i:{_words(' '.join(sorted(_KIN)))}))\b")
 
 
 def read_question(text: str) -> Question | None:
@@ -560,11 +595,12 @@ def question_owner(question: str) -> str | None:
 # declared_name and introduces: pure, and asked of the same stored texts for every name the
 # write path checks is the user's, item after item.
 @lru_cache(maxsize=1 << 16)
-def declared_name(text: str) -> str | None:
+def declared_name(text: str, unicode_names: bool = True) -> str | None:
     """The name the user gives themself in ``text`` ("My name is Dana", "I'm Dana.", "User's
-    name is Dana"), lower-cased, or None."""
+    name is Dana"), lower-cased, or None. ``unicode_names`` as for :func:`owner_of`."""
+    declared = _spelling(unicode_names).declared
     for sentence in sentences(text):
-        match = _DECLARED.search(sentence)
+        match = declared.search(sentence)
         if match is not None:
             name = match.group(1) or match.group(2)
             if name.lower() not in _NOT_NAMES:
@@ -597,7 +633,6 @@ _VALUE_WORDS: Final = frozenset(
     "xiaomi huawei vegan vegetarian pescatarian pescetarian keto paleo flexitarian carnivore halal "
     "kosher single dating engaged married divorced widowed seeing".split())
 _DATE_LIKE: Final = lazy_re(r"^\d{4}-\d\d-\d\d$|^\d{4}$|^\d{1,2}(?:st|nd|rd|th)$")
-_TOKEN: Final = lazy_re(r"[^\W_][\w-]*")  # any letter or digit opens one ("Łódź", "Škoda")
 
 
 def is_statement(text: str) -> bool:
@@ -607,18 +642,21 @@ def is_statement(text: str) -> bool:
     return len(sentences(text)) <= 2 and len(text.split()) <= 40
 
 
-def values_of(text: str) -> frozenset[str]:
+def values_of(text: str, unicode_names: bool = True) -> frozenset[str]:
     """The words of ``text`` that carry values: names (capitalised, not opening a sentence),
     numbers and clock times (dates aside: they say when, not what), and the words a value of a
     personal attribute is said in (a diet, a make of car, a job, a relationship status...).
     Two statements of one attribute with different values of these say different things.
+    ``unicode_names``: a word may open with any letter ("Łódź"); False, with an ASCII one
+    (gate-11 and before).
 
     >>> sorted(values_of("I replaced my Galaxy A54 with a Galaxy S23."))
     ['a54', 'galaxy', 's23']
     """
     found: set[str] = set()
+    word = _spelling(unicode_names).token
     for sentence in sentences(text):
-        tokens = _TOKEN.findall(sentence)
+        tokens = word.findall(sentence)
         for i, token in enumerate(tokens):
             lowered = token.lower()
             if lowered in _WEEKDAYS:

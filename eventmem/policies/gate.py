@@ -95,7 +95,8 @@ GATE_11: Final = "gate-11"
 # as a sentence with no subject, so as the user's own move, which superseded the user's
 # residence; a modal that is also a name, before a finite verb ("Will moved to Oslo"), is a
 # name; and a value word may open with any letter ("Łódź", policies.facts.values_of). Every
-# other decision is gate-11's.
+# other decision is gate-11's, and an item recorded by gate-11 or before is read as it was
+# (facts.read(..., unicode_names=False)).
 GATE_VERSION: Final = "gate-12"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
@@ -118,6 +119,8 @@ BEFORE_RESCHEDULES: Final = BEFORE_CORRECTIONS | {GATE_8}
 BEFORE_READER_WORDS: Final = BEFORE_RESCHEDULES | {GATE_9}
 # The versions before gate-11, which matched a plan's object across sentences.
 BEFORE_PLAN_SENTENCES: Final = BEFORE_READER_WORDS | {GATE_10}
+# The versions before gate-12, which read a name only in ASCII letters (policies.facts).
+BEFORE_UNICODE_NAMES: Final = BEFORE_PLAN_SENTENCES | {GATE_11}
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

@@ -62,10 +62,13 @@ class NamespaceFacts:
 
     def __init__(self, views: Projections, namespace: str, read: Read, allowed: ch.Allowed,
                  *, inferred_names: bool = True, names_from_all: bool = False,
-                 facts_of: FactsOf = facts.read) -> None:
+                 facts_of: FactsOf = facts.read, unicode_names: bool = True) -> None:
         self.views, self.namespace, self.read, self.allowed = views, namespace, read, allowed
         # The write path passes a cache of facts.read: it reads the same texts item after item.
         self.facts_of = facts_of
+        # How a name may be spelled (facts.owner_of): as ``facts_of`` reads them; the write path
+        # reads an item recorded by gate-11 or before with ASCII names, as that gate did.
+        self.unicode_names = unicode_names
         # Whether a name the memories only use as the user's counts (see is_user): enough to
         # order a recall, not to replace a fact (the write path takes declared names only).
         self.inferred_names = inferred_names
@@ -159,15 +162,15 @@ class NamespaceFacts:
                     and record.status not in _GONE and record.source != DERIVED)
 
         every = NamespaceFacts(self.views, self.namespace, self.read, said,
-                               facts_of=self.facts_of)
+                               facts_of=self.facts_of, unicode_names=self.unicode_names)
         declared = introduced = False
         stating = subject = 0
         for text, stated in every.stating(name, dated=True).values():
-            declared = declared or facts.declared_name(text) == name
+            declared = declared or facts.declared_name(text, self.unicode_names) == name
             introduced = introduced or facts.introduces(text, name)
             states = any(f.owner == name for f in stated)
             stating += states
-            subject += states or any(facts.owner_of(sentence) == name
+            subject += states or any(facts.owner_of(sentence, self.unicode_names) == name
                                      for sentence in facts.sentences(text))
         return SaidOf(declared, introduced, stating, subject)
 
@@ -178,7 +181,7 @@ class NamespaceFacts:
                                      and said.subject >= _NAME_EVIDENCE)
         subject = 0
         for text, stated in self.stating(name).values():
-            if facts.declared_name(text) == name:
+            if facts.declared_name(text, self.unicode_names) == name:
                 return True
             if facts.introduces(text, name):
                 return False

@@ -435,9 +435,11 @@ class Batch:
         # The current item's latest memories per attribute (by inferred_names), read once.
         self.latest_facts: dict[bool, list[tuple[facts.Fact, tuple[str, str]]]] = {}
         # What gate-7 reads of the stored memories, kept from item to item (see BatchFacts).
-        self.readers: dict[tuple[str, bool], BatchFacts] = {}
-        self.found: dict[tuple[str, str, bool], dict[str, Stated]] = {}
-        self.users: dict[tuple[str, bool, str], bool] = {}
+        # Each by namespace and (the last bool of a key) how names are spelled: in any letters
+        # from gate-12, in ASCII ones before (facts.owner_of).
+        self.readers: dict[tuple[str, bool, bool], BatchFacts] = {}
+        self.found: dict[tuple[str, str, bool, bool], dict[str, Stated]] = {}
+        self.users: dict[tuple[str, bool, str, bool], bool] = {}
         # The batch's memories by namespace, in order, and those of them stating facts (read
         # when gate-7 first asks, up to the count read).
         self.created_in: dict[str, list[str]] = {}
@@ -445,8 +447,8 @@ class Batch:
         self.plan_objects: dict[str, tuple[str, ...]] = {}  # see _plan_objects
         # The batch's plans by namespace and object word (see _plan_done).
         self.plan_words: dict[str, dict[str, set[str]]] = {}
-        self.stating_in: dict[str, dict[str, Stated]] = {}
-        self.read_in: dict[str, int] = {}
+        self.stating_in: dict[tuple[str, bool], dict[str, Stated]] = {}
+        self.read_in: dict[tuple[str, bool], int] = {}
 
     # -- one item -----------------------------------------------------------------------------
 
@@ -898,19 +900,21 @@ class Batch:
                     found[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)
         return tuple(found.values())
 
-    def facts_reader(self, ns: str, inferred_names: bool) -> BatchFacts:
+    def facts_reader(self, ns: str, inferred_names: bool, unicode_names: bool = True
+                     ) -> BatchFacts:
         """The namespace's stored memories read as facts by gate-7, leaving out what the batch
-        retired."""
-        reader = self.readers.get((ns, inferred_names))
+        retired; ``unicode_names`` as for :func:`facts.owner_of`."""
+        reader = self.readers.get((ns, inferred_names, unicode_names))
         if reader is None:
             memories = self.views.state.memories
 
             def usable(memory_id: str) -> bool:
                 return memory_id not in self.retired and eligible(memories.get(memory_id))
 
-            reader = self.readers[ns, inferred_names] = BatchFacts(
+            reader = self.readers[ns, inferred_names, unicode_names] = BatchFacts(
                 self, ns, lambda ids: [self.text_of(m) for m in ids], usable,
-                inferred_names=inferred_names, facts_of=facts_of)
+                inferred_names=inferred_names, facts_of=_facts_reading(unicode_names),
+                unicode_names=unicode_names)
         return reader
 
     def _forget(self, old: str) -> None:
@@ -925,19 +929,21 @@ class Batch:
             for key in [key for key, found in self.found.items() if old in found]:
                 del self.found[key]
         self.users = {key: known for key, known in self.users.items()
-                      if (key[0], key[2], False) in self.found}
+                      if (key[0], key[2], False, key[3]) in self.found}
         self.readers.clear()  # they remember names: readers are made again, cheaply
 
-    def created_stating(self, ns: str) -> dict[str, Stated]:
+    def created_stating(self, ns: str, unicode_names: bool = True) -> dict[str, Stated]:
         """The batch's memories of the namespace that state facts, in order, with their texts
         and facts (one that states none is never the latest of an attribute, nor names anyone)."""
-        ids, known = self.created_in.get(ns, []), self.stating_in.setdefault(ns, {})
-        for mid in ids[self.read_in.get(ns, 0):]:
+        key = (ns, unicode_names)
+        ids, known = self.created_in.get(ns, []), self.stating_in.setdefault(key, {})
+        read = _facts_reading(unicode_names)
+        for mid in ids[self.read_in.get(key, 0):]:
             text = self.texts[mid]
-            stated = facts_of(text)
+            stated = read(text)
             if stated:
                 known[mid] = (text, stated)
-        self.read_in[ns] = len(ids)
+        self.read_in[key] = len(ids)
         return known
 
     def memories_naming(self, ns: str, key: str, last: int) -> list[str]:
@@ -1117,14 +1123,15 @@ def new_value(batch: Batch, item: Item
               for fact, found in _latest_of_attributes(batch, item)]
     if gate_9:
         latest += [(fact, found, True) for fact, found in _rescheduled(batch, item, latest)]
-    new_values = values_in(item.text)
+    values_of = _values_reading(item)
+    new_values = values_of(item.text)
     new_from = item.valid_from or batch.at
     if not facts.is_statement(item.text):
         return None, None
     for fact, (mid, text), passed in latest:
         if not facts.is_statement(text):
             continue
-        old_values = values_in(text)
+        old_values = values_of(text)
         if not old_values or not new_values - old_values:
             continue  # the same value said again
         if old_values <= new_values and not values.announces_change(item.text):
@@ -1153,7 +1160,7 @@ def changed_since(batch: Batch, item: Item, exact: str) -> bool:
     memory holding the same text: "I live in Oslo" said again after "I moved to Denver"."""
     start = batch.valid_from_and_immutable(exact)[0]
     return any(mid != exact and batch.valid_from_and_immutable(mid)[0] > start
-               and values_in(text) - values_in(item.text)
+               and _values_reading(item)(text) - _values_reading(item)(item.text)
                for _, (mid, text) in _latest_of_attributes(batch, item, inferred_names=True))
 
 
@@ -1176,14 +1183,14 @@ class BatchFacts(NamespaceFacts):
     retires a memory one of them found (``Batch._forget``)."""
 
     def __init__(self, batch: Batch, namespace: str, read: Read, allowed: Callable[[str], bool],
-                 *, inferred_names: bool, facts_of: FactsOf) -> None:
+                 *, inferred_names: bool, facts_of: FactsOf, unicode_names: bool) -> None:
         super().__init__(batch.views, namespace, read, allowed, inferred_names=inferred_names,
-                         facts_of=facts_of)
+                         facts_of=facts_of, unicode_names=unicode_names)
         self.batch = batch
 
     def stating(self, words: str, *, dated: bool = False) -> dict[str, Stated]:
         """As :meth:`NamespaceFacts.stating`, a new dict the caller may add to."""
-        key = (self.namespace, words, dated)
+        key = (self.namespace, words, dated, self.unicode_names)
         found = self.batch.found.get(key)
         if found is None:
             found = self.batch.found[key] = super().stating(words, dated=dated)
@@ -1192,27 +1199,49 @@ class BatchFacts(NamespaceFacts):
     def is_user(self, name: str) -> bool:
         """As :meth:`NamespaceFacts.is_user`: it reads the search for ``name`` (kept in
         ``Batch.found`` while the answer holds)."""
-        key = (self.namespace, self.inferred_names, name)
+        key = (self.namespace, self.inferred_names, name, self.unicode_names)
         known = self.batch.users.get(key)
         if known is None:
             known = self.batch.users[key] = super().is_user(name)
         return known
 
 
+def _unicode_names(item: Item) -> bool:
+    """Whether ``item``'s gate reads a name spelled in any letters (gate-12), or in ASCII ones
+    only (before): the write path and the audit read an item as its gate did."""
+    return item.gate_policy not in gate.BEFORE_UNICODE_NAMES
+
+
+def _facts_reading(unicode_names: bool) -> FactsOf:
+    """The facts of a text as a gate reading names so reads them (remembered: facts_of)."""
+    if unicode_names:
+        return facts_of  # the key the readings read ahead are seeded under
+    return lambda text: facts_of(text, False)
+
+
+def _values_reading(item: Item) -> Callable[[str], frozenset[str]]:
+    """The value words of a text as ``item``'s gate reads them (remembered: values_in)."""
+    if _unicode_names(item):
+        return values_in
+    return lambda text: values_in(text, False)
+
+
 def _read_latest(batch: Batch, item: Item, inferred_names: bool
                  ) -> list[tuple[facts.Fact, tuple[str, str]]]:
-    stated_all = facts_of(item.text)
+    unicode_names = _unicode_names(item)
+    stated_all = _facts_reading(unicode_names)(item.text)
     stated = [f for f in stated_all
               if f.attribute in facts.SINGLE_VALUED and f.owner != facts.OTHER]
-    if stated and (item.kind or classified(item.text, classify.POLICY_VERSION)[0]) == "plan":
+    classify_policy = classify.POLICY_VERSION if unicode_names else classify.CLASSIFY_3
+    if stated and (item.kind or classified(item.text, classify_policy)[0]) == "plan":
         # A plan ("renew the car registration by May") changes no fact yet; only an
         # appointment or a departure, planned by nature, is rescheduled by one.
         stated = [f for f in stated if f.attribute in facts.DATED]
     if not stated:
         return []
     ns = item.namespace
-    reader = batch.facts_reader(ns, inferred_names)
-    created = batch.created_stating(ns)
+    reader = batch.facts_reader(ns, inferred_names, unicode_names)
+    created = batch.created_stating(ns, unicode_names)
     out = []
     for fact in stated:
         dated = fact.attribute in facts.DATED
@@ -1238,7 +1267,8 @@ def _rescheduled(batch: Batch, item: Item,
     stays as it happened."""
     if not (values.announces_change(item.text) or facts.reschedules(item.text)):
         return []
-    stated_all = facts_of(item.text)
+    unicode_names = _unicode_names(item)
+    stated_all = _facts_reading(unicode_names)(item.text)
     have = {(fact.attribute, fact.qualifier) for fact, _, _ in latest}
     moved = [f for f in stated_all if f.attribute in facts.DATED and f.owner != facts.OTHER
              and (f.attribute, f.qualifier) not in have]
@@ -1256,8 +1286,10 @@ def _rescheduled(batch: Batch, item: Item,
 
     # Expired memories are few and rarely looked for: a search of its own, not the batch's.
     search = NamespaceFacts(batch.views, ns, lambda ids: [batch.text_of(m) for m in ids],
-                            passed, inferred_names=True, facts_of=facts_of)
-    whose = batch.facts_reader(ns, True)  # whose a name is, read from the current memories
+                            passed, inferred_names=True, facts_of=_facts_reading(unicode_names),
+                            unicode_names=unicode_names)
+    # whose a name is, read from the current memories
+    whose = batch.facts_reader(ns, True, unicode_names)
     out = []
     for fact in moved:
         found = search.stating(_searched(fact, item), dated=True)

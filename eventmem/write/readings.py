@@ -76,7 +76,7 @@ class Reading(NamedTuple):
     """What :func:`read` reads of one text: what the memos above would compute for it."""
 
     kind: tuple[str, str]  # classify.classify(text, classify.POLICY_VERSION)
-    facts: tuple[facts.Fact, ...]  # facts.read(text)
+    facts: tuple[facts.Fact, ...]  # facts.read(text) (names in any letters, as now)
     claims: conflict.Claims  # conflict.claims(text)
 
 
@@ -84,7 +84,8 @@ def read(text: str) -> Reading:
     """The readings of ``text`` that the write path's decisions ask for (computed afresh: a
     worker process has nothing to remember them for)."""
     stated = facts.read(text)
-    return Reading(classify.classify(text, classify.POLICY_VERSION, read_facts=lambda _: stated),
+    return Reading(classify.classify(text, classify.POLICY_VERSION,
+                                     read_facts=lambda _, unicode_names: stated),
                    stated, conflict.claims(text))
 
 

@@ -102,8 +102,8 @@ def test_a_name_with_accents_or_a_hyphen_is_a_name(name: str) -> None:
 @given(st.text("abcdefghijklmnopqrstuvwxyzéíóúëöüñçøåł", min_size=2, max_size=8))
 def test_any_capitalised_latin_word_opening_a_statement_is_its_subject(word: str) -> None:
     name = word[:1].upper() + word[1:]
-    if name.lower() in facts._NOT_NAMES:
-        return
+    if name.lower() in facts._NOT_NAMES or word.endswith(("ed", "ly", "ing")):
+        return  # a word of the sentence, or read as a verb or an adverb ("Decided to ...")
     assert {f.owner for f in facts.read(f"{name} works at Globex.")} == {name.lower()}
 
 

@@ -128,11 +128,19 @@ def test_a_value_stated_in_any_of_the_readers_words_is_replaced(
 
 
 @pytest.mark.parametrize("name", ["Zoë", "Joaquín", "Ana-Sofía"])
-def test_someone_named_with_accents_moving_supersedes_nothing_of_the_users(mem, clock, name):
+def test_someone_named_with_accents_moving_supersedes_nothing_of_the_users(
+        mem, clock, monkeypatch, name):
     """gate-12: "Joaquín moved to Lyon" is Joaquín's move. gate-11 read no name in it, so a
-    sentence with no subject, the user's own move, and superseded the user's residence."""
+    sentence with no subject, the user's own move, and superseded the user's residence: a
+    gate-11 log that did so audits as decided."""
     home, theirs = _told(mem, clock, "I live in Boston.", f"{name} moved to Lyon.")
     assert theirs.action == "created"
     assert mem.get(home.memory_id).status == "active"
     assert mem.get(theirs.memory_id).status == "active"
+    with written_as(monkeypatch, gate.GATE_11):
+        clock.advance(DAY)
+        old = mem.remember("I live in Boston.", namespace="m")
+        clock.advance(DAY)
+        moved = mem.remember(f"{name} moved to Lyon.", namespace="m")
+    assert moved.action == "superseded" and moved.neighbour == old.memory_id
     checked(mem)

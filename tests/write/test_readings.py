@@ -22,7 +22,7 @@ TEXTS = STATED + generate_texts(120, seed=3)
 
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(TEXTS), st.sampled_from((classify.CLASSIFY_1, classify.CLASSIFY_2,
-                                                classify.POLICY_VERSION)))
+                                                classify.CLASSIFY_3, classify.POLICY_VERSION)))
 def test_a_remembered_reading_is_the_policy_answer(text: str, policy: str) -> None:
     assert readings.classified(text, policy) == classify.classify(text, policy)
     assert readings.facts_of(text) == facts.read(text)
@@ -40,9 +40,9 @@ def test_a_reading_made_for_another_process_is_the_remembered_one() -> None:
 def test_classify_reads_facts_through_the_reader_it_is_given() -> None:
     asked: list[str] = []
 
-    def reader(text: str) -> tuple[facts.Fact, ...]:
+    def reader(text: str, unicode_names: bool) -> tuple[facts.Fact, ...]:
         asked.append(text)
-        return facts.read(text)
+        return facts.read(text, unicode_names)
 
     for text in STATED:
         assert classify.classify(text, read_facts=reader) == classify.classify(text)
