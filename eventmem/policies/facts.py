@@ -324,6 +324,15 @@ def _spelling(unicode_names: bool) -> _Names:
     return _UNICODE_NAMES if unicode_names else _ASCII_NAMES
 
 
+def _plain(text: str) -> str:
+    """``text`` without its accents ("citroën" -> "citroen"), letters otherwise kept."""
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return unicodedata.normalize(
+        "NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
 def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
 
@@ -486,7 +495,8 @@ def read(text: str, unicode_names: bool = True) -> tuple[Fact, ...]:
             continue
         if owner == USER and speaker is not None:
             owner = speaker  # "Caroline: I moved to Denver" is Caroline's
-        lowered = sentence.lower()
+        # The vocabularies are spelled without accents: "Citroën" is the make "citroen".
+        lowered = _plain(sentence.lower()) if unicode_names else sentence.lower()
         facts = [Fact(owner, attribute, _qualifier(attribute, lowered))
                  for attribute, pattern in _COMPILED if pattern.search(lowered)]
         if _JOINED.search(sentence) and all(f.attribute != "employer" for f in facts):
@@ -666,7 +676,7 @@ def values_of(text: str, unicode_names: bool = True) -> frozenset[str]:
                     or lowered in _MONTH_WORDS:
                 continue
             if (i > 0 and token[0].isupper()) or any(c.isdigit() for c in token) \
-                    or lowered in _VALUE_WORDS:
+                    or (_plain(lowered) if unicode_names else lowered) in _VALUE_WORDS:
                 found.add(lowered)
     return frozenset(found)
 

@@ -134,6 +134,15 @@ def test_a_value_word_may_open_with_any_letter() -> None:
     assert {"łódź", "škoda", "zürich"} <= facts.values_of("I drove my Škoda from Łódź to Zürich")
 
 
+def test_a_word_of_an_attributes_vocabulary_is_known_with_its_accents() -> None:
+    # The vocabularies are spelled without accents; "Citroën" is the make "citroen".
+    assert attributes("I bought a Citroën C3!") == {"car"}
+    assert attributes("I bought a Citroen C3!") == {"car"}
+    assert "citroën" in facts.values_of("Meet my Citroën")
+    # gate-11 read the accented word as no make at all
+    assert {f.attribute for f in facts.read("I bought a Citroën C3!", False)} == set()
+
+
 def test_multi_valued_attributes_carry_what_they_are_about() -> None:
     assert facts.read("Gave a houseplant to my cousin; 5 houseplants left.")[0].qualifier == \
         "houseplant"

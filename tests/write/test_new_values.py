@@ -34,6 +34,7 @@ def _told(mem: eventmem.Engine, clock: eventmem.ManualClock, *texts: str
     ("My flight is at 9am.", "My flight was moved from 9am to 9pm."),
     ("My dentist appointment is on Monday.", "Dentist appointment moved from Monday to Friday."),
     ("I drive a Subaru Outback.", "Picked up my new car today, a Nissan Leaf."),
+    ("I drive a Fiat 500.", "I bought a Citroën C3!"),
     ("I'm single.", "I'm engaged to Ingrid now."),
     ("I work at Initech.", "First week at Northwind Traders done."),
 ])
