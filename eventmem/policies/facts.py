@@ -504,6 +504,11 @@ def read(text: str, unicode_names: bool = True) -> tuple[Fact, ...]:
         if names.seeing.search(sentence) and all(f.attribute != "relationship" for f in facts):
             facts.append(Fact(owner, "relationship", None))  # "I'm seeing Theo"
         # "My brother Liam is coming over" names the user's brother, whatever else it says.
+        if unicode_names and all(f.attribute not in ("pet", "family", "car", "phone")
+                                 for f in facts):
+            kept = _KEPT_NAMED.search(sentence)
+            if kept is not None and not set(kept.group(1).lower().split()) & _PEOPLE:
+                facts.append(Fact(owner, "pet", None))  # "User has a bearded dragon named Dottie"
         relative = names.named_relative.search(sentence)
         if relative is not None:
             facts.append(Fact(speaker or USER, "family", singular(relative.group(1).lower())))
@@ -523,6 +528,15 @@ def read(text: str, unicode_names: bool = True) -> tuple[Fact, ...]:
     return tuple(found)
 
 
+# Something one keeps that has a name of its own is a pet, whatever kind of animal it is (the
+# vocabulary cannot list them all: "a bearded dragon named Dottie", "a Maine Coon called Pico");
+# not when the thing is a person ("a daughter named Mia", "a friend called Ana").
+_KEPT_NAMED: Final = lazy_re(
+    r"\b(?i:have|has|had|got|adopted|adopt|rescued|brought home|bring home|took in)"
+    r"\s+(?i:a|an|another|our|my|their|two|three|\d+)\s+((?:[A-Za-z][a-z-]*\s+){1,3})"
+    rf"(?i:named|called)\s+{CAP}")
+_PEOPLE: Final = _RELATIVES | frozenset(
+    "guy girl boy man woman lady person baby babies kids boss client neighbor".split())  # noqa: SIM905
 _JOINED: Final = lazy_re(r"\b(?i:joined|joining|moved over to|switched to)\s+(?:the\s+)?[A-Z]")
 
 
@@ -765,7 +779,7 @@ _SEARCH_WORDS: Final = {
     "car": f"car drive drives driving vehicle truck suv {_CAR_MAKES}",
     "phone": "phone iphone pixel galaxy smartphone oneplus xperia fairphone motorola moto nokia "
              "xiaomi huawei",
-    "pet": f"{_PETS} adopted passed away died",
+    "pet": f"{_PETS} adopted passed away died named called",
     "relationship": "single dating seeing engaged married girlfriend boyfriend fiance fiancee "
                     "divorced broke relationship proposed partner",
     "count": "own owns have bought another now left",

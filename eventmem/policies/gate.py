@@ -95,7 +95,8 @@ GATE_11: Final = "gate-11"
 # as a sentence with no subject, so as the user's own move, which superseded the user's
 # residence; a modal that is also a name, before a finite verb ("Will moved to Oslo"), is a
 # name; a value word may open with any letter ("Łódź", policies.facts.values_of); and an
-# attribute's vocabulary is matched without accents ("I bought a Citroën C3" is a car). Every
+# attribute's vocabulary is matched without accents ("I bought a Citroën C3" is a car); and
+# something kept with a name of its own is a pet ("a bearded dragon named Dottie"). Every
 # other decision is gate-11's, and an item recorded by gate-11 or before is read as it was
 # (facts.read(..., unicode_names=False)).
 GATE_VERSION: Final = "gate-12"

@@ -102,8 +102,9 @@ def test_a_name_with_accents_or_a_hyphen_is_a_name(name: str) -> None:
 @given(st.text("abcdefghijklmnopqrstuvwxyzéíóúëöüñçøåł", min_size=2, max_size=8))
 def test_any_capitalised_latin_word_opening_a_statement_is_its_subject(word: str) -> None:
     name = word[:1].upper() + word[1:]
-    if name.lower() in facts._NOT_NAMES or word.endswith(("ed", "ly", "ing")):
-        return  # a word of the sentence, or read as a verb or an adverb ("Decided to ...")
+    if name.lower() in facts._NOT_NAMES or word.endswith(("ed", "ly", "ing")) or (
+            facts._FIRST_PERSON.match(name)):
+        return  # a word of the sentence, a verb or an adverb ("Decided to ..."), or "Ive"
     assert {f.owner for f in facts.read(f"{name} works at Globex.")} == {name.lower()}
 
 
@@ -141,6 +142,24 @@ def test_a_word_of_an_attributes_vocabulary_is_known_with_its_accents() -> None:
     assert "citroën" in facts.values_of("Meet my Citroën")
     # gate-11 read the accented word as no make at all
     assert {f.attribute for f in facts.read("I bought a Citroën C3!", False)} == set()
+
+
+@pytest.mark.parametrize("text", [
+    "User has a bearded dragon named Dottie",
+    "We adopted a French bulldog named Olive!",
+    "I have a Maine Coon called Pico.",
+])
+def test_something_kept_with_a_name_of_its_own_is_a_pet(text: str) -> None:
+    # Whatever the animal: the vocabulary cannot list them all.
+    assert attributes(text) == {"pet"}
+    assert "pet" in facts.read_question("What pet does the user have?").attribute
+    assert set(facts.attribute_words("pet").split()) & {"named", "called"}
+
+
+@pytest.mark.parametrize("text", [
+    "User has a daughter named Mia", "I have a friend called Ana.", "I have a car named Betsy"])
+def test_a_person_or_a_car_with_a_name_is_no_pet(text: str) -> None:
+    assert "pet" not in attributes(text)
 
 
 def test_multi_valued_attributes_carry_what_they_are_about() -> None:
