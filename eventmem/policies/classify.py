@@ -291,11 +291,17 @@ _IRREGULAR: Final[dict[str, str]] = {
 }
 # A leading date clause ("On March 3, 2025, User moved ..."), then the subject: the user as an
 # extraction pipeline names them, or a name (one or two capitalised words), possibly possessive.
-_SUBJECT = lazy_re(
-    r"^(?P<lead>(?:(?:[Oo]n|[Ii]n|[Ss]ince|[Aa]s of) [^,.!?]{1,30}?(?:, \d{4})?,\s+)?)"
-    r"(?P<subject>(?:[Tt]he\s+)?[Uu]ser|[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+[A-Z][a-z]+)?)"
-    r"(?P<poss>'s\b)?\s+(?P<adverbs>" + _ADVERBS + r")(?P<verb>[a-z]+n't|[a-z]+)\b"
-)
+def _subject(name: str, word: str) -> re.Pattern[str]:
+    return lazy_re(
+        r"^(?P<lead>(?:(?:[Oo]n|[Ii]n|[Ss]ince|[Aa]s of) [^,.!?]{1,30}?(?:, \d{4})?,\s+)?)"
+        rf"(?P<subject>(?:[Tt]he\s+)?[Uu]ser|{name}(?:\s+{word})?)"
+        r"(?P<poss>'s\b)?\s+(?P<adverbs>" + _ADVERBS + r")(?P<verb>[a-z]+n't|[a-z]+)\b")
+
+
+# classify-4 takes a name in any letters ("Joaquín has to file the report" is a plan of the
+# user's, should Joaquín be the user); classify-3 and before ASCII ones only.
+_SUBJECT = _subject(facts.NAME, f"{facts.CAP}{facts.LOW}+")
+_ASCII_SUBJECT = _subject(facts.ASCII_NAME, "[A-Z][a-z]+")
 _SENTENCE_END = lazy_re(r"(?<=[.!?;])\s+")
 
 
@@ -337,10 +343,10 @@ def _rewrite(match: re.Match[str], *, names: bool = True) -> str:
     return f"{match['lead']}I {match['adverbs']}{agreed}"
 
 
-def _first_person(text: str) -> str:
+def _first_person(text: str, subject: re.Pattern[str] = _SUBJECT) -> str:
     """``text`` with the subject that starts each sentence in the first person, when it is the
     user named in the third person or a name followed by a verb; else ``text`` unchanged."""
-    return " ".join(_SUBJECT.sub(_rewrite, sentence, count=1)
+    return " ".join(subject.sub(_rewrite, sentence, count=1)
                     for sentence in _SENTENCE_END.split(text.strip()))
 
 
@@ -382,7 +388,8 @@ def classify(text: str, policy: str = POLICY_VERSION, *,
     forms = [norm]
     if policy != CLASSIFY_1:
         unified = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
-        rewritten = _first_person(unified)
+        rewritten = _first_person(unified, _SUBJECT if policy not in (CLASSIFY_2, CLASSIFY_3)
+                                  else _ASCII_SUBJECT)
         if rewritten != unified:
             forms.append(_normalize(rewritten))
     decided = next(((kind, rule) for i, (kind, _, _) in enumerate(_compiled()) for form in forms

@@ -230,3 +230,14 @@ def test_classify_1_decides_as_it_did() -> None:
     assert classify("The user is allergic to peanuts.", CLASSIFY_1) == ("context", DEFAULT_RULE)
     assert classify("User prefers window seats.", CLASSIFY_1) == ("context", DEFAULT_RULE)
     assert classify("I'm allergic to peanuts.", CLASSIFY_1) == ("identity", "identity:allergy")
+
+
+@pytest.mark.parametrize("name", ["Zara", "Joaquín", "Hélène", "Ana-Sofía", "Łukasz"])
+def test_a_named_persons_plan_is_a_plan_whatever_letters_spell_the_name(name: str) -> None:
+    # classify-4: read as "I have to file ..."; classify-3 took "Joaquín" for no name and filed
+    # the plan as context, which decays within days.
+    assert classify(f"{name} has to file the expense report by February 4.")[0] == "plan"
+    assert classify(f"{name} needs to sort out their fishing licence soon.")[0] == "plan"
+    if not name.isascii():
+        assert classify(f"{name} needs to sort out their fishing licence soon.",
+                        classifier.CLASSIFY_3)[0] == "context"
