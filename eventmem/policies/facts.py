@@ -194,6 +194,9 @@ _COMPILED: Final = tuple((name, lazy_re(pattern)) for name, pattern in _ATTRIBUT
 # and so on): the same table serves, but these question forms come first.
 _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
     (name, lazy_re(pattern)) for name, pattern in (
+        # First: the alternatives of a preference may hold any attribute's word ("Do I prefer
+        # city breaks or camping trips?" asks no city).
+        ("preference", r"\bprefer\w*|\brather\b.*\bor\b"),
         ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bfree time\b|\bspare time\b"),
         ("birthday", r"\bwhen (?:was|were) \w+ born\b|\bbirthday\b"),
         ("title", r"\bfor a living\b|\bjob title\b|\bwhat (?:is|'s) \w+(?:'s)? (?:job|role)\b"

@@ -162,6 +162,16 @@ def test_a_person_or_a_car_with_a_name_is_no_pet(text: str) -> None:
     assert "pet" not in attributes(text)
 
 
+@pytest.mark.parametrize("question", [
+    "Do I prefer city breaks or camping trips?",
+    "Which does Dana prefer: a car or a bike?",
+    "Would the user rather live in a flat or a house?",
+])
+def test_a_preference_question_asks_a_preference_whatever_its_alternatives_name(question):
+    asked = facts.read_question(question)
+    assert asked is not None and asked.attribute == "preference"
+
+
 def test_multi_valued_attributes_carry_what_they_are_about() -> None:
     assert facts.read("Gave a houseplant to my cousin; 5 houseplants left.")[0].qualifier == \
         "houseplant"
