@@ -120,9 +120,11 @@ def test_a_text_a_pattern_matches_always_passes_the_prefilter(patterns, texts, d
 
 
 def _plain_classify(text: str) -> tuple[str, str]:
-    """classify without its exits: each kind tried on the text, then on its first-person form."""
+    """classify-2 without its exits: each kind tried on the text, then on its first-person form
+    (a name in ASCII letters, as classify-2 read it)."""
     unified = unicodedata.normalize("NFKC", text).translate(classify._APOSTROPHES)
-    forms = [classify._normalize(text), classify._normalize(classify._first_person(unified))]
+    first_person = classify._first_person(unified, classify._ASCII_SUBJECT)
+    forms = [classify._normalize(text), classify._normalize(first_person)]
     for kind, pattern, names in classify._compiled():
         for norm in forms:
             match = pattern.search(norm)
