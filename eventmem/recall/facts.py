@@ -18,7 +18,7 @@ except for appointments and departures: a plan about the car is no answer to "Wh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, NamedTuple
 
 from eventmem.policies import facts
@@ -95,9 +95,7 @@ class NamespaceFacts:
         alone for anyone else. ``one_name``: of several names that pass for the user's, only
         the best shown (see :meth:`evidence`)."""
         if owner == USER:
-            named = sorted({f.owner for _, stated in found.values() for f in stated}
-                           - {USER, OTHER})
-            names = [name for name in named if self.is_user(name)]
+            names = [name for name in sorted(_named(found)) if self.is_user(name)]
             if one_name and len(names) > 1:
                 # A user has one name. Others talked about as often pass the inference too
                 # ("Fatima is seeing someone new", "Fatima got a new job", ...), and their facts
@@ -115,9 +113,8 @@ class NamespaceFacts:
         """Whether another name ``found`` states facts of passes for the user's and is better
         shown to be (the one-name rule of :meth:`owners`, for a question about ``name``)."""
         mine = self.evidence(name)
-        named = sorted({f.owner for _, stated in found.values() for f in stated}
-                       - {USER, OTHER, name})
-        return any(self.is_user(other) and self.evidence(other) > mine for other in named)
+        return any(self.is_user(other) and self.evidence(other) > mine
+                   for other in sorted(_named(found) - {name}))
 
     def is_user(self, name: str) -> bool:
         """Whether the memories show ``name`` to be the user's: the user declares it ("I'm
@@ -170,6 +167,13 @@ class NamespaceFacts:
             subject += states or any(facts.owner_of(sentence) == name
                                      for sentence in facts.sentences(text))
         return SaidOf(declared, introduced, stating, subject)
+
+    def may_be_user(self, name: str, others: Iterable[str]) -> bool:
+        """Whether nothing said tells ``name`` apart from the user: no memory introduces it as
+        someone else ("my friend Dana") and none of ``others`` (the other names at hand) passes
+        for the user's (a user has one name)."""
+        return not self.said_of(name).introduced and not any(
+            self.is_user(other) for other in sorted(set(others) - {USER, OTHER, name}))
 
     def _shows_user(self, name: str) -> bool:
         if self.names_from_all:
@@ -249,6 +253,24 @@ def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tup
     if not found:
         return []
     owners = namespace_facts.owners(question.owner, found, one_name=True)
+    chosen = _stating_of(found, question, owners)
+    if not chosen and USER not in owners and question.owner != OTHER and \
+            namespace_facts.may_be_user(question.owner, _named(found)):
+        # Nothing states the attribute of the name asked about, and nothing tells the name
+        # apart from the user's: agents ask about their user by name ("Where does Wes live?")
+        # long before the memories show whose name it is. The user's own statement of the
+        # attribute is then the best evidence at hand; never a fact of someone else named.
+        chosen = _stating_of(found, question, frozenset({USER}))
+    return chosen
+
+
+def _named(found: Mapping[str, tuple[str, tuple[Fact, ...]]]) -> set[str]:
+    """The names ``found`` states facts of."""
+    return {f.owner for _, stated in found.values() for f in stated} - {USER, OTHER}
+
+
+def _stating_of(found: Mapping[str, tuple[str, tuple[Fact, ...]]], question: Question,
+                owners: frozenset[str]) -> list[str]:
     return [mid for mid, (text, stated) in found.items()
             if any(_answers(fact, question, owners) for fact in stated)
             and _names_an_option(text, question)
@@ -296,23 +318,30 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
     the memories show to be the user's), ``hits`` with the user's own plans first, then the
     plans of someone named ("Kofi needs to sort out their wedding venue soon": the user's,
     should the name be theirs, else someone else's), then the rest, each group in its order;
-    the scores stay where they were in the list. Unchanged for any other question, and for one
-    about a name not shown to be the user's."""
+    the scores stay where they were in the list. For a name not shown to be the user's, its
+    plans and the user's come first while nothing tells it apart from the user's (see
+    :meth:`NamespaceFacts.may_be_user`). Unchanged for any other question."""
     owner = facts.question_owner(plan.text)
     if plan.intent != "todo" or owner is None or owner == OTHER:
         return hits
     memories = views.state.memories
     namespace_facts = NamespaceFacts(views, namespace, read, allowed, names_from_all=True)
-    if owner != USER and not namespace_facts.is_user(owner):
-        return hits
     planned = [mid for mid, _, _ in hits if memories[mid].kind == "plan"]
     whose = dict(zip(planned, (_plan_owner(text) for text in read(planned)), strict=True))
+    if owner != USER and not namespace_facts.is_user(owner):
+        # A name the memories do not show to be the user's: its own plans and, as long as
+        # nothing tells the name apart from the user's (see _stating), the user's.
+        if not namespace_facts.may_be_user(owner, filter(None, whose.values())):
+            return hits
+        mine = {USER, owner}
+    else:
+        mine = {USER}
 
     def group(memory_id: str) -> int:
         who = whose.get(memory_id)
         if who is None or who == OTHER:
             return 2
-        return 0 if who == USER or namespace_facts.is_user(who) else 1
+        return 0 if who in mine or namespace_facts.is_user(who) else 1
 
     order = sorted(range(len(hits)), key=lambda i: (group(hits[i][0]), i))
     return [(hits[j][0], hits[i][1], hits[j][2]) for i, j in enumerate(order)]
