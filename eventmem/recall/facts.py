@@ -317,7 +317,8 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
     """For a to-do question about the user ("What do I still need to get done?", or about a name
     the memories show to be the user's), ``hits`` with the user's own plans first, then the
     plans of someone named ("Kofi needs to sort out their wedding venue soon": the user's,
-    should the name be theirs, else someone else's), then the rest, each group in its order;
+    should the name be theirs, else someone else's), then the rest, each group in its order
+    with its tasks before its appointments and departures;
     the scores stay where they were in the list. For a name not shown to be the user's, its
     plans and the user's come first while nothing tells it apart from the user's (see
     :meth:`NamespaceFacts.may_be_user`). Unchanged for any other question."""
@@ -327,7 +328,13 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
     memories = views.state.memories
     namespace_facts = NamespaceFacts(views, namespace, read, allowed, names_from_all=True)
     planned = [mid for mid, _, _ in hits if memories[mid].kind == "plan"]
-    whose = dict(zip(planned, (_plan_owner(text) for text in read(planned)), strict=True))
+    texts = read(planned)
+    whose = dict(zip(planned, (_plan_owner(text) for text in texts), strict=True))
+    # A to-do list is what there is to get done ("I need to file my tax return by May 12"); an
+    # occasion in the calendar ("My physio appointment is on Wednesday", a flight) is only to be
+    # attended: within each group, tasks come before occasions.
+    occasions = {mid for mid, text in zip(planned, texts, strict=True)
+                 if text and any(f.attribute in facts.DATED for f in facts.read(text))}
     if owner != USER and not namespace_facts.is_user(owner):
         # A name the memories do not show to be the user's: its own plans and, as long as
         # nothing tells the name apart from the user's (see _stating), the user's.
@@ -343,7 +350,8 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
             return 2
         return 0 if who in mine or namespace_facts.is_user(who) else 1
 
-    order = sorted(range(len(hits)), key=lambda i: (group(hits[i][0]), i))
+    order = sorted(range(len(hits)),
+                   key=lambda i: (group(hits[i][0]), hits[i][0] in occasions, i))
     return [(hits[j][0], hits[i][1], hits[j][2]) for i, j in enumerate(order)]
 
 

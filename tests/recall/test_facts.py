@@ -349,3 +349,13 @@ def test_a_to_do_question_about_a_name_nothing_tells_from_the_users_gets_the_use
           "I need to renew my passport by March 19.", "Hugo went vegetarian.")
     hits = mem.recall("Is there anything Hugo has to take care of soon?", namespace="n", k=3)
     assert hits[0].text == "I need to renew my passport by March 19."
+
+
+def test_a_to_do_question_gets_tasks_before_appointments(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    _said(mem, clock, "Remind me to submit the conference abstract by June 23.",
+          "Kofi needs to sort out their wedding venue soon.",
+          "My physio appointment is on Wednesday.")
+    hits = mem.recall("Any deadlines coming up for me?", namespace="n", k=3)
+    assert [h.text for h in hits[:2]] == ["Remind me to submit the conference abstract by June 23.",
+                                         "My physio appointment is on Wednesday."]
