@@ -25,6 +25,7 @@ from eventmem.policies import facts
 from eventmem.policies.facts import OTHER, USER, Fact, Question
 from eventmem.recall import channels as ch
 from eventmem.recall.plan import QueryPlan
+from eventmem.write import readings
 from projections import Projections
 from projections.state import MemoryRecord
 
@@ -62,9 +63,10 @@ class NamespaceFacts:
 
     def __init__(self, views: Projections, namespace: str, read: Read, allowed: ch.Allowed,
                  *, inferred_names: bool = True, names_from_all: bool = False,
-                 facts_of: FactsOf = facts.read) -> None:
+                 facts_of: FactsOf = readings.facts_of) -> None:
         self.views, self.namespace, self.read, self.allowed = views, namespace, read, allowed
-        # The write path passes a cache of facts.read: it reads the same texts item after item.
+        # facts.read, remembered: every recall and every write item reads the facts of the same
+        # stored texts again (whose a name is reads up to 200 memories per name).
         self.facts_of = facts_of
         # Whether a name the memories only use as the user's counts (see is_user): enough to
         # order a recall, not to replace a fact (the write path takes declared names only).
@@ -298,7 +300,8 @@ def _last_occasion(namespace_facts: NamespaceFacts, question: Question, at: int)
 
     # Passed memories are few: a search of their own. Whose a name is reads the memories
     # eligible as usual (``namespace_facts``), not only the passed ones.
-    search = NamespaceFacts(views, namespace, namespace_facts.read, passed)
+    search = NamespaceFacts(views, namespace, namespace_facts.read, passed,
+                            facts_of=namespace_facts.facts_of)
     found = search.stating(_search_words(question), dated=True)
     return _stating(namespace_facts, found, question)
 
@@ -334,7 +337,8 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
     # occasion in the calendar ("My physio appointment is on Wednesday", a flight) is only to be
     # attended: within each group, tasks come before occasions.
     occasions = {mid for mid, text in zip(planned, texts, strict=True)
-                 if text and any(f.attribute in facts.DATED for f in facts.read(text))}
+                 if text and any(f.attribute in facts.DATED
+                                 for f in namespace_facts.facts_of(text))}
     if owner != USER and not namespace_facts.is_user(owner):
         # A name the memories do not show to be the user's: its own plans and, as long as
         # nothing tells the name apart from the user's (see _stating), the user's.
