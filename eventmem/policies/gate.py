@@ -89,7 +89,13 @@ GATE_10: Final = "gate-10"
 # both to the end of the text, so "... Jonas thinks it's way too long" closed "I want to save
 # 1500 dollars for yoga gear by January. Quentin thinks it's way too long". Every other decision
 # is gate-10's.
-GATE_VERSION: Final = "gate-11"
+GATE_11: Final = "gate-11"
+# gate-14: a report of a plan done that the gate would make an update of the plan ("Theo renewed
+# the car registration" after "Theo has to renew the car registration by March 22", a close
+# neighbour under a semantic embedder) is created and closes the plan, as a repeat or a merge of
+# it already was: an update carried the plan on, kind and all, so a to-do question got the
+# report as an open plan. gate-11 and before updated it. Every other decision is gate-11's.
+GATE_VERSION: Final = "gate-14"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"
@@ -111,6 +117,8 @@ BEFORE_RESCHEDULES: Final = BEFORE_CORRECTIONS | {GATE_8}
 BEFORE_READER_WORDS: Final = BEFORE_RESCHEDULES | {GATE_9}
 # The versions before gate-11, which matched a plan's object across sentences.
 BEFORE_PLAN_SENTENCES: Final = BEFORE_READER_WORDS | {GATE_10}
+# The versions before gate-14, which let a report of a plan done update the plan.
+BEFORE_DONE_UPDATES: Final = BEFORE_PLAN_SENTENCES | {GATE_11}
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

@@ -544,9 +544,11 @@ class Batch:
             decision = gate.GateDecision("create", "value_changed_since", decision.neighbour,
                                          decision.similarity)
         done = None if item.gate_policy in gate.BEFORE_PLANS else self._plan_done(item)
-        if done is not None and decision.neighbour == done[0] \
-                and decision.action in ("reinforce", "skip", "merge"):
-            # A report of the plan done is news about it, never a repeat of it.
+        absorbing = ("reinforce", "skip", "merge") if item.gate_policy in gate.BEFORE_DONE_UPDATES \
+            else ("reinforce", "skip", "merge", "update")
+        if done is not None and decision.neighbour == done[0] and decision.action in absorbing:
+            # A report of the plan done is news about it, never a repeat of it, nor the plan
+            # carried on (gate-14: an update would make the report a plan).
             decision = gate.GateDecision("create", done[1].rule)
         outcomes = len(self.outcomes)
         match decision.action:

@@ -98,6 +98,29 @@ def test_a_report_closes_a_plan_only_on_words_of_one_sentence(mem, clock, monkey
     checked(mem)
 
 
+def test_a_report_of_the_plan_done_never_carries_the_plan_on(store_path, clock, monkeypatch):
+    """gate-14: with a gate that takes the report for a near duplicate of the plan (as a
+    semantic embedder does), differing in a value, the report would update the plan and inherit
+    its kind: an open plan to a to-do question. It is created and closes the plan instead. A
+    gate-11 log, which updated the plan, audits as decided."""
+    plan_text, report = ("Theo has to renew the car registration by March 22.",
+                         "Theo renewed the car registration.")
+    loose = eventmem.Config(gate=gate.GateParams(near_duplicate=0.3))
+    with eventmem.open(store_path, clock=clock, config=loose) as mem:
+        plan = mem.remember(plan_text, namespace="a")
+        clock.advance(timedelta(days=1))
+        done = mem.remember(report, namespace="a")
+        assert (done.action, done.rule) == ("created", "plan_done_verb")
+        assert mem.get(done.memory_id).kind != "plan"
+        assert mem.get(plan.memory_id).status == "superseded"
+        mem.remember(plan_text, namespace="b")
+        with written_as(monkeypatch, gate.GATE_11):
+            clock.advance(timedelta(days=1))
+            old = mem.remember(report, namespace="b")
+        assert old.action == "updated" and mem.get(old.memory_id).kind == "plan"
+        checked(mem)
+
+
 def test_a_plan_past_its_deadline_is_not_returned(mem, clock):
     plan = mem.remember("I need to file my insurance claim by January 10")
     assert plan.memory_id in {h.memory_id for h in mem.recall("What do I still need to do?")}
