@@ -191,10 +191,14 @@ def _regular_past(word: str) -> bool:
     return any(base and (base not in STOPWORDS or base == "do") for base in bases)
 
 
-def completes(plan_text: str, text: str, *, one_sentence: bool = False) -> Completion | None:
+def completes(plan_text: str, text: str, *, one_sentence: bool = False,
+              passive: bool = False) -> Completion | None:
     """Whether ``text`` reports done what ``plan_text`` intends (see the module docstring).
     ``one_sentence``: the plan's object and the report's are each read within their sentence
-    (:func:`plan_action`), so words of a later sentence match nothing."""
+    (:func:`plan_action`), so words of a later sentence match nothing. ``passive`` (gate-13):
+    the object may also come before the verb, as in the passive and the causative ("The
+    passport is renewed", "Got the car registration renewed", "User: tax return filed"); who
+    did it is then whoever the words before the object name."""
     action = plan_action(plan_text, one_sentence=one_sentence)
     if action is None or not may_report_done(text):
         return None
@@ -214,15 +218,40 @@ def completes(plan_text: str, text: str, *, one_sentence: bool = False) -> Compl
     found = re.search(rf"\b{re.escape(verb_word)}\b", text, re.I)
     head = text[: found.start()] if found else ""
     head = re.sub(r"\b(?:has|have|had|'ve|just|finally|already)\s*$", "", head.strip(), flags=re.I)
-    subject = _subject(head)
-    if subject == "other" or action.subject == "other" or (
-            subject and action.subject and subject != action.subject):
-        return None
     after = words[at + 1:]
     if one_sentence and found is not None:
         after = _words(_sentence_of(text[found.end():]))
     matched = tuple(sorted(action.objects & _content(after)))
     needed = max(1, -(-len(action.objects) // 2))
+    if len(matched) < needed and passive and found is not None and action.subject != "other":
+        return _passive(action, text[: found.start()], rule, needed)
+    subject = _subject(head)
+    if subject == "other" or action.subject == "other" or (
+            subject and action.subject and subject != action.subject):
+        return None
     if len(matched) < needed:
         return None
     return Completion(action.verb, matched, round(len(matched) / len(action.objects), 6), rule)
+
+
+def _passive(action: Action, head: str, rule: str, needed: int) -> Completion | None:
+    """The completion a passive or causative report states: the plan's object words in the
+    sentence before the verb, and whoever the words before them name doing it."""
+    sentence = _LAST_SENTENCE.split(head)[-1]
+    matched = tuple(sorted(action.objects & _content(_words(sentence))))
+    if len(matched) < needed:
+        return None
+    first = min(m.start() for word in matched
+                if (m := re.search(rf"\b{re.escape(word)}\b", sentence, re.I)) is not None)
+    subject = _subject(_PASSIVE_TAIL.sub("", sentence[:first]).strip().rstrip(":,").strip())
+    if subject == "other" or (subject and action.subject and subject != action.subject):
+        return None
+    return Completion(action.verb, matched, round(len(matched) / len(action.objects), 6), rule)
+
+
+_LAST_SENTENCE = lazy_re(r"[.!?;]\s+|\n")
+# What stands between a doer and the object of a passive or causative: "Theo got the", "The",
+# "User:", "Finally had my".
+_PASSIVE_TAIL = lazy_re(
+    r"(?:\b(?:got|get|gets|getting|had|has|have|is|was|are|were|been|finally|just|already)\s+)*"
+    r"(?:\b(?:the|my|our|his|her|their|its|a|an)\s+)?$", re.I)

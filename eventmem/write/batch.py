@@ -59,6 +59,7 @@ from eventmem.events import (
 from eventmem.policies import (
     category,
     classify,
+    corrections,
     emotion,
     facts,
     gate,
@@ -435,9 +436,11 @@ class Batch:
         # The current item's latest memories per attribute (by inferred_names), read once.
         self.latest_facts: dict[bool, list[tuple[facts.Fact, tuple[str, str]]]] = {}
         # What gate-7 reads of the stored memories, kept from item to item (see BatchFacts).
-        self.readers: dict[tuple[str, bool], BatchFacts] = {}
-        self.found: dict[tuple[str, str, bool], dict[str, Stated]] = {}
-        self.users: dict[tuple[str, bool, str], bool] = {}
+        self.readers: dict[tuple[str, bool, int], BatchFacts] = {}
+        # By namespace, words, dated and reader edition; whose a name is by namespace,
+        # inferred_names, name and reader edition.
+        self.found: dict[tuple[str, str, bool, int], dict[str, Stated]] = {}
+        self.users: dict[tuple[str, bool, str, int], bool] = {}
         # The batch's memories by namespace, in order, and those of them stating facts (read
         # when gate-7 first asks, up to the count read).
         self.created_in: dict[str, list[str]] = {}
@@ -445,8 +448,8 @@ class Batch:
         self.plan_objects: dict[str, tuple[str, ...]] = {}  # see _plan_objects
         # The batch's plans by namespace and object word (see _plan_done).
         self.plan_words: dict[str, dict[str, set[str]]] = {}
-        self.stating_in: dict[str, dict[str, Stated]] = {}
-        self.read_in: dict[str, int] = {}
+        self.stating_in: dict[tuple[str, int], dict[str, Stated]] = {}  # by (ns, edition)
+        self.read_in: dict[tuple[str, int], int] = {}
 
     # -- one item -----------------------------------------------------------------------------
 
@@ -575,7 +578,11 @@ class Batch:
         ``correction_similarity`` similar, not immutable, and differs from it in a value (the
         evidence, in the rule: ``correction:<value kind>``). Gate-7 value supersession already
         settles a person's attribute restated; this covers any other corrected statement."""
-        if not category.is_correction(item.text):
+        phrasings = item.gate_policy not in gate.BEFORE_PHRASINGS
+        if phrasings and self._take_back(item, memory_id):
+            return
+        if not (category.is_correction(item.text)
+                or (phrasings and corrections.takes_back(item.text))):
             return
         for old, similarity in near.ranked[:self.params.correction_neighbours]:
             if similarity < self.params.correction_similarity:
@@ -590,6 +597,37 @@ class Batch:
                 self.outcomes[-1] = self.outcomes[-1]._replace(
                     action="superseded", rule=rule, neighbour=old, similarity=similarity)
                 return
+
+    def _take_back(self, item: Item, memory_id: str) -> bool:
+        """gate-13: a correction naming the value it takes back ("No wait, I meant Denver, not
+        Bristol") supersedes the newest of the namespace's last ``correction_recent`` memories
+        that holds that value (what was just said), unless immutable; the rule
+        ``correction:taken_back`` is the evidence. Whether it did."""
+        text = item.text
+        if not (category.is_correction(text) or corrections.takes_back(text)):
+            return False
+        wrong = corrections.taken_back(text)
+        if wrong is None:
+            return False
+        ns, recent = item.namespace, self.params.correction_recent
+        space = self.views.vectors.spaces.get(ns)
+        stored = space.ids[max(0, space.count - recent):space.count] if space else []
+        latest = [*stored, *self.created_in.get(ns, [])][-recent - 1:]
+        for old in reversed(latest):
+            if old == memory_id or old in self.retired \
+                    or not (old in self.created or eligible(self.views.state.memories.get(old))):
+                continue
+            if not corrections.holds(self.text_of(old), wrong) \
+                    or self.valid_from_and_immutable(old)[1]:
+                continue
+            vector = self.queries_by_text[text].vector
+            rule = "correction:taken_back"
+            similarity = round(float(self.vector_of(old) @ vector), 6)
+            self.supersede(old, memory_id, item.valid_from or self.at, rule, similarity, item)
+            self.outcomes[-1] = self.outcomes[-1]._replace(
+                action="superseded", rule=rule, neighbour=old, similarity=similarity)
+            return True
+        return False
 
     def _given(self, i: int, item: Item, chash: str) -> None:
         """An item whose fate the caller decided: ``update(memory_id, text)`` (a new version
@@ -637,7 +675,8 @@ class Batch:
                 continue
             completion = plans.completes(
                 self.text_of(memory_id), item.text,
-                one_sentence=item.gate_policy not in gate.BEFORE_PLAN_SENTENCES)
+                one_sentence=item.gate_policy not in gate.BEFORE_PLAN_SENTENCES,
+                passive=item.gate_policy not in gate.BEFORE_PHRASINGS)
             if completion is not None:
                 return memory_id, completion
         return None
@@ -898,19 +937,19 @@ class Batch:
                     found[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)
         return tuple(found.values())
 
-    def facts_reader(self, ns: str, inferred_names: bool) -> BatchFacts:
-        """The namespace's stored memories read as facts by gate-7, leaving out what the batch
-        retired."""
-        reader = self.readers.get((ns, inferred_names))
+    def facts_reader(self, ns: str, inferred_names: bool, edition: int) -> BatchFacts:
+        """The namespace's stored memories read as facts by gate-7 (with the reader's
+        ``edition``), leaving out what the batch retired."""
+        reader = self.readers.get((ns, inferred_names, edition))
         if reader is None:
             memories = self.views.state.memories
 
             def usable(memory_id: str) -> bool:
                 return memory_id not in self.retired and eligible(memories.get(memory_id))
 
-            reader = self.readers[ns, inferred_names] = BatchFacts(
+            reader = self.readers[ns, inferred_names, edition] = BatchFacts(
                 self, ns, lambda ids: [self.text_of(m) for m in ids], usable,
-                inferred_names=inferred_names, facts_of=facts_of)
+                inferred_names=inferred_names, edition=edition)
         return reader
 
     def _forget(self, old: str) -> None:
@@ -925,19 +964,20 @@ class Batch:
             for key in [key for key, found in self.found.items() if old in found]:
                 del self.found[key]
         self.users = {key: known for key, known in self.users.items()
-                      if (key[0], key[2], False) in self.found}
+                      if (key[0], key[2], False, key[3]) in self.found}
         self.readers.clear()  # they remember names: readers are made again, cheaply
 
-    def created_stating(self, ns: str) -> dict[str, Stated]:
-        """The batch's memories of the namespace that state facts, in order, with their texts
-        and facts (one that states none is never the latest of an attribute, nor names anyone)."""
-        ids, known = self.created_in.get(ns, []), self.stating_in.setdefault(ns, {})
-        for mid in ids[self.read_in.get(ns, 0):]:
+    def created_stating(self, ns: str, edition: int) -> dict[str, Stated]:
+        """The batch's memories of the namespace that state facts (read with the reader's
+        ``edition``), in order, with their texts and facts (one that states none is never the
+        latest of an attribute, nor names anyone)."""
+        ids, known = self.created_in.get(ns, []), self.stating_in.setdefault((ns, edition), {})
+        for mid in ids[self.read_in.get((ns, edition), 0):]:
             text = self.texts[mid]
-            stated = facts_of(text)
+            stated = facts_of(text, edition)
             if stated:
                 known[mid] = (text, stated)
-        self.read_in[ns] = len(ids)
+        self.read_in[ns, edition] = len(ids)
         return known
 
     def memories_naming(self, ns: str, key: str, last: int) -> list[str]:
@@ -1173,17 +1213,17 @@ def _latest_of_attributes(batch: Batch, item: Item, *, inferred_names: bool = Fa
 class BatchFacts(NamespaceFacts):
     """A namespace's stored memories read as facts for gate-7, remembered by the batch from
     item to item (searches and whose a name is: ``Batch.found``, ``Batch.users``) until it
-    retires a memory one of them found (``Batch._forget``)."""
+    retires a memory one of them found (``Batch._forget``), each with the reader's ``edition``."""
 
     def __init__(self, batch: Batch, namespace: str, read: Read, allowed: Callable[[str], bool],
-                 *, inferred_names: bool, facts_of: FactsOf) -> None:
+                 *, inferred_names: bool, edition: int) -> None:
         super().__init__(batch.views, namespace, read, allowed, inferred_names=inferred_names,
-                         facts_of=facts_of)
-        self.batch = batch
+                         facts_of=read_with(edition))
+        self.batch, self.edition = batch, edition
 
     def stating(self, words: str, *, dated: bool = False) -> dict[str, Stated]:
         """As :meth:`NamespaceFacts.stating`, a new dict the caller may add to."""
-        key = (self.namespace, words, dated)
+        key = (self.namespace, words, dated, self.edition)
         found = self.batch.found.get(key)
         if found is None:
             found = self.batch.found[key] = super().stating(words, dated=dated)
@@ -1192,7 +1232,7 @@ class BatchFacts(NamespaceFacts):
     def is_user(self, name: str) -> bool:
         """As :meth:`NamespaceFacts.is_user`: it reads the search for ``name`` (kept in
         ``Batch.found`` while the answer holds)."""
-        key = (self.namespace, self.inferred_names, name)
+        key = (self.namespace, self.inferred_names, name, self.edition)
         known = self.batch.users.get(key)
         if known is None:
             known = self.batch.users[key] = super().is_user(name)
@@ -1201,7 +1241,8 @@ class BatchFacts(NamespaceFacts):
 
 def _read_latest(batch: Batch, item: Item, inferred_names: bool
                  ) -> list[tuple[facts.Fact, tuple[str, str]]]:
-    stated_all = facts_of(item.text)
+    edition = reader_edition(item)
+    stated_all = facts_of(item.text, edition)
     stated = [f for f in stated_all
               if f.attribute in facts.SINGLE_VALUED and f.owner != facts.OTHER]
     if stated and (item.kind or classified(item.text, classify.POLICY_VERSION)[0]) == "plan":
@@ -1211,8 +1252,8 @@ def _read_latest(batch: Batch, item: Item, inferred_names: bool
     if not stated:
         return []
     ns = item.namespace
-    reader = batch.facts_reader(ns, inferred_names)
-    created = batch.created_stating(ns)
+    reader = batch.facts_reader(ns, inferred_names, edition)
+    created = batch.created_stating(ns, edition)
     out = []
     for fact in stated:
         dated = fact.attribute in facts.DATED
@@ -1238,7 +1279,8 @@ def _rescheduled(batch: Batch, item: Item,
     stays as it happened."""
     if not (values.announces_change(item.text) or facts.reschedules(item.text)):
         return []
-    stated_all = facts_of(item.text)
+    edition = reader_edition(item)
+    stated_all = facts_of(item.text, edition)
     have = {(fact.attribute, fact.qualifier) for fact, _, _ in latest}
     moved = [f for f in stated_all if f.attribute in facts.DATED and f.owner != facts.OTHER
              and (f.attribute, f.qualifier) not in have]
@@ -1256,8 +1298,8 @@ def _rescheduled(batch: Batch, item: Item,
 
     # Expired memories are few and rarely looked for: a search of its own, not the batch's.
     search = NamespaceFacts(batch.views, ns, lambda ids: [batch.text_of(m) for m in ids],
-                            passed, inferred_names=True, facts_of=facts_of)
-    whose = batch.facts_reader(ns, True)  # whose a name is, read from the current memories
+                            passed, inferred_names=True, facts_of=read_with(edition))
+    whose = batch.facts_reader(ns, True, edition)  # whose a name is, read from the current memories
     out = []
     for fact in moved:
         found = search.stating(_searched(fact, item), dated=True)
@@ -1265,6 +1307,18 @@ def _rescheduled(batch: Batch, item: Item,
         if newest is not None:
             out.append((fact, (newest, found[newest][0])))
     return out
+
+
+def reader_edition(item: Item) -> int:
+    """How the item's gate reads what a text says about whom: gate-13 with the reader's second
+    edition (corrections, pronouns, more phrasings: :data:`eventmem.policies.facts.EDITION`),
+    the gates before it with the first, as they decided."""
+    return facts.EDITION_1 if item.gate_policy in gate.BEFORE_PHRASINGS else facts.EDITION
+
+
+def read_with(edition: int) -> FactsOf:
+    """The remembered facts of a text as the reader's ``edition`` reads them."""
+    return lambda text: facts_of(text, edition)
 
 
 def _searched(fact: facts.Fact, item: Item) -> str:

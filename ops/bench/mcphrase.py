@@ -451,9 +451,10 @@ def _capital(text: str) -> str:
 def _inner(text: str, template: str) -> str:
     """``text`` continuing a sentence: its first letter lower-cased unless it is a value, a name
     or "I"."""
-    if template.startswith("{") or text.startswith(("I ", "I'")):
-        return text
-    return text[:1].lower() + text[1:]
+    if text.startswith(("She ", "He ", "Her ", "His ")) or not (
+            template.startswith("{") or text.startswith(("I ", "I'"))):
+        return text[:1].lower() + text[1:]
+    return text
 
 
 def _slots(st: Mapping[str, Any], fact: Mapping[str, Any] | None, old: str | None,
@@ -523,15 +524,19 @@ def rewrite_statement(st: dict[str, Any], persona: Persona, old: str | None, pre
         # An extraction-style memory carries its date at the end, a sentence at the start.
         text = f"{text.rstrip('.')} {day}" if style == "extract" else \
             f"{_capital(day)}, {_inner(text, template)}"
+    before = after = ""
     if style == "third":
         if by_pronoun:
-            text = f"{_say(rng.choice(NAME_BEFORE), slots)} {text}"
+            before = f"{_say(rng.choice(NAME_BEFORE), slots)} "
         elif rng.random() < 0.5:
-            text = f"{text.rstrip('.')}. {_say(rng.choice(PRONOUN_AFTER), slots)}"
-    out = dict(st, text=text)
+            after = f" {_say(rng.choice(PRONOUN_AFTER), slots)}"
+    out = dict(st, text=f"{before}{text.rstrip('.')}.{after}" if after else f"{before}{text}")
     slip = _slip(st, persona, old, prev_at, mode, family, style, slots, rng)
     if slip is None:
         return [out]
+    if "{old}" in template:  # a correction names the wrong value, not the one before
+        template = rng.choice([t for t in family[style] if "{old}" not in t])
+        text = _say(template, slots)
     wrong_text, wrong = slip
     at = utc_time(st["at"])
     retracted = {"id": f"{st['id']}-slip", "at": (at - timedelta(seconds=30)).isoformat(),
@@ -544,7 +549,7 @@ def rewrite_statement(st: dict[str, Any], persona: Persona, old: str | None, pre
         body = text.rstrip(".")
         if not lead.endswith(". ") and style != "extract":
             body = _inner(body, template)
-        corrected = f"{lead}{body}, not {wrong}."
+        corrected = f"{before}{lead}{body}, not {wrong}."
     return [retracted, dict(out, text=corrected)]
 
 
