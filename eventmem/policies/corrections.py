@@ -71,7 +71,7 @@ def taken_back(text: str) -> str | None:
         match = pattern.search(text)
         if match is not None:
             value = match.group(1).strip()
-            if value.lower() not in _NOT_VALUES:
+            if value.split()[0].lower() not in _NOT_VALUES:
                 return value
     return None
 

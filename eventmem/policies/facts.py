@@ -779,13 +779,32 @@ def named_in_compounds_only(text: str, attribute: str) -> bool:
 _BY_ATTRIBUTE: Final = dict(_COMPILED)
 
 
-def attribute_words(attribute: str, *, every_reader_word: bool = True) -> str:
+def attribute_words(attribute: str, *, every_reader_word: bool = True,
+                    phrasings: bool = True) -> str:
     """Words a memory stating ``attribute`` is likely to hold, for a lexical search of the
     namespace's candidates (the vocabulary's plain words). ``every_reader_word`` False: without
-    the words gate-10 added, as the write gates before it searched."""
+    the words gate-10 added, as the write gates before it searched; ``phrasings`` False:
+    without those of the reader's second edition (gate-13), as the gates before it searched."""
     words = _SEARCH_WORDS.get(attribute, attribute)
     added = _READER_WORDS.get(attribute) if every_reader_word else None
-    return f"{words} {added}" if added else words
+    more = _PHRASING_WORDS.get(attribute) if phrasings else None
+    return " ".join(filter(None, (words, added, more)))
+
+
+# Words of the second edition's phrasings (:data:`_PHRASINGS`) that the search lacked: "I'm on
+# the payroll at Initech" shares no other word with the employer's search.
+_PHRASING_WORDS: Final = {
+    "residence": "place unpacking",
+    "employer": "payroll role position",
+    "title": "trade made",
+    "preference": "favour favours favor favors choice mind",
+    "count": "there keep keeps collection makes",
+    "allergy": "reaction rash hives",
+    "departure": "fly flies flying flew",
+    "car": "dealer around",
+    "relationship": "love someone",
+    "family": "goes known",
+}
 
 
 # Words the reader takes for an attribute that its search once lacked: a memory saying only

@@ -1325,7 +1325,8 @@ def _searched(fact: facts.Fact, item: Item) -> str:
     """The words a memory stating ``fact``'s attribute is searched for with (as ``item``'s gate
     searched)."""
     every = item.gate_policy not in gate.BEFORE_READER_WORDS
-    words = facts.attribute_words(fact.attribute, every_reader_word=every)
+    words = facts.attribute_words(fact.attribute, every_reader_word=every,
+                                  phrasings=item.gate_policy not in gate.BEFORE_PHRASINGS)
     return " ".join(filter(None, (words, fact.qualifier)))
 
 

@@ -164,3 +164,24 @@ def test_every_past_form_of_a_plan_verb_passes_the_write_paths_pre_filter(verb):
                                   "Still need to renew the passport", "Bob is happy at the beach"])
 def test_texts_that_report_nothing_done_skip_the_plan_search(text):
     assert not plans.may_report_done(text)
+
+
+@pytest.mark.parametrize("report", [
+    "The passport is renewed, finally.",
+    "Got the passport renewed today.",
+    "User: passport renewed",
+])
+def test_a_passive_or_causative_report_completes_the_plan(report):
+    plan = "I need to renew my passport by March 3"
+    done = plans.completes(plan, report, one_sentence=True, passive=True)
+    assert done is not None and done.matched == ("passport",)
+    assert plans.completes(plan, report, one_sentence=True) is None  # as gate-11 read it
+
+
+@pytest.mark.parametrize("report", [
+    "My sister got her passport renewed.",
+    "The car is washed.",
+])
+def test_a_passive_report_of_someone_else_or_something_else_completes_nothing(report):
+    plan = "I need to renew my passport by March 3"
+    assert plans.completes(plan, report, one_sentence=True, passive=True) is None
