@@ -36,9 +36,10 @@ _NOT_BUT: Final = lazy_re(
     r"\bnot\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+|to\s+)?"
     r"([A-Za-z0-9][\w'-]*(?:\s+[A-Za-z0-9][\w'-]*){0,3})\s*,?\s+but\b")
 # A taken-back "value" that is no value: "not really", "not sure", "not yet"...
-_NOT_VALUES: Final = frozenset(
-    "really sure yet anymore any more quite exactly always never now today that this it so too "
-    "very much bad good great".split())
+_NOT_VALUES: Final = frozenset("""
+    really sure yet anymore any more quite exactly always never now today that this it so too
+    very much bad good great
+    """.split())  # noqa: SIM905 - a word list reads better as prose
 
 
 def takes_back(text: str) -> bool:

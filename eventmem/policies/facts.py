@@ -202,8 +202,8 @@ _PHRASINGS: Final = {name: lazy_re(pattern) for name, pattern in (
               r"|\bkeeps? \d+\b|\b(?:up to|makes) \d+\b|\bcollection\b[^.]*\b\d+\b"),
     ("hometown", r"\braised (?:in|on)\b|\bwhere (?:i|we|he|she|they) (?:was|were) raised\b"
                  r"|\bfrom \w+(?: \w+)? originally\b"),
-    ("family", rf"\bgoes by\b|\bknown as\b"
-               rf"|\bis (?:my|our|his|her|their|the user's) (?:{_words(' '.join(sorted(_KIN)))})\b"),
+    ("family", rf"\bgoes by\b|\bknown as\b|\bis (?:my|our|his|her|their|the user's) "
+               rf"(?:{_words(' '.join(sorted(_KIN)))})\b"),
     ("diet", r"\bgave up (?:meat|fish|dairy|animal products)\b|\bno (?:more )?meat\b"),
     ("car", r"\bcar dealer(?:ship)?\b|\bget(?:s)? around in\b"),
     ("phone", r"\bnew phone\b"),

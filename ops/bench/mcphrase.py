@@ -82,7 +82,8 @@ FAMILIES: dict[tuple[str, str], S] = {
         "first": ("We finally settled into our new place in {v}.",
                   "Just finished unpacking in {v}, it's home now.",
                   "Packed up and relocated from {old} to {v}."),
-        "third": ("{S} packed up and relocated to {v}.", "{S} has settled into a new place in {v}."),
+        "third": ("{S} packed up and relocated to {v}.",
+                  "{S} has settled into a new place in {v}."),
         "extract": ("User relocated to {v}", "User: now based in {v}",
                     "The user's city of residence changed to {v}")},
     ("employer", "state"): {
@@ -227,7 +228,8 @@ FAMILIES: dict[tuple[str, str], S] = {
         "third": ("{S} was born on {v}.",),
         "extract": ("The user's birthday is {v}", "User: born {v}")},
     ("plan", "plan"): {
-        "first": ("Have to {verb} my {v} before {due}.", "Don't let me forget: {verb} the {v} by {due}."),
+        "first": ("Have to {verb} my {v} before {due}.",
+                  "Don't let me forget: {verb} the {v} by {due}."),
         "third": ("{S} has to {verb} the {v} before {due}.",),
         "extract": ("User must {verb} their {v} by {due}", "User: to do, {verb} {v} by {due}")},
     ("plan", "done"): {

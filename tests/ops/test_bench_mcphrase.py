@@ -42,16 +42,16 @@ def test_gold_stays_consistent(seed: int) -> None:
         by_id = {s["id"]: s for s in new["statements"]}
         times = [utc_time(s["at"]) for s in new["statements"]]
         assert times == sorted(times)
-        for st in old["statements"]:
-            got = by_id[st["id"]]
+        for said in old["statements"]:
+            got = by_id[said["id"]]
             assert {k: v for k, v in got.items() if k != "text"} == \
-                {k: v for k, v in st.items() if k != "text"}
-            changed += got["text"] != st["text"]
-            for value in [st.get("value")] + [a["value"] for a in st.get("also") or ()]:
+                {k: v for k, v in said.items() if k != "text"}
+            changed += got["text"] != said["text"]
+            for value in [said.get("value")] + [a["value"] for a in said.get("also") or ()]:
                 if value is not None:
                     assert mc.contains(got["text"], value), (got["text"], value)
-            if st.get("fact_id") is None:
-                assert got["text"] == st["text"]  # distractors are dev's
+            if said.get("fact_id") is None:
+                assert got["text"] == said["text"]  # distractors are dev's
         slips = [s for s in new["statements"] if s["kind"] == mcphrase.RETRACTED]
         for slip in slips:
             assert slip["fact_id"] is None and slip["value"] is None
