@@ -470,7 +470,7 @@ class Batch:
             return None
         kind: str | None = item.kind
         if not kind:
-            kind, kind_rule = classified(item.text, classify.POLICY_VERSION)
+            kind, kind_rule = classified(item.text, classifier(item))
             if kind_rule == classify.DEFAULT_RULE:
                 kind = self.config.default_kind
         start, rule = stated.valid_from(item.text, kind, self.at)
@@ -1245,7 +1245,7 @@ def _read_latest(batch: Batch, item: Item, inferred_names: bool
     stated_all = facts_of(item.text, edition)
     stated = [f for f in stated_all
               if f.attribute in facts.SINGLE_VALUED and f.owner != facts.OTHER]
-    if stated and (item.kind or classified(item.text, classify.POLICY_VERSION)[0]) == "plan":
+    if stated and (item.kind or classified(item.text, classifier(item))[0]) == "plan":
         # A plan ("renew the car registration by May") changes no fact yet; only an
         # appointment or a departure, planned by nature, is rescheduled by one.
         stated = [f for f in stated if f.attribute in facts.DATED]
@@ -1314,6 +1314,13 @@ def reader_edition(item: Item) -> int:
     edition (corrections, pronouns, more phrasings: :data:`eventmem.policies.facts.EDITION`),
     the gates before it with the first, as they decided."""
     return facts.EDITION_1 if item.gate_policy in gate.BEFORE_PHRASINGS else facts.EDITION
+
+
+def classifier(item: Item) -> str:
+    """The classifier version the item's gate asks a kind of: classify-4 from gate-13, which
+    reads attributes with the fact reader's second edition; classify-3 before, as decided."""
+    return classify.CLASSIFY_3 if item.gate_policy in gate.BEFORE_PHRASINGS \
+        else classify.POLICY_VERSION
 
 
 def read_with(edition: int) -> FactsOf:

@@ -55,14 +55,11 @@ class Memo(Generic[R]):
 facts_of: Memo[tuple[facts.Fact, ...]] = Memo(facts.read, 1 << 16)
 
 
-def _facts_1(text: str) -> tuple[facts.Fact, ...]:
-    return facts_of(text, facts.EDITION_1)
-
-
 def _classify(text: str, policy: str) -> tuple[str, str]:
-    # A kind that may be short-lived is checked against the facts the text states, as the
-    # reader's first edition reads them (the classifier's versions were decided so).
-    return classify.classify(text, policy, read_facts=_facts_1)
+    # A kind that may be short-lived is checked against the facts the text states, with the
+    # reader's edition the classifier's version reads them with (gate-7 reads the same).
+    edition = classify.reader_edition(policy)
+    return classify.classify(text, policy, read_facts=lambda t: facts_of(t, edition))
 
 
 # An item's kind as classified: creating it, its valid-from and gate-7 each ask. Large enough
@@ -87,9 +84,9 @@ class Reading(NamedTuple):
 def read(text: str) -> Reading:
     """The readings of ``text`` that the write path's decisions ask for (computed afresh: a
     worker process has nothing to remember them for)."""
-    first = facts.read(text, facts.EDITION_1)
-    return Reading(classify.classify(text, classify.POLICY_VERSION, read_facts=lambda _: first),
-                   facts.read(text, facts.EDITION), conflict.claims(text))
+    stated = facts.read(text, facts.EDITION)
+    return Reading(classify.classify(text, classify.POLICY_VERSION, read_facts=lambda _: stated),
+                   stated, conflict.claims(text))
 
 
 def seed(texts: Sequence[str], readings: Sequence[Reading]) -> None:
