@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from eventmem.policies import facts
-from eventmem.policies.classify import CLASSIFY_2, classify
+from eventmem.policies.classify import CLASSIFY_2, CLASSIFY_3, classify
 from eventmem.policies.facts import USER
 from eventmem.text.normalize import query_terms
 
@@ -146,6 +146,19 @@ def test_a_lasting_attribute_is_classified_durable(text: str, kind: str) -> None
     short-lived kind (so decay does not take it away); classify-2 still decides as it did."""
     assert classify(text)[0] == kind
     assert classify(text, CLASSIFY_2)[0] != kind or classify(text, CLASSIFY_2)[1] != f"{kind}:fact"
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Weekends are for pottery.", "preference"),
+    ("Caught up with Yara today. He spends free time on woodworking.", "preference"),
+    ("Walnuts give me a bad reaction.", "identity"),
+    ("Bergen is where I was raised.", "identity"),
+])
+def test_a_lasting_attribute_in_other_words_is_classified_durable(text: str, kind: str) -> None:
+    """classify-4 reads the attribute with the fact reader's second edition; classify-3 filed
+    these under short-lived context, which decay takes away within weeks."""
+    assert classify(text) == (kind, f"{kind}:fact")
+    assert classify(text, CLASSIFY_3) == ("context", "context:default")
 
 
 def test_chit_chat_and_others_facts_stay_short_lived() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 import eventmem
 from eventmem.events import MemorySuperseded
-from eventmem.policies import gate
+from eventmem.policies import classify, gate
 from tests.write.logged import checked, written_as
 
 
@@ -134,4 +134,28 @@ def test_someone_elses_passive_report_closes_nothing(mem, clock):
     clock.advance(timedelta(days=2))
     mem.remember("My sister got her passport renewed.")
     assert status(mem, plan.memory_id) == "active"
+    checked(mem)
+
+
+@pytest.mark.parametrize("text", [
+    "Weekends are for pottery.",
+    "Caught up with Dana today. She spends her free time on woodworking.",
+])
+def test_a_lasting_fact_in_other_words_outlives_decay(mem, clock, monkeypatch, text):
+    """classify-4: a hobby in other words, or said of the user by pronoun, is a lasting kind
+    and still recallable after months of consolidation; a classify-3 log filed it as context,
+    which decay archived, and audits as decided."""
+    mem.remember("My name is Dana.", namespace="a")
+    kept = mem.remember(text, namespace="a")
+    with written_as(monkeypatch, gate.GATE_11), monkeypatch.context() as patch:
+        patch.setattr(classify, "POLICY_VERSION", classify.CLASSIFY_3)
+        mem.remember("My name is Dana.", namespace="b")
+        lost = mem.remember(text, namespace="b")
+    for _ in range(8):
+        clock.advance(timedelta(days=14))
+        mem.consolidate()
+    assert mem.get(kept.memory_id).kind == "preference"
+    assert mem.get(kept.memory_id).status in ("active", "stale")
+    assert mem.get(lost.memory_id).kind == "context"
+    assert mem.get(lost.memory_id).status not in ("active", "stale")
     checked(mem)
