@@ -397,10 +397,8 @@ def classify(text: str, policy: str = POLICY_VERSION, *,
                     if (rule := _search(form, i)) is not None), ("context", DEFAULT_RULE))
     if policy in (CLASSIFY_1, CLASSIFY_2) or decided[0] not in _SHORT_LIVED:
         return decided
-    if read_facts is None:
-        stated = facts.read(text, reader_edition(policy))
-    else:
-        stated = read_facts(text)
+    stated = facts.read(text, reader_edition(policy)) if read_facts is None \
+        else read_facts(text)
     lasting = next((_FACT_KINDS[f.attribute] for f in stated
                     if f.attribute in _FACT_KINDS and f.owner != facts.OTHER), None)
     if lasting is None or lasting == decided[0]:
