@@ -50,7 +50,8 @@ CLASSIFY_2: Final = "classify-2"  # no personal-attribute reading (see FACT_RULE
 CLASSIFY_3: Final = "classify-3"  # attributes read with the fact reader's first edition
 # classify-4: a lasting attribute is read with the fact reader's second edition (facts.EDITION),
 # so "Weekends are for pottery" or "Caught up with Yara. He spends free time on woodworking"
-# is a lasting fact, not short-lived context that decays away within weeks.
+# is a lasting fact, not short-lived context that decays away within weeks; and a task with no
+# subject or a dated deadline ("Have to renew my passport before March 22") is a plan.
 POLICY_VERSION: Final = "classify-4"
 POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, CLASSIFY_3, POLICY_VERSION})
 
@@ -229,10 +230,20 @@ _FACT_KINDS: Final[dict[str, str]] = {
 _SHORT_LIVED: Final = frozenset({"context", "event", "activity", "ephemeral"})
 FACT_RULES: Final[tuple[str, ...]] = ("identity:fact", "relationship:fact", "preference:fact",
                                       "event:fact")
+# classify-4: a task to do with its subject left out, as in a diary or a list ("Have to renew
+# my passport before March 22", "To do: return the library books by May 2"), which no rule
+# above reads (they want "I need to", or a weekday deadline).
+TASK_RULE: Final = "plan:task"
+_TASK: Final = lazy_re(
+    r"(?:^|[.!?:;]\s*)(?:still\s+)?(?:have to|has to|need to|needs to|got to|must|gotta)\s+[a-z]+"
+    r"|\bto-?\s?do\b\s*[,:]\s*[a-z]+"
+    r"|\b(?:by|before|until|due)\s+(?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)\s+\d")
 RULES: Final[tuple[str, ...]] = (
     *(f"{kind}:{name}" for kind, rules in _RULE_TABLE for name, _ in rules),
     DEFAULT_RULE,
     *FACT_RULES,
+    TASK_RULE,
 )
 
 
@@ -395,6 +406,9 @@ def classify(text: str, policy: str = POLICY_VERSION, *,
             forms.append(_normalize(rewritten))
     decided = next(((kind, rule) for i, (kind, _, _) in enumerate(_compiled()) for form in forms
                     if (rule := _search(form, i)) is not None), ("context", DEFAULT_RULE))
+    if decided[1] == DEFAULT_RULE and reader_edition(policy) == facts.EDITION \
+            and _TASK.search(norm):
+        return "plan", TASK_RULE
     if policy in (CLASSIFY_1, CLASSIFY_2) or decided[0] not in _SHORT_LIVED:
         return decided
     stated = facts.read(text, reader_edition(policy)) if read_facts is None \

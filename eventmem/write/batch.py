@@ -445,7 +445,7 @@ class Batch:
         # when gate-7 first asks, up to the count read).
         self.created_in: dict[str, list[str]] = {}
         self.plans_in: dict[str, list[str]] = {}  # the batch's plans by namespace, in order
-        self.plan_objects: dict[str, tuple[str, ...]] = {}  # see _plan_objects
+        self.plan_objects: dict[tuple[str, bool], tuple[str, ...]] = {}  # see _plan_objects
         # The batch's plans by namespace and object word (see _plan_done).
         self.plan_words: dict[str, dict[str, set[str]]] = {}
         self.stating_in: dict[tuple[str, int], dict[str, Stated]] = {}  # by (ns, edition)
@@ -658,6 +658,7 @@ class Batch:
             return record is not None and record.kind == "plan" and eligible(record) \
                 and memory_id not in self.retired
 
+        phrasings = item.gate_policy not in gate.BEFORE_PHRASINGS
         found = [mid for mid, _ in self.views.text.search_plans(ns, item.text, PLAN_CANDIDATES,
                                                                open_plan)]
         lowered = item.text.lower()
@@ -671,7 +672,8 @@ class Batch:
         for memory_id in found:
             # completes() needs one of the plan's object words in the text: skip it otherwise
             # (the words of its whole text: a superset of those of its sentence, gate-11).
-            if not any(word in lowered for word in self._plan_objects(memory_id)):
+            if not any(word in lowered for word in self._plan_objects(memory_id,
+                                                                      listed=phrasings)):
                 continue
             completion = plans.completes(
                 self.text_of(memory_id), item.text,
@@ -681,14 +683,15 @@ class Batch:
                 return memory_id, completion
         return None
 
-    def _plan_objects(self, memory_id: str) -> tuple[str, ...]:
+    def _plan_objects(self, memory_id: str, *, listed: bool) -> tuple[str, ...]:
         """The object words of a plan's intended action (none: it names no action), kept for
         the batch: every report of something done is compared with the batch's plans so far,
-        and each plan's text and action stay what they are while the batch decides."""
-        objects = self.plan_objects.get(memory_id)
+        and each plan's text and action stay what they are while the batch decides.
+        ``listed``: a task after a reminder or a to-do label counts too (gate-13)."""
+        objects = self.plan_objects.get((memory_id, listed))
         if objects is None:
-            action = plans.plan_action(self.text_of(memory_id))
-            objects = self.plan_objects[memory_id] = () if action is None \
+            action = plans.plan_action(self.text_of(memory_id), listed=listed)
+            objects = self.plan_objects[memory_id, listed] = () if action is None \
                 else tuple(action.objects)
         return objects
 
@@ -818,7 +821,8 @@ class Batch:
         self.texts[memory_id] = text
         if event.kind == "plan":
             words = self.plan_words.setdefault(ns, {})
-            for word in self._plan_objects(memory_id):
+            # (with listed tasks: a superset of the words, checked again per gate)
+            for word in self._plan_objects(memory_id, listed=True):
                 words.setdefault(word, set()).add(memory_id)
         self.created_in.setdefault(ns, []).append(memory_id)
         for entity in extracted[0]:

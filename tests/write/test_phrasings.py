@@ -159,3 +159,21 @@ def test_a_lasting_fact_in_other_words_outlives_decay(mem, clock, monkeypatch, t
     assert mem.get(lost.memory_id).kind == "context"
     assert mem.get(lost.memory_id).status not in ("active", "stale")
     checked(mem)
+
+
+@pytest.mark.parametrize(("plan", "report"), [
+    ("Have to renew my passport before March 22.", "Got the passport renewed today."),
+    ("Don't let me forget: renew the passport by March 22.", "The passport is renewed, finally."),
+    ("User: to do, return library books by March 22", "User: library books returned"),
+])
+def test_a_task_in_other_words_is_a_plan_and_closed_when_done(mem, clock, plan, report):
+    """classify-4 files a subject-less task as a plan, so "what's left to do?" finds it;
+    gate-13 closes a listed task reported done in the passive."""
+    task = mem.remember(plan)
+    assert mem.get(task.memory_id).kind == "plan"
+    hits = mem.recall("Anything left on my plate?")
+    assert hits and hits[0].memory_id == task.memory_id
+    clock.advance(timedelta(days=2))
+    mem.remember(report)
+    assert status(mem, task.memory_id) == "superseded"
+    checked(mem)

@@ -185,3 +185,13 @@ def test_a_passive_or_causative_report_completes_the_plan(report):
 def test_a_passive_report_of_someone_else_or_something_else_completes_nothing(report):
     plan = "I need to renew my passport by March 3"
     assert plans.completes(plan, report, one_sentence=True, passive=True) is None
+
+
+@pytest.mark.parametrize(("plan", "report"), [
+    ("Don't let me forget: renew the passport by April 22.", "Renewed the passport today."),
+    ("User: to do, return library books by April 7", "User: library books returned"),
+])
+def test_a_listed_task_is_a_plan_a_report_completes(plan, report):
+    assert plans.plan_action(plan, listed=True) is not None
+    assert plans.plan_action(plan) is None  # as gate-11 read it: no action, never closed
+    assert plans.completes(plan, report, one_sentence=True, passive=True) is not None
