@@ -25,6 +25,12 @@ several values at once (counts of different things, relatives, appointments of d
 their facts carry a *qualifier*, the thing counted, the relative, the kind of appointment, which a
 question's qualifier must match.
 
+Two editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
+read, and the audit re-derives their decisions with it; the second (gate-13, classify-4 and
+recall) also reads a statement behind a correction marker ("Sorry, I misspoke, I work at X"), a
+he/she sentence as about the person the sentence before it names ("Caught up with Dana. She
+moved to Lyon."), and each attribute in more of the words English says it in.
+
 Pure and deterministic: regexes over the text, no model.
 """
 
