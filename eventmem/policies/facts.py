@@ -25,6 +25,12 @@ several values at once (counts of different things, relatives, appointments of d
 their facts carry a *qualifier*, the thing counted, the relative, the kind of appointment, which a
 question's qualifier must match.
 
+Two editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
+read, and the audit re-derives their decisions with it; the second (gate-12, classify-4 and
+recall) also reads a statement behind a correction marker ("Sorry, I misspoke, I work at X"), a
+he/she sentence as about the person the sentence before it names ("Caught up with Dana. She
+moved to Lyon."), and each attribute in more of the words English says it in.
+
 Pure and deterministic: regexes over the text, no model.
 """
 
@@ -38,6 +44,13 @@ from typing import Final, NamedTuple
 from eventmem.text.lazyre import lazy_re
 
 FACTS_VERSION: Final = "facts-1"
+# The reader's editions. Edition 1 is how the write gates up to gate-11 read a text (the audit
+# re-derives their decisions with it); edition 2 (gate-12, and recall) also reads a statement
+# behind a correction marker ("Sorry, I misspoke earlier, I work at X"), a he/she sentence as
+# about the person the sentence before it names ("Caught up with Dana. She moved to Lyon."),
+# and each attribute in the other words English says it in (:data:`_PHRASINGS`).
+EDITION_1: Final = 1
+EDITION: Final = 2
 
 USER: Final = "user"
 OTHER: Final = "other"
@@ -176,30 +189,103 @@ _ATTRIBUTES: Final[tuple[tuple[str, str], ...]] = (
 )
 _COMPILED: Final = tuple((name, lazy_re(pattern)) for name, pattern in _ATTRIBUTES)
 
+# Edition 2: more of the words each attribute is said in, beside :data:`_ATTRIBUTES` (on the
+# lower-cased sentence). Each is a way English states the attribute, whatever the verb tense or
+# the person: where one lives ("home is", "call X home", "a new place in"), works ("on the
+# payroll", "left X for Y", "a new role at"), is trained as ("by trade", "made me"), prefers
+# ("favour", "given the choice", "X over Y any day"), counts ("there are 3 ...", "up to 5"),
+# comes from ("raised in"), reacts to ("gives me a reaction"), flies ("fly out to"), was born
+# ("born on May 3", "May 3 is my birthday"), names a relative ("goes by", "is my sister").
+_PHRASINGS: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("allergy", r"\bgives? (?:me|him|her|them) (?:a |an )?(?:bad |awful |terrible |allergic )?"
+                r"(?:reaction|rash|hives)\b|\bcan't (?:have|eat|touch)\b[^.]*\ballerg"),
+    ("departure", r"\bfl(?:y|ies|ying|ew) (?:out )?(?:to|from)\b|\bleav(?:e|es|ing) for\b"
+                  r"|\bdeparture time\b"),
+    ("birthday", r"\bis (?:my|his|her|their|the user's) birthday\b|\bborn (?:on )?(?:january|"
+                 r"february|march|april|may|june|july|august|september|october|november|"
+                 r"december)\b"),
+    ("count", r"\bthere (?:are|were) (?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
+              r"|\bkeeps? \d+\b|\b(?:up to|makes) \d+\b|\bcollection\b[^.]*\b\d+\b"),
+    ("hometown", r"\braised (?:in|on)\b|\bwhere (?:i|we|he|she|they) (?:was|were) raised\b"
+                 r"|\bfrom \w+(?: \w+)? originally\b"),
+    ("family", rf"\bgoes by\b|\bknown as\b|\bis (?:my|our|his|her|their|the user's) "
+               rf"(?:{_words(' '.join(sorted(_KIN)))})\b"),
+    ("diet", r"\bgave up (?:meat|fish|dairy|animal products)\b|\bno (?:more )?meat\b"),
+    ("car", r"\bcar dealer(?:ship)?\b|\bget(?:s)? around in\b"),
+    ("phone", r"\bnew phone\b"),
+    ("relationship", r"\blove life\b|\bwith someone\b|\b(?:status|user)[: ]+single\b"),
+    ("preference", r"\bfavou?r(?:s|ed|ing)? [a-z]+(?: [a-z]+)? over\b|\bgiven the choice\b"
+                   r"|\b[a-z]+ over [a-z]+[^.]*\b(?:any day|every time)\b|\bcome around\b"
+                   r"|\bchanged (?:my|his|her|their) mind\b"
+                   r"|\b[a-z]+ over [a-z]+,? (?:for me|always|these days|now)\b"),
+    ("hobby", r"\b(?:weekends|evenings|sundays|saturdays) are for\b|\bin (?:my|his|her|their)"
+              r" (?:free|spare) time\b"),
+    ("title", rf"\bby trade\b|\bmade (?:me|him|her|them) (?:an? )?(?:[a-z]+ )?(?:{_words(_JOBS)})\b"
+              rf"|\b(?:was|were|got) made (?:an? )?(?:[a-z]+ )?(?:{_words(_JOBS)})\b"
+              rf"|\bmoved up to\b"),
+    ("employer", r"\bon (?:the|their|its) payroll\b|\bnew (?:role|job|position) at\b"
+                 r"|\b(?:is|am|was|i'm|he's|she's) an? [a-z]+(?: [a-z]+)? at\b|\bjob\b[^.]* at\b"),
+    ("residence", r"\bhome (?:for me )?(?:is|was)\b|\bcall \w+(?: \w+)? home\b"
+                  r"|\bnew place\b|\bunpacking in\b|\bcity of residence\b|\bcurrent city\b"),
+)}
+# A sentence that opens by taking back what was said: the statement is what follows the marker
+# ("Sorry, I misspoke earlier, I work at X" states the employer; "No wait, ..."). Only the
+# markers are cut, never a sentence that has no statement after them.
+_CORRECTION_OPENING: Final = lazy_re(
+    r"^(?:(?:sorry|oops|whoops|no wait|wait|actually|correction|scratch that|my bad|my mistake|"
+    r"i misspoke(?: earlier)?|i meant to say|i got (?:that|it) wrong|let me correct (?:that|myself)"
+    r"|to correct (?:that|myself)|i was wrong|that's wrong|that was wrong)\b[^,:;.!]{0,20}"
+    r"[,:;.!]\s*)+", re.IGNORECASE)
+# A phrase of time opening a sentence without a comma ("Right now I'm single"): not its subject.
+_NOW_OPENING: Final = lazy_re(
+    r"^(?:right now|just now|these days|nowadays|at the moment|at present|lately|currently|"
+    r"for the record)\b,?\s+", re.IGNORECASE)
+# A he/she subject or possessive opening a sentence: someone the sentence before named.
+_PERSONAL_PRONOUN: Final = lazy_re(r"^(?:he|she|he's|she's|his|her)\b", re.IGNORECASE)
+# A name, or a place, said to be the user's: "Jonas is my brother", "Bergen is where I grew up".
+_IS_MINE: Final = lazy_re(
+    r"^[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:is|was) (?i:(?:my|our) |where (?:i|we)\b)")
+# A relative said to be someone by name: "Theo's daughter is Victor", "My sister was Ana".
+_KIN_IS_NAME: Final = lazy_re(
+    rf"\b(?i:{_words(' '.join(sorted(_KIN)))})s? (?:is|was) [A-Z][a-z]+(?:-[A-Z][a-z]+)?[.!]?$")
+# Giving a relative's name in other words than "named" or "called".
+_NAMES_RELATIVE: Final = lazy_re(r"\b(?:goes by|known as)\b|\b(?:is|was) [A-Z][a-z]+[.!]?$")
+_CAPITALISED: Final = lazy_re(r"\b([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
+
 # Attributes a question cannot name by the vocabulary alone ("What does Dana drive?" is the car,
 # and so on): the same table serves, but these question forms come first.
 _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
     (name, lazy_re(pattern)) for name, pattern in (
         ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bfree time\b|\bspare time\b"),
+        # Which of two a person likes more, however it is asked ("X or Y: which do I like
+        # more?", "Between X and Y, which does she favour?", "Would he rather have X or Y?").
+        ("preference", r"\bwhich (?:do|does|did|would) \w+ (?:like|love|enjoy|want|favou?r|pick"
+                       r"|choose)\b|\bfavou?r\b|\bwould \w+ rather\b|\blike \w+ (?:more|better)\b"
+                       r"|\b(?:like|liked|enjoy|enjoyed) [a-z ]+ or [a-z ]+ (?:more|better)\b"),
         ("birthday", r"\bwhen (?:was|were) \w+ born\b|\bbirthday\b"),
         ("title", r"\bfor a living\b|\bjob title\b|\bwhat (?:is|'s) \w+(?:'s)? (?:job|role)\b"
-                  r"|\bwhat (?:does|do) \w+ do\b"),
+                  r"|\bwhat (?:does|do) \w+ do\b|\b(?:what|which) (?:job|role|position)\b"
+                  r"|\boccupation\b|\brole at work\b"),
         ("employer", r"\bemployer\b|\bwhere (?:do|does|did) \w+ work\b|\bwork for\b"
+                     r"|\bwhere (?:i|you|he|she|we|they) work\b"
                      r"|\bwhere (?:was|were|am|is|are) \w+ working\b"
                      r"|\bwhich company\b|\bwhat company\b"),
         ("appointment", rf"\bappointment\b|\bseeing the (?:{_words(_APPOINTMENTS)})\b"),
+        ("departure", r"\bleav(?:e|es|ing) for\b|\bfly(?:ing)? (?:out )?to\b"),
         ("relationship", r"\bseeing anyone\b|\bseeing someone\b|\brelationship\b|\bsingle\b"
-                         r"|\bdating\b|\bmarried\b|\bengaged\b|\bpartner\b"),
-        ("count", r"\bhow many\b"),
+                         r"|\bdating\b|\bmarried\b|\bengaged\b|\bpartner\b"
+                         r"|\bwith (?:anyone|anybody|someone|somebody)\b"),
+        ("count", r"\bhow many\b|\bnumber of\b"),
         ("car", r"\bdrive\b|\bdriving\b|\bcar\b"),
-        ("age", r"\bhow old\b|\bwhat age\b"),
+        ("age", r"\bhow old\b|\bwhat age\b|\bage of\b"),
         ("hometown", r"\bgrow up\b|\bgrew up\b|\bhome ?town\b|\bfrom originally\b"
+                     r"|\b(?:city|town|country|place) (?:is|are|was|were) \w+ from\b"
                      r"|\boriginally from\b|\bwhere (?:is|are) \w+ from\b"
                      r"|\bwhere (?:was|were) \w+ born\b"),
         ("family", rf"\b(?:{_words(' '.join(sorted(_KIN)))})(?:'s)? (?:name|called)\b"
                    rf"|\bname of \w+ (?:{_words(' '.join(sorted(_KIN)))})\b"),
         ("residence", r"\bwhere (?:do|does|did) \w+ live\b|\bcity\b|\bresidence\b"
-                      r"|\bliving\b|\blive\b"),
+                      r"|\bliving\b|\blive\b|\bbased\b"),
     ))
 
 _APOSTROPHES: Final = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
@@ -266,6 +352,7 @@ _QUESTION_STOP: Final = frozenset(
     do does did is are was were the a an my your his her their our i you he she they it what
     which who whom when where why how like likes prefer prefers better more or over than now
     these days currently still user user's s one thing to of in on at for with best
+    between favour favor rather have would
     """.split())  # noqa: SIM905
 
 
@@ -400,9 +487,10 @@ def singular(word: str) -> str:
     return word
 
 
-def read(text: str) -> tuple[Fact, ...]:
+def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
     """The facts ``text`` states: for each sentence, whose they are and each attribute it
-    names (in the order of :data:`_ATTRIBUTES`), without repeats.
+    names (in the order of :data:`_ATTRIBUTES`), without repeats. ``edition``: how (see
+    :data:`EDITION`); the write gates before gate-12 read with :data:`EDITION_1`.
 
     >>> read("User moved from Turin to Valencia")
     (Fact(owner='user', attribute='residence', qualifier=None),)
@@ -412,16 +500,41 @@ def read(text: str) -> tuple[Fact, ...]:
     (Fact(owner='user', attribute='count', qualifier='bike'),)
     """
     found: list[Fact] = []
+    if edition >= EDITION:  # "Correction: I eat keto" has no speaker called Correction
+        text = _CORRECTION_OPENING.sub("", _fold(text).strip()) or text
     speaker, text = _speaker(text)
+    named: str | None = None  # the person the sentence before named (edition 2)
     for sentence in sentences(text):
+        if edition >= EDITION:
+            sentence = _CORRECTION_OPENING.sub("", sentence).strip() or sentence
+            sentence = _NOW_OPENING.sub("", sentence).strip() or sentence
         owner = owner_of(sentence)
+        before, named = named, _last_named(sentence) if edition >= EDITION else None
         if owner is None:
             continue
+        if owner == OTHER and before is not None and _PERSONAL_PRONOUN.match(sentence) \
+                and not re.search(r"\b(?:my|our|me|us)\b", sentence.lower()):
+            owner = before  # "Caught up with Dana. She moved to Lyon." is Dana's
+        if edition >= EDITION and owner not in (USER, OTHER) and _IS_MINE.match(sentence):
+            owner = USER  # "Jonas is my brother", "Bergen is where I grew up"
+        if owner == OTHER and edition >= EDITION and _NAMES_RELATIVE.search(sentence):
+            # "My sister goes by Elena" names the user's sister; "Theo's daughter is Victor"
+            # Theo's daughter.
+            mine, theirs = _MY.match(sentence), _POSSESSIVE_RELATIVE.match(sentence)
+            if mine is not None and mine.group(1).lower() in _KIN:
+                owner = USER
+            elif theirs is not None:
+                owner = sentence.split("'", 1)[0].lower()
         if owner == USER and speaker is not None:
             owner = speaker  # "Caroline: I moved to Denver" is Caroline's
         lowered = sentence.lower()
         facts = [Fact(owner, attribute, _qualifier(attribute, lowered))
-                 for attribute, pattern in _COMPILED if pattern.search(lowered)]
+                 for attribute, pattern in _COMPILED
+                 if pattern.search(lowered) or (edition >= EDITION and attribute in _PHRASINGS
+                                                and _PHRASINGS[attribute].search(lowered))]
+        if edition >= EDITION and _KIN_IS_NAME.search(sentence) \
+                and all(f.attribute != "family" for f in facts):
+            facts.append(Fact(owner, "family", _qualifier("family", lowered)))  # "... is Victor"
         if _JOINED.search(sentence) and all(f.attribute != "employer" for f in facts):
             facts.append(Fact(owner, "employer", None))  # "Sam joined Globex"
         if _SEEING.search(sentence) and all(f.attribute != "relationship" for f in facts):
@@ -444,6 +557,17 @@ def read(text: str) -> tuple[Fact, ...]:
             if fact not in found:
                 found.append(fact)
     return tuple(found)
+
+
+def _last_named(sentence: str) -> str | None:
+    """The last person ``sentence`` names, lower-cased ("Caught up with Dana today" -> "dana"),
+    or None: its subject name, or a capitalised word after the first that is not a weekday, a
+    month or another word that is never a name."""
+    names = [w.lower() for w in _CAPITALISED.findall(sentence)[1:]
+             if w.lower() not in _NOT_NAMES and w.lower() not in ("user", "i")]
+    if names:
+        return names[-1]
+    return _subject_name(sentence)
 
 
 _JOINED: Final = lazy_re(r"\b(?i:joined|joining|moved over to|switched to)\s+(?:the\s+)?[A-Z]")
@@ -494,7 +618,7 @@ def read_question(text: str) -> Question | None:
         return None
     qualifier = None
     if attribute == "count":
-        counted = re.search(r"\bhow many ([a-z]+)", lowered)
+        counted = re.search(r"\b(?:how many|number of) ([a-z]+)", lowered)
         qualifier = singular(counted.group(1)) if counted else None
     elif attribute in ("family", "appointment"):
         qualifier = _qualifier(attribute, lowered)
@@ -518,7 +642,7 @@ def question_owner(question: str) -> str | None:
     lowered = question.lower()
     mine = re.search(r"\b(?:my|our|(?:the )?user's)\s+([a-z]+)", lowered)
     if mine is not None and mine.group(1) in _RELATIVES and not re.search(
-            r"\b(?:name|called|named|how old|what age)\b", lowered):
+            r"\b(?:name|called|named|how old|what age|age of)\b", lowered):
         return None
     if re.search(r"\b(?:i|me|my|mine|we|our|user|user's)\b", lowered):
         return USER
@@ -661,13 +785,32 @@ def named_in_compounds_only(text: str, attribute: str) -> bool:
 _BY_ATTRIBUTE: Final = dict(_COMPILED)
 
 
-def attribute_words(attribute: str, *, every_reader_word: bool = True) -> str:
+def attribute_words(attribute: str, *, every_reader_word: bool = True,
+                    phrasings: bool = True) -> str:
     """Words a memory stating ``attribute`` is likely to hold, for a lexical search of the
     namespace's candidates (the vocabulary's plain words). ``every_reader_word`` False: without
-    the words gate-10 added, as the write gates before it searched."""
+    the words gate-10 added, as the write gates before it searched; ``phrasings`` False:
+    without those of the reader's second edition (gate-12), as the gates before it searched."""
     words = _SEARCH_WORDS.get(attribute, attribute)
     added = _READER_WORDS.get(attribute) if every_reader_word else None
-    return f"{words} {added}" if added else words
+    more = _PHRASING_WORDS.get(attribute) if phrasings else None
+    return " ".join(filter(None, (words, added, more)))
+
+
+# Words of the second edition's phrasings (:data:`_PHRASINGS`) that the search lacked: "I'm on
+# the payroll at Initech" shares no other word with the employer's search.
+_PHRASING_WORDS: Final = {
+    "residence": "place unpacking",
+    "employer": "payroll role position",
+    "title": "trade made",
+    "preference": "favour favours favor favors choice mind",
+    "count": "there keep keeps collection makes",
+    "allergy": "reaction rash hives",
+    "departure": "fly flies flying flew",
+    "car": "dealer around",
+    "relationship": "love someone",
+    "family": "goes known",
+}
 
 
 # Words the reader takes for an attribute that its search once lacked: a memory saying only

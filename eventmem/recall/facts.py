@@ -48,6 +48,11 @@ Read = Callable[[Sequence[str]], list[str | None]]  # memory ids -> their texts
 FactsOf = Callable[[str], tuple[Fact, ...]]  # a text -> its facts (facts.read, or a cache of it)
 
 
+def _current_facts(text: str) -> tuple[Fact, ...]:
+    """facts.read with the current reader edition, remembered (the write path's memo)."""
+    return readings.facts_of(text, facts.EDITION)
+
+
 class SaidOf(NamedTuple):
     """What all the user said shows of one name (see :meth:`NamespaceFacts.said_of`)."""
 
@@ -63,11 +68,11 @@ class NamespaceFacts:
 
     def __init__(self, views: Projections, namespace: str, read: Read, allowed: ch.Allowed,
                  *, inferred_names: bool = True, names_from_all: bool = False,
-                 facts_of: FactsOf = readings.facts_of) -> None:
+                 facts_of: FactsOf | None = None) -> None:
         self.views, self.namespace, self.read, self.allowed = views, namespace, read, allowed
         # facts.read, remembered: every recall and every write item reads the facts of the same
         # stored texts again (whose a name is reads up to 200 memories per name).
-        self.facts_of = facts_of
+        self.facts_of = facts_of or _current_facts
         # Whether a name the memories only use as the user's counts (see is_user): enough to
         # order a recall, not to replace a fact (the write path takes declared names only).
         self.inferred_names = inferred_names

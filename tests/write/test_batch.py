@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 import eventmem
 from eventmem.config import Config
+from eventmem.policies import facts
 from eventmem.policies.gate import GateParams
 from eventmem.write import batch as ingest
 from eventmem.write import neighbours
@@ -171,12 +172,13 @@ def test_gate_7_decides_the_same_with_and_without_what_the_batch_keeps(tmp_path,
 
     kept = write(tmp_path / "kept")
 
-    def fresh_reader(self, ns, inferred_names):  # as before the batch kept anything
+    def fresh_reader(self, ns, inferred_names, edition):  # as before the batch kept anything
         memories = self.views.state.memories
         return NamespaceFacts(
             self.views, ns, lambda ids: [self.text_of(m) for m in ids],
             lambda mid: mid not in self.retired and batch_module.eligible(memories.get(mid)),
-            inferred_names=inferred_names)
+            inferred_names=inferred_names,
+            facts_of=lambda text: facts.read(text, edition))
 
     monkeypatch.setattr(batch_module.Batch, "facts_reader", fresh_reader)
     assert write(tmp_path / "fresh") == kept

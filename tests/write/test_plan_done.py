@@ -99,7 +99,7 @@ def test_a_report_closes_a_plan_only_on_words_of_one_sentence(mem, clock, monkey
 
 
 def test_a_report_of_the_plan_done_never_carries_the_plan_on(store_path, clock, monkeypatch):
-    """gate-14: with a gate that takes the report for a near duplicate of the plan (as a
+    """gate-12: with a gate that takes the report for a near duplicate of the plan (as a
     semantic embedder does), differing in a value, the report would update the plan and inherit
     its kind: an open plan to a to-do question. It is created and closes the plan instead. A
     gate-11 log, which updated the plan, audits as decided."""
@@ -187,3 +187,34 @@ def test_every_past_form_of_a_plan_verb_passes_the_write_paths_pre_filter(verb):
                                   "Still need to renew the passport", "Bob is happy at the beach"])
 def test_texts_that_report_nothing_done_skip_the_plan_search(text):
     assert not plans.may_report_done(text)
+
+
+@pytest.mark.parametrize("report", [
+    "The passport is renewed, finally.",
+    "Got the passport renewed today.",
+    "User: passport renewed",
+])
+def test_a_passive_or_causative_report_completes_the_plan(report):
+    plan = "I need to renew my passport by March 3"
+    done = plans.completes(plan, report, one_sentence=True, passive=True)
+    assert done is not None and done.matched == ("passport",)
+    assert plans.completes(plan, report, one_sentence=True) is None  # as gate-11 read it
+
+
+@pytest.mark.parametrize("report", [
+    "My sister got her passport renewed.",
+    "The car is washed.",
+])
+def test_a_passive_report_of_someone_else_or_something_else_completes_nothing(report):
+    plan = "I need to renew my passport by March 3"
+    assert plans.completes(plan, report, one_sentence=True, passive=True) is None
+
+
+@pytest.mark.parametrize(("plan", "report"), [
+    ("Don't let me forget: renew the passport by April 22.", "Renewed the passport today."),
+    ("User: to do, return library books by April 7", "User: library books returned"),
+])
+def test_a_listed_task_is_a_plan_a_report_completes(plan, report):
+    assert plans.plan_action(plan, listed=True) is not None
+    assert plans.plan_action(plan) is None  # as gate-11 read it: no action, never closed
+    assert plans.completes(plan, report, one_sentence=True, passive=True) is not None
