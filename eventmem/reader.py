@@ -348,7 +348,7 @@ class Reader:
         embedder, log = self._embedder, self._log
         return Access(
             embed=lambda texts: embedder.embed(texts),
-            texts=lambda hashes: [log.blob(h) for h in hashes],
+            texts=log.blobs,
             vectors=lambda hashes: [None if c is None else c.vector
                                     for c in log.contents(hashes)],
             lexical_embedder=bool(getattr(embedder, "lexical",

@@ -78,8 +78,10 @@ SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_5, SWEEP_4, SWEEP_3,
 # path re-decides an item as its recorded policy did); gate-7 as gate-8 does but a correction,
 # which superseded nothing; gate-8 as gate-9 does but a reschedule of a passed day; gate-9 as
 # gate-10 does but the words an attribute is searched with; gate-10 as gate-11 does but a plan
-# closed on words of another sentence; gate-11 as gate-12 does but a name spelled with letters
-# outside ASCII, read as no name (re-derived with gate-12's reader: the same on ASCII names).
+# closed on words of another sentence; gate-11 as gate-12 does but what the fact reader reads
+# (its first edition: names in ASCII letters only, none of the second edition's phrasings), a
+# correction naming the value it takes back, a plan reported done in the passive, and a report
+# of a plan done that updated the plan.
 _GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_7, GATE_8, GATE_9, GATE_10,
                     GATE_11, GATE_VERSION})
 

@@ -43,13 +43,24 @@ from eventmem.policies.literals import Prefilter
 from eventmem.text.lazyre import lazy_re
 
 __all__ = ["CLASSIFY_1", "CLASSIFY_2", "CLASSIFY_3", "FACT_RULES", "KIND_ORDER", "POLICIES",
-           "POLICY_VERSION", "RULES", "classify"]
+           "POLICY_VERSION", "RULES", "classify", "reader_edition"]
 
 CLASSIFY_1: Final = "classify-1"  # the text as written only (no third-person subjects)
 CLASSIFY_2: Final = "classify-2"  # no personal-attribute reading (see FACT_RULES)
-CLASSIFY_3: Final = "classify-3"  # personal attributes read with names in ASCII letters only
-POLICY_VERSION: Final = "classify-4"  # ... with names in any letters ("Zoë moved to Oslo")
+CLASSIFY_3: Final = "classify-3"  # attributes read with the fact reader's first edition
+# classify-4: a lasting attribute is read with the fact reader's second edition (facts.EDITION),
+# so "Weekends are for pottery" or "Caught up with Yara. He spends free time on woodworking"
+# is a lasting fact, not short-lived context that decays away within weeks; and a task with no
+# subject or a dated deadline ("Have to renew my passport before March 22") is a plan. That
+# edition reads names in any letters, so "Zoë moved to Oslo" is read as "Dana moved to Oslo" is.
+POLICY_VERSION: Final = "classify-4"
 POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, CLASSIFY_3, POLICY_VERSION})
+
+
+def reader_edition(policy: str) -> int:
+    """The fact reader's edition the classifier version ``policy`` reads attributes with."""
+    return facts.EDITION_1 if policy in (CLASSIFY_1, CLASSIFY_2, CLASSIFY_3) else facts.EDITION
+
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})
 _CONTRACTIONS: Final[dict[str, str]] = {
@@ -221,10 +232,20 @@ _FACT_KINDS: Final[dict[str, str]] = {
 _SHORT_LIVED: Final = frozenset({"context", "event", "activity", "ephemeral"})
 FACT_RULES: Final[tuple[str, ...]] = ("identity:fact", "relationship:fact", "preference:fact",
                                       "event:fact")
+# classify-4: a task to do with its subject left out, as in a diary or a list ("Have to renew
+# my passport before March 22", "To do: return the library books by May 2"), which no rule
+# above reads (they want "I need to", or a weekday deadline).
+TASK_RULE: Final = "plan:task"
+_TASK: Final = lazy_re(
+    r"(?:^|[.!?:;]\s*)(?:still\s+)?(?:have to|has to|need to|needs to|got to|must|gotta)\s+[a-z]+"
+    r"|\bto-?\s?do\b\s*[,:]\s*[a-z]+"
+    r"|\b(?:by|before|until|due)\s+(?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)\s+\d")
 RULES: Final[tuple[str, ...]] = (
     *(f"{kind}:{name}" for kind, rules in _RULE_TABLE for name, _ in rules),
     DEFAULT_RULE,
     *FACT_RULES,
+    TASK_RULE,
 )
 
 
@@ -367,15 +388,15 @@ def _search(norm: str, kind_index: int) -> str | None:
 
 
 def classify(text: str, policy: str = POLICY_VERSION, *,
-             read_facts: Callable[[str, bool], tuple[facts.Fact, ...]] = facts.read
+             read_facts: Callable[[str], tuple[facts.Fact, ...]] | None = None
              ) -> tuple[str, str]:
     """Return ``(kind, rule)`` for ``text``: the first kind in :data:`KIND_ORDER` with a matching
     rule, else ``("context", "context:default")``. Pure and deterministic; never raises on a str.
 
     ``policy`` is the version to decide as (:data:`CLASSIFY_1`: the text as written only; an
-    audit passes the recorded one). ``read_facts``: :func:`eventmem.policies.facts.read`, or a
-    cache of it (the write path reads the same text's facts for its own decisions), called
-    with the text and whether a name may be spelled in any letters (from classify-4).
+    audit passes the recorded one). ``read_facts``: :func:`eventmem.policies.facts.read` with
+    the edition :func:`reader_edition` gives ``policy`` (the default), or a cache of it (the
+    write path reads the same text's facts for its own decisions).
 
     >>> classify("My name is Priya")
     ('identity', 'identity:my_name_is')
@@ -388,15 +409,22 @@ def classify(text: str, policy: str = POLICY_VERSION, *,
     forms = [norm]
     if policy != CLASSIFY_1:
         unified = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
-        rewritten = _first_person(unified, _SUBJECT if policy not in (CLASSIFY_2, CLASSIFY_3)
+        # The reader's second edition reads names in any letters, so a classify-4 subject may
+        # be spelled in any; classify-2 and classify-3 took ASCII ones.
+        rewritten = _first_person(unified, _SUBJECT if reader_edition(policy) == facts.EDITION
                                   else _ASCII_SUBJECT)
         if rewritten != unified:
             forms.append(_normalize(rewritten))
     decided = next(((kind, rule) for i, (kind, _, _) in enumerate(_compiled()) for form in forms
                     if (rule := _search(form, i)) is not None), ("context", DEFAULT_RULE))
+    if decided[1] == DEFAULT_RULE and reader_edition(policy) == facts.EDITION \
+            and _TASK.search(norm):
+        return "plan", TASK_RULE
     if policy in (CLASSIFY_1, CLASSIFY_2) or decided[0] not in _SHORT_LIVED:
         return decided
-    lasting = next((_FACT_KINDS[f.attribute] for f in read_facts(text, policy != CLASSIFY_3)
+    stated = facts.read(text, reader_edition(policy)) if read_facts is None \
+        else read_facts(text)
+    lasting = next((_FACT_KINDS[f.attribute] for f in stated
                     if f.attribute in _FACT_KINDS and f.owner != facts.OTHER), None)
     if lasting is None or lasting == decided[0]:
         return decided

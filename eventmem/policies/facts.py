@@ -25,6 +25,15 @@ several values at once (counts of different things, relatives, appointments of d
 their facts carry a *qualifier*, the thing counted, the relative, the kind of appointment, which a
 question's qualifier must match.
 
+Two editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
+read, and the audit re-derives their decisions with it; the second (gate-12, classify-4 and
+recall) also reads a statement behind a correction marker ("Sorry, I misspoke, I work at X"), a
+he/she sentence as about the person the sentence before it names ("Caught up with Dana. She
+moved to Lyon."), each attribute in more of the words English says it in, names in any letters
+("Joaquín", "Zoë", "Łukasz"; a modal that is a name: "Will moved to Oslo"), an attribute's
+vocabulary without accents ("Citroën" is a car) and something kept with a name of its own as a
+pet ("a bearded dragon named Dottie"). The first reads names of ASCII letters only.
+
 Pure and deterministic: regexes over the text, no model.
 """
 
@@ -38,6 +47,15 @@ from typing import Final, NamedTuple
 from eventmem.text.lazyre import lazy_re
 
 FACTS_VERSION: Final = "facts-1"
+# The reader's editions. Edition 1 is how the write gates up to gate-11 read a text (the audit
+# re-derives their decisions with it); edition 2 (gate-12, and recall) also reads a statement
+# behind a correction marker ("Sorry, I misspoke earlier, I work at X"), a he/she sentence as
+# about the person the sentence before it names ("Caught up with Dana. She moved to Lyon."),
+# each attribute in the other words English says it in (:data:`_PHRASINGS`), and names in any
+# letters, vocabularies without accents and pets by "named" (see :class:`_Names`, :func:`_plain`,
+# :data:`_KEPT_NAMED`). One number says how a gate reads, so there is no second switch for names.
+EDITION_1: Final = 1
+EDITION: Final = 2
 
 USER: Final = "user"
 OTHER: Final = "other"
@@ -190,6 +208,69 @@ _ATTRIBUTES: Final[tuple[tuple[str, str], ...]] = (
 )
 _COMPILED: Final = tuple((name, lazy_re(pattern)) for name, pattern in _ATTRIBUTES)
 
+# Edition 2: more of the words each attribute is said in, beside :data:`_ATTRIBUTES` (on the
+# lower-cased sentence). Each is a way English states the attribute, whatever the verb tense or
+# the person: where one lives ("home is", "call X home", "a new place in"), works ("on the
+# payroll", "left X for Y", "a new role at"), is trained as ("by trade", "made me"), prefers
+# ("favour", "given the choice", "X over Y any day"), counts ("there are 3 ...", "up to 5"),
+# comes from ("raised in"), reacts to ("gives me a reaction"), flies ("fly out to"), was born
+# ("born on May 3", "May 3 is my birthday"), names a relative ("goes by", "is my sister").
+_PHRASINGS: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("allergy", r"\bgives? (?:me|him|her|them) (?:a |an )?(?:bad |awful |terrible |allergic )?"
+                r"(?:reaction|rash|hives)\b|\bcan't (?:have|eat|touch)\b[^.]*\ballerg"),
+    ("departure", r"\bfl(?:y|ies|ying|ew) (?:out )?(?:to|from)\b|\bleav(?:e|es|ing) for\b"
+                  r"|\bdeparture time\b"),
+    ("birthday", r"\bis (?:my|his|her|their|the user's) birthday\b|\bborn (?:on )?(?:january|"
+                 r"february|march|april|may|june|july|august|september|october|november|"
+                 r"december)\b"),
+    ("count", r"\bthere (?:are|were) (?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
+              r"|\bkeeps? \d+\b|\b(?:up to|makes) \d+\b|\bcollection\b[^.]*\b\d+\b"),
+    ("hometown", r"\braised (?:in|on)\b|\bwhere (?:i|we|he|she|they) (?:was|were) raised\b"
+                 r"|\bfrom \w+(?: \w+)? originally\b"),
+    ("family", rf"\bgoes by\b|\bknown as\b|\bis (?:my|our|his|her|their|the user's) "
+               rf"(?:{_words(' '.join(sorted(_KIN)))})\b"),
+    ("diet", r"\bgave up (?:meat|fish|dairy|animal products)\b|\bno (?:more )?meat\b"),
+    ("car", r"\bcar dealer(?:ship)?\b|\bget(?:s)? around in\b"),
+    ("phone", r"\bnew phone\b"),
+    ("relationship", r"\blove life\b|\bwith someone\b|\b(?:status|user)[: ]+single\b"),
+    ("preference", r"\bfavou?r(?:s|ed|ing)? [a-z]+(?: [a-z]+)? over\b|\bgiven the choice\b"
+                   r"|\b[a-z]+ over [a-z]+[^.]*\b(?:any day|every time)\b|\bcome around\b"
+                   r"|\bchanged (?:my|his|her|their) mind\b"
+                   r"|\b[a-z]+ over [a-z]+,? (?:for me|always|these days|now)\b"),
+    ("hobby", r"\b(?:weekends|evenings|sundays|saturdays) are for\b|\bin (?:my|his|her|their)"
+              r" (?:free|spare) time\b"),
+    ("title", rf"\bby trade\b|\bmade (?:me|him|her|them) (?:an? )?(?:[a-z]+ )?(?:{_words(_JOBS)})\b"
+              rf"|\b(?:was|were|got) made (?:an? )?(?:[a-z]+ )?(?:{_words(_JOBS)})\b"
+              rf"|\bmoved up to\b"),
+    ("employer", r"\bon (?:the|their|its) payroll\b|\bnew (?:role|job|position) at\b"
+                 r"|\b(?:is|am|was|i'm|he's|she's) an? [a-z]+(?: [a-z]+)? at\b|\bjob\b[^.]* at\b"),
+    ("residence", r"\bhome (?:for me )?(?:is|was)\b|\bcall \w+(?: \w+)? home\b"
+                  r"|\bnew place\b|\bunpacking in\b|\bcity of residence\b|\bcurrent city\b"),
+)}
+# A sentence that opens by taking back what was said: the statement is what follows the marker
+# ("Sorry, I misspoke earlier, I work at X" states the employer; "No wait, ..."). Only the
+# markers are cut, never a sentence that has no statement after them.
+_CORRECTION_OPENING: Final = lazy_re(
+    r"^(?:(?:sorry|oops|whoops|no wait|wait|actually|correction|scratch that|my bad|my mistake|"
+    r"i misspoke(?: earlier)?|i meant to say|i got (?:that|it) wrong|let me correct (?:that|myself)"
+    r"|to correct (?:that|myself)|i was wrong|that's wrong|that was wrong)\b[^,:;.!]{0,20}"
+    r"[,:;.!]\s*)+", re.IGNORECASE)
+# A phrase of time opening a sentence without a comma ("Right now I'm single"): not its subject.
+_NOW_OPENING: Final = lazy_re(
+    r"^(?:right now|just now|these days|nowadays|at the moment|at present|lately|currently|"
+    r"for the record)\b,?\s+", re.IGNORECASE)
+# A he/she subject or possessive opening a sentence: someone the sentence before named.
+_PERSONAL_PRONOUN: Final = lazy_re(r"^(?:he|she|he's|she's|his|her)\b", re.IGNORECASE)
+# A name, or a place, said to be the user's: "Jonas is my brother", "Bergen is where I grew up".
+_IS_MINE: Final = lazy_re(
+    rf"^{NAME}(?: {NAME})? (?:is|was) (?i:(?:my|our) |where (?:i|we)\b)")
+# A relative said to be someone by name: "Theo's daughter is Victor", "My sister was Ana".
+_KIN_IS_NAME: Final = lazy_re(
+    rf"\b(?i:{_words(' '.join(sorted(_KIN)))})s? (?:is|was) {NAME}[.!]?$")
+# Giving a relative's name in other words than "named" or "called".
+_NAMES_RELATIVE: Final = lazy_re(rf"\b(?:goes by|known as)\b|\b(?:is|was) {CAP}{LOW}+[.!]?$")
+_CAPITALISED: Final = lazy_re(rf"\b({NAME})\b")
+
 # Attributes a question cannot name by the vocabulary alone ("What does Dana drive?" is the car,
 # and so on): the same table serves, but these question forms come first.
 _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
@@ -198,25 +279,35 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         # city breaks or camping trips?" asks no city).
         ("preference", r"\bprefer\w*|\brather\b.*\bor\b"),
         ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bfree time\b|\bspare time\b"),
+        # Which of two a person likes more, however it is asked ("X or Y: which do I like
+        # more?", "Between X and Y, which does she favour?", "Would he rather have X or Y?").
+        ("preference", r"\bwhich (?:do|does|did|would) \w+ (?:like|love|enjoy|want|favou?r|pick"
+                       r"|choose)\b|\bfavou?r\b|\bwould \w+ rather\b|\blike \w+ (?:more|better)\b"
+                       r"|\b(?:like|liked|enjoy|enjoyed) [a-z ]+ or [a-z ]+ (?:more|better)\b"),
         ("birthday", r"\bwhen (?:was|were) \w+ born\b|\bbirthday\b"),
         ("title", r"\bfor a living\b|\bjob title\b|\bwhat (?:is|'s) \w+(?:'s)? (?:job|role)\b"
-                  r"|\bwhat (?:does|do) \w+ do\b"),
+                  r"|\bwhat (?:does|do) \w+ do\b|\b(?:what|which) (?:job|role|position)\b"
+                  r"|\boccupation\b|\brole at work\b"),
         ("employer", r"\bemployer\b|\bwhere (?:do|does|did) \w+ work\b|\bwork for\b"
+                     r"|\bwhere (?:i|you|he|she|we|they) work\b"
                      r"|\bwhere (?:was|were|am|is|are) \w+ working\b"
                      r"|\bwhich company\b|\bwhat company\b"),
         ("appointment", rf"\bappointment\b|\bseeing the (?:{_words(_APPOINTMENTS)})\b"),
+        ("departure", r"\bleav(?:e|es|ing) for\b|\bfly(?:ing)? (?:out )?to\b"),
         ("relationship", r"\bseeing anyone\b|\bseeing someone\b|\brelationship\b|\bsingle\b"
-                         r"|\bdating\b|\bmarried\b|\bengaged\b|\bpartner\b"),
-        ("count", r"\bhow many\b"),
+                         r"|\bdating\b|\bmarried\b|\bengaged\b|\bpartner\b"
+                         r"|\bwith (?:anyone|anybody|someone|somebody)\b"),
+        ("count", r"\bhow many\b|\bnumber of\b"),
         ("car", r"\bdrive\b|\bdriving\b|\bcar\b"),
-        ("age", r"\bhow old\b|\bwhat age\b"),
+        ("age", r"\bhow old\b|\bwhat age\b|\bage of\b"),
         ("hometown", r"\bgrow up\b|\bgrew up\b|\bhome ?town\b|\bfrom originally\b"
+                     r"|\b(?:city|town|country|place) (?:is|are|was|were) \w+ from\b"
                      r"|\boriginally from\b|\bwhere (?:is|are) \w+ from\b"
                      r"|\bwhere (?:was|were) \w+ born\b"),
         ("family", rf"\b(?:{_words(' '.join(sorted(_KIN)))})(?:'s)? (?:name|called)\b"
                    rf"|\bname of \w+ (?:{_words(' '.join(sorted(_KIN)))})\b"),
         ("residence", r"\bwhere (?:do|does|did) \w+ live\b|\bcity\b|\bresidence\b"
-                      r"|\bliving\b|\blive\b"),
+                      r"|\bliving\b|\blive\b|\bbased\b"),
     ))
 
 _APOSTROPHES: Final = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
@@ -284,6 +375,7 @@ _QUESTION_STOP: Final = frozenset(
     do does did is are was were the a an my your his her their our i you he she they it what
     which who whom when where why how like likes prefer prefers better more or over than now
     these days currently still user user's s one thing to of in on at for with best
+    between favour favor rather have would
     """.split())  # noqa: SIM905
 
 
@@ -323,8 +415,9 @@ _UNICODE_NAMES: Final = _names(NAME, f"{CAP}{LOW}+", r"[^\W_][\w-]*", modal_name
 _ASCII_NAMES: Final = _names(ASCII_NAME, "[A-Z][a-z]+", r"[A-Za-z0-9][\w-]*", modal_names=False)
 
 
-def _spelling(unicode_names: bool) -> _Names:
-    return _UNICODE_NAMES if unicode_names else _ASCII_NAMES
+def _spelling(edition: int) -> _Names:
+    """How names are spelled in ``edition``: the second reads names in any letters."""
+    return _UNICODE_NAMES if edition >= EDITION else _ASCII_NAMES
 
 
 def _plain(text: str) -> str:
@@ -365,11 +458,12 @@ def _speaker(text: str, names: _Names = _UNICODE_NAMES) -> tuple[str | None, str
     return (None if name in ("user", "me", "i") else name), text.strip()[match.end():]
 
 
-def owner_of(sentence: str, unicode_names: bool = True) -> str | None:
+def owner_of(sentence: str, edition: int = EDITION) -> str | None:
     """Whose facts a sentence states (see the module docs); None for a question or an
-    assistant's turn, which state none. ``unicode_names``: a name may be spelled with any
-    letters ("Zoë"); False reads names of ASCII letters only, as gate-11 and classify-3 did."""
-    names = _spelling(unicode_names)
+    assistant's turn, which state none. ``edition`` :data:`EDITION`: a name may be spelled with
+    any letters ("Zoë"); :data:`EDITION_1` reads names of ASCII letters only, as gate-11 and
+    classify-3 did."""
+    names = _spelling(edition)
     if sentence.endswith("?") or sentence.lower().startswith("assistant"):
         return None
     if _USER_SUBJECT.match(sentence) or _FIRST_PERSON.match(sentence):
@@ -477,10 +571,10 @@ def singular(word: str) -> str:
     return word
 
 
-def read(text: str, unicode_names: bool = True) -> tuple[Fact, ...]:
+def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
     """The facts ``text`` states: for each sentence, whose they are and each attribute it
-    names (in the order of :data:`_ATTRIBUTES`), without repeats. ``unicode_names`` as for
-    :func:`owner_of`.
+    names (in the order of :data:`_ATTRIBUTES`), without repeats. ``edition``: how (see
+    :data:`EDITION`); the write gates before gate-12 read with :data:`EDITION_1`.
 
     >>> read("User moved from Turin to Valencia")
     (Fact(owner='user', attribute='residence', qualifier=None),)
@@ -490,24 +584,49 @@ def read(text: str, unicode_names: bool = True) -> tuple[Fact, ...]:
     (Fact(owner='user', attribute='count', qualifier='bike'),)
     """
     found: list[Fact] = []
-    names = _spelling(unicode_names)
+    names = _spelling(edition)
+    if edition >= EDITION:  # "Correction: I eat keto" has no speaker called Correction
+        text = _CORRECTION_OPENING.sub("", _fold(text).strip()) or text
     speaker, text = _speaker(text, names)
+    named: str | None = None  # the person the sentence before named (edition 2)
     for sentence in sentences(text):
-        owner = owner_of(sentence, unicode_names)
+        if edition >= EDITION:
+            sentence = _CORRECTION_OPENING.sub("", sentence).strip() or sentence
+            sentence = _NOW_OPENING.sub("", sentence).strip() or sentence
+        owner = owner_of(sentence, edition)
+        before, named = named, _last_named(sentence) if edition >= EDITION else None
         if owner is None:
             continue
+        if owner == OTHER and before is not None and _PERSONAL_PRONOUN.match(sentence) \
+                and not re.search(r"\b(?:my|our|me|us)\b", sentence.lower()):
+            owner = before  # "Caught up with Dana. She moved to Lyon." is Dana's
+        if edition >= EDITION and owner not in (USER, OTHER) and _IS_MINE.match(sentence):
+            owner = USER  # "Jonas is my brother", "Bergen is where I grew up"
+        if owner == OTHER and edition >= EDITION and _NAMES_RELATIVE.search(sentence):
+            # "My sister goes by Elena" names the user's sister; "Theo's daughter is Victor"
+            # Theo's daughter.
+            mine, theirs = _MY.match(sentence), names.possessive_relative.match(sentence)
+            if mine is not None and mine.group(1).lower() in _KIN:
+                owner = USER
+            elif theirs is not None:
+                owner = sentence.split("'", 1)[0].lower()
         if owner == USER and speaker is not None:
             owner = speaker  # "Caroline: I moved to Denver" is Caroline's
         # The vocabularies are spelled without accents: "Citroën" is the make "citroen".
-        lowered = _plain(sentence.lower()) if unicode_names else sentence.lower()
+        lowered = _plain(sentence.lower()) if edition >= EDITION else sentence.lower()
         facts = [Fact(owner, attribute, _qualifier(attribute, lowered))
-                 for attribute, pattern in _COMPILED if pattern.search(lowered)]
+                 for attribute, pattern in _COMPILED
+                 if pattern.search(lowered) or (edition >= EDITION and attribute in _PHRASINGS
+                                                and _PHRASINGS[attribute].search(lowered))]
+        if edition >= EDITION and _KIN_IS_NAME.search(sentence) \
+                and all(f.attribute != "family" for f in facts):
+            facts.append(Fact(owner, "family", _qualifier("family", lowered)))  # "... is Victor"
         if _JOINED.search(sentence) and all(f.attribute != "employer" for f in facts):
             facts.append(Fact(owner, "employer", None))  # "Sam joined Globex"
         if names.seeing.search(sentence) and all(f.attribute != "relationship" for f in facts):
             facts.append(Fact(owner, "relationship", None))  # "I'm seeing Theo"
         # "My brother Liam is coming over" names the user's brother, whatever else it says.
-        if unicode_names and all(f.attribute not in ("pet", "family", "car", "phone")
+        if edition >= EDITION and all(f.attribute not in ("pet", "family", "car", "phone")
                                  for f in facts):
             kept = _KEPT_NAMED.search(sentence)
             if kept is not None and not set(kept.group(1).lower().split()) & _PEOPLE:
@@ -540,6 +659,19 @@ _KEPT_NAMED: Final = lazy_re(
     rf"(?i:named|called)\s+{CAP}")
 _PEOPLE: Final = _RELATIVES | frozenset(
     "guy girl boy man woman lady person baby babies kids boss client neighbor".split())  # noqa: SIM905
+
+
+def _last_named(sentence: str) -> str | None:
+    """The last person ``sentence`` names, lower-cased ("Caught up with Dana today" -> "dana"),
+    or None: its subject name, or a capitalised word after the first that is not a weekday, a
+    month or another word that is never a name."""
+    names = [w.lower() for w in _CAPITALISED.findall(sentence)[1:]
+             if w.lower() not in _NOT_NAMES and w.lower() not in ("user", "i")]
+    if names:
+        return names[-1]
+    return _subject_name(sentence, _UNICODE_NAMES)
+
+
 _JOINED: Final = lazy_re(r"\b(?i:joined|joining|moved over to|switched to)\s+(?:the\s+)?[A-Z]")
 
 
@@ -582,7 +714,7 @@ def read_question(text: str) -> Question | None:
         return None
     qualifier = None
     if attribute == "count":
-        counted = re.search(r"\bhow many ([a-z]+)", lowered)
+        counted = re.search(r"\b(?:how many|number of) ([a-z]+)", lowered)
         qualifier = singular(counted.group(1)) if counted else None
     elif attribute in ("family", "appointment"):
         qualifier = _qualifier(attribute, lowered)
@@ -606,7 +738,7 @@ def question_owner(question: str) -> str | None:
     lowered = question.lower()
     mine = re.search(r"\b(?:my|our|(?:the )?user's)\s+([a-z]+)", lowered)
     if mine is not None and mine.group(1) in _RELATIVES and not re.search(
-            r"\b(?:name|called|named|how old|what age)\b", lowered):
+            r"\b(?:name|called|named|how old|what age|age of)\b", lowered):
         return None
     if re.search(r"\b(?:i|me|my|mine|we|our|user|user's)\b", lowered):
         return USER
@@ -622,10 +754,10 @@ def question_owner(question: str) -> str | None:
 # declared_name and introduces: pure, and asked of the same stored texts for every name the
 # write path checks is the user's, item after item.
 @lru_cache(maxsize=1 << 16)
-def declared_name(text: str, unicode_names: bool = True) -> str | None:
+def declared_name(text: str, edition: int = EDITION) -> str | None:
     """The name the user gives themself in ``text`` ("My name is Dana", "I'm Dana.", "User's
-    name is Dana"), lower-cased, or None. ``unicode_names`` as for :func:`owner_of`."""
-    declared = _spelling(unicode_names).declared
+    name is Dana"), lower-cased, or None. ``edition`` as for :func:`owner_of`."""
+    declared = _spelling(edition).declared
     for sentence in sentences(text):
         match = declared.search(sentence)
         if match is not None:
@@ -669,19 +801,19 @@ def is_statement(text: str) -> bool:
     return len(sentences(text)) <= 2 and len(text.split()) <= 40
 
 
-def values_of(text: str, unicode_names: bool = True) -> frozenset[str]:
+def values_of(text: str, edition: int = EDITION) -> frozenset[str]:
     """The words of ``text`` that carry values: names (capitalised, not opening a sentence),
     numbers and clock times (dates aside: they say when, not what), and the words a value of a
     personal attribute is said in (a diet, a make of car, a job, a relationship status...).
     Two statements of one attribute with different values of these say different things.
-    ``unicode_names``: a word may open with any letter ("Łódź"); False, with an ASCII one
-    (gate-11 and before).
+    ``edition`` :data:`EDITION`: a word may open with any letter ("Łódź"); :data:`EDITION_1`,
+    with an ASCII one (gate-11 and before).
 
     >>> sorted(values_of("I replaced my Galaxy A54 with a Galaxy S23."))
     ['a54', 'galaxy', 's23']
     """
     found: set[str] = set()
-    word = _spelling(unicode_names).token
+    word = _spelling(edition).token
     for sentence in sentences(text):
         tokens = word.findall(sentence)
         for i, token in enumerate(tokens):
@@ -693,7 +825,7 @@ def values_of(text: str, unicode_names: bool = True) -> frozenset[str]:
                     or lowered in _MONTH_WORDS:
                 continue
             if (i > 0 and token[0].isupper()) or any(c.isdigit() for c in token) \
-                    or (_plain(lowered) if unicode_names else lowered) in _VALUE_WORDS:
+                    or (_plain(lowered) if edition >= EDITION else lowered) in _VALUE_WORDS:
                 found.add(lowered)
     return frozenset(found)
 
@@ -755,13 +887,32 @@ def named_in_compounds_only(text: str, attribute: str) -> bool:
 _BY_ATTRIBUTE: Final = dict(_COMPILED)
 
 
-def attribute_words(attribute: str, *, every_reader_word: bool = True) -> str:
+def attribute_words(attribute: str, *, every_reader_word: bool = True,
+                    phrasings: bool = True) -> str:
     """Words a memory stating ``attribute`` is likely to hold, for a lexical search of the
     namespace's candidates (the vocabulary's plain words). ``every_reader_word`` False: without
-    the words gate-10 added, as the write gates before it searched."""
+    the words gate-10 added, as the write gates before it searched; ``phrasings`` False:
+    without those of the reader's second edition (gate-12), as the gates before it searched."""
     words = _SEARCH_WORDS.get(attribute, attribute)
     added = _READER_WORDS.get(attribute) if every_reader_word else None
-    return f"{words} {added}" if added else words
+    more = _PHRASING_WORDS.get(attribute) if phrasings else None
+    return " ".join(filter(None, (words, added, more)))
+
+
+# Words of the second edition's phrasings (:data:`_PHRASINGS`) that the search lacked: "I'm on
+# the payroll at Initech" shares no other word with the employer's search.
+_PHRASING_WORDS: Final = {
+    "residence": "place unpacking",
+    "employer": "payroll role position",
+    "title": "trade made",
+    "preference": "favour favours favor favors choice mind",
+    "count": "there keep keeps collection makes",
+    "allergy": "reaction rash hives",
+    "departure": "fly flies flying flew",
+    "car": "dealer around",
+    "relationship": "love someone",
+    "family": "goes known",
+}
 
 
 # Words the reader takes for an attribute that its search once lacked: a memory saying only

@@ -90,15 +90,28 @@ GATE_10: Final = "gate-10"
 # 1500 dollars for yoga gear by January. Quentin thinks it's way too long". Every other decision
 # is gate-10's.
 GATE_11: Final = "gate-11"
-# gate-12: the fact reader takes a name in any Latin, Greek or Cyrillic spelling ("Zoë",
-# "Joaquín", "Ana-Sofía"; policies.facts.NAME) as a name: gate-11 read "Joaquín moved to Lyon"
-# as a sentence with no subject, so as the user's own move, which superseded the user's
-# residence; a modal that is also a name, before a finite verb ("Will moved to Oslo"), is a
-# name; a value word may open with any letter ("Łódź", policies.facts.values_of); and an
-# attribute's vocabulary is matched without accents ("I bought a Citroën C3" is a car); and
-# something kept with a name of its own is a pet ("a bearded dragon named Dottie"). Every
-# other decision is gate-11's, and an item recorded by gate-11 or before is read as it was
-# (facts.read(..., unicode_names=False)).
+# gate-12: the write gate reads what a text says about whom with the fact reader's second
+# edition (policies.facts.EDITION): a statement behind a correction marker ("Sorry, I misspoke
+# earlier, I work at Globex"), a he/she sentence as about the person the sentence before names
+# ("Caught up with Dana. She moved to Lyon."), and each attribute in more of the words English
+# says it in ("Home for me is Lyon", "on the payroll at Globex", "X over Y any day"); so such a
+# new value supersedes the old one where gate-11 kept both. The same edition takes a name in
+# any Latin, Greek or Cyrillic spelling ("Zoë", "Joaquín", "Ana-Sofía"; policies.facts.NAME) as
+# a name: gate-11 read "Joaquín moved to Lyon" as a sentence with no subject, so as the user's
+# own move, which superseded the user's residence; a modal that is also a name, before a finite
+# verb ("Will moved to Oslo"), is a name; a value word may open with any letter ("Łódź",
+# policies.facts.values_of); an attribute's vocabulary is matched without accents ("I bought a
+# Citroën C3" is a car); and something kept with a name of its own is a pet ("a bearded dragon
+# named Dottie"). A correction that names the value it takes back ("it's Friday, not Monday")
+# supersedes the latest memory stating that value (policies.corrections); a report of a plan
+# done in the passive or the causative ("The passport is renewed", "Got the car registration
+# renewed") closes it (policies.plans); and a report of a plan done that the gate would make an
+# update of the plan ("Theo renewed the car registration" after "Theo has to renew the car
+# registration by March 22", a close neighbour under a semantic embedder) is created and closes
+# the plan, as a repeat or a merge of it already was (an update carried the plan on, kind and
+# all, so a to-do question got the report as an open plan). Every other decision is gate-11's,
+# and an item recorded by gate-11 or before is read as it was decided (facts.EDITION_1: names in
+# ASCII letters, none of the second edition's readings).
 GATE_VERSION: Final = "gate-12"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
@@ -121,8 +134,10 @@ BEFORE_RESCHEDULES: Final = BEFORE_CORRECTIONS | {GATE_8}
 BEFORE_READER_WORDS: Final = BEFORE_RESCHEDULES | {GATE_9}
 # The versions before gate-11, which matched a plan's object across sentences.
 BEFORE_PLAN_SENTENCES: Final = BEFORE_READER_WORDS | {GATE_10}
-# The versions before gate-12, which read a name only in ASCII letters (policies.facts).
-BEFORE_UNICODE_NAMES: Final = BEFORE_PLAN_SENTENCES | {GATE_11}
+# The versions before gate-12, which read a text with the fact reader's first edition...
+BEFORE_PHRASINGS: Final = BEFORE_PLAN_SENTENCES | {GATE_11}
+# ... and let a report of a plan done update the plan.
+BEFORE_DONE_UPDATES: Final = BEFORE_PHRASINGS
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]
@@ -158,6 +173,9 @@ class GateParams(msgspec.Struct, frozen=True, kw_only=True):
     # in a value (below it the two are rarely about the same thing).
     correction_similarity: float = 0.5
     correction_neighbours: int = 3  # how many of the nearest memories a correction looks at
+    # gate-12: a correction naming the value it takes back ("..., not Monday") looks for it in
+    # this many of the namespace's latest memories (what was just said, not last month's).
+    correction_recent: int = 5
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:

@@ -45,6 +45,10 @@ _MODAL = lazy_re(
     r"remember|reminder|remind\s+\w+|supposed|due)\s+to\s+(?P<verb>[a-z]+)\b"
     r"|\b(?:must|should|gotta|will|shall)\s+(?P<verb2>[a-z]+)\b"
     r"|^\s*(?:todo|to-do|to do)\s*:?\s*(?P<verb3>[a-z]+)\b", re.I)
+# A task after a reminder or a to-do label, its subject left out: the speaker's.
+_LISTED = lazy_re(
+    r"\b(?:(?:do not|don't|dont) let me forget|(?:do not|don't|dont) forget|note to self"
+    r"|to-?\s?do)\s*[:,]?\s*(?:to\s+)?(?P<verb>[a-z]+)\b(?P<verb2>)(?P<verb3>)", re.I)
 _NOT_DONE = lazy_re(
     r"\b(?:not|never|yet|n't|didn't|haven't|hasn't|still|need|needs|have to|has to|must|"
     r"should|will|going to|remind|plan|plans|want|wants|gotta|tomorrow|later)\b|\?", re.I)
@@ -125,18 +129,25 @@ def _subject(before: str) -> str:
 # Pure functions of the text, asked of the same texts again and again: a report is compared with
 # up to eight plans (completes() reads both again each time), batch after batch.
 @lru_cache(maxsize=1 << 14)
-def plan_action(text: str, *, one_sentence: bool = False) -> Action | None:
+def plan_action(text: str, *, one_sentence: bool = False, listed: bool = False
+                ) -> Action | None:
     """The verb, object words and subject a plan's text intends, or None when it names none.
     ``one_sentence``: the object words end with the sentence ("I want to save for yoga gear by
     January. Quentin thinks it's way too long" intends nothing of "long"); gate-10 and before
-    took the rest of the text."""
+    took the rest of the text. ``listed`` (gate-12): also a task listed after a reminder or a
+    to-do label ("Don't let me forget: renew the passport", "User: to do, return the books")."""
     match = _MODAL.search(text)
+    label = match is None and listed
+    if label:
+        match = _LISTED.search(text)
     if match is None:
         return None
     verb = (match.group("verb") or match.group("verb2") or match.group("verb3")).lower()
     if verb in STOPWORDS and verb not in ("do",):
         return None
     head = text[: match.start()]
+    if label:  # "User: to do, ..." is the user's list
+        head = head.strip().rstrip(":,").strip()
     subject = "" if re.search(r"\bremind\s+me\b", match.group(0), re.I) else _subject(head)
     if re.search(r"\bremind\s+(?!me\b)\w+", match.group(0), re.I):
         subject = "other"
@@ -191,11 +202,16 @@ def _regular_past(word: str) -> bool:
     return any(base and (base not in STOPWORDS or base == "do") for base in bases)
 
 
-def completes(plan_text: str, text: str, *, one_sentence: bool = False) -> Completion | None:
+def completes(plan_text: str, text: str, *, one_sentence: bool = False,
+              passive: bool = False) -> Completion | None:
     """Whether ``text`` reports done what ``plan_text`` intends (see the module docstring).
     ``one_sentence``: the plan's object and the report's are each read within their sentence
-    (:func:`plan_action`), so words of a later sentence match nothing."""
-    action = plan_action(plan_text, one_sentence=one_sentence)
+    (:func:`plan_action`), so words of a later sentence match nothing. ``passive`` (gate-12):
+    the object may also come before the verb, as in the passive and the causative ("The
+    passport is renewed", "Got the car registration renewed", "User: tax return filed"); who
+    did it is then whoever the words before the object name; and a plan may be a task listed
+    after a reminder or a to-do label (:func:`plan_action` ``listed``)."""
+    action = plan_action(plan_text, one_sentence=one_sentence, listed=passive)
     if action is None or not may_report_done(text):
         return None
     lowered = text.lower()
@@ -214,15 +230,40 @@ def completes(plan_text: str, text: str, *, one_sentence: bool = False) -> Compl
     found = re.search(rf"\b{re.escape(verb_word)}\b", text, re.I)
     head = text[: found.start()] if found else ""
     head = re.sub(r"\b(?:has|have|had|'ve|just|finally|already)\s*$", "", head.strip(), flags=re.I)
-    subject = _subject(head)
-    if subject == "other" or action.subject == "other" or (
-            subject and action.subject and subject != action.subject):
-        return None
     after = words[at + 1:]
     if one_sentence and found is not None:
         after = _words(_sentence_of(text[found.end():]))
     matched = tuple(sorted(action.objects & _content(after)))
     needed = max(1, -(-len(action.objects) // 2))
+    if len(matched) < needed and passive and found is not None and action.subject != "other":
+        return _passive(action, text[: found.start()], rule, needed)
+    subject = _subject(head)
+    if subject == "other" or action.subject == "other" or (
+            subject and action.subject and subject != action.subject):
+        return None
     if len(matched) < needed:
         return None
     return Completion(action.verb, matched, round(len(matched) / len(action.objects), 6), rule)
+
+
+def _passive(action: Action, head: str, rule: str, needed: int) -> Completion | None:
+    """The completion a passive or causative report states: the plan's object words in the
+    sentence before the verb, and whoever the words before them name doing it."""
+    sentence = _LAST_SENTENCE.split(head)[-1]
+    matched = tuple(sorted(action.objects & _content(_words(sentence))))
+    if len(matched) < needed:
+        return None
+    first = min(m.start() for word in matched
+                if (m := re.search(rf"\b{re.escape(word)}\b", sentence, re.I)) is not None)
+    subject = _subject(_PASSIVE_TAIL.sub("", sentence[:first]).strip().rstrip(":,").strip())
+    if subject == "other" or (subject and action.subject and subject != action.subject):
+        return None
+    return Completion(action.verb, matched, round(len(matched) / len(action.objects), 6), rule)
+
+
+_LAST_SENTENCE = lazy_re(r"[.!?;]\s+|\n")
+# What stands between a doer and the object of a passive or causative: "Theo got the", "The",
+# "User:", "Finally had my".
+_PASSIVE_TAIL = lazy_re(
+    r"(?:\b(?:got|get|gets|getting|had|has|have|is|was|are|were|been|finally|just|already)\s+)*"
+    r"(?:\b(?:the|my|our|his|her|their|its|a|an)\s+)?$", re.I)

@@ -18,13 +18,14 @@ except for appointments and departures: a plan about the car is no answer to "Wh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, NamedTuple
 
 from eventmem.policies import facts
 from eventmem.policies.facts import OTHER, USER, Fact, Question
 from eventmem.recall import channels as ch
 from eventmem.recall.plan import QueryPlan
+from eventmem.write import readings
 from projections import Projections
 from projections.state import MemoryRecord
 
@@ -47,6 +48,11 @@ Read = Callable[[Sequence[str]], list[str | None]]  # memory ids -> their texts
 FactsOf = Callable[[str], tuple[Fact, ...]]  # a text -> its facts (facts.read, or a cache of it)
 
 
+def _current_facts(text: str) -> tuple[Fact, ...]:
+    """facts.read with the current reader edition, remembered (the write path's memo)."""
+    return readings.facts_of(text, facts.EDITION)
+
+
 class SaidOf(NamedTuple):
     """What all the user said shows of one name (see :meth:`NamespaceFacts.said_of`)."""
 
@@ -62,13 +68,15 @@ class NamespaceFacts:
 
     def __init__(self, views: Projections, namespace: str, read: Read, allowed: ch.Allowed,
                  *, inferred_names: bool = True, names_from_all: bool = False,
-                 facts_of: FactsOf = facts.read, unicode_names: bool = True) -> None:
+                 facts_of: FactsOf | None = None, edition: int = facts.EDITION) -> None:
         self.views, self.namespace, self.read, self.allowed = views, namespace, read, allowed
-        # The write path passes a cache of facts.read: it reads the same texts item after item.
-        self.facts_of = facts_of
-        # How a name may be spelled (facts.owner_of): as ``facts_of`` reads them; the write path
-        # reads an item recorded by gate-11 or before with ASCII names, as that gate did.
-        self.unicode_names = unicode_names
+        # facts.read, remembered: every recall and every write item reads the facts of the same
+        # stored texts again (whose a name is reads up to 200 memories per name).
+        self.facts_of = facts_of or _current_facts
+        # The fact reader's edition names are read with (facts.owner_of): as ``facts_of`` reads
+        # them; the write path reads an item recorded by gate-11 or before with the first
+        # edition (ASCII names), as that gate did.
+        self.edition = edition
         # Whether a name the memories only use as the user's counts (see is_user): enough to
         # order a recall, not to replace a fact (the write path takes declared names only).
         self.inferred_names = inferred_names
@@ -98,9 +106,7 @@ class NamespaceFacts:
         alone for anyone else. ``one_name``: of several names that pass for the user's, only
         the best shown (see :meth:`evidence`)."""
         if owner == USER:
-            named = sorted({f.owner for _, stated in found.values() for f in stated}
-                           - {USER, OTHER})
-            names = [name for name in named if self.is_user(name)]
+            names = [name for name in sorted(_named(found)) if self.is_user(name)]
             if one_name and len(names) > 1:
                 # A user has one name. Others talked about as often pass the inference too
                 # ("Fatima is seeing someone new", "Fatima got a new job", ...), and their facts
@@ -118,9 +124,8 @@ class NamespaceFacts:
         """Whether another name ``found`` states facts of passes for the user's and is better
         shown to be (the one-name rule of :meth:`owners`, for a question about ``name``)."""
         mine = self.evidence(name)
-        named = sorted({f.owner for _, stated in found.values() for f in stated}
-                       - {USER, OTHER, name})
-        return any(self.is_user(other) and self.evidence(other) > mine for other in named)
+        return any(self.is_user(other) and self.evidence(other) > mine
+                   for other in sorted(_named(found) - {name}))
 
     def is_user(self, name: str) -> bool:
         """Whether the memories show ``name`` to be the user's: the user declares it ("I'm
@@ -162,17 +167,24 @@ class NamespaceFacts:
                     and record.status not in _GONE and record.source != DERIVED)
 
         every = NamespaceFacts(self.views, self.namespace, self.read, said,
-                               facts_of=self.facts_of, unicode_names=self.unicode_names)
+                               facts_of=self.facts_of, edition=self.edition)
         declared = introduced = False
         stating = subject = 0
         for text, stated in every.stating(name, dated=True).values():
-            declared = declared or facts.declared_name(text, self.unicode_names) == name
+            declared = declared or facts.declared_name(text, self.edition) == name
             introduced = introduced or facts.introduces(text, name)
             states = any(f.owner == name for f in stated)
             stating += states
-            subject += states or any(facts.owner_of(sentence, self.unicode_names) == name
+            subject += states or any(facts.owner_of(sentence, self.edition) == name
                                      for sentence in facts.sentences(text))
         return SaidOf(declared, introduced, stating, subject)
+
+    def may_be_user(self, name: str, others: Iterable[str]) -> bool:
+        """Whether nothing said tells ``name`` apart from the user: no memory introduces it as
+        someone else ("my friend Dana") and none of ``others`` (the other names at hand) passes
+        for the user's (a user has one name)."""
+        return not self.said_of(name).introduced and not any(
+            self.is_user(other) for other in sorted(set(others) - {USER, OTHER, name}))
 
     def _shows_user(self, name: str) -> bool:
         if self.names_from_all:
@@ -181,7 +193,7 @@ class NamespaceFacts:
                                      and said.subject >= _NAME_EVIDENCE)
         subject = 0
         for text, stated in self.stating(name).values():
-            if facts.declared_name(text, self.unicode_names) == name:
+            if facts.declared_name(text, self.edition) == name:
                 return True
             if facts.introduces(text, name):
                 return False
@@ -252,6 +264,24 @@ def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tup
     if not found:
         return []
     owners = namespace_facts.owners(question.owner, found, one_name=True)
+    chosen = _stating_of(found, question, owners)
+    if not chosen and USER not in owners and question.owner != OTHER and \
+            namespace_facts.may_be_user(question.owner, _named(found)):
+        # Nothing states the attribute of the name asked about, and nothing tells the name
+        # apart from the user's: agents ask about their user by name ("Where does Wes live?")
+        # long before the memories show whose name it is. The user's own statement of the
+        # attribute is then the best evidence at hand; never a fact of someone else named.
+        chosen = _stating_of(found, question, frozenset({USER}))
+    return chosen
+
+
+def _named(found: Mapping[str, tuple[str, tuple[Fact, ...]]]) -> set[str]:
+    """The names ``found`` states facts of."""
+    return {f.owner for _, stated in found.values() for f in stated} - {USER, OTHER}
+
+
+def _stating_of(found: Mapping[str, tuple[str, tuple[Fact, ...]]], question: Question,
+                owners: frozenset[str]) -> list[str]:
     return [mid for mid, (text, stated) in found.items()
             if any(_answers(fact, question, owners) for fact in stated)
             and _names_an_option(text, question)
@@ -279,7 +309,8 @@ def _last_occasion(namespace_facts: NamespaceFacts, question: Question, at: int)
 
     # Passed memories are few: a search of their own. Whose a name is reads the memories
     # eligible as usual (``namespace_facts``), not only the passed ones.
-    search = NamespaceFacts(views, namespace, namespace_facts.read, passed)
+    search = NamespaceFacts(views, namespace, namespace_facts.read, passed,
+                            facts_of=namespace_facts.facts_of)
     found = search.stating(_search_words(question), dated=True)
     return _stating(namespace_facts, found, question)
 
@@ -298,26 +329,42 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
     """For a to-do question about the user ("What do I still need to get done?", or about a name
     the memories show to be the user's), ``hits`` with the user's own plans first, then the
     plans of someone named ("Kofi needs to sort out their wedding venue soon": the user's,
-    should the name be theirs, else someone else's), then the rest, each group in its order;
-    the scores stay where they were in the list. Unchanged for any other question, and for one
-    about a name not shown to be the user's."""
+    should the name be theirs, else someone else's), then the rest, each group in its order
+    with its tasks before its appointments and departures;
+    the scores stay where they were in the list. For a name not shown to be the user's, its
+    plans and the user's come first while nothing tells it apart from the user's (see
+    :meth:`NamespaceFacts.may_be_user`). Unchanged for any other question."""
     owner = facts.question_owner(plan.text)
     if plan.intent != "todo" or owner is None or owner == OTHER:
         return hits
     memories = views.state.memories
     namespace_facts = NamespaceFacts(views, namespace, read, allowed, names_from_all=True)
-    if owner != USER and not namespace_facts.is_user(owner):
-        return hits
     planned = [mid for mid, _, _ in hits if memories[mid].kind == "plan"]
-    whose = dict(zip(planned, (_plan_owner(text) for text in read(planned)), strict=True))
+    texts = read(planned)
+    whose = dict(zip(planned, (_plan_owner(text) for text in texts), strict=True))
+    # A to-do list is what there is to get done ("I need to file my tax return by May 12"); an
+    # occasion in the calendar ("My physio appointment is on Wednesday", a flight) is only to be
+    # attended: within each group, tasks come before occasions.
+    occasions = {mid for mid, text in zip(planned, texts, strict=True)
+                 if text and any(f.attribute in facts.DATED
+                                 for f in namespace_facts.facts_of(text))}
+    if owner != USER and not namespace_facts.is_user(owner):
+        # A name the memories do not show to be the user's: its own plans and, as long as
+        # nothing tells the name apart from the user's (see _stating), the user's.
+        if not namespace_facts.may_be_user(owner, filter(None, whose.values())):
+            return hits
+        mine = {USER, owner}
+    else:
+        mine = {USER}
 
     def group(memory_id: str) -> int:
         who = whose.get(memory_id)
         if who is None or who == OTHER:
             return 2
-        return 0 if who == USER or namespace_facts.is_user(who) else 1
+        return 0 if who in mine or namespace_facts.is_user(who) else 1
 
-    order = sorted(range(len(hits)), key=lambda i: (group(hits[i][0]), i))
+    order = sorted(range(len(hits)),
+                   key=lambda i: (group(hits[i][0]), hits[i][0] in occasions, i))
     return [(hits[j][0], hits[i][1], hits[j][2]) for i, j in enumerate(order)]
 
 

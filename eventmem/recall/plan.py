@@ -274,7 +274,10 @@ _RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         r"\b(to-?do|to do list|deadlines?|pending|outstanding|errands?|chores?|"
         r"still (need|needs|have|has|got) to|(need|needs|have|has|got) to (do|get done|finish|"
         r"take care|handle|sort out)|take care of|left to do|on (my|his|her|their|the user'?s?) "
-        r"(plate|list)|supposed to do|(open|upcoming|unfinished) (tasks?|items?|plans?))\b",
+        r"(plate|list)|supposed to do|(open|upcoming|unfinished) (tasks?|items?|plans?)|"
+        # what is due, and tasks asked after by what is left of them
+        r"(anything|something|what|stuff) due|due (soon|this|next|by)|coming up|"
+        r"(tasks?|items?|things?) [^?]*\b(open|left|remaining|pending))\b",
         re.I)),
     ("entity", lazy_re(
         r"^\s*(who (is|was|are)|tell me (about|everything)|what do (you|we) know about|"

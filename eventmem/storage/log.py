@@ -502,6 +502,11 @@ class EventLog:
         with self.environment.read_txn() as txn:
             return self.content.blob(txn, content_hash)
 
+    def blobs(self, content_hashes: Iterable[str]) -> list[str | None]:
+        """:meth:`blob` of each hash, in one read transaction (a recall reads hundreds)."""
+        with self.environment.read_txn() as txn:
+            return [self.content.blob(txn, h) for h in content_hashes]
+
     def iter_blobs(self) -> Iterator[tuple[str, bytes]]:
         """(content hash, stored text bytes) for every text in the store."""
         with self.environment.read_txn() as txn:

@@ -59,6 +59,7 @@ from eventmem.events import (
 from eventmem.policies import (
     category,
     classify,
+    corrections,
     emotion,
     facts,
     gate,
@@ -435,20 +436,20 @@ class Batch:
         # The current item's latest memories per attribute (by inferred_names), read once.
         self.latest_facts: dict[bool, list[tuple[facts.Fact, tuple[str, str]]]] = {}
         # What gate-7 reads of the stored memories, kept from item to item (see BatchFacts).
-        # Each by namespace and (the last bool of a key) how names are spelled: in any letters
-        # from gate-12, in ASCII ones before (facts.owner_of).
-        self.readers: dict[tuple[str, bool, bool], BatchFacts] = {}
-        self.found: dict[tuple[str, str, bool, bool], dict[str, Stated]] = {}
-        self.users: dict[tuple[str, bool, str, bool], bool] = {}
+        self.readers: dict[tuple[str, bool, int], BatchFacts] = {}
+        # By namespace, words, dated and reader edition; whose a name is by namespace,
+        # inferred_names, name and reader edition.
+        self.found: dict[tuple[str, str, bool, int], dict[str, Stated]] = {}
+        self.users: dict[tuple[str, bool, str, int], bool] = {}
         # The batch's memories by namespace, in order, and those of them stating facts (read
         # when gate-7 first asks, up to the count read).
         self.created_in: dict[str, list[str]] = {}
         self.plans_in: dict[str, list[str]] = {}  # the batch's plans by namespace, in order
-        self.plan_objects: dict[str, tuple[str, ...]] = {}  # see _plan_objects
+        self.plan_objects: dict[tuple[str, bool], tuple[str, ...]] = {}  # see _plan_objects
         # The batch's plans by namespace and object word (see _plan_done).
         self.plan_words: dict[str, dict[str, set[str]]] = {}
-        self.stating_in: dict[tuple[str, bool], dict[str, Stated]] = {}
-        self.read_in: dict[tuple[str, bool], int] = {}
+        self.stating_in: dict[tuple[str, int], dict[str, Stated]] = {}  # by (ns, edition)
+        self.read_in: dict[tuple[str, int], int] = {}
 
     # -- one item -----------------------------------------------------------------------------
 
@@ -469,7 +470,7 @@ class Batch:
             return None
         kind: str | None = item.kind
         if not kind:
-            kind, kind_rule = classified(item.text, classify.POLICY_VERSION)
+            kind, kind_rule = classified(item.text, classifier(item))
             if kind_rule == classify.DEFAULT_RULE:
                 kind = self.config.default_kind
         start, rule = stated.valid_from(item.text, kind, self.at)
@@ -546,9 +547,11 @@ class Batch:
             decision = gate.GateDecision("create", "value_changed_since", decision.neighbour,
                                          decision.similarity)
         done = None if item.gate_policy in gate.BEFORE_PLANS else self._plan_done(item)
-        if done is not None and decision.neighbour == done[0] \
-                and decision.action in ("reinforce", "skip", "merge"):
-            # A report of the plan done is news about it, never a repeat of it.
+        absorbing = ("reinforce", "skip", "merge") if item.gate_policy in gate.BEFORE_DONE_UPDATES \
+            else ("reinforce", "skip", "merge", "update")
+        if done is not None and decision.neighbour == done[0] and decision.action in absorbing:
+            # A report of the plan done is news about it, never a repeat of it, nor the plan
+            # carried on (gate-12: an update would make the report a plan).
             decision = gate.GateDecision("create", done[1].rule)
         outcomes = len(self.outcomes)
         match decision.action:
@@ -577,7 +580,11 @@ class Batch:
         ``correction_similarity`` similar, not immutable, and differs from it in a value (the
         evidence, in the rule: ``correction:<value kind>``). Gate-7 value supersession already
         settles a person's attribute restated; this covers any other corrected statement."""
-        if not category.is_correction(item.text):
+        phrasings = item.gate_policy not in gate.BEFORE_PHRASINGS
+        if phrasings and self._take_back(item, memory_id):
+            return
+        if not (category.is_correction(item.text)
+                or (phrasings and corrections.takes_back(item.text))):
             return
         for old, similarity in near.ranked[:self.params.correction_neighbours]:
             if similarity < self.params.correction_similarity:
@@ -592,6 +599,37 @@ class Batch:
                 self.outcomes[-1] = self.outcomes[-1]._replace(
                     action="superseded", rule=rule, neighbour=old, similarity=similarity)
                 return
+
+    def _take_back(self, item: Item, memory_id: str) -> bool:
+        """gate-12: a correction naming the value it takes back ("No wait, I meant Denver, not
+        Bristol") supersedes the newest of the namespace's last ``correction_recent`` memories
+        that holds that value (what was just said), unless immutable; the rule
+        ``correction:taken_back`` is the evidence. Whether it did."""
+        text = item.text
+        if not (category.is_correction(text) or corrections.takes_back(text)):
+            return False
+        wrong = corrections.taken_back(text)
+        if wrong is None:
+            return False
+        ns, recent = item.namespace, self.params.correction_recent
+        space = self.views.vectors.spaces.get(ns)
+        stored = space.ids[max(0, space.count - recent):space.count] if space else []
+        latest = [*stored, *self.created_in.get(ns, [])][-recent - 1:]
+        for old in reversed(latest):
+            if old == memory_id or old in self.retired \
+                    or not (old in self.created or eligible(self.views.state.memories.get(old))):
+                continue
+            if not corrections.holds(self.text_of(old), wrong) \
+                    or self.valid_from_and_immutable(old)[1]:
+                continue
+            vector = self.queries_by_text[text].vector
+            rule = "correction:taken_back"
+            similarity = round(float(self.vector_of(old) @ vector), 6)
+            self.supersede(old, memory_id, item.valid_from or self.at, rule, similarity, item)
+            self.outcomes[-1] = self.outcomes[-1]._replace(
+                action="superseded", rule=rule, neighbour=old, similarity=similarity)
+            return True
+        return False
 
     def _given(self, i: int, item: Item, chash: str) -> None:
         """An item whose fate the caller decided: ``update(memory_id, text)`` (a new version
@@ -622,6 +660,7 @@ class Batch:
             return record is not None and record.kind == "plan" and eligible(record) \
                 and memory_id not in self.retired
 
+        phrasings = item.gate_policy not in gate.BEFORE_PHRASINGS
         found = [mid for mid, _ in self.views.text.search_plans(ns, item.text, PLAN_CANDIDATES,
                                                                open_plan)]
         lowered = item.text.lower()
@@ -635,23 +674,26 @@ class Batch:
         for memory_id in found:
             # completes() needs one of the plan's object words in the text: skip it otherwise
             # (the words of its whole text: a superset of those of its sentence, gate-11).
-            if not any(word in lowered for word in self._plan_objects(memory_id)):
+            if not any(word in lowered for word in self._plan_objects(memory_id,
+                                                                      listed=phrasings)):
                 continue
             completion = plans.completes(
                 self.text_of(memory_id), item.text,
-                one_sentence=item.gate_policy not in gate.BEFORE_PLAN_SENTENCES)
+                one_sentence=item.gate_policy not in gate.BEFORE_PLAN_SENTENCES,
+                passive=item.gate_policy not in gate.BEFORE_PHRASINGS)
             if completion is not None:
                 return memory_id, completion
         return None
 
-    def _plan_objects(self, memory_id: str) -> tuple[str, ...]:
+    def _plan_objects(self, memory_id: str, *, listed: bool) -> tuple[str, ...]:
         """The object words of a plan's intended action (none: it names no action), kept for
         the batch: every report of something done is compared with the batch's plans so far,
-        and each plan's text and action stay what they are while the batch decides."""
-        objects = self.plan_objects.get(memory_id)
+        and each plan's text and action stay what they are while the batch decides.
+        ``listed``: a task after a reminder or a to-do label counts too (gate-12)."""
+        objects = self.plan_objects.get((memory_id, listed))
         if objects is None:
-            action = plans.plan_action(self.text_of(memory_id))
-            objects = self.plan_objects[memory_id] = () if action is None \
+            action = plans.plan_action(self.text_of(memory_id), listed=listed)
+            objects = self.plan_objects[memory_id, listed] = () if action is None \
                 else tuple(action.objects)
         return objects
 
@@ -781,7 +823,8 @@ class Batch:
         self.texts[memory_id] = text
         if event.kind == "plan":
             words = self.plan_words.setdefault(ns, {})
-            for word in self._plan_objects(memory_id):
+            # (with listed tasks: a superset of the words, checked again per gate)
+            for word in self._plan_objects(memory_id, listed=True):
                 words.setdefault(word, set()).add(memory_id)
         self.created_in.setdefault(ns, []).append(memory_id)
         for entity in extracted[0]:
@@ -900,21 +943,19 @@ class Batch:
                     found[mid] = MemoryLink(target=mid, relation="same_entity", weight=0.5)
         return tuple(found.values())
 
-    def facts_reader(self, ns: str, inferred_names: bool, unicode_names: bool = True
-                     ) -> BatchFacts:
-        """The namespace's stored memories read as facts by gate-7, leaving out what the batch
-        retired; ``unicode_names`` as for :func:`facts.owner_of`."""
-        reader = self.readers.get((ns, inferred_names, unicode_names))
+    def facts_reader(self, ns: str, inferred_names: bool, edition: int) -> BatchFacts:
+        """The namespace's stored memories read as facts by gate-7 (with the reader's
+        ``edition``), leaving out what the batch retired."""
+        reader = self.readers.get((ns, inferred_names, edition))
         if reader is None:
             memories = self.views.state.memories
 
             def usable(memory_id: str) -> bool:
                 return memory_id not in self.retired and eligible(memories.get(memory_id))
 
-            reader = self.readers[ns, inferred_names, unicode_names] = BatchFacts(
+            reader = self.readers[ns, inferred_names, edition] = BatchFacts(
                 self, ns, lambda ids: [self.text_of(m) for m in ids], usable,
-                inferred_names=inferred_names, facts_of=_facts_reading(unicode_names),
-                unicode_names=unicode_names)
+                inferred_names=inferred_names, edition=edition)
         return reader
 
     def _forget(self, old: str) -> None:
@@ -932,18 +973,17 @@ class Batch:
                       if (key[0], key[2], False, key[3]) in self.found}
         self.readers.clear()  # they remember names: readers are made again, cheaply
 
-    def created_stating(self, ns: str, unicode_names: bool = True) -> dict[str, Stated]:
-        """The batch's memories of the namespace that state facts, in order, with their texts
-        and facts (one that states none is never the latest of an attribute, nor names anyone)."""
-        key = (ns, unicode_names)
-        ids, known = self.created_in.get(ns, []), self.stating_in.setdefault(key, {})
-        read = _facts_reading(unicode_names)
-        for mid in ids[self.read_in.get(key, 0):]:
+    def created_stating(self, ns: str, edition: int) -> dict[str, Stated]:
+        """The batch's memories of the namespace that state facts (read with the reader's
+        ``edition``), in order, with their texts and facts (one that states none is never the
+        latest of an attribute, nor names anyone)."""
+        ids, known = self.created_in.get(ns, []), self.stating_in.setdefault((ns, edition), {})
+        for mid in ids[self.read_in.get((ns, edition), 0):]:
             text = self.texts[mid]
-            stated = read(text)
+            stated = facts_of(text, edition)
             if stated:
                 known[mid] = (text, stated)
-        self.read_in[key] = len(ids)
+        self.read_in[ns, edition] = len(ids)
         return known
 
     def memories_naming(self, ns: str, key: str, last: int) -> list[str]:
@@ -1180,17 +1220,17 @@ def _latest_of_attributes(batch: Batch, item: Item, *, inferred_names: bool = Fa
 class BatchFacts(NamespaceFacts):
     """A namespace's stored memories read as facts for gate-7, remembered by the batch from
     item to item (searches and whose a name is: ``Batch.found``, ``Batch.users``) until it
-    retires a memory one of them found (``Batch._forget``)."""
+    retires a memory one of them found (``Batch._forget``), each with the reader's ``edition``."""
 
     def __init__(self, batch: Batch, namespace: str, read: Read, allowed: Callable[[str], bool],
-                 *, inferred_names: bool, facts_of: FactsOf, unicode_names: bool) -> None:
+                 *, inferred_names: bool, edition: int) -> None:
         super().__init__(batch.views, namespace, read, allowed, inferred_names=inferred_names,
-                         facts_of=facts_of, unicode_names=unicode_names)
+                         facts_of=read_with(edition), edition=edition)
         self.batch = batch
 
     def stating(self, words: str, *, dated: bool = False) -> dict[str, Stated]:
         """As :meth:`NamespaceFacts.stating`, a new dict the caller may add to."""
-        key = (self.namespace, words, dated, self.unicode_names)
+        key = (self.namespace, words, dated, self.edition)
         found = self.batch.found.get(key)
         if found is None:
             found = self.batch.found[key] = super().stating(words, dated=dated)
@@ -1199,49 +1239,37 @@ class BatchFacts(NamespaceFacts):
     def is_user(self, name: str) -> bool:
         """As :meth:`NamespaceFacts.is_user`: it reads the search for ``name`` (kept in
         ``Batch.found`` while the answer holds)."""
-        key = (self.namespace, self.inferred_names, name, self.unicode_names)
+        key = (self.namespace, self.inferred_names, name, self.edition)
         known = self.batch.users.get(key)
         if known is None:
             known = self.batch.users[key] = super().is_user(name)
         return known
 
 
-def _unicode_names(item: Item) -> bool:
-    """Whether ``item``'s gate reads a name spelled in any letters (gate-12), or in ASCII ones
-    only (before): the write path and the audit read an item as its gate did."""
-    return item.gate_policy not in gate.BEFORE_UNICODE_NAMES
-
-
-def _facts_reading(unicode_names: bool) -> FactsOf:
-    """The facts of a text as a gate reading names so reads them (remembered: facts_of)."""
-    if unicode_names:
-        return facts_of  # the key the readings read ahead are seeded under
-    return lambda text: facts_of(text, False)
-
-
 def _values_reading(item: Item) -> Callable[[str], frozenset[str]]:
-    """The value words of a text as ``item``'s gate reads them (remembered: values_in)."""
-    if _unicode_names(item):
+    """The value words of a text as ``item``'s gate reads them (remembered: values_in): a word
+    may open with any letter in the reader's second edition, an ASCII one in the first."""
+    edition = reader_edition(item)
+    if edition == facts.EDITION:
         return values_in
-    return lambda text: values_in(text, False)
+    return lambda text: values_in(text, edition)
 
 
 def _read_latest(batch: Batch, item: Item, inferred_names: bool
                  ) -> list[tuple[facts.Fact, tuple[str, str]]]:
-    unicode_names = _unicode_names(item)
-    stated_all = _facts_reading(unicode_names)(item.text)
+    edition = reader_edition(item)
+    stated_all = facts_of(item.text, edition)
     stated = [f for f in stated_all
               if f.attribute in facts.SINGLE_VALUED and f.owner != facts.OTHER]
-    classify_policy = classify.POLICY_VERSION if unicode_names else classify.CLASSIFY_3
-    if stated and (item.kind or classified(item.text, classify_policy)[0]) == "plan":
+    if stated and (item.kind or classified(item.text, classifier(item))[0]) == "plan":
         # A plan ("renew the car registration by May") changes no fact yet; only an
         # appointment or a departure, planned by nature, is rescheduled by one.
         stated = [f for f in stated if f.attribute in facts.DATED]
     if not stated:
         return []
     ns = item.namespace
-    reader = batch.facts_reader(ns, inferred_names, unicode_names)
-    created = batch.created_stating(ns, unicode_names)
+    reader = batch.facts_reader(ns, inferred_names, edition)
+    created = batch.created_stating(ns, edition)
     out = []
     for fact in stated:
         dated = fact.attribute in facts.DATED
@@ -1267,8 +1295,8 @@ def _rescheduled(batch: Batch, item: Item,
     stays as it happened."""
     if not (values.announces_change(item.text) or facts.reschedules(item.text)):
         return []
-    unicode_names = _unicode_names(item)
-    stated_all = _facts_reading(unicode_names)(item.text)
+    edition = reader_edition(item)
+    stated_all = facts_of(item.text, edition)
     have = {(fact.attribute, fact.qualifier) for fact, _, _ in latest}
     moved = [f for f in stated_all if f.attribute in facts.DATED and f.owner != facts.OTHER
              and (f.attribute, f.qualifier) not in have]
@@ -1286,10 +1314,9 @@ def _rescheduled(batch: Batch, item: Item,
 
     # Expired memories are few and rarely looked for: a search of its own, not the batch's.
     search = NamespaceFacts(batch.views, ns, lambda ids: [batch.text_of(m) for m in ids],
-                            passed, inferred_names=True, facts_of=_facts_reading(unicode_names),
-                            unicode_names=unicode_names)
-    # whose a name is, read from the current memories
-    whose = batch.facts_reader(ns, True, unicode_names)
+                            passed, inferred_names=True, facts_of=read_with(edition),
+                            edition=edition)
+    whose = batch.facts_reader(ns, True, edition)  # whose a name is, read from the current memories
     out = []
     for fact in moved:
         found = search.stating(_searched(fact, item), dated=True)
@@ -1299,11 +1326,31 @@ def _rescheduled(batch: Batch, item: Item,
     return out
 
 
+def reader_edition(item: Item) -> int:
+    """How the item's gate reads what a text says about whom: gate-12 with the reader's second
+    edition (corrections, pronouns, more phrasings: :data:`eventmem.policies.facts.EDITION`),
+    the gates before it with the first, as they decided."""
+    return facts.EDITION_1 if item.gate_policy in gate.BEFORE_PHRASINGS else facts.EDITION
+
+
+def classifier(item: Item) -> str:
+    """The classifier version the item's gate asks a kind of: classify-4 from gate-12, which
+    reads attributes with the fact reader's second edition; classify-3 before, as decided."""
+    return classify.CLASSIFY_3 if item.gate_policy in gate.BEFORE_PHRASINGS \
+        else classify.POLICY_VERSION
+
+
+def read_with(edition: int) -> FactsOf:
+    """The remembered facts of a text as the reader's ``edition`` reads them."""
+    return lambda text: facts_of(text, edition)
+
+
 def _searched(fact: facts.Fact, item: Item) -> str:
     """The words a memory stating ``fact``'s attribute is searched for with (as ``item``'s gate
     searched)."""
     every = item.gate_policy not in gate.BEFORE_READER_WORDS
-    words = facts.attribute_words(fact.attribute, every_reader_word=every)
+    words = facts.attribute_words(fact.attribute, every_reader_word=every,
+                                  phrasings=item.gate_policy not in gate.BEFORE_PHRASINGS)
     return " ".join(filter(None, (words, fact.qualifier)))
 
 

@@ -49,16 +49,17 @@ class Memo(Generic[R]):
                 del self.values[next(iter(self.values))]
 
 
-# The facts of a text: gate-7 reads those of the same stored memories for item after item and
-# batch after batch, and reading them is much of a write's cost. About a few hundred bytes an
-# entry.
+# The facts of a text (by text, and the reader's edition when not the current one): gate-7 reads
+# those of the same stored memories for item after item and batch after batch, and reading them
+# is much of a write's cost. About a few hundred bytes an entry.
 facts_of: Memo[tuple[facts.Fact, ...]] = Memo(facts.read, 1 << 16)
 
 
 def _classify(text: str, policy: str) -> tuple[str, str]:
-    # A kind that may be short-lived is checked against the facts the text states: the facts
-    # gate-7 reads of the same text, so read once.
-    return classify.classify(text, policy, read_facts=facts_of)
+    # A kind that may be short-lived is checked against the facts the text states, with the
+    # reader's edition the classifier's version reads them with (gate-7 reads the same).
+    edition = classify.reader_edition(policy)
+    return classify.classify(text, policy, read_facts=lambda t: facts_of(t, edition))
 
 
 # An item's kind as classified: creating it, its valid-from and gate-7 each ask. Large enough
@@ -76,16 +77,15 @@ class Reading(NamedTuple):
     """What :func:`read` reads of one text: what the memos above would compute for it."""
 
     kind: tuple[str, str]  # classify.classify(text, classify.POLICY_VERSION)
-    facts: tuple[facts.Fact, ...]  # facts.read(text) (names in any letters, as now)
+    facts: tuple[facts.Fact, ...]  # facts.read(text, facts.EDITION) (names in any letters)
     claims: conflict.Claims  # conflict.claims(text)
 
 
 def read(text: str) -> Reading:
     """The readings of ``text`` that the write path's decisions ask for (computed afresh: a
     worker process has nothing to remember them for)."""
-    stated = facts.read(text)
-    return Reading(classify.classify(text, classify.POLICY_VERSION,
-                                     read_facts=lambda _, unicode_names: stated),
+    stated = facts.read(text, facts.EDITION)
+    return Reading(classify.classify(text, classify.POLICY_VERSION, read_facts=lambda _: stated),
                    stated, conflict.claims(text))
 
 
@@ -93,5 +93,5 @@ def seed(texts: Sequence[str], readings: Sequence[Reading]) -> None:
     """Remember readings :func:`read` made (in this process or another) for ``texts``."""
     for text, reading in zip(texts, readings, strict=True):
         classified.seed((text, classify.POLICY_VERSION), reading.kind)
-        facts_of.seed((text,), reading.facts)
+        facts_of.seed((text, facts.EDITION), reading.facts)
         claims_of.seed((text,), reading.claims)

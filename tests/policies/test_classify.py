@@ -19,6 +19,7 @@ SETTINGS = settings(max_examples=200, deadline=None)
 
 
 CLASSIFY_EXAMPLES = [
+    ("Have to renew my passport before March 22.", "plan:task"),
     ("My name is Priya Raman", "identity:my_name_is"),
     ("Please call me Sam", "identity:call_me"),
     ("My pronouns are they/them", "identity:pronouns"),
@@ -115,7 +116,7 @@ def test_rule_names_are_stable() -> None:
         "event:yesterday event:last_period event:ago event:went_to event:milestone "
         "event:past_with_time ephemeral:right_now ephemeral:at_the_moment ephemeral:feeling "
         "ephemeral:state ephemeral:away ephemeral:greeting context:default identity:fact "
-        "relationship:fact preference:fact event:fact".split()
+        "relationship:fact preference:fact event:fact plan:task".split()
     )
     assert sorted(KIND_ORDER) == sorted(MEMORY_KINDS)
 

@@ -315,3 +315,47 @@ def test_a_name_better_shown_to_be_the_users_outshines_a_question_about_another(
     assert mem.recall("Where does Fatima live?", namespace="n")[0].text == \
         "Fatima moved to Lyon."
     assert mem.recall("Where does Theo live?", namespace="n")[0].text == "I moved to Rome."
+
+
+def test_a_name_nothing_tells_from_the_users_gets_the_users_facts_not_anothers(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    # Wes is named once, never introduced as someone else, and nothing states where Wes lives:
+    # the user may go by Wes, Zara is someone else, so the user's home is the best answer.
+    _said(mem, clock, "Since January, I live in Sapporo.", "My friend Zara still lives in Bristol.",
+          "Wes owns 5 bikes.", "Rosa moved to Madrid.")
+    hits = mem.recall("Where does Wes live?", namespace="n", k=3)
+    assert hits[0].text == "Since January, I live in Sapporo."
+    assert hits[0].signals["fact"] == 1.0
+    # A name with facts of its own keeps them; a name introduced as someone else never gets
+    # the user's.
+    assert mem.recall("Where does Rosa live?", namespace="n")[0].text == "Rosa moved to Madrid."
+    _said(mem, clock, "My cousin Ines owns a kayak.")
+    assert all(h.signals.get("fact") != 1.0
+               for h in mem.recall("Where does Ines live?", namespace="n", k=3))
+
+
+def test_a_name_another_passes_for_the_users_is_not_given_the_users_facts(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    # Theo is shown to be the user (three statements of his own facts); Wes is someone else.
+    _said(mem, clock, "Theo works at Globex.", "Theo drives a Kia.", "Theo uses a Galaxy A54.",
+          "Theo moved to Osaka.", "Wes owns 5 bikes.")
+    assert all(h.signals.get("fact") != 1.0
+               for h in mem.recall("Where does Wes live?", namespace="n", k=3))
+
+
+def test_a_to_do_question_about_a_name_nothing_tells_from_the_users_gets_the_users_plans(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    _said(mem, clock, "Ravi needs to sort out their lease renewal soon.",
+          "I need to renew my passport by March 19.", "Hugo went vegetarian.")
+    hits = mem.recall("Is there anything Hugo has to take care of soon?", namespace="n", k=3)
+    assert hits[0].text == "I need to renew my passport by March 19."
+
+
+def test_a_to_do_question_gets_tasks_before_appointments(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    _said(mem, clock, "Remind me to submit the conference abstract by June 23.",
+          "Kofi needs to sort out their wedding venue soon.",
+          "My physio appointment is on Wednesday.")
+    hits = mem.recall("Any deadlines coming up for me?", namespace="n", k=3)
+    assert [h.text for h in hits[:2]] == ["Remind me to submit the conference abstract by June 23.",
+                                         "My physio appointment is on Wednesday."]

@@ -99,6 +99,12 @@ def test_a_question_is_not_small_talk(text: str) -> None:
     ("Where does Alice work?", "factual"),
     ("How many kids does Melanie have?", "factual"),
     ("Alice Berlin office", "general"),
+    # what is still to do, asked by what is due or left open
+    ("Anything left on my plate?", "todo"),
+    ("Do I have anything due soon?", "todo"),
+    ("What tasks does the user still have open?", "todo"),
+    ("Any deadlines coming up for me?", "todo"),
+    ("Is anything left of the cake?", "factual"),
 ])
 def test_intent(text: str, intent: str) -> None:
     assert classify(text, find_time(text, NOW)) == intent

@@ -419,6 +419,9 @@ def test_map_grows_instead_of_failing(store_path: Path) -> None:
         assert log.stats()["map_size"] >= 4_000_000
         assert log.head().seq == 20
         assert log.blob(f"{7:032x}") == chunk + "7"
+        # Many texts in one read: each as blob reads it, a missing one None, in the order asked.
+        asked = [f"{i:032x}" for i in (3, 99, 0)]
+        assert log.blobs(asked) == [log.blob(h) for h in asked] == [chunk + "3", None, chunk + "0"]
     finally:
         log.close()
 

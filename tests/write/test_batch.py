@@ -172,13 +172,13 @@ def test_gate_7_decides_the_same_with_and_without_what_the_batch_keeps(tmp_path,
 
     kept = write(tmp_path / "kept")
 
-    def fresh_reader(self, ns, inferred_names, unicode_names=True):  # as before the batch kept
-        memories = self.views.state.memories                          # anything
+    def fresh_reader(self, ns, inferred_names, edition):  # as before the batch kept anything
+        memories = self.views.state.memories
         return NamespaceFacts(
             self.views, ns, lambda ids: [self.text_of(m) for m in ids],
             lambda mid: mid not in self.retired and batch_module.eligible(memories.get(mid)),
-            inferred_names=inferred_names, unicode_names=unicode_names,
-            facts_of=lambda text: facts.read(text, unicode_names))
+            inferred_names=inferred_names, edition=edition,
+            facts_of=lambda text: facts.read(text, edition))
 
     monkeypatch.setattr(batch_module.Batch, "facts_reader", fresh_reader)
     assert write(tmp_path / "fresh") == kept

@@ -98,6 +98,29 @@ def test_a_report_closes_a_plan_only_on_words_of_one_sentence(mem, clock, monkey
     checked(mem)
 
 
+def test_a_report_of_the_plan_done_never_carries_the_plan_on(store_path, clock, monkeypatch):
+    """gate-12: with a gate that takes the report for a near duplicate of the plan (as a
+    semantic embedder does), differing in a value, the report would update the plan and inherit
+    its kind: an open plan to a to-do question. It is created and closes the plan instead. A
+    gate-11 log, which updated the plan, audits as decided."""
+    plan_text, report = ("Theo has to renew the car registration by March 22.",
+                         "Theo renewed the car registration.")
+    loose = eventmem.Config(gate=gate.GateParams(near_duplicate=0.3))
+    with eventmem.open(store_path, clock=clock, config=loose) as mem:
+        plan = mem.remember(plan_text, namespace="a")
+        clock.advance(timedelta(days=1))
+        done = mem.remember(report, namespace="a")
+        assert (done.action, done.rule) == ("created", "plan_done_verb")
+        assert mem.get(done.memory_id).kind != "plan"
+        assert mem.get(plan.memory_id).status == "superseded"
+        mem.remember(plan_text, namespace="b")
+        with written_as(monkeypatch, gate.GATE_11):
+            clock.advance(timedelta(days=1))
+            old = mem.remember(report, namespace="b")
+        assert old.action == "updated" and mem.get(old.memory_id).kind == "plan"
+        checked(mem)
+
+
 def test_a_plan_past_its_deadline_is_not_returned(mem, clock):
     plan = mem.remember("I need to file my insurance claim by January 10")
     assert plan.memory_id in {h.memory_id for h in mem.recall("What do I still need to do?")}
@@ -164,3 +187,34 @@ def test_every_past_form_of_a_plan_verb_passes_the_write_paths_pre_filter(verb):
                                   "Still need to renew the passport", "Bob is happy at the beach"])
 def test_texts_that_report_nothing_done_skip_the_plan_search(text):
     assert not plans.may_report_done(text)
+
+
+@pytest.mark.parametrize("report", [
+    "The passport is renewed, finally.",
+    "Got the passport renewed today.",
+    "User: passport renewed",
+])
+def test_a_passive_or_causative_report_completes_the_plan(report):
+    plan = "I need to renew my passport by March 3"
+    done = plans.completes(plan, report, one_sentence=True, passive=True)
+    assert done is not None and done.matched == ("passport",)
+    assert plans.completes(plan, report, one_sentence=True) is None  # as gate-11 read it
+
+
+@pytest.mark.parametrize("report", [
+    "My sister got her passport renewed.",
+    "The car is washed.",
+])
+def test_a_passive_report_of_someone_else_or_something_else_completes_nothing(report):
+    plan = "I need to renew my passport by March 3"
+    assert plans.completes(plan, report, one_sentence=True, passive=True) is None
+
+
+@pytest.mark.parametrize(("plan", "report"), [
+    ("Don't let me forget: renew the passport by April 22.", "Renewed the passport today."),
+    ("User: to do, return library books by April 7", "User: library books returned"),
+])
+def test_a_listed_task_is_a_plan_a_report_completes(plan, report):
+    assert plans.plan_action(plan, listed=True) is not None
+    assert plans.plan_action(plan) is None  # as gate-11 read it: no action, never closed
+    assert plans.completes(plan, report, one_sentence=True, passive=True) is not None

@@ -40,9 +40,9 @@ def test_a_reading_made_for_another_process_is_the_remembered_one() -> None:
 def test_classify_reads_facts_through_the_reader_it_is_given() -> None:
     asked: list[str] = []
 
-    def reader(text: str, unicode_names: bool) -> tuple[facts.Fact, ...]:
+    def reader(text: str) -> tuple[facts.Fact, ...]:
         asked.append(text)
-        return facts.read(text, unicode_names)
+        return facts.read(text)
 
     for text in STATED:
         assert classify.classify(text, read_facts=reader) == classify.classify(text)

@@ -1,0 +1,83 @@
+"""What a correction takes back: the value a speaker says was wrong.
+
+People correct what they just said in a handful of ways: a marker that takes it back ("Sorry,
+I misspoke", "No wait", "Scratch that", "Correction:", "I got that wrong") and, often, the wrong
+value named beside the right one ("it's Friday, not Monday", "I meant Denver, not Bristol",
+"not Monday but Friday"). The right value alone may say nothing of what it corrects ("I meant
+Denver" has no verb of residence), but the wrong one names the memory it corrects: the one just
+said that holds it. :func:`taken_back` reads that value; :func:`takes_back` whether a text opens
+as a correction at all. The write gate (gate-12) supersedes, among the namespace's latest
+memories, the newest holding the value taken back.
+
+Pure and deterministic: regexes over the text, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from eventmem.text.lazyre import lazy_re
+
+# Words that open a correction of what was just said (English, in any case).
+_MARKER: Final = lazy_re(
+    r"^\s*(?:sorry|oops|whoops|no wait|wait|actually|correction|scratch that|my bad|my mistake|"
+    r"i misspoke|i meant|i got (?:that|it) wrong|let me correct|to correct|i was wrong|"
+    r"that's wrong|that was wrong|sorry,? i meant)\b"
+    r"|\b(?:i misspoke|scratch that|i got (?:that|it) wrong|i meant)\b", re.IGNORECASE)
+_WAIT_VERB: Final = lazy_re(r"\s*wait\s+(?!,)(?!.*\b(?:i misspoke|scratch that|i meant)\b)",
+                            re.IGNORECASE)
+# "..., not X." / "... not X!" at the end of a sentence, and "not X but Y": X is taken back. X is
+# at most four words, without the article or preposition before it.
+_NOT_AT_END: Final = lazy_re(
+    r",?\s+not\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+|to\s+)?"
+    r"([A-Za-z0-9][\w'-]*(?:\s+[A-Za-z0-9][\w'-]*){0,3})\s*(?:[.!?;]|$)")
+_NOT_BUT: Final = lazy_re(
+    r"\bnot\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+|to\s+)?"
+    r"([A-Za-z0-9][\w'-]*(?:\s+[A-Za-z0-9][\w'-]*){0,3})\s*,?\s+but\b")
+# A taken-back "value" that is no value: "not really", "not sure", "not yet"...
+_NOT_VALUES: Final = frozenset("""
+    really sure yet anymore any more quite exactly always never now today that this it so too
+    very much bad good great
+    """.split())  # noqa: SIM905 - a word list reads better as prose
+
+
+def takes_back(text: str) -> bool:
+    """Whether ``text`` says it corrects what was said ("Sorry, I misspoke...", "No wait, ...",
+    "... scratch that ...").
+
+    >>> takes_back("No wait, I meant Denver, not Bristol.")
+    True
+    >>> takes_back("Wait for me at the station.")
+    False
+    """
+    if _MARKER.search(text) is None:
+        return False
+    # "Wait" opens a correction only as an interjection ("Wait, ..."), not as a verb.
+    return _WAIT_VERB.match(text) is None
+
+
+def taken_back(text: str) -> str | None:
+    """The value ``text`` says was wrong, as written ("Monday" of "it's Friday, not Monday"),
+    or None when it names none.
+
+    >>> taken_back("Actually, scratch that: it's Friday, not Monday.")
+    'Monday'
+    >>> taken_back("Correction: not Monday but Friday.")
+    'Monday'
+    >>> taken_back("I'm not sure.") is None
+    True
+    """
+    for pattern in (_NOT_BUT, _NOT_AT_END):
+        match = pattern.search(text)
+        if match is not None:
+            value = match.group(1).strip()
+            if value.split()[0].lower() not in _NOT_VALUES:
+                return value
+    return None
+
+
+def holds(text: str, value: str) -> bool:
+    """Whether ``text`` holds ``value`` as whole words, in any case."""
+    # A pattern per value, compiled by the re module's own cache (values are few).
+    return re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text, re.IGNORECASE) is not None

@@ -1,0 +1,64 @@
+"""What a correction takes back (policies/corrections.py): the markers that open one, and the
+value it names as wrong."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from eventmem.policies import corrections
+
+
+@pytest.mark.parametrize("text", [
+    "Sorry, I misspoke earlier, I work at Globex.",
+    "No wait, I meant Denver, not Bristol.",
+    "Actually, scratch that: it's Friday, not Monday.",
+    "Correction: the user lives in Lyon.",
+    "Oops, I got that wrong. The flight is at 9am.",
+    "Wait, I meant Tuesday.",
+])
+def test_a_correction_is_heard(text: str) -> None:
+    assert corrections.takes_back(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Wait for me at the station.",
+    "I live in Lyon.",
+    "I'm not sure where I left my keys.",
+])
+def test_other_texts_are_no_correction(text: str) -> None:
+    assert not corrections.takes_back(text)
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("Actually, scratch that: it's Friday, not Monday.", "Monday"),
+    ("No wait, I meant Denver, not Bristol.", "Bristol"),
+    ("Correction: not Monday but Friday.", "Monday"),
+    ("Sorry, I misspoke: my flight leaves at 9am, not at 7am!", "7am"),
+    ("Oops. The user's employer is Vandelay Industries, not Fabrikam Motors.",
+     "Fabrikam Motors"),
+])
+def test_the_value_taken_back(text: str, wrong: str) -> None:
+    assert corrections.taken_back(text) == wrong
+
+
+@pytest.mark.parametrize("text", [
+    "I'm not sure.", "It was not really my thing.", "I live in Lyon.",
+    "Not now, thanks.",
+])
+def test_a_text_naming_no_wrong_value(text: str) -> None:
+    assert corrections.taken_back(text) is None
+
+
+_VALUE = st.from_regex(r"[A-Z][a-z]{2,8}( [A-Z][a-z]{2,8})?", fullmatch=True).filter(
+    lambda v: v.split()[0].lower() not in {"the", "a", "an", "on", "at", "in", "to"})
+
+
+@given(right=_VALUE, wrong=_VALUE, lead=st.sampled_from(["No wait, I meant", "Sorry, it's",
+                                                        "Correction: it is"]))
+def test_the_value_after_not_is_the_one_taken_back(right: str, wrong: str, lead: str) -> None:
+    text = f"{lead} {right}, not {wrong}."
+    assert corrections.taken_back(text) == wrong
+    assert corrections.holds(f"I said {wrong} before.", wrong)
+    assert not corrections.holds(f"I said {wrong}x before.", wrong)

@@ -1,0 +1,179 @@
+"""gate-12: the write gate hears a change however it is worded. A new value behind a correction
+marker, said of a person by pronoun, or in other words for the attribute supersedes the old one;
+a correction naming the value it takes back ("..., not Monday") supersedes what was just said
+with it; a plan reported done in the passive or the causative is closed. A log written by
+gate-11, which kept both in each case, still audits as decided."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+import eventmem
+from eventmem.events import MemorySuperseded
+from eventmem.policies import classify, gate
+from tests.write.logged import checked, written_as
+
+
+def status(mem: eventmem.Engine, memory_id: str) -> str:
+    return mem.get(memory_id).status
+
+
+def superseding_rules(mem: eventmem.Engine, memory_id: str) -> list[str]:
+    return [e.rule for _, e in mem.events()
+            if isinstance(e, MemorySuperseded) and e.memory_id == memory_id]
+
+
+# (what was said, what replaces it, the namespace's first words if any)
+CHANGES = [
+    # a correction marker before the new value ("Correction:" is no speaker called Correction)
+    ("I work at Initech.", "Correction: I work at Globex.", None),
+    ("I work at Initech.", "Sorry, I misspoke earlier, I'm on the payroll at Globex.", None),
+    # the attribute in other words than the first edition knew
+    ("I live in Osaka.", "Home for me is Lyon these days.", None),
+    ("I work at Initech.", "Handed in my notice, I'm on the payroll at Globex now.", None),
+    # a pronoun after the sentence that names the (declared) user
+    ("Dana lives in Osaka.", "Caught up with Dana today. She moved to Lyon.", "My name is Dana."),
+    ("Dana uses a Pixel 7.", "Dana called earlier. She upgraded to a Galaxy S23.",
+     "My name is Dana."),
+]
+
+
+@pytest.mark.parametrize(("first", "then", "intro"), CHANGES)
+def test_a_change_however_worded_replaces_the_old_value(mem, clock, first, then, intro):
+    if intro:
+        mem.remember(intro, namespace="a")
+    old = mem.remember(first, namespace="a")
+    clock.advance(timedelta(days=3))
+    new = mem.remember(then, namespace="a")
+    assert new.action == "superseded"
+    assert status(mem, old.memory_id) == "superseded"
+    checked(mem)
+
+
+@pytest.mark.parametrize(("first", "then", "intro"), CHANGES)
+def test_a_gate_11_log_kept_both_and_audits_as_decided(mem, clock, monkeypatch, first, then,
+                                                       intro):
+    with written_as(monkeypatch, gate.GATE_11):
+        if intro:
+            mem.remember(intro, namespace="a")
+        old = mem.remember(first, namespace="a")
+        clock.advance(timedelta(days=3))
+        mem.remember(then, namespace="a")
+    assert status(mem, old.memory_id) == "active"
+    checked(mem)
+
+
+def test_a_pronoun_with_no_one_named_before_stays_someone_elses(mem, clock):
+    mem.remember("My name is Dana.")
+    old = mem.remember("Dana lives in Osaka.")
+    clock.advance(timedelta(days=3))
+    mem.remember("She moved to Lyon.")  # no one named before "She": not the user's
+    assert status(mem, old.memory_id) == "active"
+    checked(mem)
+
+
+@pytest.mark.parametrize(("slip", "correction"), [
+    ("My dentist appointment is on Monday.", "Actually, scratch that: it's Friday, not Monday."),
+    ("I live in Bristol.", "No wait, I meant Denver, not Bristol."),
+    ("My flight to Lyon leaves at 7am.", "Sorry, I misspoke: it leaves at 9am, not 7am."),
+])
+def test_a_correction_takes_back_the_value_it_names(mem, clock, monkeypatch, slip, correction):
+    said = mem.remember(slip, namespace="a")
+    clock.advance(timedelta(seconds=30))
+    fixed = mem.remember(correction, namespace="a")
+    assert status(mem, said.memory_id) == "superseded"
+    assert superseding_rules(mem, said.memory_id) == ["correction:taken_back"]
+    assert status(mem, fixed.memory_id) == "active"
+    with written_as(monkeypatch, gate.GATE_11):  # gate-11 kept the slip
+        kept = mem.remember(slip, namespace="b")
+        clock.advance(timedelta(seconds=30))
+        mem.remember(correction, namespace="b")
+    assert status(mem, kept.memory_id) == "active"
+    checked(mem)
+
+
+def test_a_bare_correction_supersedes_only_what_was_just_said(mem, clock):
+    old = mem.remember("My dentist appointment is on Monday.")
+    for i in range(6):  # more than correction_recent memories since
+        clock.advance(timedelta(minutes=1))
+        mem.remember(f"Note {i}: the weather was grey and wet today, number {i}.")
+    mem.remember("No wait, I meant Friday, not Monday.")
+    assert status(mem, old.memory_id) == "active"
+    checked(mem)
+
+
+def test_a_correction_never_supersedes_an_immutable_memory(mem, clock):
+    old = mem.remember("My dentist appointment is on Monday.", immutable=True)
+    mem.remember("No wait, I meant Friday, not Monday.")
+    assert status(mem, old.memory_id) == "active"
+    checked(mem)
+
+
+@pytest.mark.parametrize("report", [
+    "The passport is renewed, finally.",
+    "Got the passport renewed today.",
+    "User: passport renewed",
+])
+def test_a_passive_report_closes_the_plan(mem, clock, monkeypatch, report):
+    plan = mem.remember("I need to renew my passport by March 3", namespace="a")
+    clock.advance(timedelta(days=2))
+    mem.remember(report, namespace="a")
+    assert status(mem, plan.memory_id) == "superseded"
+    with written_as(monkeypatch, gate.GATE_11):
+        kept = mem.remember("I need to renew my passport by March 3", namespace="b")
+        clock.advance(timedelta(days=2))
+        mem.remember(report, namespace="b")
+    assert status(mem, kept.memory_id) == "active"
+    checked(mem)
+
+
+def test_someone_elses_passive_report_closes_nothing(mem, clock):
+    plan = mem.remember("I need to renew my passport by March 3")
+    clock.advance(timedelta(days=2))
+    mem.remember("My sister got her passport renewed.")
+    assert status(mem, plan.memory_id) == "active"
+    checked(mem)
+
+
+@pytest.mark.parametrize("text", [
+    "Weekends are for pottery.",
+    "Caught up with Dana today. She spends her free time on woodworking.",
+])
+def test_a_lasting_fact_in_other_words_outlives_decay(mem, clock, monkeypatch, text):
+    """classify-4: a hobby in other words, or said of the user by pronoun, is a lasting kind
+    and still recallable after months of consolidation; a classify-3 log filed it as context,
+    which decay archived, and audits as decided."""
+    mem.remember("My name is Dana.", namespace="a")
+    kept = mem.remember(text, namespace="a")
+    with written_as(monkeypatch, gate.GATE_11), monkeypatch.context() as patch:
+        patch.setattr(classify, "POLICY_VERSION", classify.CLASSIFY_3)
+        mem.remember("My name is Dana.", namespace="b")
+        lost = mem.remember(text, namespace="b")
+    for _ in range(8):
+        clock.advance(timedelta(days=14))
+        mem.consolidate()
+    assert mem.get(kept.memory_id).kind == "preference"
+    assert mem.get(kept.memory_id).status in ("active", "stale")
+    assert mem.get(lost.memory_id).kind == "context"
+    assert mem.get(lost.memory_id).status not in ("active", "stale")
+    checked(mem)
+
+
+@pytest.mark.parametrize(("plan", "report"), [
+    ("Have to renew my passport before March 22.", "Got the passport renewed today."),
+    ("Don't let me forget: renew the passport by March 22.", "The passport is renewed, finally."),
+    ("User: to do, return library books by March 22", "User: library books returned"),
+])
+def test_a_task_in_other_words_is_a_plan_and_closed_when_done(mem, clock, plan, report):
+    """classify-4 files a subject-less task as a plan, so "what's left to do?" finds it;
+    gate-12 closes a listed task reported done in the passive."""
+    task = mem.remember(plan)
+    assert mem.get(task.memory_id).kind == "plan"
+    hits = mem.recall("Anything left on my plate?")
+    assert hits and hits[0].memory_id == task.memory_id
+    clock.advance(timedelta(days=2))
+    mem.remember(report)
+    assert status(mem, task.memory_id) == "superseded"
+    checked(mem)
