@@ -18,6 +18,7 @@ except for appointments and departures: a plan about the car is no answer to "Wh
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, NamedTuple
 
@@ -58,6 +59,9 @@ class SaidOf(NamedTuple):
 
     declared: bool  # some memory gives it as the user's own ("I'm Dana")
     introduced: bool  # some memory introduces it as someone else ("my friend Dana")
+    # some memory gives it as the name of someone or something else ("My daughter is called
+    # Victor", "We adopted a beagle named Sprout")
+    named: bool
     facts: int  # memories stating a personal fact with it as the subject ("Dana moved to Oslo")
     subject: int  # memories with it as a sentence's subject ("Dana has to renew the passport")
 
@@ -168,22 +172,27 @@ class NamespaceFacts:
 
         every = NamespaceFacts(self.views, self.namespace, self.read, said,
                                facts_of=self.facts_of, edition=self.edition)
-        declared = introduced = False
+        declared = introduced = named = False
         stating = subject = 0
+        called = re.compile(rf"\b(?:called|named)\s+{re.escape(name)}\b")
         for text, stated in every.stating(name, dated=True).values():
-            declared = declared or facts.declared_name(text, self.edition) == name
+            gives = facts.declared_name(text, self.edition) == name
+            declared = declared or gives
             introduced = introduced or facts.introduces(text, name)
+            named = named or (not gives and called.search(text.lower()) is not None)
             states = any(f.owner == name for f in stated)
             stating += states
             subject += states or any(facts.owner_of(sentence, self.edition) == name
                                      for sentence in facts.sentences(text))
-        return SaidOf(declared, introduced, stating, subject)
+        return SaidOf(declared, introduced, named, stating, subject)
 
     def may_be_user(self, name: str, others: Iterable[str]) -> bool:
         """Whether nothing said tells ``name`` apart from the user: no memory introduces it as
-        someone else ("my friend Dana") and none of ``others`` (the other names at hand) passes
-        for the user's (a user has one name)."""
-        return not self.said_of(name).introduced and not any(
+        someone else ("my friend Dana") or gives it to someone or something else ("My daughter
+        is called Victor"), and none of ``others`` (the other names at hand) passes for the
+        user's (a user has one name)."""
+        said = self.said_of(name)
+        return not said.introduced and not said.named and not any(
             self.is_user(other) for other in sorted(set(others) - {USER, OTHER, name}))
 
     def _shows_user(self, name: str) -> bool:

@@ -329,9 +329,11 @@ def test_a_name_nothing_tells_from_the_users_gets_the_users_facts_not_anothers(
     # A name with facts of its own keeps them; a name introduced as someone else never gets
     # the user's.
     assert mem.recall("Where does Rosa live?", namespace="n")[0].text == "Rosa moved to Madrid."
-    _said(mem, clock, "My cousin Ines owns a kayak.")
-    assert all(h.signals.get("fact") != 1.0
-               for h in mem.recall("Where does Ines live?", namespace="n", k=3))
+    _said(mem, clock, "My cousin Ines owns a kayak.", "My daughter is called Victor.",
+          "We adopted a beagle named Sprout!")
+    for other in ("Ines", "Victor", "Sprout"):
+        assert all(h.signals.get("fact") != 1.0
+                   for h in mem.recall(f"Where does {other} live?", namespace="n", k=3))
 
 
 def test_a_name_another_passes_for_the_users_is_not_given_the_users_facts(
