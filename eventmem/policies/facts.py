@@ -268,7 +268,7 @@ _IS_MINE: Final = lazy_re(
 _KIN_IS_NAME: Final = lazy_re(
     rf"\b(?i:{_words(' '.join(sorted(_KIN)))})s? (?:is|was) {NAME}[.!]?$")
 # Giving a relative's name in other words than "named" or "called".
-_NAMES_RELATIVE: Final = lazy_re(rf"\b(?:goes by|known as)\b|\b(?:is|was) {CAP}{LOW}+[.!]?$")
+_NAMES_RELATIVE: Final = lazy_re(rf"\b(?:goes by|known as)\b|\b(?:is|was) {NAME}[.!]?$")
 _CAPITALISED: Final = lazy_re(rf"\b({NAME})\b")
 
 # Attributes a question cannot name by the vocabulary alone ("What does Dana drive?" is the car,

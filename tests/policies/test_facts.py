@@ -384,3 +384,42 @@ def test_a_question_in_other_words_names_its_owner_and_attribute(
     asked = facts.read_question(question)
     assert asked is not None
     assert (asked.owner, asked.attribute, asked.qualifier) == (owner, attribute, qualifier)
+
+
+# Names spelled outside ASCII, for the tests below that the second edition reads both the names
+# and its own phrasings with them (the two came from two lines of work merged into one edition).
+ANY_LETTERS = ["Zoë", "Joaquín", "Ana-Sofía", "Łukasz", "Αλέξης", "Дарья"]
+
+
+@given(st.sampled_from(ANY_LETTERS), st.sampled_from([
+    ("Caught up with {name} today. She moved to Lyon.", "{name}", "residence"),
+    ("Had lunch with {name}. On 2/2, he got a new phone, a Pixel 8.", "{name}", "phone"),
+    ("Correction: {name} drives a Citroën C3.", "{name}", "car"),
+    ("Sorry, I misspoke earlier, {name} moved to Lyon.", "{name}", "residence"),
+    ("Theo's daughter is {name}.", "theo", "family"),
+    ("{name}'s daughter is Victor.", "{name}", "family"),
+    ("{name} is my brother.", USER, "family"),
+    ("{name} has a bearded dragon named Dottie.", "{name}", "pet"),
+]))
+def test_the_second_edition_reads_a_name_in_any_letters_in_its_every_reading(
+        name: str, case: tuple[str, str, str]) -> None:
+    text, owner, attribute = (part.format(name=name) for part in case)
+    assert (owner.lower(), attribute) in {(f.owner, f.attribute) for f in facts.read(text)}
+
+
+@given(st.sampled_from(ANY_LETTERS + ["Dana", "Theo"]), st.sampled_from([
+    "Caught up with {name} today. She moved to Lyon.", "Correction: {name} drives a Citroën C3.",
+    "{name} is my brother.", "Theo's daughter is {name}.", "{name} moved to Lyon.",
+    "My name is {name}.", "{name}: I moved to Lyon.", "I'm seeing {name}.",
+    "{name} has a bearded dragon named Dottie.", "My sister {name} turned 30."]))
+def test_the_first_edition_takes_no_name_outside_ascii_letters(name: str, template: str) -> None:
+    """gate-11 and before read with the first edition: every owner it names is spelled in ASCII
+    letters, and a name outside them is no declared name (their decisions audit so)."""
+    text = template.format(name=name)
+    assert all(f.owner.isascii() for f in facts.read(text, facts.EDITION_1))
+    assert all(facts.owner_of(s, facts.EDITION_1) in (None, USER, facts.OTHER)
+               or facts.owner_of(s, facts.EDITION_1).isascii() for s in facts.sentences(text))
+    declared = facts.declared_name(text, facts.EDITION_1)
+    assert declared is None or declared.isascii()
+    if name.isascii() and template == "My name is {name}.":
+        assert declared == name.lower()

@@ -37,6 +37,9 @@ CHANGES = [
     ("Dana lives in Osaka.", "Caught up with Dana today. She moved to Lyon.", "My name is Dana."),
     ("Dana uses a Pixel 7.", "Dana called earlier. She upgraded to a Galaxy S23.",
      "My name is Dana."),
+    # the same edition reads names in any letters, and a vocabulary without accents
+    ("Zoë lives in Osaka.", "Caught up with Zoë today. She moved to Lyon.", "My name is Zoë."),
+    ("I drive a Peugeot 208.", "Correction: I drive a Citroën C3.", None),
 ]
 
 
