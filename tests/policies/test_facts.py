@@ -407,7 +407,7 @@ def test_the_second_edition_reads_a_name_in_any_letters_in_its_every_reading(
     assert (owner.lower(), attribute) in {(f.owner, f.attribute) for f in facts.read(text)}
 
 
-@given(st.sampled_from(ANY_LETTERS + ["Dana", "Theo"]), st.sampled_from([
+@given(st.sampled_from([*ANY_LETTERS, "Dana", "Theo"]), st.sampled_from([
     "Caught up with {name} today. She moved to Lyon.", "Correction: {name} drives a Citroën C3.",
     "{name} is my brother.", "Theo's daughter is {name}.", "{name} moved to Lyon.",
     "My name is {name}.", "{name}: I moved to Lyon.", "I'm seeing {name}.",
