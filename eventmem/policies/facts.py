@@ -229,7 +229,11 @@ _PHRASINGS: Final = {name: lazy_re(pattern) for name, pattern in (
                  r"|\bfrom \w+(?: \w+)? originally\b"),
     ("family", rf"\bgoes by\b|\bknown as\b|\bis (?:my|our|his|her|their|the user's) "
                rf"(?:{_words(' '.join(sorted(_KIN)))})\b"),
-    ("diet", r"\bgave up (?:meat|fish|dairy|animal products)\b|\bno (?:more )?meat\b"),
+    ("diet", r"\bgave up (?:meat|fish|dairy|animal products)\b|\bno (?:more )?meat\b"
+             r"|\b(?:macrobiotic|fruitarian|atkins|whole ?30)\b"
+             r"|\b(?:lacto[- ]?ovo|ovo[- ]?lacto|ovo|lacto)[- ]vegetarian\b"
+             r"|\blow[- ](?:fodmap|sodium|salt|fat|sugar|histamine|gi)\b"
+             r"|\b(?:egg|nut|soy|sugar|grain|wheat|carb)[- ]free\b|\bmediterranean diet\b"),
     ("car", r"\bcar dealer(?:ship)?\b|\bget(?:s)? around in\b"),
     ("phone", r"\bnew phone\b"),
     ("relationship", r"\blove life\b|\bwith someone\b|\b(?:status|user)[: ]+single\b"),
@@ -791,6 +795,11 @@ _VALUE_WORDS: Final = frozenset(
     f"{_CAR_MAKES} {_JOBS} {_PETS} iphone pixel galaxy oneplus xperia fairphone moto nokia "
     "xiaomi huawei vegan vegetarian pescatarian pescetarian keto paleo flexitarian carnivore halal "
     "kosher single dating engaged married divorced widowed seeing".split())
+# The second edition's value words also name the diets only its phrasings read.
+_VALUE_WORDS_2: Final = _VALUE_WORDS | frozenset((
+    "macrobiotic", "fruitarian", "atkins", "whole30", "low-fodmap", "low-sodium", "low-salt",
+    "low-fat", "low-sugar", "low-histamine", "low-gi", "lacto-ovo", "ovo-lacto", "ovo-vegetarian",
+    "lacto-vegetarian"))
 _DATE_LIKE: Final = lazy_re(r"^\d{4}-\d\d-\d\d$|^\d{4}$|^\d{1,2}(?:st|nd|rd|th)$")
 
 
@@ -825,7 +834,8 @@ def values_of(text: str, edition: int = EDITION) -> frozenset[str]:
                     or lowered in _MONTH_WORDS:
                 continue
             if (i > 0 and token[0].isupper()) or any(c.isdigit() for c in token) \
-                    or (_plain(lowered) if edition >= EDITION else lowered) in _VALUE_WORDS:
+                    or (_plain(lowered) in _VALUE_WORDS_2 if edition >= EDITION
+                        else lowered in _VALUE_WORDS):
                 found.add(lowered)
     return frozenset(found)
 
@@ -912,6 +922,7 @@ _PHRASING_WORDS: Final = {
     "car": "dealer around",
     "relationship": "love someone",
     "family": "goes known",
+    "diet": "macrobiotic fruitarian atkins whole30 ovo lacto fodmap sodium free",
 }
 
 

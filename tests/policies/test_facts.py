@@ -305,6 +305,10 @@ PHRASED = [
     ("Weekends are for pottery.", "hobby"),
     ("My sister goes by Elena.", "family"),
     ("Jonas is my brother.", "family"),
+    ("I went low-FODMAP last month.", "diet"),
+    ("I'm macrobiotic these days.", "diet"),
+    ("I'm fruitarian now.", "diet"),
+    ("Egg-free everything for me now.", "diet"),
 ]
 
 
@@ -321,6 +325,12 @@ def test_the_second_edition_reads_other_phrasings_the_first_did_not(text: str,
 def test_a_phrased_statement_shares_a_term_with_its_attributes_search(text: str,
                                                                       attribute: str) -> None:
     assert set(query_terms(text)) & set(query_terms(facts.attribute_words(attribute)))
+
+
+@pytest.mark.parametrize("text", ["Ovo is my cat.", "I'm low-key exhausted today.",
+                                  "The lacto bacteria in yoghurt are fine."])
+def test_diet_words_are_read_as_a_diet_only_in_their_own_forms(text: str) -> None:
+    assert "diet" not in attributes(text)
 
 
 @pytest.mark.parametrize(("text", "owner", "attribute"), [

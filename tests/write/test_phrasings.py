@@ -40,6 +40,9 @@ CHANGES = [
     # the same edition reads names in any letters, and a vocabulary without accents
     ("Zoë lives in Osaka.", "Caught up with Zoë today. She moved to Lyon.", "My name is Zoë."),
     ("I drive a Peugeot 208.", "Correction: I drive a Citroën C3.", None),
+    # diets the first edition's vocabulary lacks
+    ("I'm keto.", "I went low-FODMAP last month.", None),
+    ("Dana is vegetarian.", "Dana is macrobiotic now.", "My name is Dana."),
 ]
 
 
