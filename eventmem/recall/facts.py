@@ -49,11 +49,6 @@ Read = Callable[[Sequence[str]], list[str | None]]  # memory ids -> their texts
 FactsOf = Callable[[str], tuple[Fact, ...]]  # a text -> its facts (facts.read, or a cache of it)
 
 
-def _current_facts(text: str) -> tuple[Fact, ...]:
-    """facts.read with the current reader edition, remembered (the write path's memo)."""
-    return readings.facts_of(text, facts.EDITION)
-
-
 class SaidOf(NamedTuple):
     """What all the user said shows of one name (see :meth:`NamespaceFacts.said_of`)."""
 
@@ -76,7 +71,7 @@ class NamespaceFacts:
         self.views, self.namespace, self.read, self.allowed = views, namespace, read, allowed
         # facts.read, remembered: every recall and every write item reads the facts of the same
         # stored texts again (whose a name is reads up to 200 memories per name).
-        self.facts_of = facts_of or _current_facts
+        self.facts_of = facts_of or readings.read_with(edition)
         # The fact reader's edition names are read with (facts.owner_of): as ``facts_of`` reads
         # them; the write path reads an item recorded by gate-11 or before with the first
         # edition (ASCII names), as that gate did.

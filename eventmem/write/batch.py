@@ -87,7 +87,7 @@ from eventmem.policies.extract import judge as fact_judge
 from eventmem.policies.extract import relations as extract
 from eventmem.policies.extract.judge import FactExtractor
 from eventmem.policies.observer import rules as observer
-from eventmem.recall.facts import FactsOf, NamespaceFacts, Read
+from eventmem.recall.facts import NamespaceFacts, Read
 from eventmem.results import Action
 from eventmem.storage.envelope import Content
 from eventmem.storage.log import Head
@@ -1199,8 +1199,9 @@ def changed_since(batch: Batch, item: Item, exact: str) -> bool:
     """Whether a memory of the same attribute with another value came after ``exact``, the
     memory holding the same text: "I live in Oslo" said again after "I moved to Denver"."""
     start = batch.valid_from_and_immutable(exact)[0]
+    values_of = _values_reading(item)
     return any(mid != exact and batch.valid_from_and_immutable(mid)[0] > start
-               and _values_reading(item)(text) - _values_reading(item)(item.text)
+               and values_of(text) - values_of(item.text)
                for _, (mid, text) in _latest_of_attributes(batch, item, inferred_names=True))
 
 
@@ -1225,7 +1226,7 @@ class BatchFacts(NamespaceFacts):
     def __init__(self, batch: Batch, namespace: str, read: Read, allowed: Callable[[str], bool],
                  *, inferred_names: bool, edition: int) -> None:
         super().__init__(batch.views, namespace, read, allowed, inferred_names=inferred_names,
-                         facts_of=read_with(edition), edition=edition)
+                         edition=edition)
         self.batch = batch
 
     def stating(self, words: str, *, dated: bool = False) -> dict[str, Stated]:
@@ -1314,8 +1315,7 @@ def _rescheduled(batch: Batch, item: Item,
 
     # Expired memories are few and rarely looked for: a search of its own, not the batch's.
     search = NamespaceFacts(batch.views, ns, lambda ids: [batch.text_of(m) for m in ids],
-                            passed, inferred_names=True, facts_of=read_with(edition),
-                            edition=edition)
+                            passed, inferred_names=True, edition=edition)
     whose = batch.facts_reader(ns, True, edition)  # whose a name is, read from the current memories
     out = []
     for fact in moved:
@@ -1338,11 +1338,6 @@ def classifier(item: Item) -> str:
     reads attributes with the fact reader's second edition; classify-3 before, as decided."""
     return classify.CLASSIFY_3 if item.gate_policy in gate.BEFORE_PHRASINGS \
         else classify.POLICY_VERSION
-
-
-def read_with(edition: int) -> FactsOf:
-    """The remembered facts of a text as the reader's ``edition`` reads them."""
-    return lambda text: facts_of(text, edition)
 
 
 def _searched(fact: facts.Fact, item: Item) -> str:

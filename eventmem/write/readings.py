@@ -55,6 +55,12 @@ class Memo(Generic[R]):
 facts_of: Memo[tuple[facts.Fact, ...]] = Memo(facts.read, 1 << 16)
 
 
+def read_with(edition: int) -> Callable[[str], tuple[facts.Fact, ...]]:
+    """The remembered facts of a text as the fact reader's ``edition`` reads them (what the
+    write gate and recall both ask of the same stored texts)."""
+    return lambda text: facts_of(text, edition)
+
+
 def _classify(text: str, policy: str) -> tuple[str, str]:
     # A kind that may be short-lived is checked against the facts the text states, with the
     # reader's edition the classifier's version reads them with (gate-7 reads the same).
