@@ -42,7 +42,8 @@ from eventmem.policies import facts
 from eventmem.policies.literals import Prefilter
 from eventmem.text.lazyre import lazy_re
 
-__all__ = ["CLASSIFY_1", "CLASSIFY_2", "CLASSIFY_3", "FACT_RULES", "KIND_ORDER", "POLICIES",
+__all__ = ["CLASSIFY_1", "CLASSIFY_2", "CLASSIFY_3", "CLASSIFY_4", "FACT_RULES", "KIND_ORDER",
+           "POLICIES",
            "POLICY_VERSION", "RULES", "classify", "reader_edition"]
 
 CLASSIFY_1: Final = "classify-1"  # the text as written only (no third-person subjects)
@@ -53,13 +54,18 @@ CLASSIFY_3: Final = "classify-3"  # attributes read with the fact reader's first
 # is a lasting fact, not short-lived context that decays away within weeks; and a task with no
 # subject or a dated deadline ("Have to renew my passport before March 22") is a plan. That
 # edition reads names in any letters, so "Zoë moved to Oslo" is read as "Dana moved to Oslo" is.
-POLICY_VERSION: Final = "classify-4"
-POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, CLASSIFY_3, POLICY_VERSION})
+CLASSIFY_4: Final = "classify-4"
+# classify-5: attributes read with the fact reader's third edition, so a job left in the words
+# notice is given in ("Handed in my notice at Globex, I'm with Hooli now") is a lasting fact.
+POLICY_VERSION: Final = "classify-5"
+POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, CLASSIFY_3, CLASSIFY_4, POLICY_VERSION})
 
 
 def reader_edition(policy: str) -> int:
     """The fact reader's edition the classifier version ``policy`` reads attributes with."""
-    return facts.EDITION_1 if policy in (CLASSIFY_1, CLASSIFY_2, CLASSIFY_3) else facts.EDITION
+    if policy in (CLASSIFY_1, CLASSIFY_2, CLASSIFY_3):
+        return facts.EDITION_1
+    return facts.EDITION_2 if policy == CLASSIFY_4 else facts.EDITION
 
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})
@@ -411,13 +417,13 @@ def classify(text: str, policy: str = POLICY_VERSION, *,
         unified = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
         # The reader's second edition reads names in any letters, so a classify-4 subject may
         # be spelled in any; classify-2 and classify-3 took ASCII ones.
-        rewritten = _first_person(unified, _SUBJECT if reader_edition(policy) == facts.EDITION
+        rewritten = _first_person(unified, _SUBJECT if reader_edition(policy) >= facts.EDITION_2
                                   else _ASCII_SUBJECT)
         if rewritten != unified:
             forms.append(_normalize(rewritten))
     decided = next(((kind, rule) for i, (kind, _, _) in enumerate(_compiled()) for form in forms
                     if (rule := _search(form, i)) is not None), ("context", DEFAULT_RULE))
-    if decided[1] == DEFAULT_RULE and reader_edition(policy) == facts.EDITION \
+    if decided[1] == DEFAULT_RULE and reader_edition(policy) >= facts.EDITION_2 \
             and _TASK.search(norm):
         return "plan", TASK_RULE
     if policy in (CLASSIFY_1, CLASSIFY_2) or decided[0] not in _SHORT_LIVED:

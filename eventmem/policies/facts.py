@@ -25,14 +25,17 @@ several values at once (counts of different things, relatives, appointments of d
 their facts carry a *qualifier*, the thing counted, the relative, the kind of appointment, which a
 question's qualifier must match.
 
-Two editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
-read, and the audit re-derives their decisions with it; the second (gate-12, classify-4 and
-recall) also reads a statement behind a correction marker ("Sorry, I misspoke, I work at X"), a
-he/she sentence as about the person the sentence before it names ("Caught up with Dana. She
-moved to Lyon."), each attribute in more of the words English says it in, names in any letters
+Three editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
+read, and the audit re-derives their decisions with it; the second (gate-12, classify-4) also
+reads a statement behind a correction marker ("Sorry, I misspoke, I work at X"), a he/she
+sentence as about the person the sentence before it names ("Caught up with Dana. She moved to
+Lyon."), each attribute in more of the words English says it in, names in any letters
 ("Joaquín", "Zoë", "Łukasz"; a modal that is a name: "Will moved to Oslo"), an attribute's
 vocabulary without accents ("Citroën" is a car) and something kept with a name of its own as a
-pet ("a bearded dragon named Dottie"). The first reads names of ASCII letters only.
+pet ("a bearded dragon named Dottie"). The first reads names of ASCII letters only. The third
+(gate-13, classify-5 and recall) also reads a job left by giving notice ("Handed in my notice at
+Globex") and counts of things English pluralises otherwise ("5 cacti" and "another cactus" count
+one thing, see :func:`singular`).
 
 Pure and deterministic: regexes over the text, no model.
 """
@@ -48,14 +51,16 @@ from eventmem.text.lazyre import lazy_re
 
 FACTS_VERSION: Final = "facts-1"
 # The reader's editions. Edition 1 is how the write gates up to gate-11 read a text (the audit
-# re-derives their decisions with it); edition 2 (gate-12, and recall) also reads a statement
+# re-derives their decisions with it); edition 2 (gate-12) also reads a statement
 # behind a correction marker ("Sorry, I misspoke earlier, I work at X"), a he/she sentence as
 # about the person the sentence before it names ("Caught up with Dana. She moved to Lyon."),
 # each attribute in the other words English says it in (:data:`_PHRASINGS`), and names in any
 # letters, vocabularies without accents and pets by "named" (see :class:`_Names`, :func:`_plain`,
-# :data:`_KEPT_NAMED`). One number says how a gate reads, so there is no second switch for names.
+# :data:`_KEPT_NAMED`); edition 3 (gate-13, and recall) notice given (:data:`_PHRASINGS_3`)
+# and irregular plurals. One number says how a gate reads, so there is no second switch for names.
 EDITION_1: Final = 1
-EDITION: Final = 2
+EDITION_2: Final = 2
+EDITION: Final = 3
 
 USER: Final = "user"
 OTHER: Final = "other"
@@ -251,6 +256,15 @@ _PHRASINGS: Final = {name: lazy_re(pattern) for name, pattern in (
     ("residence", r"\bhome (?:for me )?(?:is|was)\b|\bcall \w+(?: \w+)? home\b"
                   r"|\bnew place\b|\bunpacking in\b|\bcity of residence\b|\bcurrent city\b"),
 )}
+# Edition 3: leaving a job in the words notice is given in ("Handed in my notice at Globex, I'm
+# with Hooli now", "She resigned from Globex").
+_PHRASINGS_3: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("employer", r"\b(?:handed|handing|hand|hands|gave|give|gives|giving|put|putting) in "
+                 r"(?:my|his|her|their|our) (?:notice|resignation)\b"
+                 r"|\b(?:gave|give|gives|giving) (?:my|his|her|their|our) notice\b"
+                 r"|\bresign(?:ed|s|ing)? (?:from|at|as)\b"
+                 r"|\bserving (?:my|his|her|their) notice\b"),
+)}
 # A sentence that opens by taking back what was said: the statement is what follows the marker
 # ("Sorry, I misspoke earlier, I work at X" states the employer; "No wait, ..."). Only the
 # markers are cut, never a sentence that has no statement after them.
@@ -289,7 +303,9 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                        r"|choose)\b|\bfavou?r\b|\bwould \w+ rather\b|\blike \w+ (?:more|better)\b"
                        r"|\b(?:like|liked|enjoy|enjoyed) [a-z ]+ or [a-z ]+ (?:more|better)\b"),
         ("birthday", r"\bwhen (?:was|were) \w+ born\b|\bbirthday\b"),
-        ("title", r"\bfor a living\b|\bjob title\b|\bwhat (?:is|'s) \w+(?:'s)? (?:job|role)\b"
+        ("title", r"\bfor a living\b|\bjob title\b"
+                  r"|\bwhat(?: is|'s) \w+(?:'s)? (?:current )?(?:job|role)\b"
+                  r"|\bwhat (?:do|does) \w+ work as\b"
                   r"|\bwhat (?:does|do) \w+ do\b|\b(?:what|which) (?:job|role|position)\b"
                   r"|\boccupation\b|\brole at work\b"),
         ("employer", r"\bemployer\b|\bwhere (?:do|does|did) \w+ work\b|\bwork for\b"
@@ -421,7 +437,7 @@ _ASCII_NAMES: Final = _names(ASCII_NAME, "[A-Z][a-z]+", r"[A-Za-z0-9][\w-]*", mo
 
 def _spelling(edition: int) -> _Names:
     """How names are spelled in ``edition``: the second reads names in any letters."""
-    return _UNICODE_NAMES if edition >= EDITION else _ASCII_NAMES
+    return _UNICODE_NAMES if edition >= EDITION_2 else _ASCII_NAMES
 
 
 def _plain(text: str) -> str:
@@ -536,13 +552,13 @@ _AUXILIARIES: Final = frozenset(
 _COMPILED_AGE: Final = dict(_COMPILED)["age"]
 
 
-def _qualifier(attribute: str, lowered: str) -> str | None:
+def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | None:
     """The thing a multi-valued attribute's fact is about, or None."""
     if attribute == "count":
         for match in _NUMBERED.finditer(lowered):
             noun = match.group(1)
             if noun not in _NOT_COUNTED and noun not in _QUESTION_STOP:
-                return singular(noun)
+                return singular(noun, edition)
         return None
     if attribute == "family":
         for word in _NOUN.findall(lowered):
@@ -562,10 +578,19 @@ _APPOINTMENT_WORDS: Final = {w: ("physio" if w.startswith("physio") else
                              for w in _APPOINTMENTS.replace("-", " ").split()}
 
 
-def singular(word: str) -> str:
-    """A crude singular: "houseplants" -> "houseplant", "boxes" -> "box", "children" -> "child"."""
+def singular(word: str, edition: int = EDITION) -> str:
+    """A crude singular: "houseplants" -> "houseplant", "boxes" -> "box", "children" -> "child".
+    The third edition also knows the plurals English forms otherwise ("cacti" -> "cactus",
+    "knives" -> "knife") and leaves a singular in -us alone ("cactus"); the earlier ones made
+    "cactu" of "cactus", so "5 cacti" and "another cactus" were counts of different things."""
     if word == "children":
         return "child"
+    if edition >= EDITION:
+        irregular = _IRREGULAR_PLURALS.get(word)
+        if irregular is not None:
+            return irregular
+        if (word.endswith("us") and len(word) > 4) or word in _IRREGULAR_SINGULARS:
+            return word  # "cactus", "walrus"; but "emus" is plural
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("ches", "shes", "xes", "sses")):
@@ -573,6 +598,21 @@ def singular(word: str) -> str:
     if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
         return word[:-1]
     return word
+
+
+# Plurals English does not form with -s (edition 3 of singular()), and their singulars.
+_IRREGULAR_PLURALS: Final = {plural: one for one, plural in (
+    ("cactus", "cacti"), ("fungus", "fungi"), ("octopus", "octopi"), ("alumnus", "alumni"),
+    ("goose", "geese"), ("mouse", "mice"), ("tooth", "teeth"), ("foot", "feet"),
+    ("man", "men"), ("woman", "women"), ("person", "people"), ("knife", "knives"),
+    ("wife", "wives"), ("life", "lives"), ("wolf", "wolves"), ("leaf", "leaves"),
+    ("shelf", "shelves"), ("loaf", "loaves"), ("calf", "calves"), ("half", "halves"),
+    ("scarf", "scarves"), ("thief", "thieves"), ("ox", "oxen"), ("die", "dice"),
+    ("index", "indices"), ("cactus", "cactuses"), ("bus", "buses"), ("lens", "lenses"),
+    ("potato", "potatoes"), ("tomato", "tomatoes"), ("hero", "heroes"), ("mango", "mangoes"),
+)}
+_IRREGULAR_SINGULARS: Final = frozenset(_IRREGULAR_PLURALS.values()) | frozenset(
+    "sheep fish deer moose bison series species aircraft news lens".split())  # noqa: SIM905
 
 
 def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
@@ -589,24 +629,24 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
     """
     found: list[Fact] = []
     names = _spelling(edition)
-    if edition >= EDITION:  # "Correction: I eat keto" has no speaker called Correction
+    if edition >= EDITION_2:  # "Correction: I eat keto" has no speaker called Correction
         text = _CORRECTION_OPENING.sub("", _fold(text).strip()) or text
     speaker, text = _speaker(text, names)
     named: str | None = None  # the person the sentence before named (edition 2)
     for sentence in sentences(text):
-        if edition >= EDITION:
+        if edition >= EDITION_2:
             sentence = _CORRECTION_OPENING.sub("", sentence).strip() or sentence
             sentence = _NOW_OPENING.sub("", sentence).strip() or sentence
         owner = owner_of(sentence, edition)
-        before, named = named, _last_named(sentence) if edition >= EDITION else None
+        before, named = named, _last_named(sentence) if edition >= EDITION_2 else None
         if owner is None:
             continue
         if owner == OTHER and before is not None and _PERSONAL_PRONOUN.match(sentence) \
                 and not re.search(r"\b(?:my|our|me|us)\b", sentence.lower()):
             owner = before  # "Caught up with Dana. She moved to Lyon." is Dana's
-        if edition >= EDITION and owner not in (USER, OTHER) and _IS_MINE.match(sentence):
+        if edition >= EDITION_2 and owner not in (USER, OTHER) and _IS_MINE.match(sentence):
             owner = USER  # "Jonas is my brother", "Bergen is where I grew up"
-        if owner == OTHER and edition >= EDITION and _NAMES_RELATIVE.search(sentence):
+        if owner == OTHER and edition >= EDITION_2 and _NAMES_RELATIVE.search(sentence):
             # "My sister goes by Elena" names the user's sister; "Theo's daughter is Victor"
             # Theo's daughter.
             mine, theirs = _MY.match(sentence), names.possessive_relative.match(sentence)
@@ -617,12 +657,14 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
         if owner == USER and speaker is not None:
             owner = speaker  # "Caroline: I moved to Denver" is Caroline's
         # The vocabularies are spelled without accents: "Citroën" is the make "citroen".
-        lowered = _plain(sentence.lower()) if edition >= EDITION else sentence.lower()
-        facts = [Fact(owner, attribute, _qualifier(attribute, lowered))
+        lowered = _plain(sentence.lower()) if edition >= EDITION_2 else sentence.lower()
+        facts = [Fact(owner, attribute, _qualifier(attribute, lowered, edition))
                  for attribute, pattern in _COMPILED
-                 if pattern.search(lowered) or (edition >= EDITION and attribute in _PHRASINGS
-                                                and _PHRASINGS[attribute].search(lowered))]
-        if edition >= EDITION and _KIN_IS_NAME.search(sentence) \
+                 if pattern.search(lowered) or (edition >= EDITION_2 and attribute in _PHRASINGS
+                                                and _PHRASINGS[attribute].search(lowered))
+                 or (edition >= EDITION and attribute in _PHRASINGS_3
+                     and _PHRASINGS_3[attribute].search(lowered))]
+        if edition >= EDITION_2 and _KIN_IS_NAME.search(sentence) \
                 and all(f.attribute != "family" for f in facts):
             facts.append(Fact(owner, "family", _qualifier("family", lowered)))  # "... is Victor"
         if _JOINED.search(sentence) and all(f.attribute != "employer" for f in facts):
@@ -630,7 +672,7 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
         if names.seeing.search(sentence) and all(f.attribute != "relationship" for f in facts):
             facts.append(Fact(owner, "relationship", None))  # "I'm seeing Theo"
         # "My brother Liam is coming over" names the user's brother, whatever else it says.
-        if edition >= EDITION and all(f.attribute not in ("pet", "family", "car", "phone")
+        if edition >= EDITION_2 and all(f.attribute not in ("pet", "family", "car", "phone")
                                  for f in facts):
             kept = _KEPT_NAMED.search(sentence)
             if kept is not None and not set(kept.group(1).lower().split()) & _PEOPLE:
@@ -834,7 +876,7 @@ def values_of(text: str, edition: int = EDITION) -> frozenset[str]:
                     or lowered in _MONTH_WORDS:
                 continue
             if (i > 0 and token[0].isupper()) or any(c.isdigit() for c in token) \
-                    or (_plain(lowered) in _VALUE_WORDS_2 if edition >= EDITION
+                    or (_plain(lowered) in _VALUE_WORDS_2 if edition >= EDITION_2
                         else lowered in _VALUE_WORDS):
                 found.add(lowered)
     return frozenset(found)

@@ -112,7 +112,17 @@ GATE_11: Final = "gate-11"
 # all, so a to-do question got the report as an open plan). Every other decision is gate-11's,
 # and an item recorded by gate-11 or before is read as it was decided (facts.EDITION_1: names in
 # ASCII letters, none of the second edition's readings).
-GATE_VERSION: Final = "gate-12"
+GATE_12: Final = "gate-12"
+# gate-13: a correction that supersedes what it corrects (gate-8's value difference, gate-12's
+# value taken back) is created as a new version of it: with its kind, and at least its
+# importance and stability, as an update is. "No wait, I meant 5pm, not 8am" says nothing of
+# what 5pm is; the classifier filed it as short-lived context, which decayed away within weeks
+# while the slip it replaced had been a lasting fact. It reads with the fact reader's third
+# edition (policies.facts.EDITION: a job left by giving notice, "Handed in my notice at Globex,
+# I'm with Hooli now", is a change of employer; "5 cacti" and "another cactus" count one thing)
+# and classifies with classify-5, which reads that edition. Every other decision is gate-12's,
+# and an item recorded by gate-12 is read with the second edition, as it was decided.
+GATE_VERSION: Final = "gate-13"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"
@@ -138,6 +148,8 @@ BEFORE_PLAN_SENTENCES: Final = BEFORE_READER_WORDS | {GATE_10}
 BEFORE_PHRASINGS: Final = BEFORE_PLAN_SENTENCES | {GATE_11}
 # ... and let a report of a plan done update the plan.
 BEFORE_DONE_UPDATES: Final = BEFORE_PHRASINGS
+# The versions before gate-13, which classified a correction on its own words.
+BEFORE_CORRECTION_KINDS: Final = BEFORE_PHRASINGS | {GATE_12}
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

@@ -565,71 +565,77 @@ class Batch:
                 assert found is not None
                 settle(self, i, item, chash, decision, near, found)
             case _:
-                memory_id = self.create(i, item, text, chash, decision, near)
+                corrected = None if done is not None \
+                    or item.gate_policy in gate.BEFORE_CORRECTIONS else self._corrects(item, near)
+                # gate-13: a correction is a new version of what it corrects (see GATE_VERSION).
+                version_of = None if corrected is None \
+                    or item.gate_policy in gate.BEFORE_CORRECTION_KINDS else corrected[0]
+                memory_id = self.create(i, item, text, chash, decision, near,
+                                        version_of=version_of)
                 self.outcome(memory_id, "created", decision.rule, neighbour=decision.neighbour,
                              similarity=decision.similarity if decision.neighbour else None)
-                if done is None and item.gate_policy not in gate.BEFORE_CORRECTIONS:
-                    self._correct(item, memory_id, near)
+                if corrected is not None:
+                    old, rule, similarity = corrected
+                    self.supersede(old, memory_id, item.valid_from or self.at, rule, similarity,
+                                   item)
+                    self.outcomes[-1] = self.outcomes[-1]._replace(
+                        action="superseded", rule=rule, neighbour=old, similarity=similarity)
         by = self.outcomes[outcomes].memory_id if len(self.outcomes) > outcomes else None
         if done is not None and by is not None and by != done[0] and done[0] not in self.retired:
             self._close_plan(item, done[0], by, done[1])
 
-    def _correct(self, item: Item, memory_id: str, near: Near) -> None:
+    def _corrects(self, item: Item, near: Near) -> tuple[str, str, float] | None:
         """gate-8: a correction ("actually...", "should be...") supersedes what it corrects:
         the nearest of its first ``correction_neighbours`` neighbours that is at least
         ``correction_similarity`` similar, not immutable, and differs from it in a value (the
         evidence, in the rule: ``correction:<value kind>``). Gate-7 value supersession already
-        settles a person's attribute restated; this covers any other corrected statement."""
+        settles a person's attribute restated; this covers any other corrected statement.
+        (memory id, rule, similarity) of what it corrects, read before the item is created;
+        None if it corrects nothing."""
         phrasings = item.gate_policy not in gate.BEFORE_PHRASINGS
-        if phrasings and self._take_back(item, memory_id):
-            return
+        taken_back = self._taken_back(item) if phrasings else None
+        if taken_back is not None:
+            return taken_back
         if not (category.is_correction(item.text)
                 or (phrasings and corrections.takes_back(item.text))):
-            return
+            return None
         for old, similarity in near.ranked[:self.params.correction_neighbours]:
             if similarity < self.params.correction_similarity:
-                return
+                return None
             if old in self.retired or self.valid_from_and_immutable(old)[1]:
                 continue
             value = values.value_difference(self.text_of(old), item.text)
             if value is not None:
-                rule, similarity = f"correction:{value}", round(similarity, 6)
-                self.supersede(old, memory_id, item.valid_from or self.at, rule, similarity,
-                               item)
-                self.outcomes[-1] = self.outcomes[-1]._replace(
-                    action="superseded", rule=rule, neighbour=old, similarity=similarity)
-                return
+                return old, f"correction:{value}", round(similarity, 6)
+        return None
 
-    def _take_back(self, item: Item, memory_id: str) -> bool:
+    def _taken_back(self, item: Item) -> tuple[str, str, float] | None:
         """gate-12: a correction naming the value it takes back ("No wait, I meant Denver, not
         Bristol") supersedes the newest of the namespace's last ``correction_recent`` memories
         that holds that value (what was just said), unless immutable; the rule
-        ``correction:taken_back`` is the evidence. Whether it did."""
+        ``correction:taken_back`` is the evidence. (memory id, rule, similarity), or None."""
         text = item.text
         if not (category.is_correction(text) or corrections.takes_back(text)):
-            return False
+            return None
         wrong = corrections.taken_back(text)
         if wrong is None:
-            return False
+            return None
         ns, recent = item.namespace, self.params.correction_recent
         space = self.views.vectors.spaces.get(ns)
         stored = space.ids[max(0, space.count - recent):space.count] if space else []
-        latest = [*stored, *self.created_in.get(ns, [])][-recent - 1:]
+        # What was just said, before the item itself is created.
+        latest = [*stored, *self.created_in.get(ns, [])][-recent:] if recent else []
         for old in reversed(latest):
-            if old == memory_id or old in self.retired \
+            if old in self.retired \
                     or not (old in self.created or eligible(self.views.state.memories.get(old))):
                 continue
             if not corrections.holds(self.text_of(old), wrong) \
                     or self.valid_from_and_immutable(old)[1]:
                 continue
             vector = self.queries_by_text[text].vector
-            rule = "correction:taken_back"
             similarity = round(float(self.vector_of(old) @ vector), 6)
-            self.supersede(old, memory_id, item.valid_from or self.at, rule, similarity, item)
-            self.outcomes[-1] = self.outcomes[-1]._replace(
-                action="superseded", rule=rule, neighbour=old, similarity=similarity)
-            return True
-        return False
+            return old, "correction:taken_back", similarity
+        return None
 
     def _given(self, i: int, item: Item, chash: str) -> None:
         """An item whose fate the caller decided: ``update(memory_id, text)`` (a new version
@@ -761,8 +767,12 @@ class Batch:
 
     def create(self, i: int, item: Item, text: str, input_hash: str,
                decision: gate.GateDecision, near: Near, *, derived_from: str | None = None,
-               rule: str | None = None, valid_from: int | None = None) -> str:
-        """A new memory holding ``text`` (the input, or a synthesis of it and ``derived_from``)."""
+               rule: str | None = None, valid_from: int | None = None,
+               version_of: str | None = None) -> str:
+        """A new memory holding ``text`` (the input, or a synthesis of it and ``derived_from``);
+        ``version_of``: the memory it corrects, whose kind, importance and stability it keeps
+        as a merge or an update does (without deriving from it: erasing the slip leaves the
+        correction)."""
         ns = item.namespace
         memory_id = self.new_id("mem", i)
         content = self.contents[input_hash] if text == item.text else self.analyse(text)
@@ -771,7 +781,7 @@ class Batch:
         self.stored.setdefault(chash, content)
         if chash != input_hash:
             self.stored.setdefault(input_hash, self.contents[input_hash])
-        inherited = self._inherited(derived_from)
+        inherited = self._inherited(derived_from or version_of)
         if valid_from is None and item.valid_from is None \
                 and item.gate_policy not in gate.OPEN_VALID_FROM:
             # Never valid before it was stated: from the day its text names, else from now,
@@ -1328,16 +1338,21 @@ def _rescheduled(batch: Batch, item: Item,
 
 def reader_edition(item: Item) -> int:
     """How the item's gate reads what a text says about whom: gate-12 with the reader's second
-    edition (corrections, pronouns, more phrasings: :data:`eventmem.policies.facts.EDITION`),
-    the gates before it with the first, as they decided."""
-    return facts.EDITION_1 if item.gate_policy in gate.BEFORE_PHRASINGS else facts.EDITION
+    edition (corrections, pronouns, more phrasings), gate-13 with the third (notice given,
+    irregular plurals: :data:`eventmem.policies.facts.EDITION`), the gates before with the
+    first, as they decided."""
+    if item.gate_policy in gate.BEFORE_PHRASINGS:
+        return facts.EDITION_1
+    return facts.EDITION_2 if item.gate_policy == gate.GATE_12 else facts.EDITION
 
 
 def classifier(item: Item) -> str:
-    """The classifier version the item's gate asks a kind of: classify-4 from gate-12, which
-    reads attributes with the fact reader's second edition; classify-3 before, as decided."""
-    return classify.CLASSIFY_3 if item.gate_policy in gate.BEFORE_PHRASINGS \
-        else classify.POLICY_VERSION
+    """The classifier version the item's gate asks a kind of: classify-5 from gate-13, which
+    reads attributes with the fact reader's third edition; classify-4 for gate-12 (the
+    second), classify-3 before, as decided."""
+    if item.gate_policy in gate.BEFORE_PHRASINGS:
+        return classify.CLASSIFY_3
+    return classify.CLASSIFY_4 if item.gate_policy == gate.GATE_12 else classify.POLICY_VERSION
 
 
 def _searched(fact: facts.Fact, item: Item) -> str:

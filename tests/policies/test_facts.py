@@ -433,3 +433,37 @@ def test_the_first_edition_takes_no_name_outside_ascii_letters(name: str, templa
     assert declared is None or declared.isascii()
     if name.isascii() and template == "My name is {name}.":
         assert declared == name.lower()
+
+
+# -- the reader's third edition (gate-13 and recall) -----------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "Handed in my notice at Fabrikam Motors, I'm with Vandelay Industries now.",
+    "I gave my notice at Globex last week.",
+    "I resigned from Globex on Friday.",
+])
+def test_a_job_left_by_giving_notice_is_an_employer(text: str) -> None:
+    assert facts.Fact(USER, "employer", None) in facts.read(text)
+    assert all(f.attribute != "employer" for f in facts.read(text, facts.EDITION_2))
+
+
+@pytest.mark.parametrize(("plural", "one"), [
+    ("cacti", "cactus"), ("cactus", "cactus"), ("knives", "knife"), ("potatoes", "potato"),
+    ("bikes", "bike"), ("boxes", "box"), ("houseplants", "houseplant"), ("emus", "emu"),
+    ("sheep", "sheep"), ("children", "child"), ("puppies", "puppy"),
+])
+def test_singular_knows_the_plurals_english_forms_otherwise(plural: str, one: str) -> None:
+    assert facts.singular(plural) == one
+
+
+def test_a_count_of_cacti_and_another_cactus_are_one_count() -> None:
+    question = facts.read_question("How many cacti do I own?")
+    assert question is not None and question.qualifier == "cactus"
+    for text in ("I own 4 cacti.", "I just bought another cactus, so I have 5 cacti now.",
+                 "Gave a cactus to my cousin; 3 cacti left."):
+        assert facts.read(text) == (facts.Fact(USER, "count", "cactus"),)
+    # The second edition (gate-12) read them as it decided: "cactu" and "cacti".
+    assert facts.singular("cactus", facts.EDITION_2) == "cactu"
+    assert facts.read("I own 4 cacti.", facts.EDITION_2) == (
+        facts.Fact(USER, "count", "cacti"),)

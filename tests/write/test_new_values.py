@@ -145,3 +145,23 @@ def test_someone_named_with_accents_moving_supersedes_nothing_of_the_users(
         moved = mem.remember(f"{name} moved to Lyon.", namespace="m")
     assert moved.action == "superseded" and moved.neighbour == old.memory_id
     checked(mem)
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("I work at Globex.", "Handed in my notice at Globex, I'm with Hooli now."),
+    ("I own 4 cacti.", "I just bought another cactus, so I have 5 cacti now."),
+])
+def test_a_change_read_by_the_third_edition_replaces_the_old_value(mem, clock, monkeypatch,
+                                                                   first, then):
+    """gate-13 reads with the fact reader's third edition: notice given is a change of
+    employer, "cacti" and "cactus" one count. gate-12 kept both, and audits as decided."""
+    old, new = _told(mem, clock, first, then)
+    assert new.action == "superseded" and new.neighbour == old.memory_id
+    assert mem.get(new.memory_id).kind == mem.get(old.memory_id).kind
+    with written_as(monkeypatch, gate.GATE_12):
+        clock.advance(DAY)
+        kept = mem.remember(first, namespace="m")
+        clock.advance(DAY)
+        mem.remember(then, namespace="m")
+    assert mem.get(kept.memory_id).status == "active"
+    checked(mem)

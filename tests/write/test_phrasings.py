@@ -100,6 +100,34 @@ def test_a_correction_takes_back_the_value_it_names(mem, clock, monkeypatch, sli
     checked(mem)
 
 
+@pytest.mark.parametrize(("slip", "correction"), [
+    ("My flight to Lyon takes off at 7am.", "Actually, scratch that: it's 8am, not 7am."),
+    ("I work as a research scientist.", "No wait, I meant bookkeeper, not research scientist."),
+    ("I live in Bristol.", "No wait, I meant Denver, not Bristol."),
+])
+def test_a_correction_is_a_new_version_of_what_it_corrects(mem, clock, monkeypatch, slip,
+                                                           correction):
+    """gate-13: the correction keeps the kind, importance and stability of the memory it
+    corrects, so it lasts as the slip would have; gate-12 classified it on its own words (as
+    short-lived context) and still audits as it decided."""
+    said = mem.remember(slip, namespace="a")
+    clock.advance(timedelta(seconds=30))
+    fixed = mem.remember(correction, namespace="a")
+    old, new = mem.get(said.memory_id), mem.get(fixed.memory_id)
+    assert status(mem, said.memory_id) == "superseded"
+    assert new.kind == old.kind != "context"
+    assert new.stability >= old.stability and new.importance >= old.importance
+    with written_as(monkeypatch, gate.GATE_12):
+        mem.remember(slip, namespace="b")
+        clock.advance(timedelta(seconds=30))
+        before = mem.remember(correction, namespace="b")
+    assert mem.get(before.memory_id).kind == "context"
+    clock.advance(timedelta(days=60))
+    mem.consolidate(now=clock.now())
+    assert status(mem, fixed.memory_id) == "active"  # context would be gone by now
+    checked(mem)
+
+
 def test_a_bare_correction_supersedes_only_what_was_just_said(mem, clock):
     old = mem.remember("My dentist appointment is on Monday.")
     for i in range(6):  # more than correction_recent memories since
