@@ -33,6 +33,9 @@ from projections.state import MemoryRecord
 # How many BM25 candidates the attribute's search reads; how many fact memories go on top.
 _DEPTH: Final = 200
 _ON_TOP: Final = 3
+# How many of the namespace's newest memories a question about an attribute reads beside the
+# attribute's search (see NamespaceFacts.stating).
+_RECENT: Final = 100
 # A name is the user's when at least this many memories state facts with it as the subject and
 # none introduces it as someone else ("my friend Dana").
 _NAME_EVIDENCE: Final = 3
@@ -67,6 +70,7 @@ class NamespaceFacts:
 
     def __init__(self, views: Projections, namespace: str, read: Read, allowed: ch.Allowed,
                  *, inferred_names: bool = True, names_from_all: bool = False,
+                 recent: int = 0, successors: bool = False,
                  facts_of: FactsOf | None = None, edition: int = facts.EDITION) -> None:
         self.views, self.namespace, self.read, self.allowed = views, namespace, read, allowed
         # facts.read, remembered: every recall and every write item reads the facts of the same
@@ -82,6 +86,13 @@ class NamespaceFacts:
         # Whether is_user weighs a name by all the user said (recall), or only by the memories
         # ``allowed`` (the write path: its decisions must replay and audit as they were made).
         self.names_from_all = names_from_all
+        # Recall reads more than the attribute's search finds (the write path reads what gate-12
+        # read, so its decisions replay as they were made): the ``recent`` newest memories, and
+        # (``successors``) the memories that replaced what the search finds (see stating()).
+        self.recent, self.successors = recent, successors
+        # The memories stating() added beyond the search: they answer, but are no evidence of
+        # whose a name is (the names in the newest memories are whoever was talked about last).
+        self.added: set[str] = set()
         self._names: dict[str, bool] = {}
         self._said: dict[str, SaidOf] = {}
 
@@ -90,13 +101,84 @@ class NamespaceFacts:
         """The text and facts of the memories a BM25 search of the namespace for ``words``
         finds, by memory (in search order), leaving out what may not be returned, and plans
         unless the attribute is ``dated`` (an appointment or a departure is planned by
-        nature)."""
+        nature).
+
+        With ``recent``, the namespace's newest memories follow: an attribute is often stated
+        in words no vocabulary holds ("I'm a radiographer now" is a job title by its noun
+        alone), and the newest statement is the one a question about the present asks for.
+        With ``successors``, a memory that replaced one the search finds and states no fact of
+        its own answers for it: a correction often names only the value ("No wait, I meant
+        5pm, not 8am" replaced "My flight to Lyon takes off at 8am"), and the gate that
+        replaced the memory judged the two to be the same fact."""
         found = ch.lexical(self.views, self.namespace, [(words, 1.0)])
         memories = self.views.state.memories
-        ids = [mid for mid, _ in ch.bm25(found, _DEPTH, self.allowed)
-               if memories[mid].kind != "plan" or dated]
-        return {mid: (text, self.facts_of(text))
-                for mid, text in zip(ids, self.read(ids), strict=True) if text is not None}
+
+        def wanted(memory_id: str) -> bool:
+            return memories[memory_id].kind != "plan" or dated
+
+        ids = [mid for mid, _ in ch.bm25(found, _DEPTH, self.allowed) if wanted(mid)]
+        if self.recent:
+            seen = set(ids)
+            newest = [mid for mid in self._newest(found.ids) if mid not in seen and wanted(mid)]
+            self.added.update(newest)
+            ids += newest
+        out = {mid: (text, self.facts_of(text))
+               for mid, text in zip(ids, self.read(ids), strict=True) if text is not None}
+        if self.successors:
+            self._add_successors(found, out, wanted)
+        return out
+
+    def _newest(self, ids: Sequence[str]) -> list[str]:
+        """The ``recent`` newest memories of the namespace that may be returned (``ids``: the
+        namespace's in creation order), looking back at most four times as far."""
+        out: list[str] = []
+        for i in range(len(ids) - 1, max(-1, len(ids) - 1 - 4 * self.recent), -1):
+            if self.allowed(ids[i]):
+                out.append(ids[i])
+                if len(out) == self.recent:
+                    break
+        return out
+
+    def _add_successors(self, found: ch.Lexical, out: dict[str, tuple[str, tuple[Fact, ...]]],
+                        wanted: Callable[[str], bool]) -> None:
+        """Add to ``out``, with the facts of the memory it replaced, each memory that may be
+        returned, states no fact of its own and replaced a memory the search ``found``."""
+        memories = self.views.state.memories
+
+        def replaced(memory_id: str) -> bool:
+            return memories[memory_id].superseded_by is not None and not self.allowed(memory_id)
+
+        old = [mid for mid, _ in ch.bm25(found, _DEPTH, replaced) if wanted(mid)]
+        by: dict[str, str] = {}
+        for mid in old:
+            successor = self._successor(mid)
+            if successor is not None and not out.get(successor, ("", ()))[1] \
+                    and successor not in by and wanted(successor):
+                by[successor] = mid
+        if not by:
+            return
+        olds, news = list(by.values()), list(by)
+        for new, new_text, old_text in zip(news, self.read(news), self.read(olds), strict=True):
+            if new_text is None or old_text is None or self.facts_of(new_text):
+                continue
+            out[new] = (new_text, self.facts_of(old_text))
+            self.added.add(new)
+
+    def _successor(self, memory_id: str) -> str | None:
+        """The memory that replaced ``memory_id`` and may be returned, following replacements
+        (each replaces at most one other in turn); None if there is none."""
+        memories = self.views.state.memories
+        seen = {memory_id}
+        record = memories.get(memory_id)
+        while record is not None and record.superseded_by is not None:
+            successor = record.superseded_by
+            if successor in seen:
+                return None
+            if self.allowed(successor):
+                return successor
+            seen.add(successor)
+            record = memories.get(successor)
+        return None
 
     def owners(self, owner: str, found: Mapping[str, tuple[str, tuple[Fact, ...]]],
                *, one_name: bool = False) -> frozenset[str]:
@@ -223,7 +305,8 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     if question is None:
         return hits
     memories = views.state.memories
-    namespace_facts = NamespaceFacts(views, namespace, read, allowed, names_from_all=True)
+    namespace_facts = NamespaceFacts(views, namespace, read, allowed, names_from_all=True,
+                                     recent=_RECENT, successors=True)
     dated = question.attribute in facts.DATED
     found = namespace_facts.stating(_search_words(question), dated=dated)
     # The hits themselves are candidates too: "I'm really into pottery" states a hobby in words
@@ -233,6 +316,7 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     for mid, text in zip(unread, read(unread), strict=True):
         if text is not None:
             found[mid] = (text, namespace_facts.facts_of(text))
+    namespace_facts.added.difference_update(mid for mid, _, _ in hits)  # relevance found them
     chosen = _stating(namespace_facts, found, question)
     if not chosen and dated and passed_by is not None:
         chosen = _last_occasion(namespace_facts, question, passed_by)
@@ -267,10 +351,12 @@ def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tup
     """The memories of ``found`` that state the asked attribute of the asked owner."""
     if not found:
         return []
-    owners = namespace_facts.owners(question.owner, found, one_name=True)
+    # Whose a name is weighs the names the search found, not whoever the newest memories name.
+    searched = {mid: read for mid, read in found.items() if mid not in namespace_facts.added}
+    owners = namespace_facts.owners(question.owner, searched, one_name=True)
     chosen = _stating_of(found, question, owners)
     if not chosen and USER not in owners and question.owner != OTHER and \
-            namespace_facts.may_be_user(question.owner, _named(found)):
+            namespace_facts.may_be_user(question.owner, _named(searched)):
         # Nothing states the attribute of the name asked about, and nothing tells the name
         # apart from the user's: agents ask about their user by name ("Where does Wes live?")
         # long before the memories show whose name it is. The user's own statement of the

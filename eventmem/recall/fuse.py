@@ -426,7 +426,7 @@ def search(
     fused = rrf(got.lists, got.weights, config.rrf_k)
     if not fused:  # no channel matched, but a memory may still state the asked attribute
         return asked_first([], views, plan, _reader(views, access), namespace=namespace, k=k,
-                           allowed=allowed, passed_by=_asked_time(plan, valid_at, now))
+                           allowed=allowed, passed_by=_asked_time(valid_at, now))
     # Only what some evidence ties to the query is returned (and so reinforced): a shared word,
     # a vector close enough to mean something, a match of the asked time, a graph path, a
     # neighbouring turn of a match. Padding would be recorded as accessed and never fade.
@@ -444,7 +444,7 @@ def search(
                          partial(shares_form, mid))}
     if not fused:
         return asked_first([], views, plan, _reader(views, access), namespace=namespace, k=k,
-                           allowed=allowed, passed_by=_asked_time(plan, valid_at, now))
+                           allowed=allowed, passed_by=_asked_time(valid_at, now))
     best_possible = sum(got.weights[name] for name, ranked in got.lists.items() if ranked) / (
         config.rrf_k + 1)
     by_relevance = sorted(fused.items(), key=lambda item: (-item[1]["support"], item[0]))
@@ -483,7 +483,7 @@ def search(
     # The asked attribute's memories first, the latest value on top (at valid_at T, the latest
     # of those valid at T).
     hits = asked_first(hits, views, plan, _reader(views, access), namespace=namespace, k=k,
-                       allowed=allowed, latest=not past, passed_by=_asked_time(plan, valid_at, now))
+                       allowed=allowed, latest=not past, passed_by=_asked_time(valid_at, now))
     # "What do I still need to get done?": the user's plans, not a friend's.
     hits = own_plans_first(hits, views, plan, _reader(views, access), namespace=namespace,
                            allowed=allowed)
@@ -494,13 +494,13 @@ def search(
     return hits
 
 
-def _asked_time(plan: QueryPlan, valid_at: int | None, now: int) -> int | None:
-    """The time a question asks about, when it asks about one: ``valid_at``, or now for a
-    question in the past tense ("which day was my physio appointment?", as a view as of then
-    asks it). None for a question about what is true now."""
-    if valid_at is not None:
-        return valid_at
-    return now if plan.past else None
+def _asked_time(valid_at: int | None, now: int) -> int:
+    """The time a question asks about: ``valid_at``, else now. An appointment or departure
+    whose day has passed is the answer when none is to come: asked on Thursday "When is my vet
+    appointment?" after being told on Friday "My vet appointment is on Tuesday", the Tuesday
+    appointment is what the user was told, and the day shows it has passed; nothing at all, or
+    another memory, would be no answer."""
+    return valid_at if valid_at is not None else now
 
 
 CAUSAL_LINKS = ("causes", "elaborates")

@@ -57,6 +57,39 @@ def test_the_attribute_is_found_in_words_the_question_does_not_use(tmp_path: Pat
             "Picked up my new car today, a Nissan Leaf."
 
 
+def test_the_newest_statement_counts_in_words_no_vocabulary_holds(tmp_path: Path) -> None:
+    """"I'm a radiographer now" states a job title by its noun alone: the attribute's search
+    cannot find it, the namespace's newest memories hold it."""
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "My role is research scientist.", "Went for a long walk by the river.",
+              "I'm a radiographer now.")
+        hits = mem.recall("What's my job these days?", namespace="n", k=3)
+        assert hits[0].text == "I'm a radiographer now."
+        assert hits[0].signals["fact"] == 1.0
+
+
+def test_a_correction_naming_only_the_value_answers_for_what_it_corrected(
+        tmp_path: Path) -> None:
+    """"No wait, I meant 8am, not 7am" states no attribute; it replaced the flight it corrects,
+    so it answers a question about the flight, ahead of the time before."""
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "My flight to Lyon takes off at 6pm.",
+              "The airline changed my flight to Lyon, I now leave at 2pm.")
+        for _ in range(60):  # the correction is not among the newest memories
+            _said(mem, clock, "What's a good podcast for a long drive?")
+        slip = mem.remember("New departure time for Lyon: 7am.", namespace="n")
+        clock.advance(timedelta(seconds=30))
+        fixed = mem.remember("Actually, scratch that: it's 8am, not 7am.", namespace="n")
+        assert mem.get(slip.memory_id).superseded_by == fixed.memory_id
+        for _ in range(120):
+            _said(mem, clock, f"Note {_}: nothing much happened today.")
+        hits = mem.recall("What time does my flight to Lyon take off?", namespace="n", k=3)
+        assert hits[0].memory_id == fixed.memory_id
+        assert hits[0].signals["fact"] == 1.0
+
+
 def test_a_name_said_like_the_users_own_is_the_user(tmp_path: Path) -> None:
     """Three memories with Caleb as the subject of personal facts, none introducing him as
     someone else: Caleb is the user, so his facts and the first-person ones are one timeline."""
@@ -252,6 +285,21 @@ def test_a_passed_appointment_is_the_day_it_was_on_until_moved(tmp_path: Path) -
             assert hits[0].signals["fact"] == 1.0
         assert mem.recall("When is my physio appointment?", namespace="n")[0].text == \
             "My physio appointment is now on Friday."
+
+
+def test_a_passed_appointment_answers_a_question_in_the_present_when_none_is_to_come(
+        tmp_path: Path) -> None:
+    # Told on a Friday of a Tuesday appointment and asked on the Thursday after: the sweep has
+    # ended it, but it is still what the user was told; the day shows it has passed.
+    clock = eventmem.ManualClock(start=datetime(2025, 4, 18, 10, tzinfo=UTC))  # a Friday
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        told = mem.remember("My vet appointment is on Tuesday.", namespace="n")
+        mem.remember("User follows a flexitarian diet", namespace="n")
+        clock.advance(6 * DAY)
+        mem.consolidate(now=clock.now())
+        assert mem.get(told.memory_id).valid_until is not None
+        hits = mem.recall("When is my vet appointment?", namespace="n")
+        assert hits[0].memory_id == told.memory_id and hits[0].signals["fact"] == 1.0
 
 
 def test_the_users_name_is_weighed_by_all_it_was_said_of_not_what_holds_at_the_time(
