@@ -256,14 +256,27 @@ _PHRASINGS: Final = {name: lazy_re(pattern) for name, pattern in (
     ("residence", r"\bhome (?:for me )?(?:is|was)\b|\bcall \w+(?: \w+)? home\b"
                   r"|\bnew place\b|\bunpacking in\b|\bcity of residence\b|\bcurrent city\b"),
 )}
+# A medical or care specialist by the form of the word ("podiatrist", "audiologist",
+# "dietician"), beside the appointments named in :data:`_APPOINTMENTS` (edition 3).
+_SPECIALIST: Final = r"[a-z]+(?:ist|ician)"
 # Edition 3: leaving a job in the words notice is given in ("Handed in my notice at Globex, I'm
-# with Hooli now", "She resigned from Globex").
+# with Hooli now", "She resigned from Globex"); an appointment with a specialist by the form of
+# the word ("Had to push the podiatrist to Friday").
 _PHRASINGS_3: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("appointment", rf"\b(?:push|pushed|move|moved|book|booked|schedule|scheduled|resched\w*) "
+                    rf"(?:the |my |a |an |his |her |their )?{_SPECIALIST}\b"
+                    rf"|\b(?:seeing|see|sees|visiting|visit) (?:the|my|a|an|his|her|their) "
+                    rf"{_SPECIALIST} (?:on|next|this|at|tomorrow)\b"),
     ("employer", r"\b(?:handed|handing|hand|hands|gave|give|gives|giving|put|putting) in "
                  r"(?:my|his|her|their|our) (?:notice|resignation)\b"
                  r"|\b(?:gave|give|gives|giving) (?:my|his|her|their|our) notice\b"
                  r"|\bresign(?:ed|s|ing)? (?:from|at|as)\b"
                  r"|\bserving (?:my|his|her|their) notice\b"),
+)}
+# Edition 3: words that hold an attribute's word without stating the attribute ("renewed my
+# residence permit" says nothing of where one lives). A sentence is read without them.
+_FALSE_FRIENDS_3: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("residence", r"\bresidence (?:permits?|cards?|visas?|halls?)\b|\bresidency\b"),
 )}
 # A sentence that opens by taking back what was said: the statement is what follows the marker
 # ("Sorry, I misspoke earlier, I work at X" states the employer; "No wait, ..."). Only the
@@ -312,7 +325,9 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                      r"|\bwhere (?:i|you|he|she|we|they) work\b"
                      r"|\bwhere (?:was|were|am|is|are) \w+ working\b"
                      r"|\bwhich company\b|\bwhat company\b"),
-        ("appointment", rf"\bappointment\b|\bseeing the (?:{_words(_APPOINTMENTS)})\b"),
+        ("appointment", rf"\bappointment\b|\bseeing the (?:{_words(_APPOINTMENTS)})\b"
+                        rf"|\b(?:seeing|see|visiting|visit) (?:the|my|a|an|his|her|their) "
+                        rf"{_SPECIALIST}\b"),
         ("departure", r"\bleav(?:e|es|ing) for\b|\bfly(?:ing)? (?:out )?to\b"),
         ("relationship", r"\bseeing anyone\b|\bseeing someone\b|\brelationship\b|\bsingle\b"
                          r"|\bdating\b|\bmarried\b|\bengaged\b|\bpartner\b"
@@ -569,8 +584,18 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
         for word in _NOUN.findall(lowered):
             if word in _APPOINTMENT_WORDS:
                 return _APPOINTMENT_WORDS[word]
+        if edition >= EDITION:  # a specialist named by the form of the word ("podiatrist")
+            specialist = _SPECIALIST_BEFORE.search(lowered) or _SPECIALIST_AFTER.search(lowered)
+            if specialist is not None:
+                return specialist.group(1)
         return None
     return None
+
+
+# "my podiatrist appointment", "the audiologist on Friday", "seeing the podiatrist".
+_SPECIALIST_BEFORE: Final = lazy_re(
+    rf"\b({_SPECIALIST}) (?:appointment|visit|session|checkup|consultation|on|to)\b")
+_SPECIALIST_AFTER: Final = lazy_re(rf"\b(?:the|see|seeing|saw) ({_SPECIALIST})\b")
 
 
 _APPOINTMENT_WORDS: Final = {w: ("physio" if w.startswith("physio") else
@@ -660,10 +685,7 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
         lowered = _plain(sentence.lower()) if edition >= EDITION_2 else sentence.lower()
         facts = [Fact(owner, attribute, _qualifier(attribute, lowered, edition))
                  for attribute, pattern in _COMPILED
-                 if pattern.search(lowered) or (edition >= EDITION_2 and attribute in _PHRASINGS
-                                                and _PHRASINGS[attribute].search(lowered))
-                 or (edition >= EDITION and attribute in _PHRASINGS_3
-                     and _PHRASINGS_3[attribute].search(lowered))]
+                 if _states(attribute, pattern, lowered, edition)]
         if edition >= EDITION_2 and _KIN_IS_NAME.search(sentence) \
                 and all(f.attribute != "family" for f in facts):
             facts.append(Fact(owner, "family", _qualifier("family", lowered)))  # "... is Victor"
@@ -800,6 +822,18 @@ def question_owner(question: str) -> str | None:
 # declared_name and introduces: pure, and asked of the same stored texts for every name the
 # write path checks is the user's, item after item.
 @lru_cache(maxsize=1 << 16)
+def _states(attribute: str, pattern: re.Pattern[str], lowered: str, edition: int) -> bool:
+    """Whether the lower-cased sentence states ``attribute`` (matched by ``pattern``, its
+    vocabulary) as the reader's ``edition`` reads it."""
+    if edition >= EDITION and attribute in _FALSE_FRIENDS_3:
+        lowered = _FALSE_FRIENDS_3[attribute].sub(" ", lowered)
+    return pattern.search(lowered) is not None \
+        or (edition >= EDITION_2 and attribute in _PHRASINGS
+            and _PHRASINGS[attribute].search(lowered) is not None) \
+        or (edition >= EDITION and attribute in _PHRASINGS_3
+            and _PHRASINGS_3[attribute].search(lowered) is not None)
+
+
 def declared_name(text: str, edition: int = EDITION) -> str | None:
     """The name the user gives themself in ``text`` ("My name is Dana", "I'm Dana.", "User's
     name is Dana"), lower-cased, or None. ``edition`` as for :func:`owner_of`."""

@@ -119,9 +119,10 @@ GATE_12: Final = "gate-12"
 # what 5pm is; the classifier filed it as short-lived context, which decayed away within weeks
 # while the slip it replaced had been a lasting fact. It reads with the fact reader's third
 # edition (policies.facts.EDITION: a job left by giving notice, "Handed in my notice at Globex,
-# I'm with Hooli now", is a change of employer; "5 cacti" and "another cactus" count one thing)
-# and classifies with classify-5, which reads that edition. Every other decision is gate-12's,
-# and an item recorded by gate-12 is read with the second edition, as it was decided.
+# I'm with Hooli now", is a change of employer; "5 cacti" and "another cactus" count one thing;
+# "Had to push the podiatrist to Friday" moves the podiatrist appointment; a residence permit is
+# no residence) and classifies with classify-5, which reads that edition. Every other decision
+# is gate-12's, and an item recorded by gate-12 is read with the second edition, as decided.
 GATE_VERSION: Final = "gate-13"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"

@@ -467,3 +467,25 @@ def test_a_count_of_cacti_and_another_cactus_are_one_count() -> None:
     assert facts.singular("cactus", facts.EDITION_2) == "cactu"
     assert facts.read("I own 4 cacti.", facts.EDITION_2) == (
         facts.Fact(USER, "count", "cacti"),)
+
+
+@pytest.mark.parametrize(("text", "qualifier"), [
+    ("My podiatrist appointment is on Wednesday.", "podiatrist"),
+    ("Had to push the podiatrist to Friday.", "podiatrist"),
+    ("Audiologist appointment moved from Sunday to Thursday.", "audiologist"),
+    ("My dentist appointment is on Monday.", "dentist"),
+])
+def test_an_appointment_with_any_specialist_is_about_that_specialist(text: str,
+                                                                      qualifier: str) -> None:
+    assert facts.read(text) == (facts.Fact(USER, "appointment", qualifier),)
+    question = facts.read_question(f"When am I seeing the {qualifier}?")
+    assert question is not None and (question.attribute, question.qualifier) == (
+        "appointment", qualifier)
+
+
+def test_a_residence_permit_says_nothing_of_where_one_lives() -> None:
+    assert facts.read("User has renewed their residence permit") == ()
+    assert facts.read("I live in Oslo and renewed my residence permit.") == (
+        facts.Fact(USER, "residence", None),)
+    assert facts.read("User has renewed their residence permit", facts.EDITION_2) == (
+        facts.Fact(USER, "residence", None),)

@@ -150,14 +150,15 @@ def test_someone_named_with_accents_moving_supersedes_nothing_of_the_users(
 @pytest.mark.parametrize(("first", "then"), [
     ("I work at Globex.", "Handed in my notice at Globex, I'm with Hooli now."),
     ("I own 4 cacti.", "I just bought another cactus, so I have 5 cacti now."),
+    ("My podiatrist appointment is on Wednesday.", "Had to push the podiatrist to Friday."),
 ])
 def test_a_change_read_by_the_third_edition_replaces_the_old_value(mem, clock, monkeypatch,
                                                                    first, then):
     """gate-13 reads with the fact reader's third edition: notice given is a change of
-    employer, "cacti" and "cactus" one count. gate-12 kept both, and audits as decided."""
+    employer, "cacti" and "cactus" one count, a specialist named by the form of the word an
+    appointment. gate-12 kept both, and audits as decided."""
     old, new = _told(mem, clock, first, then)
     assert new.action == "superseded" and new.neighbour == old.memory_id
-    assert mem.get(new.memory_id).kind == mem.get(old.memory_id).kind
     with written_as(monkeypatch, gate.GATE_12):
         clock.advance(DAY)
         kept = mem.remember(first, namespace="m")
