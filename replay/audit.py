@@ -69,7 +69,7 @@ from replay.compare import (
     tags,
 )
 from replay.groups import Group, groups, split_items
-from replay.inputs import Lookups, item_input
+from replay.inputs import Lookups, Texts, item_input
 from replay.judges import (
     RecordedExtractor,
     ReplayedContradictions,
@@ -139,6 +139,8 @@ class _Auditor:
         self.configs = recorded_configs(log)
         self.config_starts = [start for start, _ in self.configs]
         self.views = Projections()
+        # The stored texts the re-runs read, shared by all of them (see replay.inputs.Texts).
+        self.texts = Texts(log)
         self.findings: list[AuditFinding] = []
         self.checked: Counter[str] = Counter()
         self.unverifiable: Counter[str] = Counter()
@@ -230,6 +232,10 @@ class _Auditor:
             unverifiable_by_reason=dict(sorted(self.unverifiable.items())), until_seq=stop,
             tolerance=self.tolerance)
 
+    def _lookups(self) -> Lookups:
+        """Content lookups for one re-run (which notes on its own what it found gone)."""
+        return Lookups(self.log, self.views, self.embedder, self.texts)
+
     def _head_before(self, seq: int) -> Head:
         raw = next(self.log.iter_raw(seq, seq))
         return Head(seq - 1, raw.prev_hash)
@@ -298,7 +304,7 @@ class _Auditor:
             self.unverifiable["rejected input (its text is not stored)"] += rejected
         if not kept:
             return
-        tracker = Lookups(self.log, self.views, self.embedder)
+        tracker = self._lookups()
         inputs = [item_input(item, tracker) for item in kept]
         count = sum(len(item) for item in kept) + len(trailer)
         namespaces = {item[0].namespace for item in kept}
@@ -358,7 +364,7 @@ class _Auditor:
                           f"resolves conflict {resolved.conflict_id}, which "  # type: ignore[attr-defined]
                           f"{'does not exist' if conflict is None else 'was settled already'}")
             return
-        tracker = Lookups(self.log, self.views, self.embedder)
+        tracker = self._lookups()
         first = envelopes[0]
         try:
             events, _, _ = resolve.resolution_events(
@@ -395,7 +401,7 @@ class _Auditor:
                                               if v != self.last_sweep]
             first_try: tuple[list[AuditFinding], list[Any], Lookups] | None = None
             for sweep in sweeps:
-                tracker = Lookups(self.log, self.views, self.embedder)
+                tracker = self._lookups()
                 planned = cycle.plan(
                     self.views, now, first.event.at, self.config,
                     head=self._head_before(first.seq), text_of=tracker.blob,
@@ -451,7 +457,7 @@ class _Auditor:
         params, decay = self.config.plasticity, self.config.decay
         at = envelopes[0].event.at
         derived: list[Any] = []
-        tracker = Lookups(self.log, self.views, self.embedder)
+        tracker = self._lookups()
         if kind == "write":
             ingested = [e for e in events if isinstance(e, MemoryIngested)]
             derived = plasticity.after_write(self.views.state, ingested, at, params, decay)

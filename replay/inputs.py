@@ -19,17 +19,53 @@ from eventmem.write.batch import CALLER_UPDATE
 from eventmem.write.items import Item
 from projections import Projections
 
+# Texts an audit keeps between its re-runs (a few hundred bytes each): enough for the memories a
+# write gate reads again batch after batch (its neighbours, the latest memory of each attribute).
+TEXTS_KEPT = 1 << 16
+
+
+class Texts:
+    """Stored texts by content hash, read once for a whole audit, at most ``maxsize`` kept (the
+    oldest read go first).
+
+    The write gate reads the texts of the same stored memories batch after batch (about twelve
+    reads per text over a store's log), and each read from the log is a read transaction of its
+    own. A content hash names one text for good, so a text read once is the text every later
+    re-run would read; only a text that is there is kept: one gone is looked up (and found
+    missing) each time it is asked for."""
+
+    def __init__(self, log: EventLog, maxsize: int = TEXTS_KEPT) -> None:
+        self.log, self.maxsize = log, maxsize
+        self.kept: dict[str, str] = {}
+
+    def get(self, chash: str) -> str | None:
+        """The stored text of ``chash`` (None when it is gone)."""
+        text = self.kept.get(chash)
+        if text is not None:
+            return text
+        text = self.log.blob(chash)
+        if text is not None:
+            self.kept[chash] = text
+            if len(self.kept) > self.maxsize:
+                del self.kept[next(iter(self.kept))]
+        return text
+
 
 class Lookups:
-    """Content lookups for a re-run, noting whether any content it asked for is gone."""
+    """Content lookups for a re-run, noting whether any content it asked for is gone.
 
-    def __init__(self, log: EventLog, views: Projections, embedder: Embedder) -> None:
+    ``texts``: the stored texts an audit shares between its re-runs (None: read from the log
+    each time)."""
+
+    def __init__(self, log: EventLog, views: Projections, embedder: Embedder,
+                 texts: Texts | None = None) -> None:
         self.log, self.views, self.embedder = log, views, embedder
+        self.texts = texts if texts is not None else Texts(log, 0)
         self.missing = False
 
     def blob(self, chash: str) -> str | None:
         """The stored text of a content hash; None, noted as missing, when it is gone."""
-        text = self.log.blob(chash)
+        text = self.texts.get(chash)
         if text is None:
             self.missing = True
         return text
