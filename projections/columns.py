@@ -16,6 +16,7 @@ digest the same.
 from __future__ import annotations
 
 import sys
+import zlib
 from bisect import bisect_left
 from collections.abc import (
     Callable,
@@ -53,11 +54,13 @@ class MapColumns(NamedTuple):
 
 
 def map_columns(mapping: Mapping[str, V], encode: Callable[[V], bytes], *,
-                ordered: bool = False) -> MapColumns:
+                ordered: bool = False, plain: bool = False) -> MapColumns:
     """The canonical columns of ``mapping`` (``encode``: a value's bytes). ``ordered``: also
-    keep its iteration order (the memories' order is creation order, which folds rely on)."""
+    keep its iteration order (the memories' order is creation order, which folds rely on).
+    ``plain``: a loaded map's values unpacked (see :class:`Deflated`), for ``encode`` to give
+    plain bytes too."""
     if isinstance(mapping, LazyMap):
-        items = mapping.encoded_items(encode)
+        items = mapping.encoded_items(encode, plain=plain)
     else:
         items = sorted((key, encode(value)) for key, value in mapping.items())
     keys, key_at = strings_columns(key for key, _ in items)
@@ -98,6 +101,40 @@ def _str_size(n: int) -> int:
 _ENCODE_STRINGS = msgspec.msgpack.Encoder().encode
 _DECODE_STR = msgspec.msgpack.Decoder(str).decode
 _DECODE_STRS = msgspec.msgpack.Decoder(list[str]).decode
+
+
+class Deflated:
+    """How a column packs its values: each one raw-deflated on its own against a preset
+    ``dictionary`` of typical values (a value is a few hundred bytes, too short to compress
+    alone; against the dictionary its field layout and common strings cost a few bits). Each
+    value still decodes alone, on first use, as :class:`LazyMap` reads it.
+
+    Deflate's output is a function of its input and settings, so the columns stay canonical
+    for one zlib; across builds of zlib it may differ, so what must compare across them (the
+    digests) is taken over the plain values."""
+
+    __slots__ = ("dictionary",)
+
+    def __init__(self, dictionary: bytes) -> None:
+        self.dictionary = dictionary
+
+    def pack(self, plain: bytes) -> bytes:
+        """The packed bytes of a plain value."""
+        # Level 6 (zlib's default): 9 packs these no smaller at a third more time.
+        packer = zlib.compressobj(6, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY,
+                                  self.dictionary)
+        return packer.compress(plain) + packer.flush()
+
+    def unpack(self, packed: bytes | memoryview) -> bytes:
+        """The plain bytes of a packed value; ValueError when it does not inflate whole."""
+        try:
+            inflater = zlib.decompressobj(-15, self.dictionary)
+            plain = inflater.decompress(packed)
+        except zlib.error as exc:
+            raise ValueError(f"a packed value does not inflate: {exc}") from None
+        if not inflater.eof or inflater.unused_data:
+            raise ValueError("a packed value is cut short or followed by other bytes")
+        return plain
 
 
 class Strings(Sequence[str]):
@@ -166,12 +203,15 @@ class LazyMap(MutableMapping[str, V]):
     that an open decodes none)."""
 
     __slots__ = ("_added", "_cache", "_decode", "_decode_all", "_gone", "_keys", "_order",
-                 "_value_at", "_values", "decoded")
+                 "_packing", "_value_at", "_values", "decoded")
 
-    def __init__(self, columns: MapColumns, decode: Callable[[memoryview], V],
-                 decode_all: Callable[[bytes], list[V]] | None = None) -> None:
+    def __init__(self, columns: MapColumns, decode: Callable[[Any], V],
+                 decode_all: Callable[[bytes], list[V]] | None = None,
+                 packing: Deflated | None = None) -> None:
         """``decode``: one value from its bytes; ``decode_all``: a msgpack array of them, which
-        a first pass over every value uses (one call instead of a million)."""
+        a first pass over every value uses (one call instead of a million); ``packing``: how
+        the columns' values are packed (None: plain), undone before either decodes."""
+        self._packing = packing
         self._keys = Strings(columns.keys, columns.key_at)
         self._values = memoryview(columns.values)
         self._value_at = memoryview(columns.value_at).cast("B").cast("Q")
@@ -189,7 +229,8 @@ class LazyMap(MutableMapping[str, V]):
 
     def _value(self, i: int) -> V:
         self.decoded += 1
-        return self._decode(self._values[self._value_at[i]:self._value_at[i + 1]])
+        raw = self._values[self._value_at[i]:self._value_at[i + 1]]
+        return self._decode(raw if self._packing is None else self._packing.unpack(raw))
 
     def __getitem__(self, key: str) -> V:
         value = self._cache.get(key, _MISSING)
@@ -270,25 +311,30 @@ class LazyMap(MutableMapping[str, V]):
         n = len(self._keys)
         header = (bytes([0x90 | n]) if n < 16 else b"\xdc" + n.to_bytes(2, "big")
                   if n < 1 << 16 else b"\xdd" + n.to_bytes(4, "big"))
-        at = self._value_at
-        values = self._decode_all(header + bytes(self._values[at[0]:at[n]]))
+        at, packing = self._value_at, self._packing
+        body = bytes(self._values[at[0]:at[n]]) if packing is None else b"".join(
+            packing.unpack(self._values[at[i]:at[i + 1]]) for i in range(n))
+        values = self._decode_all(header + body)
         keys, cache, gone = self._keys.every(), self._cache, self._gone
         for i, value in enumerate(values):
             if i not in gone:
                 cache.setdefault(keys[i], value)  # one decoded before may have changed since
         self.decoded += n
 
-    def encoded_items(self, encode: Callable[[V], bytes]) -> list[tuple[str, bytes]]:
+    def encoded_items(self, encode: Callable[[V], bytes], *,
+                      plain: bool = False) -> list[tuple[str, bytes]]:
         """(key, encoded value) of every item, sorted by key: the columns' bytes of a value
-        never decoded, ``encode`` of the others (which gives the same bytes for one unchanged)."""
+        never decoded, ``encode`` of the others (which gives the same bytes for one unchanged).
+        ``plain``: the columns' bytes unpacked (``encode`` then gives plain bytes)."""
         keys, cache, values, at = self._keys.every(), self._cache, self._values, self._value_at
+        unpack = self._packing.unpack if plain and self._packing is not None else bytes
         out = []
         for i in range(len(keys)):
             if i in self._gone:
                 continue
             key = keys[i]
             value = cache.get(key, _MISSING)
-            out.append((key, bytes(values[at[i]:at[i + 1]]) if value is _MISSING
+            out.append((key, unpack(values[at[i]:at[i + 1]]) if value is _MISSING
                         else encode(value)))
         if self._added:
             out.extend((key, encode(value)) for key, value in self._added.items())

@@ -652,20 +652,19 @@ def _columns_end(data: bytes) -> int:
 
 
 def _edit_payload(data: bytes) -> bytes:
-    """A snapshot whose columns still decode, with one memory's access count changed and the
-    old checksums kept: only the checksum can tell."""
+    """A snapshot whose columns still decode, with one memory's interval moved by a
+    microsecond and the old checksums kept: only the checksum can tell. (An interval, not a
+    record: the records are deflated, and an edited one packs to another length.)"""
     import msgspec
 
-    from projections.state import MemoryRecord
-
     sections = _sections(data)
-    values_at, _ = sections["memories.values"]
-    offsets_at, _ = sections["memories.value_at"]
+    values_at, _ = sections["intervals.values"]
+    offsets_at, _ = sections["intervals.value_at"]
     end = values_at + int.from_bytes(data[offsets_at + 8 : offsets_at + 16], "little")
     first = msgspec.msgpack.decode(data[values_at:end])
-    first[MemoryRecord.__struct_fields__.index("access_count")] += 7  # array-like record
+    first[2] += 1  # recorded_at (array-like), a uint64 of the same length
     edited = msgspec.msgpack.encode(first)
-    assert len(edited) == end - values_at  # a small int stays one byte
+    assert len(edited) == end - values_at
     return data[:values_at] + edited + data[end:]
 
 
