@@ -267,6 +267,10 @@ _PHRASINGS_3: Final = {name: lazy_re(pattern) for name, pattern in (
                     rf"(?:the |my |a |an |his |her |their )?{_SPECIALIST}\b"
                     rf"|\b(?:seeing|see|sees|visiting|visit) (?:the|my|a|an|his|her|their) "
                     rf"{_SPECIALIST} (?:on|next|this|at|tomorrow)\b"),
+    ("pet", r"\b(?:maine coon|ragdoll|siamese|persian|bengal|sphynx|bearded dragon|"
+            r"cockatoo|macaw|lovebird|finch|tarantula|snake|python|chameleon|dachshund|"
+            r"schnauzer|shih tzu|whippet|labradoodle|cockapoo|rottweiler|doberman|"
+            r"boxer dog|bulldog|mutt|tomcat|kitty)\b"),
     ("employer", r"\b(?:handed|handing|hand|hands|gave|give|gives|giving|put|putting) in "
                  r"(?:my|his|her|their|our) (?:notice|resignation)\b"
                  r"|\b(?:gave|give|gives|giving) (?:my|his|her|their|our) notice\b"
@@ -697,6 +701,8 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
         if edition >= EDITION_2 and all(f.attribute not in ("pet", "family", "car", "phone")
                                  for f in facts):
             kept = _KEPT_NAMED.search(sentence)
+            if kept is None and edition >= EDITION:
+                kept = _KEPT_NAMED_3.search(sentence) or _MET_NEW.search(sentence)
             if kept is not None and not set(kept.group(1).lower().split()) & _PEOPLE:
                 facts.append(Fact(owner, "pet", None))  # "User has a bearded dragon named Dottie"
         relative = names.named_relative.search(sentence)
@@ -725,6 +731,15 @@ _KEPT_NAMED: Final = lazy_re(
     r"\b(?i:have|has|had|got|adopted|adopt|rescued|brought home|bring home|took in)"
     r"\s+(?i:a|an|another|our|my|their|two|three|\d+)\s+((?:[A-Za-z][a-z-]*\s+){1,3})"
     rf"(?i:named|called)\s+{CAP}")
+# Edition 3: the name given after the thing ("Brought home a Maine Coon, we named it Dottie"),
+# and one introduced as new ("Meet Kiki, our new bearded dragon!").
+_KEPT_NAMED_3: Final = lazy_re(
+    r"\b(?i:have|has|had|got|adopted|adopt|rescued|brought home|bring home|took in)"
+    r"\s+(?i:a|an|another|our|my|their|two|three|\d+)\s+((?:[A-Za-z][a-z-]*\s*){1,3}?)"
+    rf"[,;]?\s*(?i:and\s+)?(?i:we|i|they|he|she)\s+(?i:named|called)\s+(?i:it|him|her|them)\s+{CAP}")
+_MET_NEW: Final = lazy_re(
+    rf"^(?i:meet|say hi to|say hello to)\s+{CAP}[\w-]*(?:\s+{CAP}[\w-]*)?,\s+"
+    r"(?i:our|my|the|their|his|her)\s+(?i:new\s+)((?:[A-Za-z][a-z-]*\s*){1,3}?)[.!]*$")
 _PEOPLE: Final = _RELATIVES | frozenset(
     "guy girl boy man woman lady person baby babies kids boss client neighbor".split())  # noqa: SIM905
 

@@ -489,3 +489,18 @@ def test_a_residence_permit_says_nothing_of_where_one_lives() -> None:
         facts.Fact(USER, "residence", None),)
     assert facts.read("User has renewed their residence permit", facts.EDITION_2) == (
         facts.Fact(USER, "residence", None),)
+
+
+@pytest.mark.parametrize("text", [
+    "Brought home a Maine Coon, we named it Dottie.",
+    "Meet Kiki, our new bearded dragon!",
+    "Our Maine Coon sleeps all day.",
+])
+def test_a_pet_named_after_it_or_introduced_as_new_is_a_pet(text: str) -> None:
+    assert facts.read(text) == (facts.Fact(USER, "pet", None),)
+    assert facts.read(text, facts.EDITION_2) == ()
+
+
+@pytest.mark.parametrize("text", ["Meet Sarah, my new colleague!", "Meet Tom, our new neighbor."])
+def test_someone_introduced_as_new_is_no_pet(text: str) -> None:
+    assert all(f.attribute != "pet" for f in facts.read(text))
