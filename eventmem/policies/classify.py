@@ -42,7 +42,8 @@ from eventmem.policies import facts
 from eventmem.policies.literals import Prefilter
 from eventmem.text.lazyre import lazy_re
 
-__all__ = ["CLASSIFY_1", "CLASSIFY_2", "CLASSIFY_3", "CLASSIFY_4", "FACT_RULES", "KIND_ORDER",
+__all__ = ["CLASSIFY_1", "CLASSIFY_2", "CLASSIFY_3", "CLASSIFY_4", "CLASSIFY_5", "FACT_RULES",
+           "KIND_ORDER",
            "POLICIES",
            "POLICY_VERSION", "RULES", "classify", "reader_edition"]
 
@@ -57,15 +58,21 @@ CLASSIFY_3: Final = "classify-3"  # attributes read with the fact reader's first
 CLASSIFY_4: Final = "classify-4"
 # classify-5: attributes read with the fact reader's third edition, so a job left in the words
 # notice is given in ("Handed in my notice at Globex, I'm with Hooli now") is a lasting fact.
-POLICY_VERSION: Final = "classify-5"
-POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, CLASSIFY_3, CLASSIFY_4, POLICY_VERSION})
+CLASSIFY_5: Final = "classify-5"
+# classify-6: attributes read with the fact reader's fourth edition, so "Desmond left Zephyr
+# Bio-Systems for Brightwater Inc." or "Mustard seed give me a bad reaction" is a lasting fact.
+POLICY_VERSION: Final = "classify-6"
+POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, CLASSIFY_3, CLASSIFY_4, CLASSIFY_5,
+                             POLICY_VERSION})
 
 
 def reader_edition(policy: str) -> int:
     """The fact reader's edition the classifier version ``policy`` reads attributes with."""
     if policy in (CLASSIFY_1, CLASSIFY_2, CLASSIFY_3):
         return facts.EDITION_1
-    return facts.EDITION_2 if policy == CLASSIFY_4 else facts.EDITION
+    if policy == CLASSIFY_4:
+        return facts.EDITION_2
+    return facts.EDITION_3 if policy == CLASSIFY_5 else facts.EDITION
 
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})

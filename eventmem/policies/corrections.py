@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from eventmem.policies import facts
 from eventmem.text.lazyre import lazy_re
 
 # Words that open a correction of what was just said (English, in any case).
@@ -35,6 +36,16 @@ _NOT_AT_END: Final = lazy_re(
 _NOT_BUT: Final = lazy_re(
     r"\bnot\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+|to\s+)?"
     r"([A-Za-z0-9][\w'-]*(?:\s+[A-Za-z0-9][\w'-]*){0,3})\s*,?\s+but\b")
+# From the fact reader's fourth edition (gate-14), a value's word may open with any letter
+# ("not Łódź") and hold "&" and abbreviations ("not Ironwood & Co."); a full stop it ends
+# with is left out (it ends the sentence, or "Co." is still found as "Co").
+_WORD_4: Final = r"(?:&|[^\W_][\w'.&-]*)"
+_NOT_AT_END_4: Final = lazy_re(
+    r",?\s+not\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+|to\s+)?"
+    rf"([^\W_][\w'.&-]*(?:\s+{_WORD_4}){{0,3}})\s*(?:[.!?;]|$)")
+_NOT_BUT_4: Final = lazy_re(
+    r"\bnot\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+|to\s+)?"
+    rf"([^\W_][\w'.&-]*(?:\s+{_WORD_4}){{0,3}})\s*,?\s+but\b")
 # A taken-back "value" that is no value: "not really", "not sure", "not yet"...
 _NOT_VALUES: Final = frozenset("""
     really sure yet anymore any more quite exactly always never now today that this it so too
@@ -57,9 +68,10 @@ def takes_back(text: str) -> bool:
     return _WAIT_VERB.match(text) is None
 
 
-def taken_back(text: str) -> str | None:
+def taken_back(text: str, edition: int = facts.EDITION) -> str | None:
     """The value ``text`` says was wrong, as written ("Monday" of "it's Friday, not Monday"),
-    or None when it names none.
+    or None when it names none. ``edition``: the fact reader's edition the gate reads with;
+    before the fourth, a value's words open with an ASCII letter or a digit.
 
     >>> taken_back("Actually, scratch that: it's Friday, not Monday.")
     'Monday'
@@ -68,10 +80,13 @@ def taken_back(text: str) -> str | None:
     >>> taken_back("I'm not sure.") is None
     True
     """
-    for pattern in (_NOT_BUT, _NOT_AT_END):
+    fourth = edition >= facts.EDITION_4
+    for pattern in (_NOT_BUT_4, _NOT_AT_END_4) if fourth else (_NOT_BUT, _NOT_AT_END):
         match = pattern.search(text)
         if match is not None:
             value = match.group(1).strip()
+            if fourth:
+                value = value.rstrip(".")
             if value.split()[0].lower() not in _NOT_VALUES:
                 return value
     return None

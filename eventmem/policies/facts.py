@@ -56,11 +56,16 @@ FACTS_VERSION: Final = "facts-1"
 # about the person the sentence before it names ("Caught up with Dana. She moved to Lyon."),
 # each attribute in the other words English says it in (:data:`_PHRASINGS`), and names in any
 # letters, vocabularies without accents and pets by "named" (see :class:`_Names`, :func:`_plain`,
-# :data:`_KEPT_NAMED`); edition 3 (gate-13, and recall) notice given (:data:`_PHRASINGS_3`)
-# and irregular plurals. One number says how a gate reads, so there is no second switch for names.
+# :data:`_KEPT_NAMED`); edition 3 (gate-13) notice given (:data:`_PHRASINGS_3`) and irregular
+# plurals; edition 4 (gate-14, and recall) a job left for another ("left Globex for Initech"),
+# a title of three words before "at" ("a air traffic controller at X") and an allergy said of
+# the one it affects ("Shellfish gives me hives" is the speaker's, :data:`_PHRASINGS_4`). One
+# number says how a gate reads, so there is no second switch for names.
 EDITION_1: Final = 1
 EDITION_2: Final = 2
-EDITION: Final = 3
+EDITION_3: Final = 3
+EDITION_4: Final = 4
+EDITION: Final = EDITION_4
 
 USER: Final = "user"
 OTHER: Final = "other"
@@ -277,10 +282,35 @@ _PHRASINGS_3: Final = {name: lazy_re(pattern) for name, pattern in (
                  r"|\bresign(?:ed|s|ing)? (?:from|at|as)\b"
                  r"|\bserving (?:my|his|her|their) notice\b"),
 )}
+# Edition 4: a job left for another ("Desmond left Zephyr Bio-Systems for Brightwater Inc.":
+# "left X for Y" says a move between employers when a company is named in it, between places
+# otherwise) and a title of up to three words before "at" ("I'm a air traffic controller at
+# Kestrel Aerospace").
+_COMPANY: Final = (
+    r"(?:&|\b(?:inc|co|corp|corporation|ltd|llc|plc|gmbh|ag|group|partners|labs?|studios?|"
+    r"systems|bank|press|games|foods|motors|energy|technologies|solutions|consulting|ventures|"
+    r"holdings|industries|media|software|pharma|insurance|capital|aerospace|logistics|freight|"
+    r"brothers|agency|analytics|insights|robotics|airlines|publishing)\b)")
+_PHRASINGS_4: Final = {name: lazy_re(pattern) for name, pattern in (
+    # (within one sentence, whose abbreviations keep their full stops: "Inc.")
+    ("employer", rf"\bleft\b[^;!?]*?{_COMPANY}[^;!?]*?\bfor\b"
+                 rf"|\bleft\b[^;!?]*?\bfor\b[^;!?]*?{_COMPANY}"
+                 r"|\b(?:i'm|im|i am|is|am|was|he's|she's) an? [a-z-]+(?: [a-z-]+){2} at\b"),
+)}
+# Edition 4: an allergy is the one's it affects, named as the object ("Shellfish gives me hives",
+# "Mustard seed give me a bad reaction": the speaker's, though the sentence opens with the food).
+_AFFECTS: Final = lazy_re(
+    r"\b(?:gives?|gave|giving)\s+(me|us|him|her)\s+(?:a |an )?(?:bad |awful |terrible |"
+    r"allergic |severe )?(?:reaction|rash|hives)\b", re.IGNORECASE)
 # Edition 3: words that hold an attribute's word without stating the attribute ("renewed my
 # residence permit" says nothing of where one lives). A sentence is read without them.
 _FALSE_FRIENDS_3: Final = {name: lazy_re(pattern) for name, pattern in (
     ("residence", r"\bresidence (?:permits?|cards?|visas?|halls?)\b|\bresidency\b"),
+)}
+# Edition 4: feeling better is no preference ("Just got back from a walk, feeling better").
+_FALSE_FRIENDS_4: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("preference", r"\b(?:feel|feels|feeling|felt|get|gets|getting|got|gotten|looking|looks)"
+                   r" (?:(?:much|a lot|a bit|a little|so much|way|even) )?better\b"),
 )}
 # A sentence that opens by taking back what was said: the statement is what follows the marker
 # ("Sorry, I misspoke earlier, I work at X" states the employer; "No wait, ..."). Only the
@@ -351,6 +381,12 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
 
 _APOSTROPHES: Final = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 _SENTENCES: Final = lazy_re(r"(?<=[.!?;])\s+|\n+")
+# Edition 4: an abbreviation's full stop ends no sentence ("He left Brightwater Inc. for
+# Larkspur Games" is one; the earlier editions read "for Larkspur Games." apart).
+_SENTENCES_4: Final = lazy_re(
+    r"(?<=[.!?;])(?<!\bInc\.)(?<!\bCo\.)(?<!\bCorp\.)(?<!\bLtd\.)(?<!\bBros\.)(?<!\bSt\.)"
+    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bJr\.)(?<!\bSr\.)(?<!\bvs\.)"
+    r"(?<!\be\.g\.)(?<!\bi\.e\.)\s+|\n+")
 # A date, time or aside that opens a sentence: "On March 3, 2025, I moved..." is about the rest.
 _OPENING: Final = lazy_re(
     r"^(?:(?:on|since|as of|from|starting|starting from|in|at|last|this|yesterday|today|"
@@ -359,6 +395,18 @@ _OPENING: Final = lazy_re(
     r"haha|hah|hey|wow|yay|lol|hmm|oops|aw|yeah|yes|no|honestly|funny|fun fact)"
     r"\b[^,:!]{0,40}[,:!]\s*)+"
     # and a word that only opens what follows ("So Vera started...", "Haha my mom...")
+    r"|^(?:(?:so|oh|ugh|haha|hah|hey|well|also|and|but|lol|hmm|ok|okay|yeah|anyway|btw|"
+    r"actually|honestly|guess what|quick update)\b[,:!]?\s+)+", re.IGNORECASE)
+# Edition 4: an interjection opens a sentence only as a word of its own ("Honestly, ...",
+# "Oh well: ..."); the earlier editions took up to 40 characters after it to the first comma,
+# so "Honestly it's podcasts over audiobooks, always." lost its statement.
+_OPENING_4: Final = lazy_re(
+    r"^(?:(?:(?:on|since|as of|from|starting|starting from|in|at|last|this|yesterday|today|"
+    r"tonight|earlier|recently|as promised|by the way|btw|fyi|heads up|just so you know|"
+    r"quick update|update|good news|big news|guess what|fun fact)\b[^,:!]{0,40}"
+    r"(?:,\s*\d{4}\b)?"  # "On March 3, 2025, ..."
+    r"|(?:oh|so|well|also|anyway|ok|okay|ugh|haha|hah|hey|wow|yay|lol|hmm|oops|aw|yeah|yes|"
+    r"no|honestly|funny)\b[^,:!\s]*(?:\s+[^,:!\s]+)?)[,:!]\s*)+"
     r"|^(?:(?:so|oh|ugh|haha|hah|hey|well|also|and|but|lol|hmm|ok|okay|yeah|anyway|btw|"
     r"actually|honestly|guess what|quick update)\b[,:!]?\s+)+", re.IGNORECASE)
 _USER_SUBJECT: Final = lazy_re(r"^(?:the )?user(?:'s|s)?\b", re.IGNORECASE)
@@ -403,6 +451,11 @@ _CALENDAR: Final = frozenset(
     june july august september october november december christmas easter assistant
     """.split())  # noqa: SIM905
 _NOUN: Final = lazy_re(r"[a-z]+")
+_WHEN_WORDS: Final = frozenset(
+    """
+    back ago last earlier before after since during until year years month months week weeks
+    day days today yesterday
+    """.split())  # noqa: SIM905
 _NUMBERED: Final = lazy_re(
     r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|another|one more|"
     r"an extra|a new|a|an)\s+(?:(?:new|more|other|extra|electric|old|used)\s+)?([a-z]+)")
@@ -472,11 +525,13 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
 
 
-def sentences(text: str) -> list[str]:
+def sentences(text: str, edition: int = EDITION) -> list[str]:
     """``text`` cut into sentences, each without the date or aside that opens it."""
     out = []
-    for part in _SENTENCES.split(_fold(text).strip()):
-        part = _OPENING.sub("", part.strip()).strip()
+    fourth = edition >= EDITION_4
+    cut, opening = (_SENTENCES_4, _OPENING_4) if fourth else (_SENTENCES, _OPENING)
+    for part in cut.split(_fold(text).strip()):
+        part = opening.sub("", part.strip()).strip()
         if part:
             out.append(part)
     return out
@@ -588,7 +643,7 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
         for word in _NOUN.findall(lowered):
             if word in _APPOINTMENT_WORDS:
                 return _APPOINTMENT_WORDS[word]
-        if edition >= EDITION:  # a specialist named by the form of the word ("podiatrist")
+        if edition >= EDITION_3:  # a specialist named by the form of the word ("podiatrist")
             specialist = _SPECIALIST_BEFORE.search(lowered) or _SPECIALIST_AFTER.search(lowered)
             if specialist is not None:
                 return specialist.group(1)
@@ -614,7 +669,7 @@ def singular(word: str, edition: int = EDITION) -> str:
     "cactu" of "cactus", so "5 cacti" and "another cactus" were counts of different things."""
     if word == "children":
         return "child"
-    if edition >= EDITION:
+    if edition >= EDITION_3:
         irregular = _IRREGULAR_PLURALS.get(word)
         if irregular is not None:
             return irregular
@@ -662,7 +717,7 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
         text = _CORRECTION_OPENING.sub("", _fold(text).strip()) or text
     speaker, text = _speaker(text, names)
     named: str | None = None  # the person the sentence before named (edition 2)
-    for sentence in sentences(text):
+    for sentence in sentences(text, edition):
         if edition >= EDITION_2:
             sentence = _CORRECTION_OPENING.sub("", sentence).strip() or sentence
             sentence = _NOW_OPENING.sub("", sentence).strip() or sentence
@@ -683,6 +738,10 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
                 owner = USER
             elif theirs is not None:
                 owner = sentence.split("'", 1)[0].lower()
+        if edition >= EDITION_4:
+            affected = _AFFECTS.search(sentence)
+            if affected is not None:  # "Shellfish gives me hives" is the speaker's allergy
+                owner = USER if affected.group(1).lower() in ("me", "us") else (before or owner)
         if owner == USER and speaker is not None:
             owner = speaker  # "Caroline: I moved to Denver" is Caroline's
         # The vocabularies are spelled without accents: "Citroën" is the make "citroen".
@@ -701,7 +760,7 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
         if edition >= EDITION_2 and all(f.attribute not in ("pet", "family", "car", "phone")
                                  for f in facts):
             kept = _KEPT_NAMED.search(sentence)
-            if kept is None and edition >= EDITION:
+            if kept is None and edition >= EDITION_3:
                 kept = _KEPT_NAMED_3.search(sentence) or _MET_NEW.search(sentence)
             if kept is not None and not set(kept.group(1).lower().split()) & _PEOPLE:
                 facts.append(Fact(owner, "pet", None))  # "User has a bearded dragon named Dottie"
@@ -715,6 +774,9 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
             # "They rescheduled my flight" is a departure, not an appointment.
             facts = [f for f in facts if f.attribute != "appointment" or f.qualifier]
         for fact in facts:
+            if edition >= EDITION_4 and fact.attribute == "preference" and fact.owner == OTHER \
+                    and _DUMMY_IT.match(sentence):
+                fact = fact._replace(owner=speaker or USER)  # "It's tea over coffee, always."
             if fact.attribute == "count" and fact.qualifier is None:
                 continue  # a number of nothing named ("6 years old") is no count
             if fact.attribute == "age":
@@ -755,6 +817,8 @@ def _last_named(sentence: str) -> str | None:
     return _subject_name(sentence, _UNICODE_NAMES)
 
 
+# "It's X over Y": "it" is no one; the preference is the speaker's (edition 4).
+_DUMMY_IT: Final = lazy_re(r"^(?:it's|it is|its)\b", re.IGNORECASE)
 _JOINED: Final = lazy_re(r"\b(?i:joined|joining|moved over to|switched to)\s+(?:the\s+)?[A-Z]")
 
 
@@ -803,15 +867,17 @@ def read_question(text: str) -> Question | None:
         qualifier = _qualifier(attribute, lowered)
     elif attribute == "age":
         # "How old is Tessa?" asks Tessa's age; "What age is Dana's daughter?" her daughter's.
-        named = [w.lower() for w in re.findall(rf"\b({CAP}{LOW}+)\b", folded)
+        named = [w.lower() for w in re.findall(rf"(?<![\w-])({NAME})(?![\w-])", folded)
                  if w.lower() not in _NOT_NAMES and w.lower() != owner]
         possessive = re.search(rf"\b{NAME}'s\b", folded)
         qualifier = named[-1] if named else (
             owner if owner != USER and possessive is None else None)
     options: frozenset[str] = frozenset()
     if attribute == "preference":
+        # The alternatives, not the words of when ("... better back on March 7th?").
         options = frozenset(w for w in _NOUN.findall(lowered)
-                            if w not in _QUESTION_STOP and len(w) > 2 and w != owner)
+                            if w not in _QUESTION_STOP and len(w) > 2 and w != owner
+                            and w not in _CALENDAR and w not in _WHEN_WORDS)
     return Question(owner, attribute, qualifier, options)
 
 
@@ -840,20 +906,24 @@ def question_owner(question: str) -> str | None:
 def _states(attribute: str, pattern: re.Pattern[str], lowered: str, edition: int) -> bool:
     """Whether the lower-cased sentence states ``attribute`` (matched by ``pattern``, its
     vocabulary) as the reader's ``edition`` reads it."""
-    if edition >= EDITION and attribute in _FALSE_FRIENDS_3:
+    if edition >= EDITION_3 and attribute in _FALSE_FRIENDS_3:
         lowered = _FALSE_FRIENDS_3[attribute].sub(" ", lowered)
+    if edition >= EDITION_4 and attribute in _FALSE_FRIENDS_4:
+        lowered = _FALSE_FRIENDS_4[attribute].sub(" ", lowered)
     return pattern.search(lowered) is not None \
         or (edition >= EDITION_2 and attribute in _PHRASINGS
             and _PHRASINGS[attribute].search(lowered) is not None) \
-        or (edition >= EDITION and attribute in _PHRASINGS_3
-            and _PHRASINGS_3[attribute].search(lowered) is not None)
+        or (edition >= EDITION_3 and attribute in _PHRASINGS_3
+            and _PHRASINGS_3[attribute].search(lowered) is not None) \
+        or (edition >= EDITION_4 and attribute in _PHRASINGS_4
+            and _PHRASINGS_4[attribute].search(lowered) is not None)
 
 
 def declared_name(text: str, edition: int = EDITION) -> str | None:
     """The name the user gives themself in ``text`` ("My name is Dana", "I'm Dana.", "User's
     name is Dana"), lower-cased, or None. ``edition`` as for :func:`owner_of`."""
     declared = _spelling(edition).declared
-    for sentence in sentences(text):
+    for sentence in sentences(text, edition):
         match = declared.search(sentence)
         if match is not None:
             name = match.group(1) or match.group(2)
@@ -894,11 +964,11 @@ _VALUE_WORDS_2: Final = _VALUE_WORDS | frozenset((
 _DATE_LIKE: Final = lazy_re(r"^\d{4}-\d\d-\d\d$|^\d{4}$|^\d{1,2}(?:st|nd|rd|th)$")
 
 
-def is_statement(text: str) -> bool:
+def is_statement(text: str, edition: int = EDITION) -> bool:
     """Whether ``text`` is short enough to be the statement of a fact or two (at most two
     sentences and 40 words), rather than a conversation turn saying many things: replacing a
     memory hides all it says, so only a statement is ever replaced by a new value."""
-    return len(sentences(text)) <= 2 and len(text.split()) <= 40
+    return len(sentences(text, edition)) <= 2 and len(text.split()) <= 40
 
 
 def values_of(text: str, edition: int = EDITION) -> frozenset[str]:
@@ -914,7 +984,7 @@ def values_of(text: str, edition: int = EDITION) -> frozenset[str]:
     """
     found: set[str] = set()
     word = _spelling(edition).token
-    for sentence in sentences(text):
+    for sentence in sentences(text, edition):
         tokens = word.findall(sentence)
         for i, token in enumerate(tokens):
             lowered = token.lower()
@@ -937,6 +1007,15 @@ _MONTH_WORDS: Final = frozenset(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september",
         "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
         "sept", "oct", "nov", "dec"])
+
+
+def leaves_for(text: str) -> bool:
+    """Whether ``text`` says one thing was left for another ("Dana left Globex Inc. for
+    Initech"): a change, though it names the old value beside the new (edition 4)."""
+    return _LEAVES_FOR.search(text) is not None
+
+
+_LEAVES_FOR: Final = lazy_re(r"\bleft\b[^;!?]{1,60}?\bfor\b", re.IGNORECASE)
 
 
 def reschedules(text: str) -> bool:

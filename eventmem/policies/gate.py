@@ -123,7 +123,15 @@ GATE_12: Final = "gate-12"
 # "Had to push the podiatrist to Friday" moves the podiatrist appointment; a residence permit is
 # no residence) and classifies with classify-5, which reads that edition. Every other decision
 # is gate-12's, and an item recorded by gate-12 is read with the second edition, as decided.
-GATE_VERSION: Final = "gate-13"
+GATE_13: Final = "gate-13"
+# gate-14: reads with the fact reader's fourth edition (policies.facts.EDITION: "left Globex for
+# Initech Inc." is a change of employer, "I'm a air traffic controller at X" names the
+# employer, an abbreviation's full stop ends no sentence, "Shellfish gives me hives" is the
+# speaker's allergy) and classifies with classify-6, which reads that edition; a correction
+# may take back a value spelled in any letters or with "&" ("it's Windhoek, not Łódź", "not
+# Ironwood & Co.": policies.corrections). Every other decision is gate-13's, and an item
+# recorded by gate-13 is read with the third edition, as decided.
+GATE_VERSION: Final = "gate-14"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"
@@ -151,6 +159,8 @@ BEFORE_PHRASINGS: Final = BEFORE_PLAN_SENTENCES | {GATE_11}
 BEFORE_DONE_UPDATES: Final = BEFORE_PHRASINGS
 # The versions before gate-13, which classified a correction on its own words.
 BEFORE_CORRECTION_KINDS: Final = BEFORE_PHRASINGS | {GATE_12}
+# The versions before gate-14, which read with the fact reader's third edition or before.
+BEFORE_EDITION_4: Final = BEFORE_CORRECTION_KINDS | {GATE_13}
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

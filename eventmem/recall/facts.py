@@ -142,7 +142,8 @@ class NamespaceFacts:
     def _add_successors(self, found: ch.Lexical, out: dict[str, tuple[str, tuple[Fact, ...]]],
                         wanted: Callable[[str], bool]) -> None:
         """Add to ``out``, with the facts of the memory it replaced, each memory that may be
-        returned, states no fact of its own and replaced a memory the search ``found``."""
+        returned, states no fact of anyone's and replaced a memory the search ``found`` (the
+        reader takes "it's Redmi Note 13, not Xperia 10 V" for a fact of something else's)."""
         memories = self.views.state.memories
 
         def replaced(memory_id: str) -> bool:
@@ -152,14 +153,14 @@ class NamespaceFacts:
         by: dict[str, str] = {}
         for mid in old:
             successor = self._successor(mid)
-            if successor is not None and not out.get(successor, ("", ()))[1] \
+            if successor is not None and not _of_anyone(out.get(successor, ("", ()))[1]) \
                     and successor not in by and wanted(successor):
                 by[successor] = mid
         if not by:
             return
         olds, news = list(by.values()), list(by)
         for new, new_text, old_text in zip(news, self.read(news), self.read(olds), strict=True):
-            if new_text is None or old_text is None or self.facts_of(new_text):
+            if new_text is None or old_text is None or _of_anyone(self.facts_of(new_text)):
                 continue
             out[new] = (new_text, self.facts_of(old_text))
             self.added.add(new)
@@ -260,7 +261,7 @@ class NamespaceFacts:
             states = any(f.owner == name for f in stated)
             stating += states
             subject += states or any(facts.owner_of(sentence, self.edition) == name
-                                     for sentence in facts.sentences(text))
+                                     for sentence in facts.sentences(text, self.edition))
         return SaidOf(declared, introduced, named, stating, subject)
 
     def may_be_user(self, name: str, others: Iterable[str]) -> bool:
@@ -362,7 +363,24 @@ def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tup
         # long before the memories show whose name it is. The user's own statement of the
         # attribute is then the best evidence at hand; never a fact of someone else named.
         chosen = _stating_of(found, question, frozenset({USER}))
+    if not chosen and question.owner == USER:
+        # Nothing states the user's attribute, and no name passes for the user's: a user
+        # spoken of by name in few memories yet ("Had lunch with Brennan. He is an engineer at
+        # Nordlys.") is told apart from everyone else by nothing but that. One name the
+        # attribute is stated of, that nothing says is someone else, is the best evidence at
+        # hand; of several, none is.
+        stated_of = {f.owner for _, stated in found.values() for f in stated
+                     if f.attribute == question.attribute} - {USER, OTHER}
+        if len(stated_of) == 1:
+            name = next(iter(stated_of))
+            if namespace_facts.may_be_user(name, ()):
+                chosen = _stating_of(found, question, frozenset({name}))
     return chosen
+
+
+def _of_anyone(stated: Iterable[Fact]) -> bool:
+    """Whether ``stated`` holds a fact of the user's or of someone named."""
+    return any(f.owner != OTHER for f in stated)
 
 
 def _named(found: Mapping[str, tuple[str, tuple[Fact, ...]]]) -> set[str]:

@@ -395,8 +395,9 @@ def strip_phrase(text: str, phrase: str) -> str:
     left for matching content once its time expression is handled by the time channel."""
     if not phrase:
         return text
-    # The preposition that introduced it goes too ("in October 2023").
-    lead = r"(?:\b(?:in|on|during|at|since|from|by|of|for)\s+)?"
+    # The preposition that introduced it goes too ("in October 2023"), and a "back" before it
+    # ("back on March 7th" is a time, not a return).
+    lead = r"(?:\bback\s+)?(?:\b(?:in|on|during|at|since|from|by|of|for)\s+)?"
     cut = re.sub(lead + re.escape(phrase), " ", text, count=1, flags=re.IGNORECASE)
     return " ".join(cut.split())
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from eventmem.policies import corrections
+from eventmem.policies import corrections, facts
 
 
 @pytest.mark.parametrize("text", [
@@ -62,3 +62,31 @@ def test_the_value_after_not_is_the_one_taken_back(right: str, wrong: str, lead:
     assert corrections.taken_back(text) == wrong
     assert corrections.holds(f"I said {wrong} before.", wrong)
     assert not corrections.holds(f"I said {wrong}x before.", wrong)
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("Actually, scratch that: it's Windhoek, not Łódź.", "Łódź"),
+    ("Oops, I got that wrong. He started at Oakridge & Partners, not Ironwood & Co.",
+     "Ironwood & Co"),
+    ("Sorry, I meant Brightwater Inc., not Smith & Sons Ltd.", "Smith & Sons Ltd"),
+    ("Correction: not Élodie but Zoë.", "Élodie"),
+])
+def test_the_fourth_edition_takes_back_a_value_in_any_letters(text: str, wrong: str) -> None:
+    """A value may open with any letter and hold "&" or an abbreviation (the fact reader's
+    fourth edition, gate-14); the earlier editions read none of these, as their gates did."""
+    assert corrections.taken_back(text) == wrong
+    assert corrections.holds(f"I said {text.split('not ')[-1]}", wrong)
+    earlier = corrections.taken_back(text, facts.EDITION_3)
+    assert earlier is None or earlier != wrong
+
+
+_ANY_VALUE = st.from_regex(r"[A-ZÉŁÖ][a-zéłóźø]{2,8}( & Co\.| [A-Z][a-z]{2,8})?",
+                           fullmatch=True).filter(
+    lambda v: v.split()[0].lower() not in {"the", "a", "an", "on", "at", "in", "to"})
+
+
+@given(right=_ANY_VALUE, wrong=_ANY_VALUE)
+def test_any_value_after_not_is_taken_back_without_its_full_stop(right: str, wrong: str) -> None:
+    text = f"No wait, I meant {right}, not {wrong}."
+    assert corrections.taken_back(text) == wrong.rstrip(".")
+    assert corrections.holds(f"I said {wrong} before.", wrong.rstrip("."))

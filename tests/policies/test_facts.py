@@ -504,3 +504,78 @@ def test_a_pet_named_after_it_or_introduced_as_new_is_a_pet(text: str) -> None:
 @pytest.mark.parametrize("text", ["Meet Sarah, my new colleague!", "Meet Tom, our new neighbor."])
 def test_someone_introduced_as_new_is_no_pet(text: str) -> None:
     assert all(f.attribute != "pet" for f in facts.read(text))
+
+
+@pytest.mark.parametrize(("text", "owner"), [
+    ("Desmond left Zephyr Bio-Systems for Brightwater Inc.", "desmond"),
+    ("Gunnar called earlier. He left Brightwater Inc. for Larkspur Games.", "gunnar"),
+    ("Left Globex for Oakridge & Partners last month.", USER),
+    ("I'm a air traffic controller at Kestrel Aerospace.", USER),
+    ("Had lunch with Brennan. He is a senior data engineer at Nordlys.", "brennan"),
+])
+def test_the_fourth_edition_reads_a_job_left_for_another_and_long_titles(text: str,
+                                                                         owner: str) -> None:
+    assert facts.Fact(owner, "employer", None) in facts.read(text)
+    assert facts.Fact(owner, "employer", None) not in facts.read(text, facts.EDITION_3)
+
+
+def test_leaving_a_place_for_another_is_no_change_of_employer() -> None:
+    assert all(f.attribute != "employer" for f in facts.read("Priya left Dublin for Turin."))
+
+
+def test_an_abbreviation_ends_no_sentence_in_the_fourth_edition() -> None:
+    text = "He left Brightwater Inc. for Larkspur Games. She stayed."
+    assert facts.sentences(text) == ["He left Brightwater Inc. for Larkspur Games.", "She stayed."]
+    assert len(facts.sentences(text, facts.EDITION_3)) == 3
+
+
+@pytest.mark.parametrize(("text", "owner"), [
+    ("Mustard seed give me a bad reaction.", USER),
+    ("Shellfish gives me hives.", USER),
+    ("Caught up with Dana. Peanuts give her a rash.", "dana"),
+])
+def test_an_allergy_is_the_one_it_affects(text: str, owner: str) -> None:
+    assert facts.read(text) == (facts.Fact(owner, "allergy", None),)
+    assert facts.read(text, facts.EDITION_3) != (facts.Fact(owner, "allergy", None),) \
+        or owner == "dana"
+
+
+@pytest.mark.parametrize("question", [
+    "What age is my son Jean-Luc now?", "How old is Élodie's son Jean-Luc now?",
+    "What is the age of the user's son Jean-Luc?",
+])
+def test_an_age_question_names_a_child_with_a_hyphenated_name(question: str) -> None:
+    asked = facts.read_question(question)
+    assert asked is not None and (asked.attribute, asked.qualifier) == ("age", "jean-luc")
+    assert facts.read("Jean-Luc, my son, is 3 years old.") == (
+        facts.Fact(USER, "age", "jean-luc"),)
+
+
+def test_feeling_better_is_no_preference_in_the_fourth_edition() -> None:
+    text = "Just got back from a walk, feeling better."
+    assert facts.read(text) == ()
+    assert facts.read(text, facts.EDITION_3) == (facts.Fact(USER, "preference", None),)
+
+
+@pytest.mark.parametrize("text", [
+    "Honestly it's podcasts over audiobooks, always.",
+    "It is tea over coffee for me.",
+])
+def test_a_preference_said_with_a_dummy_it_is_the_speakers(text: str) -> None:
+    assert facts.read(text) == (facts.Fact(USER, "preference", None),)
+
+
+def test_an_interjection_opens_a_sentence_only_as_a_word_of_its_own() -> None:
+    assert facts.sentences("Honestly it's podcasts over audiobooks, always.") == [
+        "it's podcasts over audiobooks, always."]
+    assert facts.sentences("Oh well, I moved to Oslo.") == ["I moved to Oslo."]
+    assert facts.sentences("On March 3, 2025, I moved to Oslo.") == ["I moved to Oslo."]
+    assert facts.sentences("Honestly it's podcasts over audiobooks, always.",
+                           facts.EDITION_3) == ["always."]
+
+
+def test_the_options_of_a_preference_question_leave_out_when_it_asks_about() -> None:
+    asked = facts.read_question(
+        "Did I like early check-ins or late check-outs better back on March 7th?")
+    assert asked is not None and asked.attribute == "preference"
+    assert asked.options == {"early", "check", "ins", "late", "outs"}

@@ -409,3 +409,38 @@ def test_a_to_do_question_gets_tasks_before_appointments(
     hits = mem.recall("Any deadlines coming up for me?", namespace="n", k=3)
     assert [h.text for h in hits[:2]] == ["Remind me to submit the conference abstract by June 23.",
                                          "My physio appointment is on Wednesday."]
+
+
+def test_a_correction_read_as_someone_elses_still_answers_for_what_it_corrected(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    """"it's Redmi Note 13, not Xperia 10 V" reads as a phone of something else's ("it"); it
+    replaced the user's phone, so it answers for it, ahead of the phone before."""
+    _said(mem, clock, "I use a Fairphone 5.", "Finally replaced my phone, it's a Xperia 10 V now.")
+    clock.advance(timedelta(seconds=30))
+    fixed = mem.remember("Actually, scratch that: it's Redmi Note 13, not Xperia 10 V.",
+                         namespace="n")
+    hits = mem.recall("Which phone do I have these days?", namespace="n", k=3)
+    assert hits[0].memory_id == fixed.memory_id
+    assert hits[0].signals["fact"] == 1.0
+
+
+def test_the_one_name_an_attribute_is_stated_of_answers_for_the_user_when_nothing_else_does(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    _said(mem, clock, "My coworker Pascal works at Quillfeather Press now.",
+          "Had lunch with Brennan. He is a air traffic controller at Nordlys Energi.",
+          "Ugh, what a long day.")
+    hits = mem.recall("Remind me where I work.", namespace="n", k=3)
+    assert "Nordlys Energi" in (hits[0].text or "")
+    assert hits[0].signals["fact"] == 1.0
+    # Of two names, neither is the evidence: no stated fact goes on top.
+    _said(mem, clock, "Kenzo works at Globex now.")
+    assert all(h.signals.get("fact") != 1.0
+               for h in mem.recall("Remind me where I work.", namespace="n", k=3))
+
+
+def test_an_age_question_about_a_child_with_a_hyphenated_name_gets_the_latest_age(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    _said(mem, clock, "Jean-Luc is my son.", "Jean-Luc, my son, is 3 years old.",
+          "Big day, Jean-Luc is 4 years old as of today!")
+    hits = mem.recall("What age is my son Jean-Luc now?", namespace="n", k=3)
+    assert hits[0].text == "Big day, Jean-Luc is 4 years old as of today!"

@@ -353,3 +353,7 @@ def test_statement_times_are_bounded_and_deterministic(when: datetime,
 ])
 def test_states_duration(text: str, says: bool) -> None:
     assert states_duration(text) is says
+
+
+def test_a_back_before_a_time_goes_with_it() -> None:
+    assert strip_phrase("Where did I live back in February?", "February") == "Where did I live ?"

@@ -6,6 +6,7 @@ gate-11, which kept both in each case, still audits as decided."""
 
 from __future__ import annotations
 
+import contextlib
 from datetime import timedelta
 
 import pytest
@@ -210,4 +211,43 @@ def test_a_task_in_other_words_is_a_plan_and_closed_when_done(mem, clock, plan, 
     clock.advance(timedelta(days=2))
     mem.remember(report)
     assert status(mem, task.memory_id) == "superseded"
+    checked(mem)
+
+
+@pytest.mark.parametrize(("first", "then", "intro"), [
+    ("Dana works at Globex Inc.", "Dana left Globex Inc. for Initech.", "My name is Dana."),
+    ("I work at Globex.", "Left Globex for Oakridge & Partners last month.", None),
+    ("I work at Initech.", "I'm a air traffic controller at Kestrel Aerospace now.", None),
+])
+def test_a_job_left_for_another_replaces_the_employer(mem, clock, monkeypatch, first, then,
+                                                      intro):
+    """gate-14 reads with the fact reader's fourth edition; a gate-13 log kept both and still
+    audits as it decided."""
+    for namespace, version in (("a", None), ("b", gate.GATE_13)):
+        with written_as(monkeypatch, version) if version else contextlib.nullcontext():
+            if intro:
+                mem.remember(intro, namespace=namespace)
+            old = mem.remember(first, namespace=namespace)
+            clock.advance(timedelta(days=3))
+            mem.remember(then, namespace=namespace)
+        assert status(mem, old.memory_id) == ("superseded" if version is None else "active")
+    checked(mem)
+
+
+@pytest.mark.parametrize(("slip", "correction"), [
+    ("I live in Łódź.", "Actually, scratch that: it's Windhoek, not Łódź."),
+    ("I started a new job at Ironwood & Co.",
+     "Oops, I got that wrong. I started at Oakridge & Partners, not Ironwood & Co."),
+])
+def test_a_correction_takes_back_a_value_in_any_letters(mem, clock, monkeypatch, slip,
+                                                        correction):
+    said = mem.remember(slip, namespace="a")
+    clock.advance(timedelta(seconds=30))
+    mem.remember(correction, namespace="a")
+    assert superseding_rules(mem, said.memory_id) == ["correction:taken_back"]
+    with written_as(monkeypatch, gate.GATE_13):  # gate-13 read no such value
+        kept = mem.remember(slip, namespace="b")
+        clock.advance(timedelta(seconds=30))
+        mem.remember(correction, namespace="b")
+    assert "correction:taken_back" not in superseding_rules(mem, kept.memory_id)
     checked(mem)
