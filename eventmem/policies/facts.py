@@ -285,7 +285,9 @@ _PHRASINGS_3: Final = {name: lazy_re(pattern) for name, pattern in (
 # Edition 4: a job left for another ("Desmond left Zephyr Bio-Systems for Brightwater Inc.":
 # "left X for Y" says a move between employers when a company is named in it, between places
 # otherwise) and a title of up to three words before "at" ("I'm a air traffic controller at
-# Kestrel Aerospace").
+# Kestrel Aerospace"); a title of up to three words, or hyphenated, by the form of its last
+# word, where it is said as the speaker's work ("I'm a air traffic controller now", "I'm a
+# sous-chef now": the earlier editions took one plain word only, "I'm a nurse").
 _COMPANY: Final = (
     r"(?:&|\b(?:inc|co|corp|corporation|ltd|llc|plc|gmbh|ag|group|partners|labs?|studios?|"
     r"systems|bank|press|games|foods|motors|energy|technologies|solutions|consulting|ventures|"
@@ -296,6 +298,9 @@ _PHRASINGS_4: Final = {name: lazy_re(pattern) for name, pattern in (
     ("employer", rf"\bleft\b[^;!?]*?{_COMPANY}[^;!?]*?\bfor\b"
                  rf"|\bleft\b[^;!?]*?\bfor\b[^;!?]*?{_COMPANY}"
                  r"|\b(?:i'm|im|i am|is|am|was|he's|she's) an? [a-z-]+(?: [a-z-]+){2} at\b"),
+    ("title", r"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? (?:[a-z]+[- ]){0,2}"
+              r"(?:[a-z]+(?:ist|er|or|ian|ant|grapher|ologist)|chef|nurse|partner|pilot|clerk|"
+              r"guard|agent)\b(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"),
 )}
 # Edition 4: an allergy is the one's it affects, named as the object ("Shellfish gives me hives",
 # "Mustard seed give me a bad reaction": the speaker's, though the sentence opens with the food).

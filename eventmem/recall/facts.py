@@ -128,12 +128,14 @@ class NamespaceFacts:
             self._add_successors(found, out, wanted)
         return out
 
-    def _newest(self, ids: Sequence[str]) -> list[str]:
-        """The ``recent`` newest memories of the namespace that may be returned (``ids``: the
-        namespace's in creation order), looking back at most four times as far."""
+    def _newest(self, ids: Sequence[str], allowed: ch.Allowed | None = None) -> list[str]:
+        """The ``recent`` newest memories of the namespace that may be returned (or that pass
+        ``allowed``; ``ids``: the namespace's in creation order), looking back at most four
+        times as far."""
+        allowed = allowed or self.allowed
         out: list[str] = []
         for i in range(len(ids) - 1, max(-1, len(ids) - 1 - 4 * self.recent), -1):
-            if self.allowed(ids[i]):
+            if allowed(ids[i]):
                 out.append(ids[i])
                 if len(out) == self.recent:
                     break
@@ -142,14 +144,20 @@ class NamespaceFacts:
     def _add_successors(self, found: ch.Lexical, out: dict[str, tuple[str, tuple[Fact, ...]]],
                         wanted: Callable[[str], bool]) -> None:
         """Add to ``out``, with the facts of the memory it replaced, each memory that may be
-        returned, states no fact of anyone's and replaced a memory the search ``found`` (the
-        reader takes "it's Redmi Note 13, not Xperia 10 V" for a fact of something else's)."""
+        returned, states no fact of anyone's and replaced a memory the search ``found`` or one
+        of the ``recent`` newest replaced (the reader takes "it's Redmi Note 13, not Xperia 10
+        V" for a fact of something else's; "I'm a sommelier now" holds no word of a job
+        title's search)."""
         memories = self.views.state.memories
 
         def replaced(memory_id: str) -> bool:
             return memories[memory_id].superseded_by is not None and not self.allowed(memory_id)
 
         old = [mid for mid, _ in ch.bm25(found, _DEPTH, replaced) if wanted(mid)]
+        if self.recent:
+            searched = set(old)
+            old += [mid for mid in self._newest(found.ids, replaced)
+                    if mid not in searched and wanted(mid)]
         by: dict[str, str] = {}
         for mid in old:
             successor = self._successor(mid)
@@ -221,12 +229,13 @@ class NamespaceFacts:
             known = self._names[name] = self._shows_user(name)
         return known
 
-    def evidence(self, name: str) -> int:
+    def evidence(self, name: str) -> tuple[int, int]:
         """How well the memories show ``name`` to be the user's: declared outranks any count;
         else how many memories the user said (whatever their valid time or status, short of
-        removed; summaries restate others) state facts with it as the subject."""
+        removed; summaries restate others) have it as a sentence's subject, a plan or a deed
+        too ("Lucia has to sign the lease renewal"), then how many of those state facts."""
         said = self.said_of(name)
-        return _DECLARED if said.declared else said.facts
+        return (_DECLARED, 0) if said.declared else (said.subject, said.facts)
 
     def said_of(self, name: str) -> SaidOf:
         """What the memories the user said (whatever their valid time or status, short of

@@ -579,3 +579,12 @@ def test_the_options_of_a_preference_question_leave_out_when_it_asks_about() -> 
         "Did I like early check-ins or late check-outs better back on March 7th?")
     assert asked is not None and asked.attribute == "preference"
     assert asked.options == {"early", "check", "ins", "late", "outs"}
+
+
+@pytest.mark.parametrize("text", [
+    "I'm a sous-chef now.", "I'm a air traffic controller now.",
+    "She is a HR business partner at Globex.",
+])
+def test_the_fourth_edition_reads_a_title_of_several_words(text: str) -> None:
+    assert "title" in {f.attribute for f in facts.read(text)}
+    assert "title" not in {f.attribute for f in facts.read(text, facts.EDITION_3)}

@@ -444,3 +444,29 @@ def test_an_age_question_about_a_child_with_a_hyphenated_name_gets_the_latest_ag
           "Big day, Jean-Luc is 4 years old as of today!")
     hits = mem.recall("What age is my son Jean-Luc now?", namespace="n", k=3)
     assert hits[0].text == "Big day, Jean-Luc is 4 years old as of today!"
+
+
+def test_a_correction_of_a_statement_in_no_words_of_its_attribute_answers_for_it(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    """"I'm a sommelier now" holds none of the words a job title is searched with; the
+    correction that replaced it answers "What's my role at work?" as the newest title."""
+    _said(mem, clock, "I work as a translator.", "My coworker Pascal works at Quillfeather now.")
+    slip = mem.remember("I'm a sommelier now.", namespace="n")
+    clock.advance(timedelta(seconds=30))
+    fixed = mem.remember("No wait, I meant quantity surveyor, not sommelier.", namespace="n")
+    assert mem.get(slip.memory_id).superseded_by == fixed.memory_id
+    hits = mem.recall("What's my role at work these days?", namespace="n", k=3)
+    assert hits[0].memory_id == fixed.memory_id
+
+
+def test_the_name_most_often_a_subject_is_the_users_over_one_with_more_facts(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    """Lucia is the subject of five memories (plans and deeds among them), Felix of three,
+    all facts: Lucia is the better shown to be the user, so "Lucia's flight" is the user's."""
+    _said(mem, clock, "Lucia has to sign the lease renewal by March 14.",
+          "Felix adopted a puppy named Pepper.", "Lucia has to book the wedding venue by May 3.",
+          "Felix's flight leaves early tomorrow morning.", "Lucia filed the insurance claim.",
+          "Felix is seeing someone new.", "Lucia prefers paper books over ebooks these days.",
+          "User's flight to Lyon departs at 5pm", "Lucia joined Umbrella Health.")
+    hits = mem.recall("When does Lucia's flight leave?", namespace="n", k=3)
+    assert hits[0].text == "User's flight to Lyon departs at 5pm"
