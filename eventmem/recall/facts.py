@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, NamedTuple
 
-from eventmem.policies import facts
+from eventmem.policies import corrections, facts
 from eventmem.policies.facts import OTHER, USER, Fact, Question
 from eventmem.recall import channels as ch
 from eventmem.recall.plan import QueryPlan
@@ -337,6 +337,7 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     # a value its sources have since replaced; the statement answers the question by itself.
     chosen.sort(key=lambda mid: (memories[mid].source == DERIVED, newest_first(memories[mid])))
     if not latest:
+        chosen = _without_slips(chosen, found, memories)
         position = {mid: i for i, (mid, _, _) in enumerate(hits)}
         chosen.sort(key=lambda mid: position.get(mid, len(position)))  # stable: newest next
     top = chosen[:_ON_TOP]
@@ -354,6 +355,20 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
         signals.setdefault("score", score)
         out.append((mid, score, signals))
     return out
+
+
+def _without_slips(chosen: list[str], found: Mapping[str, tuple[str, tuple[Fact, ...]]],
+                   memories: Mapping[str, MemoryRecord]) -> list[str]:
+    """``chosen`` without the memories a correction among them replaced: a question about a
+    time admits replaced values, which were true once, but a slip taken back ("Sorry, I
+    misspoke earlier, I'm seeing the vet on Tuesday, not Thursday") never was."""
+    chosen_set = set(chosen)
+
+    def slip(memory_id: str) -> bool:
+        successor = memories[memory_id].superseded_by
+        return successor in chosen_set and corrections.takes_back(found[successor][0])
+
+    return [mid for mid in chosen if not slip(mid)]
 
 
 def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tuple[Fact, ...]]],

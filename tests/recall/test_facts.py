@@ -470,3 +470,20 @@ def test_the_name_most_often_a_subject_is_the_users_over_one_with_more_facts(
           "User's flight to Lyon departs at 5pm", "Lucia joined Umbrella Health.")
     hits = mem.recall("When does Lucia's flight leave?", namespace="n", k=3)
     assert hits[0].text == "User's flight to Lyon departs at 5pm"
+
+
+def test_a_slip_taken_back_is_never_an_answer_about_a_time(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    """A question about a time admits replaced values, true once; a slip a correction took
+    back never was, so the correction answers, in a view as of later and at a valid time."""
+    slip = mem.remember("I am seeing the vet on Thursday.", namespace="n")
+    clock.advance(timedelta(seconds=60))
+    fixed = mem.remember("Sorry, I misspoke earlier, I am seeing the vet on Tuesday, not Thursday.",
+                         namespace="n")
+    clock.advance(timedelta(days=20))
+    later = clock.now() - timedelta(days=10)
+    question = "Which day was my vet appointment set for on the 15th of May 2025?"
+    for hits in (mem.as_of(at=later).recall(question, namespace="n", k=3),
+                 mem.recall(question, namespace="n", k=3, valid_at=later)):
+        assert hits[0].memory_id == fixed.memory_id
+        assert all(h.memory_id != slip.memory_id or h.signals.get("fact") != 1.0 for h in hits)
