@@ -298,6 +298,15 @@ _PHRASINGS_4: Final = {name: lazy_re(pattern) for name, pattern in (
     ("employer", rf"\bleft\b[^;!?]*?{_COMPANY}[^;!?]*?\bfor\b"
                  rf"|\bleft\b[^;!?]*?\bfor\b[^;!?]*?{_COMPANY}"
                  r"|\b(?:i'm|im|i am|is|am|was|he's|she's) an? [a-z-]+(?: [a-z-]+){2} at\b"),
+    # alternatives of several words ("train journeys over road trips, always"), and a status
+    # said alone ("User: single")
+    ("preference", r"\b[a-z]+(?: [a-z]+){0,2} over [a-z]+(?: [a-z]+){0,2},? (?:for me|always|"
+                   r"these days|now|any day|every time)\b"),
+    ("relationship", r"^(?:single|engaged|married|divorced|widowed)[.!]?$"),
+    # a home of several words, whoever calls it so ("He calls Tel Aviv home now", "I call Ho
+    # Chi Minh City home")
+    ("residence", r"\bcall(?:s|ed|ing)? (?:[\w'-]+ ){1,4}(?<!\bat )(?<!\bfrom )(?<!\bback )"
+                  r"(?<!\bthe )(?<!\bmy )home\b"),
     ("title", r"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? (?:[a-z]+[- ]){0,2}"
               r"(?:[a-z]+(?:ist|er|or|ian|ant|grapher|ologist)|chef|nurse|partner|pilot|clerk|"
               r"guard|agent)\b(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"),
@@ -312,8 +321,11 @@ _AFFECTS: Final = lazy_re(
 _FALSE_FRIENDS_3: Final = {name: lazy_re(pattern) for name, pattern in (
     ("residence", r"\bresidence (?:permits?|cards?|visas?|halls?)\b|\bresidency\b"),
 )}
-# Edition 4: feeling better is no preference ("Just got back from a walk, feeling better").
+# Edition 4: feeling better is no preference ("Just got back from a walk, feeling better"); a
+# new role at a company names the employer, not the title ("Started a new role at Dunder
+# Paper" replaced "User was promoted to data analyst").
 _FALSE_FRIENDS_4: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("title", r"\bnew (?:role|job|position|gig) (?:at|with)\b"),
     ("preference", r"\b(?:feel|feels|feeling|felt|get|gets|getting|got|gotten|looking|looks)"
                    r" (?:(?:much|a lot|a bit|a little|so much|way|even) )?better\b"),
 )}

@@ -588,3 +588,30 @@ def test_the_options_of_a_preference_question_leave_out_when_it_asks_about() -> 
 def test_the_fourth_edition_reads_a_title_of_several_words(text: str) -> None:
     assert "title" in {f.attribute for f in facts.read(text)}
     assert "title" not in {f.attribute for f in facts.read(text, facts.EDITION_3)}
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("Honestly it's train journeys over road trips, always.",
+     facts.Fact(USER, "preference", None)),
+    ("User: single", facts.Fact(USER, "relationship", None)),
+    ("Had lunch with Rupert. He calls Tel Aviv home now.", facts.Fact("rupert", "residence", None)),
+    ("These days I call Ho Chi Minh City home.", facts.Fact(USER, "residence", None)),
+])
+def test_the_fourth_edition_reads_values_of_several_words_and_a_status_said_alone(
+        text: str, fact: facts.Fact) -> None:
+    assert facts.read(text) == (fact,)
+    assert facts.read(text, facts.EDITION_3) != (fact,)
+
+
+@pytest.mark.parametrize("text", ["I called my mom at home.", "Called Dana from home.",
+                                  "A single ticket please."])
+def test_calling_from_home_or_a_single_ticket_is_no_fact_of_home_or_status(text: str) -> None:
+    assert all(f.attribute not in ("residence", "relationship") for f in facts.read(text))
+
+
+def test_a_new_role_at_a_company_names_the_employer_not_the_title() -> None:
+    text = "Started a new role at Dunder Paper last week."
+    assert facts.read(text) == (facts.Fact(USER, "employer", None),)
+    assert facts.Fact(USER, "title", None) in facts.read(text, facts.EDITION_3)
+    assert facts.read("I started a new role as a data analyst.") == (
+        facts.Fact(USER, "title", None),)

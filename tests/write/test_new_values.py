@@ -166,3 +166,15 @@ def test_a_change_read_by_the_third_edition_replaces_the_old_value(mem, clock, m
         mem.remember(then, namespace="m")
     assert mem.get(kept.memory_id).status == "active"
     checked(mem)
+
+
+def test_a_new_role_at_another_company_keeps_the_title(mem, clock):
+    """gate-14: "Started a new role at Dunder Paper" replaces the employer, and the title
+    stays (it says no title); gate-13 read it as a title too and replaced the title."""
+    title = mem.remember("User was promoted to data analyst on the 16th of May")
+    employer = mem.remember("I work at Gekko Capital.")
+    clock.advance(timedelta(days=30))
+    mem.remember("Started a new role at Dunder Paper last week.")
+    assert mem.get(title.memory_id).status == "active"
+    assert mem.get(employer.memory_id).status == "superseded"
+    checked(mem)
