@@ -337,7 +337,7 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     # a value its sources have since replaced; the statement answers the question by itself.
     chosen.sort(key=lambda mid: (memories[mid].source == DERIVED, newest_first(memories[mid])))
     if not latest:
-        chosen = _without_slips(chosen, found, memories)
+        chosen = _corrected(chosen, memories, read, allowed)
         position = {mid: i for i, (mid, _, _) in enumerate(hits)}
         chosen.sort(key=lambda mid: position.get(mid, len(position)))  # stable: newest next
     top = chosen[:_ON_TOP]
@@ -357,18 +357,22 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     return out
 
 
-def _without_slips(chosen: list[str], found: Mapping[str, tuple[str, tuple[Fact, ...]]],
-                   memories: Mapping[str, MemoryRecord]) -> list[str]:
-    """``chosen`` without the memories a correction among them replaced: a question about a
-    time admits replaced values, which were true once, but a slip taken back ("Sorry, I
-    misspoke earlier, I'm seeing the vet on Tuesday, not Thursday") never was."""
-    chosen_set = set(chosen)
-
-    def slip(memory_id: str) -> bool:
-        successor = memories[memory_id].superseded_by
-        return successor in chosen_set and corrections.takes_back(found[successor][0])
-
-    return [mid for mid in chosen if not slip(mid)]
+def _corrected(chosen: list[str], memories: Mapping[str, MemoryRecord], read: Read,
+               allowed: ch.Allowed) -> list[str]:
+    """``chosen`` with each slip a correction took back replaced by the correction (once): a
+    question about a time admits replaced values, which were true once, but a slip ("Booked
+    the physio for Monday", then "No wait, I meant Wednesday, not Monday") never was."""
+    successors = {mid: memories[mid].superseded_by for mid in chosen}
+    candidates = sorted({s for s in successors.values() if s is not None and allowed(s)})
+    correcting = {mid for mid, text in zip(candidates, read(candidates), strict=True)
+                  if text is not None and corrections.takes_back(text)}
+    out: list[str] = []
+    for mid in chosen:
+        successor = successors[mid]
+        answer = successor if successor in correcting else mid
+        if answer not in out:
+            out.append(answer)
+    return out
 
 
 def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tuple[Fact, ...]]],

@@ -487,3 +487,13 @@ def test_a_slip_taken_back_is_never_an_answer_about_a_time(
                  mem.recall(question, namespace="n", k=3, valid_at=later)):
         assert hits[0].memory_id == fixed.memory_id
         assert all(h.memory_id != slip.memory_id or h.signals.get("fact") != 1.0 for h in hits)
+
+
+def test_a_question_about_where_a_slip_ended_up_gets_the_correction(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    _said(mem, clock, "Ugh, what a long day.", "I need more sleep.")
+    mem.remember("Booked the physio for Monday.", namespace="n")
+    clock.advance(timedelta(seconds=30))
+    fixed = mem.remember("No wait, I meant Wednesday, not Monday.", namespace="n")
+    hits = mem.recall("What day did my physio appointment end up on?", namespace="n", k=3)
+    assert hits[0].memory_id == fixed.memory_id
