@@ -292,7 +292,10 @@ _COMPANY: Final = (
     r"(?:&|\b(?:inc|co|corp|corporation|ltd|llc|plc|gmbh|ag|group|partners|labs?|studios?|"
     r"systems|bank|press|games|foods|motors|energy|technologies|solutions|consulting|ventures|"
     r"holdings|industries|media|software|pharma|insurance|capital|aerospace|logistics|freight|"
-    r"brothers|agency|analytics|insights|robotics|airlines|publishing)\b)")
+    r"brothers|agency|analytics|insights|robotics|airlines|publishing|health|healthcare|care|"
+    r"traders|trading|paper|retail|services|networks?|telecom|electric|hotels|finance|financial|"
+    r"pharmaceuticals|digital|interactive|entertainment|marketing|engineering|construction|"
+    r"manufacturing|shipping|enterprises|international|global|company)\b)")
 _PHRASINGS_4: Final = {name: lazy_re(pattern) for name, pattern in (
     # (within one sentence, whose abbreviations keep their full stops: "Inc.")
     ("employer", rf"\bleft\b[^;!?]*?{_COMPANY}[^;!?]*?\bfor\b"

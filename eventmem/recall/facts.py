@@ -403,7 +403,37 @@ def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tup
             name = next(iter(stated_of))
             if namespace_facts.may_be_user(name, ()):
                 chosen = _stating_of(found, question, frozenset({name}))
+    elif chosen and question.owner == USER:
+        chosen += _carried_on_by_name(namespace_facts, found, question, owners, chosen)
     return chosen
+
+
+def _carried_on_by_name(namespace_facts: NamespaceFacts,
+                        found: Mapping[str, tuple[str, tuple[Fact, ...]]], question: Question,
+                        owners: frozenset[str], chosen: list[str]) -> list[str]:
+    """The later statements of the asked attribute, of a name nothing tells apart from the
+    user's, that carry on from the user's latest value: "Priya left Umbrella Health for
+    Initech" after "I'm employed by Umbrella Health", "Hugo is engaged to Yara now" after "I'm
+    seeing Yara now". Only the user leaves the user's employer for another, or gets engaged to
+    whom the user is seeing; a name said too seldom to pass for the user's is shown to be the
+    user's by that."""
+    memories = namespace_facts.views.state.memories
+    latest = min(chosen, key=lambda mid: newest_first(memories[mid]))
+    text = found[latest][0]
+    # The names in it ("Umbrella Health", "Yara"), not the words of how ("seeing", "engaged").
+    held = facts.values_of(text, namespace_facts.edition) & {
+        word.lower() for word in re.findall(r"[^\W\d_][\w'-]*", text) if word[0].isupper()}
+    if not held:
+        return []
+    since = _start(memories[latest])
+    out = []
+    for mid, (text, stated) in found.items():
+        names = {f.owner for f in stated if f.attribute == question.attribute} - owners - {OTHER}
+        if names and _start(memories[mid]) > since and mid not in chosen \
+                and held <= facts.values_of(text, namespace_facts.edition) \
+                and all(namespace_facts.may_be_user(name, ()) for name in names):
+            out.append(mid)
+    return out
 
 
 def _of_anyone(stated: Iterable[Fact]) -> bool:

@@ -497,3 +497,26 @@ def test_a_question_about_where_a_slip_ended_up_gets_the_correction(
     fixed = mem.remember("No wait, I meant Wednesday, not Monday.", namespace="n")
     hits = mem.recall("What day did my physio appointment end up on?", namespace="n", k=3)
     assert hits[0].memory_id == fixed.memory_id
+
+
+@pytest.mark.parametrize(("said", "question", "answer"), [
+    (["I'm employed by Umbrella Health.", "Priya left Umbrella Health for Initech."],
+     "What is the user's current employer?", "Priya left Umbrella Health for Initech."),
+    (["Update on my love life: I'm seeing Yara now.",
+      "Hugo called earlier. He is engaged to Yara now."],
+     "What is the user's relationship status now?",
+     "Hugo called earlier. He is engaged to Yara now."),
+])
+def test_a_name_carrying_on_from_the_users_latest_value_is_the_user(
+        mem: eventmem.Engine, clock: eventmem.ManualClock, said: list[str], question: str,
+        answer: str) -> None:
+    _said(mem, clock, "Ugh, what a long day.", *said, "Mateo got engaged last weekend.")
+    assert mem.recall(question, namespace="n", k=3)[0].text == answer
+
+
+def test_a_name_with_a_value_of_its_own_does_not_carry_on_the_users(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    _said(mem, clock, "I'm employed by Umbrella Health.", "Kenji works at Initech now.",
+          "Rosa moved to Madrid.")
+    assert mem.recall("Where do I work?", namespace="n", k=3)[0].text == \
+        "I'm employed by Umbrella Health."
