@@ -326,9 +326,12 @@ _FALSE_FRIENDS_3: Final = {name: lazy_re(pattern) for name, pattern in (
 )}
 # Edition 4: feeling better is no preference ("Just got back from a walk, feeling better"); a
 # new role at a company names the employer, not the title ("Started a new role at Dunder
-# Paper" replaced "User was promoted to data analyst").
+# Paper" replaced "User was promoted to data analyst"), and being employed as something names
+# the title, not the employer.
 _FALSE_FRIENDS_4: Final = {name: lazy_re(pattern) for name, pattern in (
     ("title", r"\bnew (?:role|job|position|gig) (?:at|with)\b"),
+    # "employed as an air traffic controller" is a title, unless it says where too
+    ("employer", r"\bemployed as\b(?![^.;]*\b(?:at|by|for|with)\b)"),
     ("preference", r"\b(?:feel|feels|feeling|felt|get|gets|getting|got|gotten|looking|looks)"
                    r" (?:(?:much|a lot|a bit|a little|so much|way|even) )?better\b"),
 )}
@@ -897,7 +900,8 @@ def read_question(text: str) -> Question | None:
         # The alternatives, not the words of when ("... better back on March 7th?").
         options = frozenset(w for w in _NOUN.findall(lowered)
                             if w not in _QUESTION_STOP and len(w) > 2 and w != owner
-                            and w not in _CALENDAR and w not in _WHEN_WORDS)
+                            and w not in _CALENDAR and w not in _WHEN_WORDS
+                            and w not in ("and", "either", "neither", "nor"))
     return Question(owner, attribute, qualifier, options)
 
 

@@ -212,9 +212,11 @@ class NamespaceFacts:
 
     def _outshone(self, name: str, found: Mapping[str, tuple[str, tuple[Fact, ...]]]) -> bool:
         """Whether another name ``found`` states facts of passes for the user's and is better
-        shown to be (the one-name rule of :meth:`owners`, for a question about ``name``)."""
-        mine = self.evidence(name)
-        return any(self.is_user(other) and self.evidence(other) > mine
+        shown to be (the one-name rule of :meth:`owners`, for a question about ``name``): the
+        subject of more memories. The name asked about wins a tie, whatever the facts count:
+        the asker takes it for the user's."""
+        mine = self.evidence(name)[0]
+        return any(self.is_user(other) and self.evidence(other)[0] > mine
                    for other in sorted(_named(found) - {name}))
 
     def is_user(self, name: str) -> bool:

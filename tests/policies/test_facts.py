@@ -615,3 +615,17 @@ def test_a_new_role_at_a_company_names_the_employer_not_the_title() -> None:
     assert facts.Fact(USER, "title", None) in facts.read(text, facts.EDITION_3)
     assert facts.read("I started a new role as a data analyst.") == (
         facts.Fact(USER, "title", None),)
+
+
+def test_being_employed_as_something_is_a_title_not_an_employer() -> None:
+    assert facts.read("User is employed as a air traffic controller") == (
+        facts.Fact(USER, "title", None),)
+    assert facts.Fact(USER, "employer", None) in facts.read(
+        "I am employed as a nurse at Mercy Hospital.")
+    assert facts.Fact(USER, "employer", None) in facts.read(
+        "User is employed as a air traffic controller", facts.EDITION_3)
+
+
+def test_a_preference_question_between_two_things_has_those_two_for_options() -> None:
+    asked = facts.read_question("Between coffee and tea, which does the user favour?")
+    assert asked is not None and asked.options == {"coffee", "tea"}

@@ -520,3 +520,14 @@ def test_a_name_with_a_value_of_its_own_does_not_carry_on_the_users(
           "Rosa moved to Madrid.")
     assert mem.recall("Where do I work?", namespace="n", k=3)[0].text == \
         "I'm employed by Umbrella Health."
+
+
+def test_the_name_asked_about_wins_a_tie_with_another_that_passes_for_the_users(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    _said(mem, clock, "Lucia has to sign the lease renewal by March 14.",
+          "Felix adopted a puppy named Pepper.", "Lucia has to book the wedding venue by May 3.",
+          "Felix's flight leaves early tomorrow morning.", "Lucia filed the insurance claim.",
+          "Felix is seeing someone new.", "Lucia prefers paper books over ebooks these days.",
+          "Felix always orders ebooks.", "I just finished unpacking in Nashville, it's home now.")
+    hits = mem.recall("Which city is Lucia living in these days?", namespace="n", k=3)
+    assert hits[0].text == "I just finished unpacking in Nashville, it's home now."
