@@ -96,7 +96,7 @@ from eventmem.text.normalize import content_hash, dedup_key
 from eventmem.write.items import Item
 from eventmem.write.neighbours import GATE_STATUSES, Near, Neighbourhood, Query, eligible
 from eventmem.write.readings import claims_of, classified, facts_of, values_in
-from projections import Projections
+from projections import Projections, paused_gc
 from projections import graph as graph_view
 from projections.state import MemoryRecord, dedup_slot, working_key
 
@@ -362,7 +362,10 @@ def decide(views: Projections, items: Sequence[Item], contents: Mapping[str, Con
     recorded in the events; a judge that raises fails the whole batch, before anything is
     appended (the store stays as it was). ``extractor``: the fact extractor that analysed the
     contents (its answers are the contents' extractions; named in the events)."""
-    with single_thread():  # similarities feed decisions: one thread, one summation order
+    # Similarities feed decisions: one thread, one summation order. The cyclic collector
+    # waits: the batch keeps what it reads until the end, so each collection while it decides
+    # would walk the whole store's objects for little garbage (the batch is freed after).
+    with single_thread(), paused_gc():
         batch = Batch(views, items, contents, at=at, head=head, config=config,
                       text_of=text_of, vector_of=vector_of, analyse=analyse,
                       contradiction=contradiction, linker=linker, extractor=extractor)
