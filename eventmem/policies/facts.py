@@ -924,8 +924,6 @@ def question_owner(question: str) -> str | None:
     return None
 
 
-# declared_name and introduces: pure, and asked of the same stored texts for every name the
-# write path checks is the user's, item after item.
 @lru_cache(maxsize=1 << 16)
 def _states(attribute: str, pattern: re.Pattern[str], lowered: str, edition: int) -> bool:
     """Whether the lower-cased sentence states ``attribute`` (matched by ``pattern``, its
@@ -943,6 +941,9 @@ def _states(attribute: str, pattern: re.Pattern[str], lowered: str, edition: int
             and _PHRASINGS_4[attribute].search(lowered) is not None)
 
 
+# declared_name and introduces: pure, and asked of the same stored texts for every name the
+# write path checks is the user's, item after item.
+@lru_cache(maxsize=1 << 16)
 def declared_name(text: str, edition: int = EDITION) -> str | None:
     """The name the user gives themself in ``text`` ("My name is Dana", "I'm Dana.", "User's
     name is Dana"), lower-cased, or None. ``edition`` as for :func:`owner_of`."""

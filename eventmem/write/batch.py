@@ -96,7 +96,7 @@ from eventmem.text.normalize import content_hash, dedup_key
 from eventmem.write.items import Item
 from eventmem.write.neighbours import GATE_STATUSES, Near, Neighbourhood, Query, eligible
 from eventmem.write.readings import claims_of, classified, facts_of, values_in
-from projections import Projections
+from projections import Projections, paused_gc
 from projections import graph as graph_view
 from projections.state import MemoryRecord, dedup_slot, working_key
 
@@ -362,7 +362,10 @@ def decide(views: Projections, items: Sequence[Item], contents: Mapping[str, Con
     recorded in the events; a judge that raises fails the whole batch, before anything is
     appended (the store stays as it was). ``extractor``: the fact extractor that analysed the
     contents (its answers are the contents' extractions; named in the events)."""
-    with single_thread():  # similarities feed decisions: one thread, one summation order
+    # Similarities feed decisions: one thread, one summation order. The cyclic collector
+    # waits: the batch keeps what it reads until the end, so each collection while it decides
+    # would walk the whole store's objects for little garbage (the batch is freed after).
+    with single_thread(), paused_gc():
         batch = Batch(views, items, contents, at=at, head=head, config=config,
                       text_of=text_of, vector_of=vector_of, analyse=analyse,
                       contradiction=contradiction, linker=linker, extractor=extractor)
@@ -411,6 +414,9 @@ class Batch:
         self.metadata: dict[str, dict[str, Any]] = {}  # this batch's memories' metadata by id
         self.pending_slots: dict[str, str] = {}  # dedup slot -> id created earlier in the batch
         self.retired: set[str] = set()  # superseded earlier in the batch
+        # Whether a stored memory is eligible, as gate-7's searches ask of hundreds a search:
+        # the stored records do not change while the batch decides (retired is apart).
+        self.eligible_stored: dict[str, bool] = {}
         self.stated_items: set[int] = set()  # items whose memory's valid_from its text gave
         # Hashes and dedup keys by text: an item's are read by several steps of its decision.
         # (functools.cache: computed once per text, for this batch only)
@@ -958,10 +964,15 @@ class Batch:
         ``edition``), leaving out what the batch retired."""
         reader = self.readers.get((ns, inferred_names, edition))
         if reader is None:
-            memories = self.views.state.memories
+            memories, known = self.views.state.memories, self.eligible_stored
 
             def usable(memory_id: str) -> bool:
-                return memory_id not in self.retired and eligible(memories.get(memory_id))
+                if memory_id in self.retired:
+                    return False
+                found = known.get(memory_id)
+                if found is None:
+                    found = known[memory_id] = eligible(memories.get(memory_id))
+                return found
 
             reader = self.readers[ns, inferred_names, edition] = BatchFacts(
                 self, ns, lambda ids: [self.text_of(m) for m in ids], usable,
@@ -1287,14 +1298,29 @@ def _read_latest(batch: Batch, item: Item, inferred_names: bool
     out = []
     for fact in stated:
         dated = fact.attribute in facts.DATED
-        found = reader.stating(_searched(fact, item), dated=dated)
-        for mid, said in created.items():  # the batch's own
+        found = _of_attribute(reader.stating(_searched(fact, item), dated=dated), fact)
+        for mid, said in _of_attribute(created, fact).items():  # the batch's own
             if mid not in batch.retired and (dated or batch.created[mid].kind != "plan"):
                 found[mid] = said
         newest = _newest_stating(batch, fact, stated_all, found,
                                  reader.owners(fact.owner, found))
         if newest is not None:
             out.append((fact, (newest, found[newest][0])))
+    return out
+
+
+def _of_attribute(found: Mapping[str, Stated], fact: facts.Fact) -> dict[str, Stated]:
+    """The memories of ``found`` stating ``fact``'s attribute (same qualifier) of anyone, in
+    order: the only ones :func:`_newest_stating` may pick. Whose the other names ``found``
+    states facts of are is never asked, then: each such question is a search of its own, and
+    its answer would change no owner of a fact that is picked."""
+    attribute, qualifier = fact.attribute, fact.qualifier
+    out = {}
+    for mid, said in found.items():
+        for one in said[1]:
+            if one.attribute == attribute and one.qualifier == qualifier:
+                out[mid] = said
+                break
     return out
 
 
@@ -1384,9 +1410,11 @@ def _newest_stating(batch: Batch, fact: facts.Fact, stated_all: Sequence[facts.F
     # Only a memory that states no more than the new text does is replaced: superseding
     # "I work at Globex as a data analyst" for a new title would hide the employer too.
     says = {(f.attribute, f.qualifier) for f in stated_all}
+    # The facts that would make a memory one of them, looked up as a set: ``found`` holds a few
+    # hundred memories (a search's and the batch's own), read for each fact of item after item.
+    wanted = frozenset(facts.Fact(owner, fact.attribute, fact.qualifier) for owner in owners)
     same = [mid for mid, (_, other) in found.items()
-            if any(g.attribute == fact.attribute and g.qualifier == fact.qualifier
-                   and g.owner in owners for g in other)
+            if not wanted.isdisjoint(other)
             and {(g.attribute, g.qualifier) for g in other if g.owner != facts.OTHER} <= says]
     if not same:
         return None
