@@ -430,8 +430,12 @@ def asks_list(text: str) -> bool:
 
 def asks_past(text: str) -> bool:
     """Whether ``text`` asks in the past tense ("when did...", "where was...", "used to"),
-    by its form: what it asks may have been replaced since."""
-    return _PAST.search(text) is not None
+    by its form: what it asks may have been replaced since. Not a question about how things
+    turned out ("What day did my dentist appointment end up on?"): that asks the last value."""
+    return _PAST.search(text) is not None and _OUTCOME.search(text) is None
+
+
+_OUTCOME = lazy_re(r"\b(end(?:ed)? up|in the end|eventually|finally settle[ds]? on)\b", re.I)
 
 
 _HOW_LONG = lazy_re(r"\b(how long|since when|how many (years|months|weeks|days))\b", re.I)

@@ -531,3 +531,14 @@ def test_the_name_asked_about_wins_a_tie_with_another_that_passes_for_the_users(
           "Felix always orders ebooks.", "I just finished unpacking in Nashville, it's home now.")
     hits = mem.recall("Which city is Lucia living in these days?", namespace="n", k=3)
     assert hits[0].text == "I just finished unpacking in Nashville, it's home now."
+
+
+def test_where_a_rescheduled_appointment_ended_up_is_its_last_day(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    _said(mem, clock, "My coworker has a dentist appointment next week.",
+          "The user's dentist appointment is Monday", "The dentist pushed me to Sunday.")
+    clock.advance(timedelta(seconds=40))
+    fixed = mem.remember("Correction: had to move the dentist to Tuesday, not Sunday.",
+                         namespace="n")
+    hits = mem.recall("What day did my dentist appointment end up on?", namespace="n", k=3)
+    assert hits[0].memory_id == fixed.memory_id

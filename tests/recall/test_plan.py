@@ -209,6 +209,9 @@ def test_a_question_in_the_past_tense_may_ask_about_a_replaced_value() -> None:
     assert not asks_past("When is Theo seeing the dentist?")
     assert not asks_past("What time does the flight depart?")
     assert plan("When did Bob live in Oslo?", 0).past
+    # How things turned out asks the last value, not a replaced one.
+    assert not asks_past("What day did my dentist appointment end up on?")
+    assert not asks_past("Which city did Dana move to in the end?")
 
 
 def test_hyde_templates_per_intent() -> None:
