@@ -25,7 +25,7 @@ several values at once (counts of different things, relatives, appointments of d
 their facts carry a *qualifier*, the thing counted, the relative, the kind of appointment, which a
 question's qualifier must match.
 
-Three editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
+Four editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
 read, and the audit re-derives their decisions with it; the second (gate-12, classify-4) also
 reads a statement behind a correction marker ("Sorry, I misspoke, I work at X"), a he/she
 sentence as about the person the sentence before it names ("Caught up with Dana. She moved to
@@ -33,9 +33,15 @@ Lyon."), each attribute in more of the words English says it in, names in any le
 ("Joaquín", "Zoë", "Łukasz"; a modal that is a name: "Will moved to Oslo"), an attribute's
 vocabulary without accents ("Citroën" is a car) and something kept with a name of its own as a
 pet ("a bearded dragon named Dottie"). The first reads names of ASCII letters only. The third
-(gate-13, classify-5 and recall) also reads a job left by giving notice ("Handed in my notice at
-Globex") and counts of things English pluralises otherwise ("5 cacti" and "another cactus" count
-one thing, see :func:`singular`).
+(gate-13, classify-5) also reads a job left by giving notice ("Handed in my notice at Globex")
+and counts of things English pluralises otherwise ("5 cacti" and "another cactus" count one
+thing, see :func:`singular`). The fourth (gate-14, classify-6 and recall) also reads a job left
+for another ("left Globex Inc. for Initech"), titles of several words ("a air traffic
+controller"), values of several words ("He calls Tel Aviv home"), an allergy as the one's it
+affects ("Shellfish gives me hives"), keeps an abbreviation's full stop within its sentence and
+an interjection's statement after it ("Honestly it's tea over coffee, always"), and knows a
+new role at a company, being employed as something and feeling better for what they are not
+(see :data:`_PHRASINGS_4`, :data:`_FALSE_FRIENDS_4`).
 
 Pure and deterministic: regexes over the text, no model.
 """
@@ -57,10 +63,8 @@ FACTS_VERSION: Final = "facts-1"
 # each attribute in the other words English says it in (:data:`_PHRASINGS`), and names in any
 # letters, vocabularies without accents and pets by "named" (see :class:`_Names`, :func:`_plain`,
 # :data:`_KEPT_NAMED`); edition 3 (gate-13) notice given (:data:`_PHRASINGS_3`) and irregular
-# plurals; edition 4 (gate-14, and recall) a job left for another ("left Globex for Initech"),
-# a title of three words before "at" ("a air traffic controller at X") and an allergy said of
-# the one it affects ("Shellfish gives me hives" is the speaker's, :data:`_PHRASINGS_4`). One
-# number says how a gate reads, so there is no second switch for names.
+# plurals; edition 4 (gate-14, and recall) what the module docs list. One number says how a
+# gate reads, so there is no second switch for names.
 EDITION_1: Final = 1
 EDITION_2: Final = 2
 EDITION_3: Final = 3

@@ -459,17 +459,26 @@ def test_a_correction_of_a_statement_in_no_words_of_its_attribute_answers_for_it
     assert hits[0].memory_id == fixed.memory_id
 
 
-def test_the_name_most_often_a_subject_is_the_users_over_one_with_more_facts(
-        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
-    """Lucia is the subject of five memories (plans and deeds among them), Felix of three,
-    all facts: Lucia is the better shown to be the user, so "Lucia's flight" is the user's."""
+@pytest.mark.parametrize(("felix", "question", "answer"), [
+    # Lucia is the subject of five memories, Felix of three (all facts): Lucia is the better
+    # shown to be the user, so "Lucia's flight" is the user's.
+    (["Felix adopted a puppy named Pepper.", "Felix's flight leaves early tomorrow morning.",
+      "Felix is seeing someone new."],
+     "When does Lucia's flight leave?", "User's flight to Lyon departs at 5pm"),
+    # A tie (five each), Felix stated of in more facts: the name asked about wins it.
+    (["Felix adopted a puppy named Pepper.", "Felix's flight leaves early tomorrow morning.",
+      "Felix is seeing someone new.", "Felix always orders ebooks.", "Felix joined Globex."],
+     "Where does Lucia live?", "I just finished unpacking in Nashville, it's home now."),
+])
+def test_a_name_passing_for_the_users_keeps_the_users_facts_unless_another_is_better_shown(
+        mem: eventmem.Engine, clock: eventmem.ManualClock, felix: list[str], question: str,
+        answer: str) -> None:
     _said(mem, clock, "Lucia has to sign the lease renewal by March 14.",
-          "Felix adopted a puppy named Pepper.", "Lucia has to book the wedding venue by May 3.",
-          "Felix's flight leaves early tomorrow morning.", "Lucia filed the insurance claim.",
-          "Felix is seeing someone new.", "Lucia prefers paper books over ebooks these days.",
-          "User's flight to Lyon departs at 5pm", "Lucia joined Umbrella Health.")
-    hits = mem.recall("When does Lucia's flight leave?", namespace="n", k=3)
-    assert hits[0].text == "User's flight to Lyon departs at 5pm"
+          "Lucia has to book the wedding venue by May 3.", "Lucia filed the insurance claim.",
+          "Lucia prefers paper books over ebooks these days.", "Lucia joined Umbrella Health.",
+          *felix, "User's flight to Lyon departs at 5pm",
+          "I just finished unpacking in Nashville, it's home now.")
+    assert mem.recall(question, namespace="n", k=3)[0].text == answer
 
 
 def test_a_slip_taken_back_is_never_an_answer_about_a_time(
@@ -520,17 +529,6 @@ def test_a_name_with_a_value_of_its_own_does_not_carry_on_the_users(
           "Rosa moved to Madrid.")
     assert mem.recall("Where do I work?", namespace="n", k=3)[0].text == \
         "I'm employed by Umbrella Health."
-
-
-def test_the_name_asked_about_wins_a_tie_with_another_that_passes_for_the_users(
-        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
-    _said(mem, clock, "Lucia has to sign the lease renewal by March 14.",
-          "Felix adopted a puppy named Pepper.", "Lucia has to book the wedding venue by May 3.",
-          "Felix's flight leaves early tomorrow morning.", "Lucia filed the insurance claim.",
-          "Felix is seeing someone new.", "Lucia prefers paper books over ebooks these days.",
-          "Felix always orders ebooks.", "I just finished unpacking in Nashville, it's home now.")
-    hits = mem.recall("Which city is Lucia living in these days?", namespace="n", k=3)
-    assert hits[0].text == "I just finished unpacking in Nashville, it's home now."
 
 
 def test_where_a_rescheduled_appointment_ended_up_is_its_last_day(
