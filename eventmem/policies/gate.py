@@ -159,8 +159,6 @@ BEFORE_PHRASINGS: Final = BEFORE_PLAN_SENTENCES | {GATE_11}
 BEFORE_DONE_UPDATES: Final = BEFORE_PHRASINGS
 # The versions before gate-13, which classified a correction on its own words.
 BEFORE_CORRECTION_KINDS: Final = BEFORE_PHRASINGS | {GATE_12}
-# The versions before gate-14, which read with the fact reader's third edition or before.
-BEFORE_EDITION_4: Final = BEFORE_CORRECTION_KINDS | {GATE_13}
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]
