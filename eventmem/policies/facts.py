@@ -310,6 +310,9 @@ _PHRASINGS_4: Final = {name: lazy_re(pattern) for name, pattern in (
     ("preference", r"\b[a-z]+(?: [a-z]+){0,2} over [a-z]+(?: [a-z]+){0,2},? (?:for me|always|"
                    r"these days|now|any day|every time)\b"),
     ("relationship", r"^(?:single|engaged|married|divorced|widowed)[.!]?$"),
+    # phones by the makes the first vocabulary lacked ("I use a Redmi Note 13")
+    ("phone", r"\b(?:redmi|poco|realme|oppo|vivo|zenfone|blackberry|razr|lumia|"
+              r"galaxy [a-z]?\d+|iphone|handset)\b"),
     # a home of several words, whoever calls it so ("He calls Tel Aviv home now", "I call Ho
     # Chi Minh City home")
     ("residence", r"\bcall(?:s|ed|ing)? (?:[\w'-]+ ){1,4}(?<!\bat )(?<!\bfrom )(?<!\bback )"

@@ -629,3 +629,10 @@ def test_being_employed_as_something_is_a_title_not_an_employer() -> None:
 def test_a_preference_question_between_two_things_has_those_two_for_options() -> None:
     asked = facts.read_question("Between coffee and tea, which does the user favour?")
     assert asked is not None and asked.options == {"coffee", "tea"}
+
+
+@pytest.mark.parametrize("text", ["Since yesterday, I use a Redmi Note 13.",
+                                  "My handset is a Poco F5."])
+def test_the_fourth_edition_knows_more_makes_of_phone(text: str) -> None:
+    assert facts.read(text) == (facts.Fact(USER, "phone", None),)
+    assert facts.read(text, facts.EDITION_3) == ()
