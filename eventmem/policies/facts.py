@@ -300,6 +300,9 @@ _COMPANY: Final = (
     r"traders|trading|paper|retail|services|networks?|telecom|electric|hotels|finance|financial|"
     r"pharmaceuticals|digital|interactive|entertainment|marketing|engineering|construction|"
     r"manufacturing|shipping|enterprises|international|global|company)\b)")
+# A job's name of up to three words, by the form of its last ("air traffic controller").
+_JOB_4: Final = (r"(?:[a-z]+[- ]){0,2}(?:[a-z]+(?:ist|er|or|ian|ant|grapher|ologist)|chef|nurse|"
+                 r"partner|pilot|clerk|guard|agent)")
 _PHRASINGS_4: Final = {name: lazy_re(pattern) for name, pattern in (
     # (within one sentence, whose abbreviations keep their full stops: "Inc.")
     ("employer", rf"\bleft\b[^;!?]*?{_COMPANY}[^;!?]*?\bfor\b"
@@ -317,10 +320,14 @@ _PHRASINGS_4: Final = {name: lazy_re(pattern) for name, pattern in (
     # Chi Minh City home")
     ("residence", r"\bcall(?:s|ed|ing)? (?:[\w'-]+ ){1,4}(?<!\bat )(?<!\bfrom )(?<!\bback )"
                   r"(?<!\bthe )(?<!\bmy )home\b"),
-    ("title", r"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? (?:[a-z]+[- ]){0,2}"
-              r"(?:[a-z]+(?:ist|er|or|ian|ant|grapher|ologist)|chef|nurse|partner|pilot|clerk|"
-              r"guard|agent)\b(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"),
+    ("title", rf"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? {_JOB_4}\b"
+              r"(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"),
 )}
+# Edition 4: a note of the user's job alone, "User: technical writer at Wonka Labs" (a job's
+# name, "at", a name): the employer and the title.
+_NOTE: Final = lazy_re(r"^\s*(?:the )?user\s*:\s*", re.IGNORECASE)
+_JOB_AT: Final = lazy_re(r"^(?i:an? )?(?!(?i:dinner|supper|breakfast|brunch|lunch|party|"
+                         rf"drinks|coffee)\b)(?i:{_JOB_4}) at (?:the )?[A-Z\d]")
 # Edition 4: an allergy is the one's it affects, named as the object ("Shellfish gives me hives",
 # "Mustard seed give me a bad reaction": the speaker's, though the sentence opens with the food).
 _AFFECTS: Final = lazy_re(
@@ -745,6 +752,7 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
     names = _spelling(edition)
     if edition >= EDITION_2:  # "Correction: I eat keto" has no speaker called Correction
         text = _CORRECTION_OPENING.sub("", _fold(text).strip()) or text
+    noted = edition >= EDITION_4 and _NOTE.match(text) is not None
     speaker, text = _speaker(text, names)
     named: str | None = None  # the person the sentence before named (edition 2)
     for sentence in sentences(text, edition):
@@ -782,6 +790,9 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
         if edition >= EDITION_2 and _KIN_IS_NAME.search(sentence) \
                 and all(f.attribute != "family" for f in facts):
             facts.append(Fact(owner, "family", _qualifier("family", lowered)))  # "... is Victor"
+        if noted and owner == USER and _JOB_AT.match(sentence):  # "User: nurse at Mercy"
+            facts += [Fact(owner, a, None) for a in ("title", "employer")
+                      if all(f.attribute != a for f in facts)]
         if _JOINED.search(sentence) and all(f.attribute != "employer" for f in facts):
             facts.append(Fact(owner, "employer", None))  # "Sam joined Globex"
         if names.seeing.search(sentence) and all(f.attribute != "relationship" for f in facts):

@@ -636,3 +636,10 @@ def test_a_preference_question_between_two_things_has_those_two_for_options() ->
 def test_the_fourth_edition_knows_more_makes_of_phone(text: str) -> None:
     assert facts.read(text) == (facts.Fact(USER, "phone", None),)
     assert facts.read(text, facts.EDITION_3) == ()
+
+
+def test_a_note_of_the_users_job_alone_names_title_and_employer() -> None:
+    text = "User: technical writer at Wonka Labs"
+    assert facts.read(text) == (facts.Fact(USER, "title", None), facts.Fact(USER, "employer", None))
+    assert facts.read(text, facts.EDITION_3) == ()
+    assert facts.read("Dinner at Luigi's") == facts.read("User: dinner at Luigi's") == ()
