@@ -52,8 +52,8 @@ class Index:
         # to date by seal, dropped by a removal.
         self._bounds: dict[int, float] = {}
         self._bound_avg = 0.0
-        # term id -> where it occurs among the plans (see _among_plans). Derived, never dumped;
-        # dropped whenever a plan is added or rows are renumbered, the only changes that alter it.
+        # term id -> where it occurs among the plans (see _plan_scores). Derived, never dumped;
+        # extended when plans are added (_plans_added), dropped when rows are renumbered.
         self._plan_postings: dict[int, _PlanTerm] = {}
 
     def add(self, memory_ids: list[str], packed: list[bytes],
@@ -64,7 +64,7 @@ class Index:
         before = len(self.plan_rows)
         self.plan_rows.extend(first + i for i, plan in enumerate(plans) if plan)
         if len(self.plan_rows) != before:
-            self._plan_postings.clear()  # a new plan holds some of the terms
+            self._plans_added(before, packed, plans)  # a new plan holds some of the terms
         self.ids.extend(memory_ids)
         sizes = np.fromiter(map(len, packed), dtype=np.int64, count=len(packed))
         if len(packed) < 8 or ((sizes - 4) % 8).any():  # few, or not as packed_terms packs
@@ -87,6 +87,37 @@ class Index:
         self.tail_tfs.frombytes(words[at + np.repeat(n_terms, n_terms)].tobytes())
         rows = np.repeat(np.arange(first, len(self.ids), dtype=np.uint32), n_terms)
         self.tail_rows.frombytes(rows.tobytes())
+
+    def _plans_added(self, before: int, packed: list[bytes], plans: Sequence[bool]) -> None:
+        """Extend the kept occurrences among the plans (:meth:`_plan_scores`) with the plans
+        just added, the first at position ``before`` of the plan rows. Their rows come after
+        every earlier row, so a term's positions, lengths and frequencies grow at their end,
+        equal to what finding them again in the postings would give; the write path adds plans
+        with every batch, and finding every term's occurrences again was most of a batch's
+        search for the plan a text reports done."""
+        kept = self._plan_postings
+        if not kept:
+            return
+        grown: dict[int, tuple[list[int], list[int], list[int]]] = {}
+        position = before
+        for data, plan in zip(packed, plans, strict=False):
+            if not plan:
+                continue
+            length, ids, counts = packed_parts(data)
+            for term, tf in zip(np.frombuffer(ids, dtype=np.uint32).tolist(),
+                                np.frombuffer(counts, dtype=np.uint32).tolist(), strict=True):
+                if term in kept:
+                    at, lengths, tfs = grown.setdefault(term, ([], [], []))
+                    at.append(position)
+                    lengths.append(length)
+                    tfs.append(tf)
+            position += 1
+        for term, (at, lengths, tfs) in grown.items():
+            known = kept[term]
+            kept[term] = _PlanTerm(  # scores recomputed on first use
+                np.concatenate((known.at, np.array(at, dtype=known.at.dtype))),
+                np.concatenate((known.lengths, np.array(lengths, dtype=known.lengths.dtype))),
+                np.concatenate((known.tf, np.array(tfs, dtype=np.float64))))
 
     def _add_each(self, first: int, packed: list[bytes]) -> None:
         lengths, n_terms = [], []
@@ -297,7 +328,7 @@ class Index:
         """Where ``term`` occurs among the plans (positions in ``rows``, the plan rows) and its
         score there, by :meth:`top_among`'s expression on the same values.
 
-        Where it occurs changes only when a new document is a plan (``add`` drops what is
+        Where it occurs changes only when a new document is a plan (``add`` extends what is
         kept) or rows are renumbered (``remove`` drops it): a seal only appends rows of new
         documents. The scores are kept for the ``idf`` and average length they were computed
         with (both the same for a whole batch) and recomputed when either differs."""

@@ -255,3 +255,33 @@ def test_a_plan_added_after_a_search_is_found_by_the_next():
     index.add(["c"], [packed_terms("renew the passport photo")], [True])
     assert sorted(mid for mid, _ in index.top_plans(query_terms("renewed my passport"), 5)) \
         == ["a", "c"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(words.map(" ".join), st.booleans()), max_size=8),
+                min_size=1, max_size=6),
+       st.lists(words.map(" ".join), min_size=1, max_size=3))
+def test_the_occurrences_kept_among_the_plans_grow_as_finding_them_again_would(rounds, queries):
+    # Index._plans_added extends each kept term's occurrences among the plans with the plans
+    # a batch adds, instead of finding them all again: the arrays (and so every score, to the
+    # last bit) must be what a fresh index of the same documents finds.
+    index = Index()
+    made = 0
+    for round_ in rounds:
+        ids = [f"m{made + i:03d}" for i in range(len(round_))]
+        made += len(round_)
+        index.add(ids, [packed_terms(t) for t, _ in round_], [plan for _, plan in round_])
+        for query in queries:
+            index.top_plans(query_terms(query), 3)
+    fresh = Index()
+    fresh.add(list(index.ids), [packed_terms(t) for round_ in rounds for t, _ in round_],
+              [plan for round_ in rounds for _, plan in round_])
+    for query in queries:
+        assert fresh.top_plans(query_terms(query), 3) == index.top_plans(query_terms(query), 3)
+    for term, kept in index._plan_postings.items():
+        found = fresh._plan_postings.get(term)
+        if found is None:
+            continue
+        for mine, theirs in ((kept.at, found.at), (kept.lengths, found.lengths),
+                             (kept.tf, found.tf), (kept.scores, found.scores)):
+            assert mine.dtype == theirs.dtype and mine.tobytes() == theirs.tobytes()
