@@ -678,7 +678,8 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
         return None
     if attribute == "appointment":
         for word in _NOUN.findall(lowered):
-            if word in _APPOINTMENT_WORDS:
+            if word in _APPOINTMENT_WORDS and (edition < EDITION_4 or word != "up"):
+                # ("up" is half of "check-up", no appointment: "end up", "pick up")
                 return _APPOINTMENT_WORDS[word]
         if edition >= EDITION_3:  # a specialist named by the form of the word ("podiatrist")
             specialist = _SPECIALIST_BEFORE.search(lowered) or _SPECIALIST_AFTER.search(lowered)
@@ -784,9 +785,14 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
             owner = speaker  # "Caroline: I moved to Denver" is Caroline's
         # The vocabularies are spelled without accents: "Citroën" is the make "citroen".
         lowered = _plain(sentence.lower()) if edition >= EDITION_2 else sentence.lower()
+        # Edition 4: a firm's name ("Hartley & Finch") holds no animal, nor any other thing
+        # kept: the pet vocabulary reads the sentence without it.
+        kept_words = _plain(_FIRM.sub(" ", sentence).lower()) if edition >= EDITION_4 \
+            else lowered
         facts = [Fact(owner, attribute, _qualifier(attribute, lowered, edition))
                  for attribute, pattern in _COMPILED
-                 if _states(attribute, pattern, lowered, edition)]
+                 if _states(attribute, pattern, kept_words if attribute == "pet" else lowered,
+                            edition)]
         if edition >= EDITION_2 and _KIN_IS_NAME.search(sentence) \
                 and all(f.attribute != "family" for f in facts):
             facts.append(Fact(owner, "family", _qualifier("family", lowered)))  # "... is Victor"
@@ -858,6 +864,8 @@ def _last_named(sentence: str) -> str | None:
     return _subject_name(sentence, _UNICODE_NAMES)
 
 
+# A name of a firm: capitalised words joined by "&" ("Hartley & Finch", "Smith & Sons").
+_FIRM: Final = lazy_re(rf"(?:{CAP}[\w'.-]*\s+)*{CAP}[\w'.-]*\s*&\s*{CAP}[\w'.-]*")
 # "It's X over Y": "it" is no one; the preference is the speaker's (edition 4).
 _DUMMY_IT: Final = lazy_re(r"^(?:it's|it is|its)\b", re.IGNORECASE)
 _JOINED: Final = lazy_re(r"\b(?i:joined|joining|moved over to|switched to)\s+(?:the\s+)?[A-Z]")

@@ -643,3 +643,19 @@ def test_a_note_of_the_users_job_alone_names_title_and_employer() -> None:
     assert facts.read(text) == (facts.Fact(USER, "title", None), facts.Fact(USER, "employer", None))
     assert facts.read(text, facts.EDITION_3) == ()
     assert facts.read("Dinner at Luigi's") == facts.read("User: dinner at Luigi's") == ()
+
+
+def test_up_is_no_kind_of_appointment_in_the_fourth_edition() -> None:
+    asked = facts.read_question("What day did my podiatrist appointment end up on?")
+    assert asked is not None and asked.qualifier == "podiatrist"
+    assert facts.read("My check-up is on Friday.") == (facts.Fact(USER, "appointment", "checkup"),)
+    assert facts.read("I picked up my dentist appointment card, it's on Friday.", facts.EDITION_3)[0] \
+        .qualifier == "up"
+
+
+@pytest.mark.parametrize("text", ["Calla got a job offer from Hartley & Finch.",
+                                  "I work at Hartley & Finch."])
+def test_a_firms_name_holds_no_pet_in_the_fourth_edition(text: str) -> None:
+    assert all(f.attribute != "pet" for f in facts.read(text))
+    assert any(f.attribute == "pet" for f in facts.read(text, facts.EDITION_3))
+    assert facts.read("We got a finch named Pip.") == (facts.Fact(USER, "pet", None),)
