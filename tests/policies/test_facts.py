@@ -649,8 +649,9 @@ def test_up_is_no_kind_of_appointment_in_the_fourth_edition() -> None:
     asked = facts.read_question("What day did my podiatrist appointment end up on?")
     assert asked is not None and asked.qualifier == "podiatrist"
     assert facts.read("My check-up is on Friday.") == (facts.Fact(USER, "appointment", "checkup"),)
-    assert facts.read("I picked up my dentist appointment card, it's on Friday.", facts.EDITION_3)[0] \
-        .qualifier == "up"
+    earlier = facts.read("I picked up my dentist appointment card, it's on Friday.",
+                         facts.EDITION_3)
+    assert earlier[0].qualifier == "up"
 
 
 @pytest.mark.parametrize("text", ["Calla got a job offer from Hartley & Finch.",
