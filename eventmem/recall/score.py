@@ -12,6 +12,11 @@ within bounds, so nothing can lift an irrelevant memory: reinforcement never out
 * utility: x0.75 at utility 0 to x1.25 at 1 (neutral 0.5 changes nothing);
 * activation: ACT-R base level ``B = ln(max(n, 1)) - 0.5 ln(age_s)``, ``1 + w * sigmoid(B)``;
 * cue: the intent's favoured memories (a time mentioned for "when", a preference...).
+
+Together prior, utility and activation may scale relevance by at most :data:`MAX_LIFT` times
+the least they can (the least prior, utility 0, no activation): each bounded alone, their
+extremes multiplied reached twice that (a default-profile memory of utility 1, just recalled,
+outscored one twice as relevant), so their product is capped.
 """
 
 from __future__ import annotations
@@ -72,6 +77,11 @@ def activation(n: int, age_s: float) -> float:
     return 1.0 / (1.0 + math.exp(-b))
 
 
+# The most prior, utility and activation together may scale a score, over the least they can:
+# below 2, so a memory twice as relevant as another (same status and cue) always outranks it.
+MAX_LIFT = 1.99
+
+
 def lift(profile: Profile, base: float) -> float:
     """How far the prior mix may move a score: ``base`` at the default profile, scaled by how
     much the profile weighs the other signals against semantics."""
@@ -100,7 +110,10 @@ def composite(relevance: float, record: MemoryRecord, now: int, profile: Profile
     since = max(0, now - record.last_access_at) / MICROS_PER_SECOND
     act = activation(presentations, since)
     activation_weight = 1.0 + params.activation_weight * act
-    score = relevance * prior_weight * status_weight * utility_weight * activation_weight * cue
+    # The least the three can be: the least prior (1 - lift), utility 0 (x0.75), no activation.
+    least = (1.0 - lift(profile, params.prior_lift)) * 0.75
+    weight = min(prior_weight * utility_weight * activation_weight, MAX_LIFT * least)
+    score = relevance * weight * status_weight * cue
     return {
         "relevance": relevance, "recency": recency, "retention": kept,
         "importance": record.importance, "confidence": trust, "prior": prior,

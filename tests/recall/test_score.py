@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import eventmem
@@ -45,6 +45,9 @@ NOW = 400 * 86_400_000_000
 @given(st.floats(0, 1), st.floats(0, 1), st.integers(0, 10_000), st.integers(0, NOW),
        st.sampled_from(["active", "stale"]), st.sampled_from(sorted(PROFILES)),
        st.sampled_from(["user", "agent", "extraction"]), st.floats(0, 1))
+# Every factor at its most: their product reached twice the least they can be (found by CI).
+@example(importance=1.0, utility=1.0, accesses=1, created=34_189_475_995_242, status="active",
+         profile="recent", source="user", confidence=1.0)
 def test_reinforcement_never_outweighs_relevance(importance, utility, accesses, created, status,
                                                  profile, source, confidence) -> None:
     """The composite's factors are bounded: a memory twice as relevant as another always
