@@ -422,20 +422,37 @@ def _carried_on_by_name(namespace_facts: NamespaceFacts,
     memories = namespace_facts.views.state.memories
     latest = min(chosen, key=lambda mid: newest_first(memories[mid]))
     text = found[latest][0]
-    # The names in it ("Umbrella Health", "Yara"), not the words of how ("seeing", "engaged").
-    held = facts.values_of(text, namespace_facts.edition) & {
-        word.lower() for word in re.findall(r"[^\W\d_][\w'-]*", text) if word[0].isupper()}
-    if not held:
-        return []
+    if question.options:
+        # A preference between two things is carried on in their words, whichever comes
+        # first ("Lucia changed her mind and likes paper books over ebooks now").
+        held = frozenset(w for w in question.options if w in _words(text))
+        if len(held) < 2:
+            return []
+
+        def holds(other: str) -> bool:
+            return held <= _words(other)
+    else:
+        # The names in it ("Umbrella Health", "Yara"), not the words of how ("seeing").
+        held = facts.values_of(text, namespace_facts.edition) & {
+            word.lower() for word in re.findall(r"[^\W\d_][\w'-]*", text) if word[0].isupper()}
+        if not held:
+            return []
+
+        def holds(other: str) -> bool:
+            return held <= facts.values_of(other, namespace_facts.edition)
     since = _start(memories[latest])
     out = []
     for mid, (text, stated) in found.items():
         names = {f.owner for f in stated if f.attribute == question.attribute} - owners - {OTHER}
-        if names and _start(memories[mid]) > since and mid not in chosen \
-                and held <= facts.values_of(text, namespace_facts.edition) \
+        if names and _start(memories[mid]) > since and mid not in chosen and holds(text) \
                 and all(namespace_facts.may_be_user(name, ()) for name in names):
             out.append(mid)
     return out
+
+
+def _words(text: str) -> frozenset[str]:
+    """The lower-cased words of ``text``."""
+    return frozenset(re.findall(r"[a-z]+", text.lower()))
 
 
 def _of_anyone(stated: Iterable[Fact]) -> bool:

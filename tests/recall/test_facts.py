@@ -515,6 +515,10 @@ def test_a_question_about_where_a_slip_ended_up_gets_the_correction(
       "Hugo called earlier. He is engaged to Yara now."],
      "What is the user's relationship status now?",
      "Hugo called earlier. He is engaged to Yara now."),
+    (["Given the choice, ebooks over paper books for me.",
+      "Lucia changed her mind and likes paper books over ebooks now."],
+     "Ebooks or paper books: which do I like more these days?",
+     "Lucia changed her mind and likes paper books over ebooks now."),
 ])
 def test_a_name_carrying_on_from_the_users_latest_value_is_the_user(
         mem: eventmem.Engine, clock: eventmem.ManualClock, said: list[str], question: str,
