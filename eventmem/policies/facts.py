@@ -916,8 +916,10 @@ def read_question(text: str) -> Question | None:
         qualifier = _qualifier(attribute, lowered)
     elif attribute == "age":
         # "How old is Tessa?" asks Tessa's age; "What age is Dana's daughter?" her daughter's.
+        # Not the month or day of when ("What age was Tessa on the 12th of April?").
         named = [w.lower() for w in re.findall(rf"(?<![\w-])({NAME})(?![\w-])", folded)
-                 if w.lower() not in _NOT_NAMES and w.lower() != owner]
+                 if w.lower() not in _NOT_NAMES and w.lower() not in _CALENDAR
+                 and w.lower() != owner]
         possessive = re.search(rf"\b{NAME}'s\b", folded)
         qualifier = named[-1] if named else (
             owner if owner != USER and possessive is None else None)

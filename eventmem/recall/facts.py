@@ -275,14 +275,21 @@ class NamespaceFacts:
                                      for sentence in facts.sentences(text, self.edition))
         return SaidOf(declared, introduced, named, stating, subject)
 
-    def may_be_user(self, name: str, others: Iterable[str]) -> bool:
+    def may_be_user(self, name: str, others: Iterable[str], *, asked: bool = False) -> bool:
         """Whether nothing said tells ``name`` apart from the user: no memory introduces it as
         someone else ("my friend Dana") or gives it to someone or something else ("My daughter
         is called Victor"), and none of ``others`` (the other names at hand) passes for the
-        user's (a user has one name)."""
+        user's (a user has one name). ``asked``: ``name`` is the one a question asks about,
+        itself evidence that it is the user's (agents ask about their user by name); then only
+        a name the user declared ("I'm Dana") is a better claim, not one that passes by being
+        the subject of a few memories (friends are talked about as often)."""
         said = self.said_of(name)
-        return not said.introduced and not said.named and not any(
-            self.is_user(other) for other in sorted(set(others) - {USER, OTHER, name}))
+        if said.introduced or said.named:
+            return False
+        rivals = sorted(set(others) - {USER, OTHER, name})
+        if asked:
+            return not any(self.said_of(other).declared for other in rivals)
+        return not any(self.is_user(other) for other in rivals)
 
     def _shows_user(self, name: str) -> bool:
         if self.names_from_all:
@@ -387,7 +394,7 @@ def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tup
     owners = namespace_facts.owners(question.owner, searched, one_name=True)
     chosen = _stating_of(found, question, owners)
     if not chosen and USER not in owners and question.owner != OTHER and \
-            namespace_facts.may_be_user(question.owner, _named(searched)):
+            namespace_facts.may_be_user(question.owner, _named(searched), asked=True):
         # Nothing states the attribute of the name asked about, and nothing tells the name
         # apart from the user's: agents ask about their user by name ("Where does Wes live?")
         # long before the memories show whose name it is. The user's own statement of the
@@ -536,7 +543,7 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
     if owner != USER and not namespace_facts.is_user(owner):
         # A name the memories do not show to be the user's: its own plans and, as long as
         # nothing tells the name apart from the user's (see _stating), the user's.
-        if not namespace_facts.may_be_user(owner, filter(None, whose.values())):
+        if not namespace_facts.may_be_user(owner, filter(None, whose.values()), asked=True):
             return hits
         mine = {USER, owner}
     else:

@@ -5,7 +5,8 @@ trip"`` is an :class:`Anchored` offset from an event the retrieval finds ("the t
 a pure function of the text and ``now`` (microseconds, UTC); calendar arithmetic is in UTC, since
 the store keeps no time zone. Spans are half-open ``[start, end)``.
 
-Understood: ISO dates; "7 May 2023", "May 7, 2023", "May 2023", "in 2023"; a month after a
+Understood: ISO dates; "7 May 2023", "May 7, 2023", "May 2023", "in 2023"; dates in digits in a
+query ("on 4/15/2025", "15.04.2025", "on 4/15"); a month after a
 preposition or determiner ("in August", "last May"); "yesterday", "today", "tonight", "last night",
 "tomorrow"; "N days/weeks/months/years ago", "in N days/weeks..."; "last/this/next week, weekend,
 month, year"; "the past N days"; weekdays ("on Monday", "last Friday"); a date moved by an offset
@@ -93,6 +94,17 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"\b(last|this|next|on)\s+(" + "|".join(WEEKDAYS) + r")\b")),
     ("year", lazy_re(rf"\b(?:in|during|since|of|from|by)\s+{_YEAR}\b|\b{_YEAR}\b")),
 ]
+# Dates written in digits, read in questions only ("on 4/15/2025", "as of 15.04.2025", "on
+# 4/15"): the write path's readings (stated_time, statement_times) are part of the recorded ingest
+# policy and keep _PATTERNS. Slashes read month first (the English default), unless the first
+# number cannot be a month; dots read day first, as the languages that write them do. A slash date
+# without a year only after "on": "1/2" alone is as likely a fraction.
+_NUMERIC: list[tuple[str, re.Pattern[str]]] = [
+    ("slash_date", lazy_re(r"(?<![\d/.])(\d{1,2})/(\d{1,2})/((?:19|20)?\d\d)(?![\d/])")),
+    ("dot_date", lazy_re(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d\d)(?![\d.])")),
+    ("slash_day", lazy_re(r"(?<=\bon\s)(\d{1,2})/(\d{1,2})(?![\d/])")),
+]
+_QUERY_PATTERNS = [_PATTERNS[0], *_NUMERIC, *_PATTERNS[1:]]
 
 
 # What moves the date after it: "two weeks before", "the Friday before", "the weekend after",
@@ -101,7 +113,8 @@ _OFFSET = lazy_re(
     rf"\b(?:(the|last|that)\s+|{_NUM}\s+)?(day|week|weekend|fortnight|month|year|"
     + "|".join(WEEKDAYS) + r")s?\s+(before|after|prior to)\s+(?:on\s+|the\s+)?$")
 # The forms an offset may move: a day or a month named by the calendar.
-_MOVABLE = frozenset({"iso", "day_month", "month_day", "month_year"})
+_MOVABLE = frozenset({"iso", "day_month", "month_day", "month_year", "slash_date", "dot_date",
+                      "slash_day"})
 
 
 def find_time(text: str, now: int) -> TimeRange | Anchored | None:
@@ -109,7 +122,7 @@ def find_time(text: str, now: int) -> TimeRange | Anchored | None:
     None when the text names no time."""
     lowered = text.lower()
     today = from_micros(now).date()
-    for kind, pattern in _PATTERNS:
+    for kind, pattern in _QUERY_PATTERNS:
         for match in pattern.finditer(lowered):
             found = _resolve(kind, match, today, now)
             if isinstance(found, TimeRange) and kind in _MOVABLE:
@@ -440,6 +453,13 @@ def _resolve(kind: str, m: re.Match[str], today: date, now: int) -> TimeRange | 
                 return _day_of_month(int(day_text), MONTHS[month_text], year, today, phrase)
             case "month_year":
                 return _month_span(int(m[2]), MONTHS[m[1]], phrase)
+            case "slash_date" | "slash_day":
+                first, second = int(m[1]), int(m[2])
+                month, day_of = (second, first) if first > 12 else (first, second)
+                year = _full_year(m[3]) if kind == "slash_date" else None
+                return _day_of_month(day_of, month, year, today, phrase)
+            case "dot_date":
+                return _day_of_month(int(m[1]), int(m[2]), int(m[3]), today, phrase)
             case "anchored":
                 sign = 1 if m[3] == "after" else -1
                 days = _number(m[1]) * UNIT_DAYS[m[2]]
@@ -467,6 +487,12 @@ def _resolve(kind: str, m: re.Match[str], today: date, now: int) -> TimeRange | 
     except (ValueError, OverflowError):  # "31 February", a year out of range: not a time
         return None
     return None
+
+
+def _full_year(text: str) -> int:
+    """A year written in two digits or four: "25" is 2025, "99" 1999 (the nearer century)."""
+    year = int(text)
+    return year if year >= 100 else 2000 + year if year < 70 else 1900 + year
 
 
 def _day_of_month(day: int, month: int, year: int | None, today: date,

@@ -540,6 +540,12 @@ def test_an_allergy_is_the_one_it_affects(text: str, owner: str) -> None:
         or owner == "dana"
 
 
+def test_an_age_question_names_the_child_not_the_month_it_asks_about() -> None:
+    for question in ("What age was Tessa on the 12th of April 2025?", "How old was Tessa in May?"):
+        asked = facts.read_question(question)
+        assert asked is not None and (asked.owner, asked.qualifier) == ("tessa", "tessa")
+
+
 @pytest.mark.parametrize("question", [
     "What age is my son Jean-Luc now?", "How old is Élodie's son Jean-Luc now?",
     "What is the age of the user's son Jean-Luc?",

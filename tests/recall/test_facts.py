@@ -384,6 +384,20 @@ def test_a_name_nothing_tells_from_the_users_gets_the_users_facts_not_anothers(
                    for h in mem.recall(f"Where does {other} live?", namespace="n", k=3))
 
 
+def test_a_name_asked_about_gets_the_users_own_facts_over_a_friend_talked_of_as_often(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    # Zelda is the subject of three memories, enough to pass for the user's name; but the
+    # question names Faith, and only a name the user declared would be a better claim.
+    _said(mem, clock, "I moved to Lisbon.", "Zelda moved to Porto.",
+          "Zelda is seeing someone new.", "Zelda got a job offer from Initech.",
+          "Faith spends free time on pottery.")
+    hits = mem.recall("Where is Faith living these days?", namespace="n", k=3)
+    assert hits[0].text == "I moved to Lisbon." and hits[0].signals["fact"] == 1.0
+    _said(mem, clock, "I'm Zelda.")
+    assert all(h.signals.get("fact") != 1.0
+               for h in mem.recall("Where is Faith living these days?", namespace="n", k=3))
+
+
 def test_a_name_another_passes_for_the_users_is_not_given_the_users_facts(
         mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     # Theo is shown to be the user (three statements of his own facts); Wes is someone else.

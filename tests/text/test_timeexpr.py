@@ -71,6 +71,29 @@ def test_time_expressions_resolve_against_now(text: str, start: int, end: int) -
     assert span(text) == (start, end)
 
 
+@pytest.mark.parametrize(("text", "start"), [
+    ("what was my job on 4/15/2023?", day(2023, 4, 15)),  # month first, as English writes it
+    ("where did I live on 4/15/23", day(2023, 4, 15)),
+    ("on 15/4/2023", day(2023, 4, 15)),  # 15 is no month: day first
+    ("as of 15.04.2023", day(2023, 4, 15)),  # dots: day first
+    ("what happened on 6/16", day(2022, 6, 16)),  # no year: the most recent such day
+    ("two days before 4/15/2023", day(2023, 4, 13)),
+])
+def test_a_date_in_digits_in_a_question_is_that_day(text: str, start: int) -> None:
+    assert span(text) == (start, start + MICROS_PER_DAY)
+
+
+@pytest.mark.parametrize("text", ["add 1/2 cup of sugar", "score was 3/4", "on 2/30/2023"])
+def test_digits_that_are_no_date_are_not_read_as_one(text: str) -> None:
+    found = find_time(text, NOW)
+    assert found is None or found.phrase == "2023"  # "2/30" is no day; the year still is
+
+
+def test_a_date_in_digits_is_read_in_questions_only() -> None:
+    # The write path's readings are part of its recorded policy (times-1), which read no such date.
+    assert stated_time("Moved to Lyon on 4/15/2023.", NOW) is None
+
+
 def test_the_past_n_days_ends_now() -> None:
     assert span("what did we talk about in the past 10 days") == (NOW - 10 * MICROS_PER_DAY,
                                                                   NOW + 1)
