@@ -42,7 +42,8 @@ from eventmem.policies import facts
 from eventmem.policies.literals import Prefilter
 from eventmem.text.lazyre import lazy_re
 
-__all__ = ["CLASSIFY_1", "CLASSIFY_2", "CLASSIFY_3", "CLASSIFY_4", "CLASSIFY_5", "FACT_RULES",
+__all__ = ["CLASSIFY_1", "CLASSIFY_2", "CLASSIFY_3", "CLASSIFY_4", "CLASSIFY_5", "CLASSIFY_6",
+           "FACT_RULES",
            "KIND_ORDER",
            "POLICIES",
            "POLICY_VERSION", "RULES", "classify", "reader_edition"]
@@ -61,9 +62,12 @@ CLASSIFY_4: Final = "classify-4"
 CLASSIFY_5: Final = "classify-5"
 # classify-6: attributes read with the fact reader's fourth edition, so "Desmond left Zephyr
 # Bio-Systems for Brightwater Inc." or "Mustard seed give me a bad reaction" is a lasting fact.
-POLICY_VERSION: Final = "classify-6"
+CLASSIFY_6: Final = "classify-6"
+# classify-7: attributes read with the fact reader's fifth edition, so "I'm a actuary now" or
+# "Meet Miss Marple, our new border collie!" is a lasting fact.
+POLICY_VERSION: Final = "classify-7"
 POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, CLASSIFY_3, CLASSIFY_4, CLASSIFY_5,
-                             POLICY_VERSION})
+                             CLASSIFY_6, POLICY_VERSION})
 
 
 def reader_edition(policy: str) -> int:
@@ -72,7 +76,9 @@ def reader_edition(policy: str) -> int:
         return facts.EDITION_1
     if policy == CLASSIFY_4:
         return facts.EDITION_2
-    return facts.EDITION_3 if policy == CLASSIFY_5 else facts.EDITION
+    if policy == CLASSIFY_5:
+        return facts.EDITION_3
+    return facts.EDITION_4 if policy == CLASSIFY_6 else facts.EDITION
 
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})

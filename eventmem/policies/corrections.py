@@ -29,23 +29,27 @@ _MARKER: Final = lazy_re(
 _WAIT_VERB: Final = lazy_re(r"\s*wait\s+(?!,)(?!.*\b(?:i misspoke|scratch that|i meant)\b)",
                             re.IGNORECASE)
 # "..., not X." / "... not X!" at the end of a sentence, and "not X but Y": X is taken back. X is
-# at most four words, without the article or preposition before it.
-_NOT_AT_END: Final = lazy_re(
-    r",?\s+not\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+|to\s+)?"
-    r"([A-Za-z0-9][\w'-]*(?:\s+[A-Za-z0-9][\w'-]*){0,3})\s*(?:[.!?;]|$)")
-_NOT_BUT: Final = lazy_re(
-    r"\bnot\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+|to\s+)?"
-    r"([A-Za-z0-9][\w'-]*(?:\s+[A-Za-z0-9][\w'-]*){0,3})\s*,?\s+but\b")
+# at most four words, without the article or preposition before it; ``first`` and ``rest`` are
+# the characters its first word opens with and goes on with, by edition.
+_BEFORE_VALUE: Final = r"(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+|to\s+)?"
+
+
+def _taking_back(first: str, rest: str, more: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The "not X but" and "..., not X." patterns for a value of words ``first`` + ``rest``
+    (and ``more``, the words after its first)."""
+    value = rf"({first}{rest}*(?:\s+{more}){{0,3}})"
+    return (lazy_re(rf"\bnot\s+{_BEFORE_VALUE}{value}\s*,?\s+but\b"),
+            lazy_re(rf",?\s+not\s+{_BEFORE_VALUE}{value}\s*(?:[.!?;]|$)"))
+
+
+_FIRST_EDITION: Final = _taking_back("[A-Za-z0-9]", r"[\w'-]", r"[A-Za-z0-9][\w'-]*")
 # From the fact reader's fourth edition (gate-14), a value's word may open with any letter
 # ("not Łódź") and hold "&" and abbreviations ("not Ironwood & Co."); a full stop it ends
 # with is left out (it ends the sentence, or "Co." is still found as "Co").
-_WORD_4: Final = r"(?:&|[^\W_][\w'.&-]*)"
-_NOT_AT_END_4: Final = lazy_re(
-    r",?\s+not\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+|to\s+)?"
-    rf"([^\W_][\w'.&-]*(?:\s+{_WORD_4}){{0,3}})\s*(?:[.!?;]|$)")
-_NOT_BUT_4: Final = lazy_re(
-    r"\bnot\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+|to\s+)?"
-    rf"([^\W_][\w'.&-]*(?:\s+{_WORD_4}){{0,3}})\s*,?\s+but\b")
+_FOURTH_EDITION: Final = _taking_back(r"[^\W_]", r"[\w'.&-]", r"(?:&|[^\W_][\w'.&-]*)")
+# From the fifth edition (gate-15), a time of day with its minutes is one value ("I meant 9:10am,
+# not 13:50"): the fourth read none there, and left the slip standing beside its correction.
+_FIFTH_EDITION: Final = _taking_back(r"[^\W_]", r"[\w'.&:-]", r"(?:&|[^\W_][\w'.&:-]*)")
 # A taken-back "value" that is no value: "not really", "not sure", "not yet"...
 _NOT_VALUES: Final = frozenset("""
     really sure yet anymore any more quite exactly always never now today that this it so too
@@ -71,7 +75,8 @@ def takes_back(text: str) -> bool:
 def taken_back(text: str, edition: int = facts.EDITION) -> str | None:
     """The value ``text`` says was wrong, as written ("Monday" of "it's Friday, not Monday"),
     or None when it names none. ``edition``: the fact reader's edition the gate reads with;
-    before the fourth, a value's words open with an ASCII letter or a digit.
+    before the fourth, a value's words open with an ASCII letter or a digit; before the fifth,
+    a time's minutes are no part of it.
 
     >>> taken_back("Actually, scratch that: it's Friday, not Monday.")
     'Monday'
@@ -81,7 +86,9 @@ def taken_back(text: str, edition: int = facts.EDITION) -> str | None:
     True
     """
     fourth = edition >= facts.EDITION_4
-    for pattern in (_NOT_BUT_4, _NOT_AT_END_4) if fourth else (_NOT_BUT, _NOT_AT_END):
+    patterns = _FIFTH_EDITION if edition >= facts.EDITION_5 else \
+        _FOURTH_EDITION if fourth else _FIRST_EDITION
+    for pattern in patterns:
         match = pattern.search(text)
         if match is not None:
             value = match.group(1).strip()

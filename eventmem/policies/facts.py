@@ -25,7 +25,7 @@ several values at once (counts of different things, relatives, appointments of d
 their facts carry a *qualifier*, the thing counted, the relative, the kind of appointment, which a
 question's qualifier must match.
 
-Four editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
+Five editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
 read, and the audit re-derives their decisions with it; the second (gate-12, classify-4) also
 reads a statement behind a correction marker ("Sorry, I misspoke, I work at X"), a he/she
 sentence as about the person the sentence before it names ("Caught up with Dana. She moved to
@@ -35,13 +35,18 @@ vocabulary without accents ("Citroën" is a car) and something kept with a name 
 pet ("a bearded dragon named Dottie"). The first reads names of ASCII letters only. The third
 (gate-13, classify-5) also reads a job left by giving notice ("Handed in my notice at Globex")
 and counts of things English pluralises otherwise ("5 cacti" and "another cactus" count one
-thing, see :func:`singular`). The fourth (gate-14, classify-6 and recall) also reads a job left
+thing, see :func:`singular`). The fourth (gate-14, classify-6) also reads a job left
 for another ("left Globex Inc. for Initech"), titles of several words ("a air traffic
 controller"), values of several words ("He calls Tel Aviv home"), an allergy as the one's it
 affects ("Shellfish gives me hives"), keeps an abbreviation's full stop within its sentence and
 an interjection's statement after it ("Honestly it's tea over coffee, always"), and knows a
 new role at a company, being employed as something and feeling better for what they are not
-(see :data:`_PHRASINGS_4`, :data:`_FALSE_FRIENDS_4`).
+(see :data:`_PHRASINGS_4`, :data:`_FALSE_FRIENDS_4`). The fifth (gate-15, classify-7 and recall)
+also reads jobs ending in "-ary" ("a actuary", "a notary") and a job someone was made ("They made
+me air traffic controller"), the age of someone else's child named ("Oscar's son Leo is 9" is
+Leo's age), a pet of several words introduced as new ("Meet Miss Marple, our new border collie!"
+is the speaker's), and a modal that is a name after "with" ("Caught up with Will today. He eats
+macrobiotic." is Will's diet; see :data:`_PHRASINGS_5`).
 
 Pure and deterministic: regexes over the text, no model.
 """
@@ -63,13 +68,14 @@ FACTS_VERSION: Final = "facts-1"
 # each attribute in the other words English says it in (:data:`_PHRASINGS`), and names in any
 # letters, vocabularies without accents and pets by "named" (see :class:`_Names`, :func:`_plain`,
 # :data:`_KEPT_NAMED`); edition 3 (gate-13) notice given (:data:`_PHRASINGS_3`) and irregular
-# plurals; edition 4 (gate-14, and recall) what the module docs list. One number says how a
-# gate reads, so there is no second switch for names.
+# plurals; editions 4 (gate-14) and 5 (gate-15, and recall) what the module docs list. One
+# number says how a gate reads, so there is no second switch for names.
 EDITION_1: Final = 1
 EDITION_2: Final = 2
 EDITION_3: Final = 3
 EDITION_4: Final = 4
-EDITION: Final = EDITION_4
+EDITION_5: Final = 5
+EDITION: Final = EDITION_5
 
 USER: Final = "user"
 OTHER: Final = "other"
@@ -322,6 +328,14 @@ _PHRASINGS_4: Final = {name: lazy_re(pattern) for name, pattern in (
                   r"(?<!\bthe )(?<!\bmy )home\b"),
     ("title", rf"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? {_JOB_4}\b"
               r"(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"),
+)}
+# Edition 5: jobs named by "-ary" too ("actuary", "notary", "secretary"), and a job someone was
+# made ("They made me air traffic controller, so long actuary").
+_JOB_5: Final = _JOB_4.replace("|ant|", "|ant|ary|")
+_PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("title", rf"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? {_JOB_5}\b"
+              r"(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"
+              rf"|\bmade (?:me|him|her|them|us) (?:an? |the )?{_JOB_5}\b"),
 )}
 # Edition 4: a note of the user's job alone, "User: technical writer at Wonka Labs" (a job's
 # name, "at", a name): the employer and the title.
@@ -761,7 +775,7 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
             sentence = _CORRECTION_OPENING.sub("", sentence).strip() or sentence
             sentence = _NOW_OPENING.sub("", sentence).strip() or sentence
         owner = owner_of(sentence, edition)
-        before, named = named, _last_named(sentence) if edition >= EDITION_2 else None
+        before, named = named, _last_named(sentence, edition) if edition >= EDITION_2 else None
         if owner is None:
             continue
         if owner == OTHER and before is not None and _PERSONAL_PRONOUN.match(sentence) \
@@ -777,6 +791,9 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
                 owner = USER
             elif theirs is not None:
                 owner = sentence.split("'", 1)[0].lower()
+        if edition >= EDITION_5 and owner != USER and _MET_NEW.search(sentence) \
+                and _MET_OURS.search(sentence):
+            owner = USER  # "Meet Miss Marple, our new border collie!" names no "Meet"
         if edition >= EDITION_4:
             affected = _AFFECTS.search(sentence)
             if affected is not None:  # "Shellfish gives me hives" is the speaker's allergy
@@ -827,7 +844,7 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
             if fact.attribute == "count" and fact.qualifier is None:
                 continue  # a number of nothing named ("6 years old") is no count
             if fact.attribute == "age":
-                fact = fact._replace(qualifier=_aged(sentence, owner, names))
+                fact = fact._replace(qualifier=_aged(sentence, owner, names, edition))
             if fact not in found:
                 found.append(fact)
     return tuple(found)
@@ -849,19 +866,29 @@ _KEPT_NAMED_3: Final = lazy_re(
 _MET_NEW: Final = lazy_re(
     rf"^(?i:meet|say hi to|say hello to)\s+{CAP}[\w-]*(?:\s+{CAP}[\w-]*)?,\s+"
     r"(?i:our|my|the|their|his|her)\s+(?i:new\s+)((?:[A-Za-z][a-z-]*\s*){1,3}?)[.!]*$")
+# Edition 5: the one introduced as "our/my new ..." is the speaker's.
+_MET_OURS: Final = lazy_re(r",\s+(?:our|my)\s+new\b", re.IGNORECASE)
 _PEOPLE: Final = _RELATIVES | frozenset(
     "guy girl boy man woman lady person baby babies kids boss client neighbor".split())  # noqa: SIM905
 
 
-def _last_named(sentence: str) -> str | None:
+def _last_named(sentence: str, edition: int = EDITION) -> str | None:
     """The last person ``sentence`` names, lower-cased ("Caught up with Dana today" -> "dana"),
     or None: its subject name, or a capitalised word after the first that is not a weekday, a
-    month or another word that is never a name."""
+    month or another word that is never a name. From the fifth edition a modal that is a name
+    counts after "with" ("Caught up with Will today")."""
     names = [w.lower() for w in _CAPITALISED.findall(sentence)[1:]
              if w.lower() not in _NOT_NAMES and w.lower() not in ("user", "i")]
+    if edition >= EDITION_5 and not names:
+        names = [w.lower() for w in _WITH_MODAL.findall(sentence)]
     if names:
         return names[-1]
     return _subject_name(sentence, _UNICODE_NAMES)
+
+
+# Edition 5: "lunch with Will", "caught up with May": a capitalised modal after "with", not
+# followed by a day's number ("with May 3rd in mind").
+_WITH_MODAL: Final = lazy_re(r"\bwith\s+(Will|May|Can|Must|Might|Shall)\b(?!\s*\d)")
 
 
 # A name of a firm: capitalised words joined by "&" ("Hartley & Finch", "Smith & Sons").
@@ -871,12 +898,14 @@ _DUMMY_IT: Final = lazy_re(r"^(?:it's|it is|its)\b", re.IGNORECASE)
 _JOINED: Final = lazy_re(r"\b(?i:joined|joining|moved over to|switched to)\s+(?:the\s+)?[A-Z]")
 
 
-def _aged(sentence: str, owner: str, names: _Names) -> str | None:
+def _aged(sentence: str, owner: str, names: _Names, edition: int = EDITION) -> str | None:
     """Whose age a sentence states: the person it names (the subject "Tessa turned 6", or
     "my daughter Tessa is 5"), else the relative ("my son is 7"), else None."""
     named = [w.lower() for w in re.findall(rf"\b({names.name})\b", sentence)
              if w.lower() not in _NOT_NAMES and w.lower() not in ("user", "i")]
     if owner not in (USER, OTHER) and names.possessive_relative.match(sentence):
+        if edition >= EDITION_5 and len(named) > 1 and named[0] == owner:
+            return named[1]  # "Oscar's son Leo is 9": Leo's (from the fifth edition)
         return None  # "Oscar's son turned 9": someone else's child
     if named:
         return named[-1] if owner in named[:1] and len(named) > 1 else named[0]
@@ -966,7 +995,9 @@ def _states(attribute: str, pattern: re.Pattern[str], lowered: str, edition: int
         or (edition >= EDITION_3 and attribute in _PHRASINGS_3
             and _PHRASINGS_3[attribute].search(lowered) is not None) \
         or (edition >= EDITION_4 and attribute in _PHRASINGS_4
-            and _PHRASINGS_4[attribute].search(lowered) is not None)
+            and _PHRASINGS_4[attribute].search(lowered) is not None) \
+        or (edition >= EDITION_5 and attribute in _PHRASINGS_5
+            and _PHRASINGS_5[attribute].search(lowered) is not None)
 
 
 # declared_name and introduces: pure, and asked of the same stored texts for every name the
@@ -1051,9 +1082,17 @@ def values_of(text: str, edition: int = EDITION) -> frozenset[str]:
                     or (_plain(lowered) in _VALUE_WORDS_2 if edition >= EDITION_2
                         else lowered in _VALUE_WORDS):
                 found.add(lowered)
+        if edition >= EDITION_5:  # a job named by its form ("a actuary", "made me sous-chef")
+            for job in _JOB_VALUE_5.findall(_plain(sentence.lower())):
+                found.update(w for w in job.split() if w not in _NOT_NAMES)
     return frozenset(found)
 
 
+# Edition 5: the words of a job named after a verb of being, "as" or "made me" ("I work as a
+# dental hygienist", "I'm a actuary now"): values, as the job words of the vocabulary are.
+_JOB_VALUE_5: Final = lazy_re(
+    rf"\b(?:is|am|i'm|im|was|became|become|becoming|now|as|made (?:me|him|her|them|us)) "
+    rf"(?:now )?(?:an? |the )?({_JOB_5})\b")
 _WEEKDAYS: Final = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday".split())  # noqa: SIM905
 _MONTH_WORDS: Final = frozenset(
@@ -1069,6 +1108,17 @@ def leaves_for(text: str) -> bool:
 
 
 _LEAVES_FOR: Final = lazy_re(r"\bleft\b[^;!?]{1,60}?\bfor\b", re.IGNORECASE)
+
+
+def bids_goodbye(text: str) -> bool:
+    """Whether ``text`` says someone was made something new or bids the old goodbye ("They
+    made me air traffic controller, so long actuary"): a change, though it names the old value
+    beside the new (edition 5)."""
+    return _GOODBYE.search(text) is not None
+
+
+_GOODBYE: Final = lazy_re(r"\bmade (?:me|him|her|them|us) (?:an? |the )?[a-z]|\bso long\b"
+                          r"|\bgoodbye to\b|\bbye-bye\b", re.IGNORECASE)
 
 
 def reschedules(text: str) -> bool:

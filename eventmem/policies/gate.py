@@ -131,7 +131,16 @@ GATE_13: Final = "gate-13"
 # may take back a value spelled in any letters or with "&" ("it's Windhoek, not Łódź", "not
 # Ironwood & Co.": policies.corrections). Every other decision is gate-13's, and an item
 # recorded by gate-13 is read with the third edition, as decided.
-GATE_VERSION: Final = "gate-14"
+GATE_14: Final = "gate-14"
+# gate-15: reads with the fact reader's fifth edition (policies.facts.EDITION: "I'm a actuary
+# now" and "They made me air traffic controller" name a title, "Oscar's son Leo is 9" is Leo's
+# age, "Meet Miss Marple, our new border collie!" the speaker's pet, "Caught up with Will. He
+# eats macrobiotic." Will's diet) and classifies with classify-7, which reads that edition; a
+# correction may take back a time with its minutes ("No wait, I meant 9:10am, not 13:50":
+# policies.corrections), which gate-14 read as no value, so the slip stood beside its
+# correction. Every other decision is gate-14's, and an item recorded by gate-14 is read with
+# the fourth edition, as decided.
+GATE_VERSION: Final = "gate-15"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"

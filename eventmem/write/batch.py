@@ -1198,7 +1198,8 @@ def new_value(batch: Batch, item: Item
             continue  # the same value said again
         if old_values <= new_values and not (
                 values.announces_change(item.text)
-                or (edition >= facts.EDITION_4 and facts.leaves_for(item.text))):
+                or (edition >= facts.EDITION_4 and facts.leaves_for(item.text))
+                or (edition >= facts.EDITION_5 and facts.bids_goodbye(item.text))):
             continue  # more said about the same value ("... as a data engineer in Berlin")
         if batch.valid_from_and_immutable(mid)[0] > new_from:
             continue  # a late report of an earlier value: history, beside the later one
@@ -1369,22 +1370,25 @@ def _rescheduled(batch: Batch, item: Item,
 # before: the first edition and classify-3), as they decided.
 _READERS: Final = {gate.GATE_12: (facts.EDITION_2, classify.CLASSIFY_4),
                    gate.GATE_13: (facts.EDITION_3, classify.CLASSIFY_5),
+                   gate.GATE_14: (facts.EDITION_4, classify.CLASSIFY_6),
                    gate.GATE_VERSION: (facts.EDITION, classify.POLICY_VERSION)}
 
 
 def reader_edition(item: Item) -> int:
     """How the item's gate reads what a text says about whom: gate-12 with the reader's second
     edition (corrections, pronouns, more phrasings), gate-13 with the third (notice given,
-    irregular plurals), gate-14 with the fourth (:data:`eventmem.policies.facts.EDITION`: a
-    job left for another, allergies said of the one they affect), the gates before with the
+    irregular plurals), gate-14 with the fourth (a job left for another, allergies said of the
+    one they affect), gate-15 with the fifth (:data:`eventmem.policies.facts.EDITION`: jobs in
+    "-ary", a child's age said of someone else's child by name), the gates before with the
     first, as they decided."""
     return _readers(item)[0]
 
 
 def classifier(item: Item) -> str:
-    """The classifier version the item's gate asks a kind of: classify-6 from gate-14, which
-    reads attributes with the fact reader's fourth edition; classify-5 for gate-13 (the
-    third), classify-4 for gate-12 (the second), classify-3 before, as decided."""
+    """The classifier version the item's gate asks a kind of: classify-7 from gate-15, which
+    reads attributes with the fact reader's fifth edition; classify-6 for gate-14 (the
+    fourth), classify-5 for gate-13 (the third), classify-4 for gate-12 (the second),
+    classify-3 before, as decided."""
     return _readers(item)[1]
 
 

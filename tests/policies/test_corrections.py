@@ -80,6 +80,29 @@ def test_the_fourth_edition_takes_back_a_value_in_any_letters(text: str, wrong: 
     assert earlier is None or earlier != wrong
 
 
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("No wait, I meant 9:10am, not 13:50.", "13:50"),
+    ("Oops, I got that wrong: I leave at 20:50, not 6:55pm.", "6:55pm"),
+    ("Actually, it's 7:45 pm, not 6:30 pm.", "6:30 pm"),
+    ("Correction: not 10:30 but 11:00.", "10:30"),
+])
+def test_the_fifth_edition_takes_back_a_time_with_its_minutes(text: str, wrong: str) -> None:
+    """A time of day with its minutes is one value (the fact reader's fifth edition, gate-15);
+    the fourth read the minutes alone or nothing, as gate-14 did."""
+    assert corrections.taken_back(text) == wrong
+    assert corrections.holds(f"My flight leaves at {wrong}.", wrong)
+    assert corrections.taken_back(text, facts.EDITION_4) != wrong
+
+
+_ANY_TIME = st.builds(lambda h, m, suffix: f"{h}:{m:02d}{suffix}", st.integers(0, 23),
+                      st.integers(0, 59), st.sampled_from(["", "am", "pm", " am", " pm"]))
+
+
+@given(right=_ANY_TIME, wrong=_ANY_TIME)
+def test_any_time_after_not_is_taken_back(right: str, wrong: str) -> None:
+    assert corrections.taken_back(f"No wait, I meant {right}, not {wrong}.") == wrong
+
+
 _ANY_VALUE = st.from_regex(r"[A-ZÉŁÖ][a-zéłóźø]{2,8}( & Co\.| [A-Z][a-z]{2,8})?",
                            fullmatch=True).filter(
     lambda v: v.split()[0].lower() not in {"the", "a", "an", "on", "at", "in", "to"})

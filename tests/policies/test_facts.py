@@ -666,3 +666,34 @@ def test_a_firms_name_holds_no_pet_in_the_fourth_edition(text: str) -> None:
     assert all(f.attribute != "pet" for f in facts.read(text))
     assert any(f.attribute == "pet" for f in facts.read(text, facts.EDITION_3))
     assert facts.read("We got a finch named Pip.") == (facts.Fact(USER, "pet", None),)
+
+
+# -- the reader's fifth edition (gate-15 and recall) -----------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("I'm a actuary now.", (facts.Fact(USER, "title", None),)),
+    ("By day I'm a notary.", (facts.Fact(USER, "title", None),)),
+    ("They made me air traffic controller, so long actuary.", (facts.Fact(USER, "title", None),)),
+    ("They made me sous-chef, so long translator.", (facts.Fact(USER, "title", None),)),
+    ("I'm a secretary at Globex.", (facts.Fact(USER, "title", None),
+                                    facts.Fact(USER, "employer", None))),
+    ("Meet Miss Marple, our new border collie!", (facts.Fact(USER, "pet", None),)),
+    ("Halvard's daughter Anouk is 3 years old.", (facts.Fact("halvard", "age", "anouk"),)),
+    ("Caught up with Will today. He eats macrobiotic.", (facts.Fact("will", "diet", None),)),
+])
+def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == read
+    assert facts.read(text, facts.EDITION_4) != read
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("Oscar's son turned 9 last week.", (facts.Fact("oscar", "age", None),)),  # no child named
+    ("Meet Kiki, our new bearded dragon!", (facts.Fact(USER, "pet", None),)),
+    ("I have a primary school to visit.", ()),
+    ("Hang out with May 3rd in mind.", ()),
+])
+def test_the_fifth_edition_leaves_what_the_fourth_read_rightly(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == facts.read(text, facts.EDITION_4) == read

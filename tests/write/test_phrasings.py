@@ -214,16 +214,22 @@ def test_a_task_in_other_words_is_a_plan_and_closed_when_done(mem, clock, plan, 
     checked(mem)
 
 
-@pytest.mark.parametrize(("first", "then", "intro"), [
-    ("Dana works at Globex Inc.", "Dana left Globex Inc. for Initech.", "My name is Dana."),
-    ("I work at Globex.", "Left Globex for Oakridge & Partners last month.", None),
-    ("I work at Initech.", "I'm a air traffic controller at Kestrel Aerospace now.", None),
+@pytest.mark.parametrize(("first", "then", "intro", "before"), [
+    ("Dana works at Globex Inc.", "Dana left Globex Inc. for Initech.", "My name is Dana.",
+     gate.GATE_13),
+    ("I work at Globex.", "Left Globex for Oakridge & Partners last month.", None, gate.GATE_13),
+    ("I work at Initech.", "I'm a air traffic controller at Kestrel Aerospace now.", None,
+     gate.GATE_13),
+    ("I work as a paralegal.", "They made me air traffic controller, so long paralegal.", None,
+     gate.GATE_14),
+    ("I work as a dental hygienist.", "I'm a actuary now.", None, gate.GATE_14),
 ])
-def test_a_job_left_for_another_replaces_the_employer(mem, clock, monkeypatch, first, then,
-                                                      intro):
-    """gate-14 reads with the fact reader's fourth edition; a gate-13 log kept both and still
-    audits as it decided."""
-    for namespace, version in (("a", None), ("b", gate.GATE_13)):
+def test_a_job_changed_in_a_newer_editions_words_replaces_the_old(mem, clock, monkeypatch,
+                                                                  first, then, intro, before):
+    """gate-14 reads a job left for another (the fact reader's fourth edition), gate-15 a job
+    in "-ary" or one someone was made (the fifth); the gate before kept both and still audits
+    as it decided."""
+    for namespace, version in (("a", None), ("b", before)):
         with written_as(monkeypatch, version) if version else contextlib.nullcontext():
             if intro:
                 mem.remember(intro, namespace=namespace)
@@ -234,18 +240,27 @@ def test_a_job_left_for_another_replaces_the_employer(mem, clock, monkeypatch, f
     checked(mem)
 
 
-@pytest.mark.parametrize(("slip", "correction"), [
-    ("I live in Łódź.", "Actually, scratch that: it's Windhoek, not Łódź."),
+@pytest.mark.parametrize(("slip", "correction", "before"), [
+    ("I live in Łódź.", "Actually, scratch that: it's Windhoek, not Łódź.", gate.GATE_13),
     ("I started a new job at Ironwood & Co.",
-     "Oops, I got that wrong. I started at Oakridge & Partners, not Ironwood & Co."),
+     "Oops, I got that wrong. I started at Oakridge & Partners, not Ironwood & Co.",
+     gate.GATE_13),
+    # gate-15: a time with its minutes
+    ("My flight to Lisbon takes off at 13:50.", "No wait, I meant 9:10am, not 13:50.",
+     gate.GATE_14),
+    ("My flight to Nice leaves at 6:55pm.", "Oops, I got that wrong: I leave at 20:50, "
+     "not 6:55pm.", gate.GATE_14),
 ])
 def test_a_correction_takes_back_a_value_in_any_letters(mem, clock, monkeypatch, slip,
-                                                        correction):
+                                                        correction, before):
+    """A value in any letters or with "&" (gate-14), a time with its minutes (gate-15); the
+    gate before read no such value, kept the slip beside its correction, and still audits as
+    it decided."""
     said = mem.remember(slip, namespace="a")
     clock.advance(timedelta(seconds=30))
     mem.remember(correction, namespace="a")
     assert superseding_rules(mem, said.memory_id) == ["correction:taken_back"]
-    with written_as(monkeypatch, gate.GATE_13):  # gate-13 read no such value
+    with written_as(monkeypatch, before):
         kept = mem.remember(slip, namespace="b")
         clock.advance(timedelta(seconds=30))
         mem.remember(correction, namespace="b")
