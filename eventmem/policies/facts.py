@@ -336,6 +336,9 @@ _PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     ("title", rf"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? {_JOB_5}\b"
               r"(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"
               rf"|\bmade (?:me|him|her|them|us) (?:an? |the )?{_JOB_5}\b"),
+    # a home whose name holds an abbreviation ("I call St. Louis home")
+    ("residence", r"\bcall(?:s|ed|ing)? (?:[\w'.-]+ ){1,4}(?<!\bat )(?<!\bfrom )(?<!\bback )"
+                  r"(?<!\bthe )(?<!\bmy )home\b"),
 )}
 # Edition 4: a note of the user's job alone, "User: technical writer at Wonka Labs" (a job's
 # name, "at", a name): the employer and the title.
@@ -413,7 +416,8 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ("appointment", rf"\bappointment\b|\bseeing the (?:{_words(_APPOINTMENTS)})\b"
                         rf"|\b(?:seeing|see|visiting|visit) (?:the|my|a|an|his|her|their) "
                         rf"{_SPECIALIST}\b"),
-        ("departure", r"\bleav(?:e|es|ing) for\b|\bfly(?:ing)? (?:out )?to\b"),
+        ("departure", r"\bleav(?:e|es|ing) for\b|\bfly(?:ing)? (?:out )?to\b"
+                      r"|\bflight\b(?! attendants?\b)|\bdeparture\b"),
         ("relationship", r"\bseeing anyone\b|\bseeing someone\b|\brelationship\b|\bsingle\b"
                          r"|\bdating\b|\bmarried\b|\bengaged\b|\bpartner\b"
                          r"|\bwith (?:anyone|anybody|someone|somebody)\b"),
@@ -930,11 +934,13 @@ def read_question(text: str) -> Question | None:
     owner = question_owner(folded)
     if owner is None:
         return None
-    attribute = next((name for name, pattern in _QUESTION_FORMS if pattern.search(lowered)),
+    # A place named with "City" ("my flight to Ho Chi Minh City") asks about no city.
+    asked = _NAMED_CITY.sub(" ", folded).lower()
+    attribute = next((name for name, pattern in _QUESTION_FORMS if pattern.search(asked)),
                      None)
     if attribute is None:
         attribute = next((name for name, pattern in _COMPILED
-                          if name not in ("count", "age") and pattern.search(lowered)), None)
+                          if name not in ("count", "age") and pattern.search(asked)), None)
     if attribute is None:
         return None
     qualifier = None
@@ -960,6 +966,9 @@ def read_question(text: str) -> Question | None:
                             and w not in _CALENDAR and w not in _WHEN_WORDS
                             and w not in ("and", "either", "neither", "nor"))
     return Question(owner, attribute, qualifier, options)
+
+
+_NAMED_CITY: Final = lazy_re(rf"\b(?!(?:Which|What|The|A|Your|My)\b)(?:{CAP}[\w'.-]*\s+)+City\b")
 
 
 def question_owner(question: str) -> str | None:

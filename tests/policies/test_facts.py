@@ -681,6 +681,7 @@ def test_a_firms_name_holds_no_pet_in_the_fourth_edition(text: str) -> None:
     ("Meet Miss Marple, our new border collie!", (facts.Fact(USER, "pet", None),)),
     ("Halvard's daughter Anouk is 3 years old.", (facts.Fact("halvard", "age", "anouk"),)),
     ("Caught up with Will today. He eats macrobiotic.", (facts.Fact("will", "diet", None),)),
+    ("These days I call St. Louis home.", (facts.Fact(USER, "residence", None),)),
 ])
 def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets(
         text: str, read: tuple[facts.Fact, ...]) -> None:
@@ -697,3 +698,15 @@ def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets
 def test_the_fifth_edition_leaves_what_the_fourth_read_rightly(
         text: str, read: tuple[facts.Fact, ...]) -> None:
     assert facts.read(text) == facts.read(text, facts.EDITION_4) == read
+
+
+@pytest.mark.parametrize("question", [
+    "What is the departure time of the user's flight to Ho Chi Minh City?",
+    "What time was my flight to Salt Lake City leaving back on May 29th?",
+    "When does my flight to Québec City take off?",
+])
+def test_a_question_about_a_flight_to_a_city_named_so_asks_the_departure(question: str) -> None:
+    asked = facts.read_question(question)
+    assert asked is not None and asked.attribute == "departure"
+    assert facts.read_question("Which city do I live in?").attribute == "residence"
+    assert facts.read_question("Do I live in Mexico City?").attribute == "residence"
