@@ -340,6 +340,10 @@ _PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     ("residence", r"\bcall(?:s|ed|ing)? (?:[\w'.-]+ ){1,4}(?<!\bat )(?<!\bfrom )(?<!\bback )"
                   r"(?<!\bthe )(?<!\bmy )home\b"),
 )}
+# Edition 5: a flight attendant's job is no departure ("User: job title flight attendant").
+_FALSE_FRIENDS_5: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("departure", r"\bflight (?:attendants?|crew|instructors?|engineers?|dispatchers?|nurses?)\b"),
+)}
 # Edition 4: a note of the user's job alone, "User: technical writer at Wonka Labs" (a job's
 # name, "at", a name): the employer and the title.
 _NOTE: Final = lazy_re(r"^\s*(?:the )?user\s*:\s*", re.IGNORECASE)
@@ -998,6 +1002,8 @@ def _states(attribute: str, pattern: re.Pattern[str], lowered: str, edition: int
         lowered = _FALSE_FRIENDS_3[attribute].sub(" ", lowered)
     if edition >= EDITION_4 and attribute in _FALSE_FRIENDS_4:
         lowered = _FALSE_FRIENDS_4[attribute].sub(" ", lowered)
+    if edition >= EDITION_5 and attribute in _FALSE_FRIENDS_5:
+        lowered = _FALSE_FRIENDS_5[attribute].sub(" ", lowered)
     return pattern.search(lowered) is not None \
         or (edition >= EDITION_2 and attribute in _PHRASINGS
             and _PHRASINGS[attribute].search(lowered) is not None) \

@@ -26,6 +26,7 @@ from eventmem.policies import corrections, facts
 from eventmem.policies.facts import OTHER, USER, Fact, Question
 from eventmem.recall import channels as ch
 from eventmem.recall.plan import QueryPlan
+from eventmem.text.timeexpr import TimeRange
 from eventmem.write import readings
 from projections import Projections
 from projections.state import MemoryRecord
@@ -349,6 +350,11 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
         chosen = _corrected(chosen, memories, read, allowed)
         position = {mid: i for i, (mid, _, _) in enumerate(hits)}
         chosen.sort(key=lambda mid: position.get(mid, len(position)))  # stable: newest next
+        when = plan.time
+        if isinstance(when, TimeRange):
+            # "Which day was it set for on April 24?": what held then, before what was
+            # replaced by then or said only after.
+            chosen.sort(key=lambda mid: not _held(memories, mid, when))
     top = chosen[:_ON_TOP]
     signals_of = {mid: signals for mid, _, signals in hits}
     order = top + [mid for mid, _, _ in hits if mid not in top]
@@ -505,6 +511,16 @@ def _last_occasion(namespace_facts: NamespaceFacts, question: Question, at: int)
                             facts_of=namespace_facts.facts_of)
     found = search.stating(_search_words(question), dated=True)
     return _stating(namespace_facts, found, question)
+
+
+def _held(memories: Mapping[str, MemoryRecord], memory_id: str, when: TimeRange) -> bool:
+    """Whether the memory's value held at some time in ``when``: it began before the span
+    ended, and what replaced it (if anything) only after the span began."""
+    record = memories[memory_id]
+    if _start(record) >= when.end:
+        return False
+    later = memories.get(record.superseded_by) if record.superseded_by else None
+    return later is None or _start(later) > when.start
 
 
 def _start(record: MemoryRecord) -> int:

@@ -682,6 +682,7 @@ def test_a_firms_name_holds_no_pet_in_the_fourth_edition(text: str) -> None:
     ("Halvard's daughter Anouk is 3 years old.", (facts.Fact("halvard", "age", "anouk"),)),
     ("Caught up with Will today. He eats macrobiotic.", (facts.Fact("will", "diet", None),)),
     ("These days I call St. Louis home.", (facts.Fact(USER, "residence", None),)),
+    ("User: job title flight attendant", (facts.Fact(USER, "title", None),)),
 ])
 def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets(
         text: str, read: tuple[facts.Fact, ...]) -> None:

@@ -152,6 +152,25 @@ def test_at_a_valid_time_and_as_of_it_the_value_then_comes_first(tmp_path: Path)
             "I'm keto."
 
 
+def test_a_question_naming_a_day_gets_the_value_that_held_that_day(tmp_path: Path) -> None:
+    # As of a later time, both the replaced day and its replacement are known; the question
+    # names the day it asks about, when the replacement held, though the slip shares more words.
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "My dermatologist appointment is on Tuesday, the dermatologist said.")
+        _said(mem, clock, "The dermatologist switched my slot from Tuesday to Sunday.")
+        clock.advance(10 * DAY)
+        asked = clock.now().strftime("%-m/%-d/%Y")
+        question = f"Which day was my dermatologist appointment set for on {asked}?"
+        hits = mem.as_of(at=clock.now()).recall(question, namespace="n", k=3)
+        assert hits[0].text == "The dermatologist switched my slot from Tuesday to Sunday."
+        # The day before the change, the first was the day.
+        before = (T0 + 1.5 * DAY).strftime("%-m/%-d/%Y")
+        hits = mem.as_of(at=clock.now()).recall(
+            f"Which day was my dermatologist appointment set for on {before}?", namespace="n")
+        assert hits[0].text.startswith("My dermatologist appointment is on Tuesday")
+
+
 def test_a_question_about_no_attribute_is_left_to_relevance(tmp_path: Path) -> None:
     clock = eventmem.ManualClock(start=T0)
     with eventmem.open(tmp_path / "s", clock=clock) as mem:
