@@ -335,7 +335,8 @@ _JOB_5: Final = _JOB_4.replace("|ant|", "|ant|ary|")
 _PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     ("title", rf"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? {_JOB_5}\b"
               r"(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"
-              rf"|\bmade (?:me|him|her|them|us) (?:an? |the )?{_JOB_5}\b"),
+              rf"|\b(?:made (?:me|him|her|them|us)|(?:was|were|got|been|be|being) made) "
+              rf"(?:an? |the )?(?!redundant\b){_JOB_5}\b"),
     # a home whose name holds an abbreviation ("I call St. Louis home")
     ("residence", r"\bcall(?:s|ed|ing)? (?:[\w'.-]+ ){1,4}(?<!\bat )(?<!\bfrom )(?<!\bback )"
                   r"(?<!\bthe )(?<!\bmy )home\b"),
@@ -1106,8 +1107,9 @@ def values_of(text: str, edition: int = EDITION) -> frozenset[str]:
 # Edition 5: the words of a job named after a verb of being, "as" or "made me" ("I work as a
 # dental hygienist", "I'm a actuary now"): values, as the job words of the vocabulary are.
 _JOB_VALUE_5: Final = lazy_re(
-    rf"\b(?:is|am|i'm|im|was|became|become|becoming|now|as|made (?:me|him|her|them|us)) "
-    rf"(?:now )?(?:an? |the )?({_JOB_5})\b")
+    rf"\b(?:is|am|i'm|im|was|became|become|becoming|now|as|made (?:me|him|her|them|us)"
+    rf"|made) "
+    rf"(?:now )?(?:an? |the )?(?!redundant\b)({_JOB_5})\b")
 _WEEKDAYS: Final = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday".split())  # noqa: SIM905
 _MONTH_WORDS: Final = frozenset(
@@ -1132,7 +1134,8 @@ def bids_goodbye(text: str) -> bool:
     return _GOODBYE.search(text) is not None
 
 
-_GOODBYE: Final = lazy_re(r"\bmade (?:me|him|her|them|us) (?:an? |the )?[a-z]|\bso long\b"
+_GOODBYE: Final = lazy_re(r"\b(?:made (?:me|him|her|them|us)|(?:was|were|got|been) made) "
+                          r"(?:an? |the )?[a-z]|\bso long\b"
                           r"|\bgoodbye to\b|\bbye-bye\b", re.IGNORECASE)
 
 

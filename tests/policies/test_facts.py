@@ -676,6 +676,8 @@ def test_a_firms_name_holds_no_pet_in_the_fourth_edition(text: str) -> None:
     ("By day I'm a notary.", (facts.Fact(USER, "title", None),)),
     ("They made me air traffic controller, so long actuary.", (facts.Fact(USER, "title", None),)),
     ("They made me sous-chef, so long translator.", (facts.Fact(USER, "title", None),)),
+    ("Piet called earlier. Yesterday, he was made sous-chef.",
+     (facts.Fact("piet", "title", None),)),
     ("I'm a secretary at Globex.", (facts.Fact(USER, "title", None),
                                     facts.Fact(USER, "employer", None))),
     ("Meet Miss Marple, our new border collie!", (facts.Fact(USER, "pet", None),)),
@@ -695,6 +697,7 @@ def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets
     ("Meet Kiki, our new bearded dragon!", (facts.Fact(USER, "pet", None),)),
     ("I have a primary school to visit.", ()),
     ("Hang out with May 3rd in mind.", ()),
+    ("I was made redundant.", ()),
 ])
 def test_the_fifth_edition_leaves_what_the_fourth_read_rightly(
         text: str, read: tuple[facts.Fact, ...]) -> None:
