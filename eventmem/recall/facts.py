@@ -591,11 +591,14 @@ def _search_words(question: Question) -> str:
 
 
 def _names_an_option(text: str, question: Question) -> bool:
-    """A preference answers a question about its alternatives only if it names one of them."""
+    """A preference answers a question about its alternatives only if it names one of them: two
+    of their words when they are of several words ("city breaks or camping trips", four words,
+    is not answered by "road trips over train journeys", which shares one)."""
     if not question.options:
         return True
     words = set(text.lower().split())
-    return any(option in words or facts.singular(option) in words for option in question.options)
+    named = sum(option in words or facts.singular(option) in words for option in question.options)
+    return named >= (2 if len(question.options) >= 4 else 1)
 
 
 def _answers(fact: Fact, question: Question, owners: frozenset[str]) -> bool:

@@ -577,3 +577,16 @@ def test_where_a_rescheduled_appointment_ended_up_is_its_last_day(
                          namespace="n")
     hits = mem.recall("What day did my dentist appointment end up on?", namespace="n", k=3)
     assert hits[0].memory_id == fixed.memory_id
+
+
+def test_a_preference_between_things_of_several_words_is_answered_by_one_naming_them(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    # The later preference shares only "trips" with the question's alternatives: it answers
+    # another question. One naming a single-word alternative still answers its question.
+    _said(mem, clock, "Honestly it's camping trips over city breaks, always.",
+          "I'd take train journeys over road trips any day.", "Matcha for me, never espresso.")
+    hits = mem.recall("Between city breaks and camping trips, which do I favour?",
+                      namespace="n", k=3)
+    assert hits[0].text == "Honestly it's camping trips over city breaks, always."
+    assert mem.recall("Do I prefer espresso or matcha?", namespace="n")[0].text == \
+        "Matcha for me, never espresso."
