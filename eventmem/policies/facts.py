@@ -337,6 +337,8 @@ _PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
               r"(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"
               rf"|\b(?:made (?:me|him|her|them|us)|(?:was|were|got|been|be|being) made) "
               rf"(?:an? |the )?(?!redundant\b){_JOB_5}\b"),
+    # a hometown with "originally" after it ("User: from Aix-en-Provence originally")
+    ("hometown", r"\bfrom (?:[\w'.-]+ ){1,4}originally\s*(?:[.!,;]|$)"),
     # a home whose name holds an abbreviation ("I call St. Louis home")
     ("residence", r"\bcall(?:s|ed|ing)? (?:[\w'.-]+ ){1,4}(?<!\bat )(?<!\bfrom )(?<!\bback )"
                   r"(?<!\bthe )(?<!\bmy )home\b"),
