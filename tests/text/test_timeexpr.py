@@ -83,6 +83,14 @@ def test_a_date_in_digits_in_a_question_is_that_day(text: str, start: int) -> No
     assert span(text) == (start, start + MICROS_PER_DAY)
 
 
+@given(st.dates(min_value=date(1990, 1, 1), max_value=date(2060, 12, 31)))
+def test_any_day_written_in_digits_is_that_day(when: date) -> None:
+    start = to_micros(datetime(when.year, when.month, when.day, tzinfo=UTC))
+    for text in (f"what happened on {when.month}/{when.day}/{when.year}?",
+                 f"as of {when.day:02d}.{when.month:02d}.{when.year}"):
+        assert span(text) == (start, start + MICROS_PER_DAY), text
+
+
 @pytest.mark.parametrize("text", ["add 1/2 cup of sugar", "score was 3/4", "on 2/30/2023"])
 def test_digits_that_are_no_date_are_not_read_as_one(text: str) -> None:
     found = find_time(text, NOW)
