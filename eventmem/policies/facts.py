@@ -883,6 +883,20 @@ _PEOPLE: Final = _RELATIVES | frozenset(
     "guy girl boy man woman lady person baby babies kids boss client neighbor".split())  # noqa: SIM905
 
 
+def subject_of(text: str, edition: int = EDITION) -> str | None:
+    """Whose statement ``text`` is: its first sentence's owner (USER, a name, OTHER), or, when
+    that sentence says only whom the speaker met ("Caught up with Dana today.") and the next
+    opens with he or she, the one met, as :func:`read` takes it; None for a text of no
+    sentence."""
+    parts = sentences(text, edition)
+    if not parts:
+        return None
+    owner = owner_of(parts[0], edition)
+    if owner == USER and len(parts) > 1 and _PERSONAL_PRONOUN.match(parts[1]):
+        return _last_named(parts[0], edition) or owner
+    return owner
+
+
 def _last_named(sentence: str, edition: int = EDITION) -> str | None:
     """The last person ``sentence`` names, lower-cased ("Caught up with Dana today" -> "dana"),
     or None: its subject name, or a capitalised word after the first that is not a weekday, a

@@ -549,7 +549,8 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
     namespace_facts = NamespaceFacts(views, namespace, read, allowed, names_from_all=True)
     planned = [mid for mid, _, _ in hits if memories[mid].kind == "plan"]
     texts = read(planned)
-    whose = dict(zip(planned, (_plan_owner(text) for text in texts), strict=True))
+    whose = dict(zip(planned, (facts.subject_of(text) if text else None for text in texts),
+                     strict=True))
     # A to-do list is what there is to get done ("I need to file my tax return by May 12"); an
     # occasion in the calendar ("My physio appointment is on Wednesday", a flight) is only to be
     # attended: within each group, tasks come before occasions.
@@ -564,24 +565,24 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
         mine = {USER, owner}
     else:
         mine = {USER}
+    # A user has one name: of several names passing for the user's, only the best shown
+    # (see NamespaceFacts.owners) has its plans among the user's.
+    passing = sorted({who for who in whose.values() if who not in (None, USER, OTHER)
+                      and namespace_facts.is_user(who)})
+    if len(passing) > 1:
+        best = max(namespace_facts.evidence(name) for name in passing)
+        passing = [name for name in passing if namespace_facts.evidence(name) == best]
+    mine |= set(passing)
 
     def group(memory_id: str) -> int:
         who = whose.get(memory_id)
         if who is None or who == OTHER:
             return 2
-        return 0 if who in mine or namespace_facts.is_user(who) else 1
+        return 0 if who in mine else 1
 
     order = sorted(range(len(hits)),
                    key=lambda i: (group(hits[i][0]), hits[i][0] in occasions, i))
     return [(hits[j][0], hits[i][1], hits[j][2]) for i, j in enumerate(order)]
-
-
-def _plan_owner(text: str | None) -> str | None:
-    """Whose plan a memory's first sentence states (USER, a name, OTHER), None if unknown."""
-    if not text:
-        return None
-    first = facts.sentences(text)
-    return facts.owner_of(first[0]) if first else None
 
 
 def _search_words(question: Question) -> str:

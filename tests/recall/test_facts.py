@@ -246,6 +246,21 @@ def test_a_to_do_question_gets_the_users_plans_before_someone_elses(
     assert asked[0].text == "Kofi needs to sort out their wedding venue soon."
 
 
+def test_a_to_do_question_gets_only_the_plans_of_the_name_best_shown_to_be_the_users(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    # Both Vera and Lorcan are the subject of enough memories to pass for the user's name;
+    # Vera of more, so Lorcan's plan is someone else's, after the user's own.
+    _said(mem, clock, "Caught up with Vera today. She moved to Lyon.",
+          "Had lunch with Vera. She works at Globex.", "Vera called earlier. She drives a Kia.",
+          "Vera uses a Pixel 8.", "Lorcan got engaged last weekend.",
+          "Lorcan got a job offer from Initech.", "Lorcan is seeing someone new.",
+          "Lorcan needs to sort out the piano tuner soon.",
+          "Caught up with Vera today. She has to file the expense report by May 20.")
+    hits = mem.recall("Do I have anything due soon?", namespace="n", k=5)
+    assert hits[0].text == "Caught up with Vera today. She has to file the expense report by " \
+        "May 20."
+
+
 def test_a_hit_stating_the_attribute_counts_though_the_search_missed_it(
         mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     """"into" is not kept by the text index, so the hobby's search cannot find "I'm really into
