@@ -191,13 +191,20 @@ class NamespaceFacts:
         return None
 
     def owners(self, owner: str, found: Mapping[str, tuple[str, tuple[Fact, ...]]],
-               *, one_name: bool = False) -> frozenset[str]:
+               *, one_name: bool = False, rivals: Iterable[str] = ()) -> frozenset[str]:
         """Whose facts are ``owner``'s: the user and the user's names for the user or a name
         that is the user's (looked for among the names ``found`` states facts of); the name
         alone for anyone else. ``one_name``: of several names that pass for the user's, only
-        the best shown (see :meth:`evidence`)."""
+        the best shown (see :meth:`evidence`), ``rivals`` (more names at hand) competing."""
         if owner == USER:
             names = [name for name in sorted(_named(found)) if self.is_user(name)]
+            if one_name and names:
+                # A name the newest memories state facts of is no evidence by being there,
+                # but one the subject of more memories than any found outshines them (only
+                # by that count: not by how many of those state facts).
+                most = max(self.evidence(name)[0] for name in names)
+                names += [name for name in sorted(set(rivals) - set(names) - {USER, OTHER})
+                          if self.is_user(name) and self.evidence(name)[0] > most]
             if one_name and len(names) > 1:
                 # A user has one name. Others talked about as often pass the inference too
                 # ("Fatima is seeing someone new", "Fatima got a new job", ...), and their facts
@@ -397,7 +404,8 @@ def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tup
         return []
     # Whose a name is weighs the names the search found, not whoever the newest memories name.
     searched = {mid: read for mid, read in found.items() if mid not in namespace_facts.added}
-    owners = namespace_facts.owners(question.owner, searched, one_name=True)
+    owners = namespace_facts.owners(question.owner, searched, one_name=True,
+                                    rivals=_named(found))
     chosen = _stating_of(found, question, owners)
     if not chosen and USER not in owners and question.owner != OTHER and \
             namespace_facts.may_be_user(question.owner, _named(searched), asked=True):

@@ -261,6 +261,19 @@ def test_a_to_do_question_gets_only_the_plans_of_the_name_best_shown_to_be_the_u
         "May 20."
 
 
+def test_a_name_in_the_newest_memories_better_shown_to_be_the_users_outshines_one_found(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    # Kenji is the subject of three memories, Priya of five: Priya is the user's name, and her
+    # newest title (in words the title search does not use) answers, not Kenji's promotion.
+    _said(mem, clock, "I work as a project coordinator.", "Priya moved to Leeds.",
+          "Kenji got engaged last weekend.", "Priya drives a Kia.",
+          "Kenji is seeing someone new.", "Priya uses a Pixel 8.",
+          "Priya has to renew the passport by May 9.", "Kenji got promoted to payroll specialist.",
+          "Priya is now a radiographer.")
+    hits = mem.recall("What is my job title?", namespace="n", k=3)
+    assert hits[0].text == "Priya is now a radiographer."
+
+
 def test_a_hit_stating_the_attribute_counts_though_the_search_missed_it(
         mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     """"into" is not kept by the text index, so the hobby's search cannot find "I'm really into
