@@ -331,7 +331,8 @@ _PHRASINGS_4: Final = {name: lazy_re(pattern) for name, pattern in (
 )}
 # Edition 5: jobs named by "-ary" too ("actuary", "notary", "secretary"), and a job someone was
 # made ("They made me air traffic controller, so long actuary").
-_JOB_5: Final = _JOB_4.replace("|ant|", "|ant|ary|")
+_JOB_5: Final = _JOB_4.replace("|ant|", "|ant|ary|").replace(
+    "|agent)", "|agent|" + "|".join(sorted(_JOBS.split(), key=len, reverse=True)) + ")")
 _PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     ("title", rf"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? {_JOB_5}\b"
               r"(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"
@@ -352,6 +353,9 @@ _FALSE_FRIENDS_5: Final = {name: lazy_re(pattern) for name, pattern in (
 _NOTE: Final = lazy_re(r"^\s*(?:the )?user\s*:\s*", re.IGNORECASE)
 _JOB_AT: Final = lazy_re(r"^(?i:an? )?(?!(?i:dinner|supper|breakfast|brunch|lunch|party|"
                          rf"drinks|coffee)\b)(?i:{_JOB_4}) at (?:the )?[A-Z\d]")
+# Edition 5: the same of a job named by any word of the vocabulary ("User: paralegal at X").
+_JOB_AT_5: Final = lazy_re(r"^(?i:an? )?(?!(?i:dinner|supper|breakfast|brunch|lunch|party|"
+                           rf"drinks|coffee)\b)(?i:{_JOB_5}) at (?:the )?[A-Z\d]")
 # Edition 4: an allergy is the one's it affects, named as the object ("Shellfish gives me hives",
 # "Mustard seed give me a bad reaction": the speaker's, though the sentence opens with the food).
 _AFFECTS: Final = lazy_re(
@@ -824,7 +828,8 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
         if edition >= EDITION_2 and _KIN_IS_NAME.search(sentence) \
                 and all(f.attribute != "family" for f in facts):
             facts.append(Fact(owner, "family", _qualifier("family", lowered)))  # "... is Victor"
-        if noted and owner == USER and _JOB_AT.match(sentence):  # "User: nurse at Mercy"
+        if noted and owner == USER and (_JOB_AT_5 if edition >= EDITION_5 else _JOB_AT).match(
+                sentence):  # "User: nurse at Mercy"
             facts += [Fact(owner, a, None) for a in ("title", "employer")
                       if all(f.attribute != a for f in facts)]
         if _JOINED.search(sentence) and all(f.attribute != "employer" for f in facts):

@@ -686,6 +686,8 @@ def test_a_firms_name_holds_no_pet_in_the_fourth_edition(text: str) -> None:
     ("These days I call St. Louis home.", (facts.Fact(USER, "residence", None),)),
     ("User: job title flight attendant", (facts.Fact(USER, "title", None),)),
     ("User: from Aix-en-Provence originally", (facts.Fact(USER, "hometown", None),)),
+    ("User: paralegal at Moreau & Fils", (facts.Fact(USER, "title", None),
+                                          facts.Fact(USER, "employer", None))),
 ])
 def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets(
         text: str, read: tuple[facts.Fact, ...]) -> None:
