@@ -309,6 +309,9 @@ _COMPANY: Final = (
 # A job's name of up to three words, by the form of its last ("air traffic controller").
 _JOB_4: Final = (r"(?:[a-z]+[- ]){0,2}(?:[a-z]+(?:ist|er|or|ian|ant|grapher|ologist)|chef|nurse|"
                  r"partner|pilot|clerk|guard|agent)")
+# "He calls Tel Aviv home": up to four words of ``word`` characters between (not "at home").
+_CALLS_HOME: Final = (r"\bcall(?:s|ed|ing)? (?:{word}+ ){{1,4}}(?<!\bat )(?<!\bfrom )"
+                      r"(?<!\bback )(?<!\bthe )(?<!\bmy )home\b")
 _PHRASINGS_4: Final = {name: lazy_re(pattern) for name, pattern in (
     # (within one sentence, whose abbreviations keep their full stops: "Inc.")
     ("employer", rf"\bleft\b[^;!?]*?{_COMPANY}[^;!?]*?\bfor\b"
@@ -324,8 +327,7 @@ _PHRASINGS_4: Final = {name: lazy_re(pattern) for name, pattern in (
               r"galaxy [a-z]?\d+|iphone|handset)\b"),
     # a home of several words, whoever calls it so ("He calls Tel Aviv home now", "I call Ho
     # Chi Minh City home")
-    ("residence", r"\bcall(?:s|ed|ing)? (?:[\w'-]+ ){1,4}(?<!\bat )(?<!\bfrom )(?<!\bback )"
-                  r"(?<!\bthe )(?<!\bmy )home\b"),
+    ("residence", _CALLS_HOME.format(word=r"[\w'-]")),
     ("title", rf"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? {_JOB_4}\b"
               r"(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"),
 )}
@@ -341,8 +343,7 @@ _PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     # a hometown with "originally" after it ("User: from Aix-en-Provence originally")
     ("hometown", r"\bfrom (?:[\w'.-]+ ){1,4}originally\s*(?:[.!,;]|$)"),
     # a home whose name holds an abbreviation ("I call St. Louis home")
-    ("residence", r"\bcall(?:s|ed|ing)? (?:[\w'.-]+ ){1,4}(?<!\bat )(?<!\bfrom )(?<!\bback )"
-                  r"(?<!\bthe )(?<!\bmy )home\b"),
+    ("residence", _CALLS_HOME.format(word=r"[\w'.-]")),
 )}
 # Edition 5: a flight attendant's job is no departure ("User: job title flight attendant").
 _FALSE_FRIENDS_5: Final = {name: lazy_re(pattern) for name, pattern in (
@@ -1128,8 +1129,7 @@ def values_of(text: str, edition: int = EDITION) -> frozenset[str]:
 # Edition 5: the words of a job named after a verb of being, "as" or "made me" ("I work as a
 # dental hygienist", "I'm a actuary now"): values, as the job words of the vocabulary are.
 _JOB_VALUE_5: Final = lazy_re(
-    rf"\b(?:is|am|i'm|im|was|became|become|becoming|now|as|made (?:me|him|her|them|us)"
-    rf"|made) "
+    r"\b(?:is|am|i'm|im|was|became|become|becoming|now|as|made(?: me| him| her| them| us)?) "
     rf"(?:now )?(?:an? |the )?(?!redundant\b)({_JOB_5})\b")
 _WEEKDAYS: Final = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday".split())  # noqa: SIM905

@@ -205,18 +205,24 @@ class NamespaceFacts:
                 most = max(self.evidence(name)[0] for name in names)
                 names += [name for name in sorted(set(rivals) - set(names) - {USER, OTHER})
                           if self.is_user(name) and self.evidence(name)[0] > most]
-            if one_name and len(names) > 1:
-                # A user has one name. Others talked about as often pass the inference too
-                # ("Fatima is seeing someone new", "Fatima got a new job", ...), and their facts
-                # would answer for the user's; the user's own name is the one most stated of.
-                best = max(self.evidence(name) for name in names)
-                names = [name for name in names if self.evidence(name) == best]
+            if one_name:
+                names = self.best_shown(names)
             return frozenset({USER, *names})
         if owner != OTHER and self.is_user(owner):
             if one_name and self._outshone(owner, found):
                 return frozenset({owner})
             return frozenset({USER, owner})
         return frozenset({owner})
+
+    def best_shown(self, names: Sequence[str]) -> list[str]:
+        """Of ``names`` passing for the user's, those best shown to be (see :meth:`evidence`).
+        A user has one name. Others talked about as often pass the inference too ("Fatima is
+        seeing someone new", "Fatima got a new job", ...), and their facts or plans would count
+        as the user's; the user's own name is the one most stated of."""
+        if len(names) < 2:
+            return list(names)
+        best = max(self.evidence(name) for name in names)
+        return [name for name in names if self.evidence(name) == best]
 
     def _outshone(self, name: str, found: Mapping[str, tuple[str, tuple[Fact, ...]]]) -> bool:
         """Whether another name ``found`` states facts of passes for the user's and is better
@@ -573,14 +579,11 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
         mine = {USER, owner}
     else:
         mine = {USER}
-    # A user has one name: of several names passing for the user's, only the best shown
-    # (see NamespaceFacts.owners) has its plans among the user's.
-    passing = sorted({who for who in whose.values() if who not in (None, USER, OTHER)
-                      and namespace_facts.is_user(who)})
-    if len(passing) > 1:
-        best = max(namespace_facts.evidence(name) for name in passing)
-        passing = [name for name in passing if namespace_facts.evidence(name) == best]
-    mine |= set(passing)
+    # A user has one name: of several names passing for the user's, only the best shown has
+    # its plans among the user's.
+    mine |= set(namespace_facts.best_shown(sorted(
+        {who for who in whose.values()
+         if who not in (None, USER, OTHER) and namespace_facts.is_user(who)})))
 
     def group(memory_id: str) -> int:
         who = whose.get(memory_id)
