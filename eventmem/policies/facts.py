@@ -45,8 +45,10 @@ new role at a company, being employed as something and feeling better for what t
 also reads jobs ending in "-ary" ("a actuary", "a notary") and a job someone was made ("They made
 me air traffic controller"), the age of someone else's child named ("Oscar's son Leo is 9" is
 Leo's age), a pet of several words introduced as new ("Meet Miss Marple, our new border collie!"
-is the speaker's), and a modal that is a name after "with" ("Caught up with Will today. He eats
-macrobiotic." is Will's diet; see :data:`_PHRASINGS_5`).
+is the speaker's), a modal that is a name after "with" ("Caught up with Will today. He eats
+macrobiotic." is Will's diet; see :data:`_PHRASINGS_5`), hyphened words in alternatives and in a
+job at a company ("late check-outs over early check-ins", "a sous-chef at Saltmarsh
+Ventures"), and a change of job by the job left ("I went from actuary to sommelier").
 
 Pure and deterministic: regexes over the text, no model.
 """
@@ -337,7 +339,8 @@ _JOB_5: Final = _JOB_4.replace("|ant|", "|ant|ary|").replace(
     "|agent)", "|agent|" + "|".join(sorted(_JOBS.split(), key=len, reverse=True)) + ")")
 _PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     ("title", rf"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? {_JOB_5}\b"
-              r"(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"
+              r"(?= (?:now|at|by trade|for a living|these days|on|since|as of|effective)\b"
+              r"|[.!]?$)"
               rf"|\b(?:made (?:me|him|her|them|us)|(?:was|were|got|been|be|being) made) "
               rf"(?:an? |the )?(?!redundant\b){_JOB_5}\b"),
     # a hometown with "originally" after it ("User: from Aix-en-Provence originally")
@@ -349,6 +352,16 @@ _PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
 _FALSE_FRIENDS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     ("departure", r"\bflight (?:attendants?|crew|instructors?|engineers?|dispatchers?|nurses?)\b"),
 )}
+# Edition 5: hyphened words where the phrasings read words of letters alone: alternatives
+# ("late check-outs over early check-ins, always") and a job at a company ("I'm a sous-chef at
+# Saltmarsh Ventures"). For these attributes a sentence is read with a hyphen between letters
+# dropped: "check-outs" is then one word, as "checkouts" would be.
+_HYPHEN_IN_WORD: Final = lazy_re(r"(?<=[a-z])-(?=[a-z])")
+_HYPHENS_DROPPED_5: Final = frozenset({"preference", "employer"})
+# Edition 5: a change of job by the job left ("I went from actuary to HR business partner",
+# "from quantity surveyor to sommelier"), read in the sentence as written: a job is written in
+# lower case, a place left ("from Manchester to Leeds") is not.
+_CAREER_MOVE_5: Final = lazy_re(rf"\bfrom (?:an? |being an? )?{_JOB_5} to\b")
 # Edition 4: a note of the user's job alone, "User: technical writer at Wonka Labs" (a job's
 # name, "at", a name): the employer and the title.
 _NOTE: Final = lazy_re(r"^\s*(?:the )?user\s*:\s*", re.IGNORECASE)
@@ -518,6 +531,9 @@ _CALENDAR: Final = frozenset(
     june july august september october november december christmas easter assistant
     """.split())  # noqa: SIM905
 _NOUN: Final = lazy_re(r"[a-z]+")
+# Words of letters in any alphabet: a question's alternatives ("Would Dörte rather have espresso
+# or matcha?" asks of "espresso" and "matcha", not of "rte").
+_LETTERS: Final = lazy_re(r"[^\W\d_]+")
 _WHEN_WORDS: Final = frozenset(
     """
     back ago last earlier before after since during until year years month months week weeks
@@ -833,6 +849,9 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
                 sentence):  # "User: nurse at Mercy"
             facts += [Fact(owner, a, None) for a in ("title", "employer")
                       if all(f.attribute != a for f in facts)]
+        if edition >= EDITION_5 and _CAREER_MOVE_5.search(sentence) \
+                and all(f.attribute != "title" for f in facts):
+            facts.append(Fact(owner, "title", None))  # "I went from actuary to sommelier"
         if _JOINED.search(sentence) and all(f.attribute != "employer" for f in facts):
             facts.append(Fact(owner, "employer", None))  # "Sam joined Globex"
         if names.seeing.search(sentence) and all(f.attribute != "relationship" for f in facts):
@@ -988,7 +1007,7 @@ def read_question(text: str) -> Question | None:
     options: frozenset[str] = frozenset()
     if attribute == "preference":
         # The alternatives, not the words of when ("... better back on March 7th?").
-        options = frozenset(w for w in _NOUN.findall(lowered)
+        options = frozenset(w for w in _LETTERS.findall(lowered)
                             if w not in _QUESTION_STOP and len(w) > 2 and w != owner
                             and w not in _CALENDAR and w not in _WHEN_WORDS
                             and w not in ("and", "either", "neither", "nor"))
@@ -996,6 +1015,22 @@ def read_question(text: str) -> Question | None:
 
 
 _NAMED_CITY: Final = lazy_re(rf"\b(?!(?:Which|What|The|A|Your|My)\b)(?:{CAP}[\w'.-]*\s+)+City\b")
+
+
+def options_named(text: str, question: Question) -> int:
+    """How many of a preference question's alternatives (:attr:`Question.options`) ``text``
+    names in a sentence stating a preference (most of any one), its words read as the
+    question's are: letters alone, so "check-ins," names "check" and "ins", and a plural names
+    its singular. "Jake likes aisle seats over window seats now. He told me this morning."
+    names no "morning runs"."""
+    def named(sentence: str) -> int:
+        words = set(_LETTERS.findall(sentence.lower()))
+        return sum(option in words or singular(option) in words for option in question.options)
+
+    stating = [sentence for sentence in sentences(text)
+               if _states("preference", _BY_ATTRIBUTE["preference"],
+                          _plain(sentence.lower()), EDITION)]
+    return max(map(named, stating or [text]), default=0)
 
 
 def question_owner(question: str) -> str | None:
@@ -1027,6 +1062,8 @@ def _states(attribute: str, pattern: re.Pattern[str], lowered: str, edition: int
         lowered = _FALSE_FRIENDS_4[attribute].sub(" ", lowered)
     if edition >= EDITION_5 and attribute in _FALSE_FRIENDS_5:
         lowered = _FALSE_FRIENDS_5[attribute].sub(" ", lowered)
+    if edition >= EDITION_5 and attribute in _HYPHENS_DROPPED_5:
+        lowered = _HYPHEN_IN_WORD.sub("", lowered)
     return pattern.search(lowered) is not None \
         or (edition >= EDITION_2 and attribute in _PHRASINGS
             and _PHRASINGS[attribute].search(lowered) is not None) \

@@ -688,6 +688,15 @@ def test_a_firms_name_holds_no_pet_in_the_fourth_edition(text: str) -> None:
     ("User: from Aix-en-Provence originally", (facts.Fact(USER, "hometown", None),)),
     ("User: paralegal at Moreau & Fils", (facts.Fact(USER, "title", None),
                                           facts.Fact(USER, "employer", None))),
+    ("Honestly it's late check-outs over early check-ins, always.",
+     (facts.Fact(USER, "preference", None),)),
+    ("I'm a sous-chef at Saltmarsh Ventures.", (facts.Fact(USER, "title", None),
+                                                facts.Fact(USER, "employer", None))),
+    ("I went from actuary to HR business partner this month.",
+     (facts.Fact(USER, "title", None),)),
+    ("I went from quantity surveyor to sommelier this month.",
+     (facts.Fact(USER, "title", None),)),
+    ("Dorcas is now a dental hygienist on 2025-04-15.", (facts.Fact("dorcas", "title", None),)),
 ])
 def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets(
         text: str, read: tuple[facts.Fact, ...]) -> None:
@@ -701,10 +710,29 @@ def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets
     ("I have a primary school to visit.", ()),
     ("Hang out with May 3rd in mind.", ()),
     ("I was made redundant.", ()),
+    ("I went from Manchester to Leicester this month.", ()),  # places are capitalised
+    ("My well-being is at stake.", ()),
+    ("I went from nurse to teacher this month.", (facts.Fact(USER, "title", None),)),
 ])
 def test_the_fifth_edition_leaves_what_the_fourth_read_rightly(
         text: str, read: tuple[facts.Fact, ...]) -> None:
     assert facts.read(text) == facts.read(text, facts.EDITION_4) == read
+
+
+def test_a_preference_names_the_alternatives_of_a_question_in_their_words() -> None:
+    asked = facts.read_question("Early check-ins or late check-outs: which do I like more?")
+    assert asked is not None and asked.options == {"early", "late", "check", "ins", "outs"}
+    assert facts.options_named("Late check-outs over early check-ins, always.", asked) == 5
+    assert facts.options_named("Early nights over late parties.", asked) == 2
+    tea = facts.read_question("Do I like coffee or tea better?")
+    assert tea is not None and facts.options_named("It's tea, always.", tea) == 1
+    # A word of another sentence is no alternative named ("this morning" is when).
+    runs = facts.read_question("Did I like evening runs or morning runs better back in April?")
+    assert runs is not None and facts.options_named(
+        "Jake likes aisle seats over window seats now. He told me this morning.", runs) == 0
+    # A name's letters are one word, not an alternative ("Dörte" holds no "rte").
+    coffee = facts.read_question("Would Dörte rather have espresso or matcha?")
+    assert coffee is not None and coffee.options == {"espresso", "matcha"}
 
 
 @pytest.mark.parametrize("question", [
