@@ -198,21 +198,35 @@ class NamespaceFacts:
         the best shown (see :meth:`evidence`), ``rivals`` (more names at hand) competing."""
         if owner == USER:
             names = [name for name in sorted(_named(found)) if self.is_user(name)]
-            if one_name and names:
-                # A name the newest memories state facts of is no evidence by being there,
-                # but one the subject of more memories than any found outshines them (only
-                # by that count: not by how many of those state facts).
-                most = max(self.evidence(name)[0] for name in names)
-                names += [name for name in sorted(set(rivals) - set(names) - {USER, OTHER})
-                          if self.is_user(name) and self.evidence(name)[0] > most]
             if one_name:
-                names = self.best_shown(names)
+                names = self.one_name(names, rivals)
             return frozenset({USER, *names})
         if owner != OTHER and self.is_user(owner):
             if one_name and self._outshone(owner, found):
                 return frozenset({owner})
             return frozenset({USER, owner})
         return frozenset({owner})
+
+    def one_name(self, names: Sequence[str], rivals: Iterable[str] = ()) -> list[str]:
+        """Of ``names`` passing for the user's, the best shown (see :meth:`best_shown`), with
+        ``rivals`` (more names at hand, such as those the newest memories state facts of)
+        competing. A rival is no evidence by being at hand, but one the subject of more
+        memories than any of ``names`` outshines them (only by that count: not by how many of
+        those state facts)."""
+        names = list(names)
+        if names:
+            most = max(self.evidence(name)[0] for name in names)
+            names += [name for name in sorted(set(rivals) - set(names) - {USER, OTHER})
+                      if self.is_user(name) and self.evidence(name)[0] > most]
+        return self.best_shown(names)
+
+    def newest_named(self) -> set[str]:
+        """The names the namespace's ``recent`` newest memories (that may be returned) state
+        facts of."""
+        index = self.views.text.indexes.get(self.namespace)
+        ids = self._newest(index.ids if index is not None else ())
+        return {f.owner for text in self.read(ids) if text is not None
+                for f in self.facts_of(text)} - {USER, OTHER}
 
     def best_shown(self, names: Sequence[str]) -> list[str]:
         """Of ``names`` passing for the user's, those best shown to be (see :meth:`evidence`).
@@ -367,6 +381,7 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
         if isinstance(when, TimeRange):
             # "Which day was it set for on April 24?": what held then, before what was
             # replaced by then or said only after.
+            chosen = _replaced_by_then(chosen, memories, when)
             chosen.sort(key=lambda mid: not _held(memories, mid, when))
     top = chosen[:_ON_TOP]
     signals_of = {mid: signals for mid, _, signals in hits}
@@ -527,6 +542,30 @@ def _last_occasion(namespace_facts: NamespaceFacts, question: Question, at: int)
     return _stating(namespace_facts, found, question)
 
 
+def _replaced_by_then(chosen: list[str], memories: Mapping[str, MemoryRecord],
+                      when: TimeRange) -> list[str]:
+    """``chosen`` with each memory replaced before ``when`` began followed to what replaced it
+    (down the chain, while each was replaced before then): the value that held then. The write
+    gate judged the two the same fact, though the replacement may say it in words the asked
+    owner's facts are not read from ("My physio appointment is on Sunday", then "Felix's physio
+    appointment is now on Wednesday", Felix being the user). What replaced it need not be valid
+    at the time asked itself: an appointment whose day has passed held until its day."""
+    out: list[str] = []
+    for memory_id in chosen:
+        answer, seen = memory_id, {memory_id}
+        while True:
+            later = memories[answer].superseded_by
+            record = memories.get(later) if later is not None else None
+            if later is None or record is None or later in seen \
+                    or record.status in _GONE or _start(record) > when.start:
+                break
+            answer = later
+            seen.add(later)
+        if answer not in out:
+            out.append(answer)
+    return out
+
+
 def _held(memories: Mapping[str, MemoryRecord], memory_id: str, when: TimeRange) -> bool:
     """Whether the memory's value held at some time in ``when``: it began before the span
     ended, and what replaced it (if anything) only after the span began."""
@@ -560,7 +599,8 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
     if plan.intent != "todo" or owner is None or owner == OTHER:
         return hits
     memories = views.state.memories
-    namespace_facts = NamespaceFacts(views, namespace, read, allowed, names_from_all=True)
+    namespace_facts = NamespaceFacts(views, namespace, read, allowed, names_from_all=True,
+                                     recent=_RECENT)
     planned = [mid for mid, _, _ in hits if memories[mid].kind == "plan"]
     texts = read(planned)
     whose = dict(zip(planned, (facts.subject_of(text) if text else None for text in texts),
@@ -580,10 +620,12 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
     else:
         mine = {USER}
     # A user has one name: of several names passing for the user's, only the best shown has
-    # its plans among the user's.
-    mine |= set(namespace_facts.best_shown(sorted(
-        {who for who in whose.values()
-         if who not in (None, USER, OTHER) and namespace_facts.is_user(who)})))
+    # its plans among the user's; a name the newest memories show better (the user's, whose
+    # own plans are done) outshines a friend's that passes too.
+    named = sorted({who for who in whose.values()
+                    if who not in (None, USER, OTHER) and namespace_facts.is_user(who)})
+    if named:
+        mine |= set(namespace_facts.one_name(named, namespace_facts.newest_named()))
 
     def group(memory_id: str) -> int:
         who = whose.get(memory_id)
@@ -591,8 +633,11 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
             return 2
         return 0 if who in mine else 1
 
+    # What the user said comes before what the dream cycle derived from it (as for attribute
+    # questions, see asked_first): a summary restates several plans, done ones among them.
     order = sorted(range(len(hits)),
-                   key=lambda i: (group(hits[i][0]), hits[i][0] in occasions, i))
+                   key=lambda i: (group(hits[i][0]), memories[hits[i][0]].source == DERIVED,
+                                  hits[i][0] in occasions, i))
     return [(hits[j][0], hits[i][1], hits[j][2]) for i, j in enumerate(order)]
 
 
@@ -608,9 +653,7 @@ def _names_an_option(text: str, question: Question) -> bool:
     is not answered by "road trips over train journeys", which shares one)."""
     if not question.options:
         return True
-    words = set(text.lower().split())
-    named = sum(option in words or facts.singular(option) in words for option in question.options)
-    return named >= (2 if len(question.options) >= 4 else 1)
+    return facts.options_named(text, question) >= (2 if len(question.options) >= 4 else 1)
 
 
 def _answers(fact: Fact, question: Question, owners: frozenset[str]) -> bool:

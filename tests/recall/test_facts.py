@@ -171,6 +171,32 @@ def test_a_question_naming_a_day_gets_the_value_that_held_that_day(tmp_path: Pat
         assert hits[0].text.startswith("My dermatologist appointment is on Tuesday")
 
 
+def test_a_question_naming_a_day_follows_what_replaced_the_users_statement_by_then(
+        tmp_path: Path) -> None:
+    """The gate replaced "My physio appointment is on Sunday" with "Felix's physio appointment
+    is now on Wednesday" (Felix is the user). On March 31 both days had passed, and the sweep
+    had ended each memory's valid time on its day: what held last was Wednesday."""
+    clock = eventmem.ManualClock(start=datetime(2025, 2, 20, 9, tzinfo=UTC))
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        for when, text in (((2, 23, 12), "Felix's daughter is called Finn."),
+                           ((2, 23, 13), "Since 2025-02-20, Felix works at Gekko Capital."),
+                           ((3, 16, 17), "Felix has to file the insurance claim by April 1."),
+                           ((3, 19, 17), "My physio appointment is on Sunday."),
+                           ((3, 25, 17), "Felix is single now."),
+                           ((3, 25, 18), "Felix's physio appointment is now on Wednesday.")):
+            clock.set(datetime(2025, *when, tzinfo=UTC))
+            mem.remember(text, namespace="n")
+        for day in range(26, 32):  # daily maintenance: each day ends as it passes
+            clock.set(datetime(2025, 3, day, 3, tzinfo=UTC))
+            mem.consolidate()
+        clock.set(datetime(2025, 4, 7, 11, tzinfo=UTC))
+        mem.remember("User's physio appointment was rescheduled to Tuesday", namespace="n")
+        then = mem.as_of(at=datetime(2025, 3, 31, 12, tzinfo=UTC))
+        hits = then.recall("On March 31, 2025, which day was my physio appointment?",
+                           namespace="n", k=3)
+        assert hits[0].text == "Felix's physio appointment is now on Wednesday."
+
+
 def test_a_question_about_no_attribute_is_left_to_relevance(tmp_path: Path) -> None:
     clock = eventmem.ManualClock(start=T0)
     with eventmem.open(tmp_path / "s", clock=clock) as mem:
@@ -232,6 +258,27 @@ def test_a_summary_quoting_a_replaced_value_never_outranks_the_statement(tmp_pat
         assert summary.memory_id in [hit.memory_id for hit in hits]  # found, below
 
 
+def test_a_to_do_question_gets_the_plans_said_before_a_summary_of_them(tmp_path: Path) -> None:
+    """A plans summary made while Aisha's plan was open still restates it once done; naming
+    Aisha, it is the most relevant hit to a question about her. The plans said come first."""
+    clock = eventmem.ManualClock(start=T0)
+    config = eventmem.Config(dream=eventmem.DreamParams(cluster=False, summary_min_members=4))
+    with eventmem.open(tmp_path / "s", clock=clock, config=config) as mem:
+        _said(mem, clock, "Aisha called earlier. She drives a Kia.",
+              "Caught up with Aisha today. Her diet is vegan.", "Aisha is single now.",
+              "Aisha has to submit the visa application before April 16.",
+              "User: to do, file tax return by April 24",
+              "User: to do, return library books by May 21",
+              "User: to do, submit conference abstract by June 19")
+        clock.advance(DAY)
+        [summary] = mem.consolidate().summarized
+        _said(mem, clock, "Aisha submitted the visa application today.")
+        hits = mem.recall("What does Aisha still have to do?", namespace="n", k=5)
+        ids = [hit.memory_id for hit in hits]
+        assert summary.memory_id in ids[3:]
+        assert all((hit.text or "").startswith("User: to do") for hit in hits[:3])
+
+
 def test_a_to_do_question_gets_the_users_plans_before_someone_elses(
         mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     _said(mem, clock, "I need to file my tax return by May 12.",
@@ -259,6 +306,34 @@ def test_a_to_do_question_gets_only_the_plans_of_the_name_best_shown_to_be_the_u
     hits = mem.recall("Do I have anything due soon?", namespace="n", k=5)
     assert hits[0].text == "Caught up with Vera today. She has to file the expense report by " \
         "May 20."
+
+
+def test_a_to_do_question_weighs_the_names_of_the_newest_memories_against_a_planners(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    # Dawn is the subject of five memories, none of them a plan; Linnea, of three, passes for
+    # the user's name too, and hers is the only named plan at hand. Dawn is the better shown,
+    # so Linnea's plan is someone else's, after the user's own.
+    _said(mem, clock, "Dawn called earlier. He gets around in a Peugeot 208.",
+          "Caught up with Dawn today. His diet is vegan.", "Dawn is single now.",
+          "Dawn called earlier. He moved to Ljubljana.", "Dawn's cat is called Captain Fluff.",
+          "Linnea got promoted to lab technician.", "Linnea is flexitarian too.",
+          "I need to sign the mortgage papers by June 30.",
+          "Linnea needs to sort out their piano tuner soon.")
+    for question in ("What's still on my to-do list?", "Do I have anything due soon?"):
+        hits = mem.recall(question, namespace="n", k=3)
+        assert [hit.text for hit in hits[:2]] == [
+            "I need to sign the mortgage papers by June 30.",
+            "Linnea needs to sort out their piano tuner soon."]
+
+
+def test_a_preference_of_hyphened_words_answers_a_question_about_them(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    _said(mem, clock, "Honestly it's late check-outs over early check-ins, always.",
+          "Can't wait for the weekend.", "Early nights are overrated.")
+    hits = mem.recall("Early check-ins or late check-outs: which do I like more?",
+                      namespace="n", k=3)
+    assert hits[0].text == "Honestly it's late check-outs over early check-ins, always."
+    assert hits[0].signals["fact"] == 1.0
 
 
 def test_a_name_in_the_newest_memories_better_shown_to_be_the_users_outshines_one_found(
