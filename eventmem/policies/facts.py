@@ -357,11 +357,13 @@ _FALSE_FRIENDS_5: Final = {name: lazy_re(pattern) for name, pattern in (
 # Saltmarsh Ventures"). For these attributes a sentence is read with a hyphen between letters
 # dropped: "check-outs" is then one word, as "checkouts" would be.
 _HYPHEN_IN_WORD: Final = lazy_re(r"(?<=[a-z])-(?=[a-z])")
+_HYPHEN_IN_NAME: Final = lazy_re(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 _HYPHENS_DROPPED_5: Final = frozenset({"preference", "employer"})
 # Edition 5: a change of job by the job left ("I went from actuary to HR business partner",
-# "from quantity surveyor to sommelier"), read in the sentence as written: a job is written in
-# lower case, a place left ("from Manchester to Leeds") is not.
-_CAREER_MOVE_5: Final = lazy_re(rf"\bfrom (?:an? |being an? )?{_JOB_5} to\b")
+# "from quantity surveyor to sommelier", "from HR business partner to sommelier"), read in the
+# sentence as written: a job is written in lower case, but for an initialism before it ("HR",
+# "QA"); a place left ("from Manchester to Leeds") is capitalised.
+_CAREER_MOVE_5: Final = lazy_re(rf"\bfrom (?:an? |being an? )?(?:[A-Z]{{2,4}} )?{_JOB_5} to\b")
 # Edition 4: a note of the user's job alone, "User: technical writer at Wonka Labs" (a job's
 # name, "at", a name): the employer and the title.
 _NOTE: Final = lazy_re(r"^\s*(?:the )?user\s*:\s*", re.IGNORECASE)
@@ -936,6 +938,12 @@ def _last_named(sentence: str, edition: int = EDITION) -> str | None:
     return _subject_name(sentence, _UNICODE_NAMES)
 
 
+# Edition 5: a capitalised modal that is possessive or followed by a finite verb is a name
+# anywhere in a sentence ("We celebrated Will's birthday, Will is 5 years old now"), as it is
+# at its start (see _subject_name).
+_MODAL_NAMED: Final = lazy_re(
+    r"\b(Will|May|Can|Must|Might|Shall)(?='s\b|\s+(?:" + "|".join(sorted(_FINITE)) + r"|turned"
+    r"|turns)\b)")
 # Edition 5: "lunch with Will", "caught up with May": a capitalised modal after "with", not
 # followed by a day's number ("with May 3rd in mind").
 _WITH_MODAL: Final = lazy_re(r"\bwith\s+(Will|May|Can|Must|Might|Shall)\b(?!\s*\d)")
@@ -951,8 +959,11 @@ _JOINED: Final = lazy_re(r"\b(?i:joined|joining|moved over to|switched to)\s+(?:
 def _aged(sentence: str, owner: str, names: _Names, edition: int = EDITION) -> str | None:
     """Whose age a sentence states: the person it names (the subject "Tessa turned 6", or
     "my daughter Tessa is 5"), else the relative ("my son is 7"), else None."""
+    modal_named = set(_MODAL_NAMED.findall(sentence)) \
+        if edition >= EDITION_5 and names.modal_names else set()
     named = [w.lower() for w in re.findall(rf"\b({names.name})\b", sentence)
-             if w.lower() not in _NOT_NAMES and w.lower() not in ("user", "i")]
+             if (w.lower() not in _NOT_NAMES and w.lower() not in ("user", "i"))
+             or w in modal_named]
     if owner not in (USER, OTHER) and names.possessive_relative.match(sentence):
         if edition >= EDITION_5 and len(named) > 1 and named[0] == owner:
             return named[1]  # "Oscar's son Leo is 9": Leo's (from the fifth edition)
@@ -962,8 +973,6 @@ def _aged(sentence: str, owner: str, names: _Names, edition: int = EDITION) -> s
     relative = next((singular(w) for w in _NOUN.findall(sentence.lower())
                      if singular(w) in _KIN), None)
     return relative
-
-
 
 
 def read_question(text: str) -> Question | None:
@@ -982,7 +991,10 @@ def read_question(text: str) -> Question | None:
         return None
     # A place named with "City" ("my flight to Ho Chi Minh City") asks about no city.
     asked = _NAMED_CITY.sub(" ", folded).lower()
-    attribute = next((name for name, pattern in _QUESTION_FORMS if pattern.search(asked)),
+    # The forms take a name for one word ("When was Dana born?"): so is a hyphened one ("When
+    # was Ana-Sofía born?").
+    one_word = _HYPHEN_IN_NAME.sub("_", asked)
+    attribute = next((name for name, pattern in _QUESTION_FORMS if pattern.search(one_word)),
                      None)
     if attribute is None:
         attribute = next((name for name, pattern in _COMPILED
@@ -1007,8 +1019,9 @@ def read_question(text: str) -> Question | None:
     options: frozenset[str] = frozenset()
     if attribute == "preference":
         # The alternatives, not the words of when ("... better back on March 7th?").
+        named = set(_LETTERS.findall(owner))  # "Anne-Marie" asks of neither "anne" nor "marie"
         options = frozenset(w for w in _LETTERS.findall(lowered)
-                            if w not in _QUESTION_STOP and len(w) > 2 and w != owner
+                            if w not in _QUESTION_STOP and len(w) > 2 and w not in named
                             and w not in _CALENDAR and w not in _WHEN_WORDS
                             and w not in ("and", "either", "neither", "nor"))
     return Question(owner, attribute, qualifier, options)

@@ -697,6 +697,11 @@ def test_a_firms_name_holds_no_pet_in_the_fourth_edition(text: str) -> None:
     ("I went from quantity surveyor to sommelier this month.",
      (facts.Fact(USER, "title", None),)),
     ("Dorcas is now a dental hygienist on 2025-04-15.", (facts.Fact("dorcas", "title", None),)),
+    ("I went from HR business partner to sommelier this month.",
+     (facts.Fact(USER, "title", None),)),
+    ("We celebrated Will's birthday, Will is 5 years old now.",
+     (facts.Fact(USER, "age", "will"),)),
+    ("Elspeth's daughter Will is 4 years old.", (facts.Fact("elspeth", "age", "will"),)),
 ])
 def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets(
         text: str, read: tuple[facts.Fact, ...]) -> None:
@@ -711,6 +716,8 @@ def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets
     ("Hang out with May 3rd in mind.", ()),
     ("I was made redundant.", ()),
     ("I went from Manchester to Leicester this month.", ()),  # places are capitalised
+    ("We flew from LA to NY.", (facts.Fact(USER, "departure", None),)),
+    ("My son will turn 5 in May.", (facts.Fact(USER, "age", "son"),)),
     ("My well-being is at stake.", ()),
     ("I went from nurse to teacher this month.", (facts.Fact(USER, "title", None),)),
 ])
@@ -733,6 +740,18 @@ def test_a_preference_names_the_alternatives_of_a_question_in_their_words() -> N
     # A name's letters are one word, not an alternative ("Dörte" holds no "rte").
     coffee = facts.read_question("Would Dörte rather have espresso or matcha?")
     assert coffee is not None and coffee.options == {"espresso", "matcha"}
+    hyphened = facts.read_question("Would Anne-Marie rather have tea or coffee?")
+    assert hyphened is not None and hyphened.options == {"tea", "coffee"}
+
+
+@pytest.mark.parametrize(("question", "attribute"), [
+    ("When was Ana-Sofía born?", "birthday"), ("Where does Jean-Luc work?", "employer"),
+    ("Where does Mary-Kate live?", "residence"),
+])
+def test_a_question_takes_a_hyphened_name_for_one_word(question: str, attribute: str) -> None:
+    asked = facts.read_question(question)
+    assert asked is not None and asked.attribute == attribute
+    assert asked.owner == facts.question_owner(question) and "-" in asked.owner
 
 
 @pytest.mark.parametrize("question", [
