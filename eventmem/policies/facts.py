@@ -357,7 +357,6 @@ _FALSE_FRIENDS_5: Final = {name: lazy_re(pattern) for name, pattern in (
 # Saltmarsh Ventures"). For these attributes a sentence is read with a hyphen between letters
 # dropped: "check-outs" is then one word, as "checkouts" would be.
 _HYPHEN_IN_WORD: Final = lazy_re(r"(?<=[a-z])-(?=[a-z])")
-_HYPHEN_IN_NAME: Final = lazy_re(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 _HYPHENS_DROPPED_5: Final = frozenset({"preference", "employer"})
 # Edition 5: a change of job by the job left ("I went from actuary to HR business partner",
 # "from quantity surveyor to sommelier", "from HR business partner to sommelier"), read in the
@@ -1019,14 +1018,17 @@ def read_question(text: str) -> Question | None:
     options: frozenset[str] = frozenset()
     if attribute == "preference":
         # The alternatives, not the words of when ("... better back on March 7th?").
-        named = set(_LETTERS.findall(owner))  # "Anne-Marie" asks of neither "anne" nor "marie"
+        whose = set(_LETTERS.findall(owner))  # "Anne-Marie" asks of neither "anne" nor "marie"
         options = frozenset(w for w in _LETTERS.findall(lowered)
-                            if w not in _QUESTION_STOP and len(w) > 2 and w not in named
+                            if w not in _QUESTION_STOP and len(w) > 2 and w not in whose
                             and w not in _CALENDAR and w not in _WHEN_WORDS
                             and w not in ("and", "either", "neither", "nor"))
     return Question(owner, attribute, qualifier, options)
 
 
+# A hyphen between letters of any alphabet ("Ana-Sofía"): the question forms read a name as one
+# word, so read_question joins such a name's parts.
+_HYPHEN_IN_NAME: Final = lazy_re(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 _NAMED_CITY: Final = lazy_re(rf"\b(?!(?:Which|What|The|A|Your|My)\b)(?:{CAP}[\w'.-]*\s+)+City\b")
 
 

@@ -440,13 +440,13 @@ def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tup
         # spoken of by name in few memories yet ("Had lunch with Brennan. He is an engineer at
         # Nordlys.") is told apart from everyone else by nothing but that. One name the
         # attribute is stated of, that nothing says is someone else, is the best evidence at
-        # hand; of several, none is.
-        stated_of = {f.owner for _, stated in found.values() for f in stated
-                     if f.attribute == question.attribute} - {USER, OTHER}
-        if len(stated_of) == 1:
-            name = next(iter(stated_of))
-            if namespace_facts.may_be_user(name, ()):
-                chosen = _stating_of(found, question, frozenset({name}))
+        # hand; of several, the one the subject of more memories than any other.
+        stated_of = sorted({f.owner for _, stated in found.values() for f in stated
+                            if f.attribute == question.attribute} - {USER, OTHER})
+        candidates = [name for name in stated_of if namespace_facts.may_be_user(name, ())]
+        best = namespace_facts.best_shown(candidates)
+        if len(best) == 1:
+            chosen = _stating_of(found, question, frozenset(best))
     elif chosen and question.owner == USER:
         chosen += _carried_on_by_name(namespace_facts, found, question, owners, chosen)
     return chosen
@@ -591,7 +591,8 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
     the memories show to be the user's), ``hits`` with the user's own plans first, then the
     plans of someone named ("Kofi needs to sort out their wedding venue soon": the user's,
     should the name be theirs, else someone else's), then the rest, each group in its order
-    with its tasks before its appointments and departures;
+    with what was said before the dream cycle's summaries of it, and tasks before
+    appointments and departures;
     the scores stay where they were in the list. For a name not shown to be the user's, its
     plans and the user's come first while nothing tells it apart from the user's (see
     :meth:`NamespaceFacts.may_be_user`). Unchanged for any other question."""

@@ -560,7 +560,7 @@ def test_a_correction_read_as_someone_elses_still_answers_for_what_it_corrected(
     assert hits[0].signals["fact"] == 1.0
 
 
-def test_the_one_name_an_attribute_is_stated_of_answers_for_the_user_when_nothing_else_does(
+def test_the_name_an_attribute_is_best_shown_of_answers_for_the_user_when_nothing_else_does(
         mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     _said(mem, clock, "My coworker Pascal works at Quillfeather Press now.",
           "Had lunch with Brennan. He is a air traffic controller at Nordlys Energi.",
@@ -568,10 +568,15 @@ def test_the_one_name_an_attribute_is_stated_of_answers_for_the_user_when_nothin
     hits = mem.recall("Remind me where I work.", namespace="n", k=3)
     assert "Nordlys Energi" in (hits[0].text or "")
     assert hits[0].signals["fact"] == 1.0
-    # Of two names, neither is the evidence: no stated fact goes on top.
+    # Of two names as often the subject, neither is the evidence: no stated fact goes on top.
     _said(mem, clock, "Kenzo works at Globex now.")
     assert all(h.signals.get("fact") != 1.0
                for h in mem.recall("Remind me where I work.", namespace="n", k=3))
+    # Of several, the one the subject of more memories is.
+    _said(mem, clock, "Caught up with Brennan today. He is single right now.")
+    hits = mem.recall("Remind me where I work.", namespace="n", k=3)
+    assert "Nordlys Energi" in (hits[0].text or "")
+    assert hits[0].signals["fact"] == 1.0
 
 
 def test_an_age_question_about_a_child_with_a_hyphenated_name_gets_the_latest_age(
