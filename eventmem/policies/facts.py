@@ -347,6 +347,16 @@ _PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     ("hometown", r"\bfrom (?:[\w'.-]+ ){1,4}originally\s*(?:[.!,;]|$)"),
     # a home whose name holds an abbreviation ("I call St. Louis home")
     ("residence", _CALLS_HOME.format(word=r"[\w'.-]")),
+    # a specialist named by the form of the word who moved the day ("The podiatrist pushed
+    # me to Sunday", "the podiatrist switched my slot from Wednesday to Thursday"), as the
+    # first edition reads it of the specialists its vocabulary names ("The dentist pushed me
+    # to Sunday"); someone or something moved, not only named ("The tourist bus leaves on
+    # Monday", "The artist moved to Berlin on Monday")
+    ("appointment", rf"\b(?:the|my|his|her|their|our) {_SPECIALIST} (?:pushed|moved|switched"
+                    r"|bumped|shifted|rescheduled|changed|put|booked) (?:me|us|him|her|them|it|my"
+                    r"|our|his|their|the)\b[^.;]*"
+                    r"\b(?:on|to|from) (?:the )?(?:next )?"
+                    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"),
 )}
 # Edition 5: a flight attendant's job is no departure ("User: job title flight attendant").
 _FALSE_FRIENDS_5: Final = {name: lazy_re(pattern) for name, pattern in (

@@ -702,6 +702,10 @@ def test_a_firms_name_holds_no_pet_in_the_fourth_edition(text: str) -> None:
     ("We celebrated Will's birthday, Will is 5 years old now.",
      (facts.Fact(USER, "age", "will"),)),
     ("Elspeth's daughter Will is 4 years old.", (facts.Fact("elspeth", "age", "will"),)),
+    ("Sorry, I misspoke earlier, the podiatrist pushed me to Sunday, not Thursday.",
+     (facts.Fact(USER, "appointment", "podiatrist"),)),
+    ("The podiatrist switched my slot from Wednesday to Thursday.",
+     (facts.Fact(USER, "appointment", "podiatrist"),)),
 ])
 def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets(
         text: str, read: tuple[facts.Fact, ...]) -> None:
@@ -718,6 +722,8 @@ def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets
     ("I went from Manchester to Leicester this month.", ()),  # places are capitalised
     ("We flew from LA to NY.", (facts.Fact(USER, "departure", None),)),
     ("My son will turn 5 in May.", (facts.Fact(USER, "age", "son"),)),
+    ("The artist moved to Berlin on Monday.", (facts.Fact(USER, "residence", None),)),
+    ("The tourist bus leaves on Monday.", (facts.Fact(USER, "departure", None),)),
     ("My well-being is at stake.", ()),
     ("I went from nurse to teacher this month.", (facts.Fact(USER, "title", None),)),
 ])
