@@ -366,7 +366,9 @@ _FALSE_FRIENDS_5: Final = {name: lazy_re(pattern) for name, pattern in (
 # ("late check-outs over early check-ins, always") and a job at a company ("I'm a sous-chef at
 # Saltmarsh Ventures"). For these attributes a sentence is read with a hyphen between letters
 # dropped: "check-outs" is then one word, as "checkouts" would be.
-_HYPHEN_IN_WORD: Final = lazy_re(r"(?<=[a-z])-(?=[a-z])")
+# (One pattern for this and for the question reader's names: a hyphen between letters of any
+# alphabet, "check-outs", "Ana-Sofía".)
+_HYPHEN_IN_WORD: Final = lazy_re(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 _HYPHENS_DROPPED_5: Final = frozenset({"preference", "employer"})
 # Edition 5: a change of job by the job left ("I went from actuary to HR business partner",
 # "from quantity surveyor to sommelier", "from HR business partner to sommelier"), read in the
@@ -376,11 +378,11 @@ _CAREER_MOVE_5: Final = lazy_re(rf"\bfrom (?:an? |being an? )?(?:[A-Z]{{2,4}} )?
 # Edition 4: a note of the user's job alone, "User: technical writer at Wonka Labs" (a job's
 # name, "at", a name): the employer and the title.
 _NOTE: Final = lazy_re(r"^\s*(?:the )?user\s*:\s*", re.IGNORECASE)
-_JOB_AT: Final = lazy_re(r"^(?i:an? )?(?!(?i:dinner|supper|breakfast|brunch|lunch|party|"
-                         rf"drinks|coffee)\b)(?i:{_JOB_4}) at (?:the )?[A-Z\d]")
+_JOB_AT_NOTE: Final = (r"^(?i:an? )?(?!(?i:dinner|supper|breakfast|brunch|lunch|party|drinks"
+                      r"|coffee)\b)(?i:{job}) at (?:the )?[A-Z\d]")
+_JOB_AT: Final = lazy_re(_JOB_AT_NOTE.format(job=_JOB_4))
 # Edition 5: the same of a job named by any word of the vocabulary ("User: paralegal at X").
-_JOB_AT_5: Final = lazy_re(r"^(?i:an? )?(?!(?i:dinner|supper|breakfast|brunch|lunch|party|"
-                           rf"drinks|coffee)\b)(?i:{_JOB_5}) at (?:the )?[A-Z\d]")
+_JOB_AT_5: Final = lazy_re(_JOB_AT_NOTE.format(job=_JOB_5))
 # Edition 4: an allergy is the one's it affects, named as the object ("Shellfish gives me hives",
 # "Mustard seed give me a bad reaction": the speaker's, though the sentence opens with the food).
 _AFFECTS: Final = lazy_re(
@@ -1002,7 +1004,7 @@ def read_question(text: str) -> Question | None:
     asked = _NAMED_CITY.sub(" ", folded).lower()
     # The forms take a name for one word ("When was Dana born?"): so is a hyphened one ("When
     # was Ana-Sofía born?").
-    one_word = _HYPHEN_IN_NAME.sub("_", asked)
+    one_word = _HYPHEN_IN_WORD.sub("_", asked)
     attribute = next((name for name, pattern in _QUESTION_FORMS if pattern.search(one_word)),
                      None)
     if attribute is None:
@@ -1036,9 +1038,6 @@ def read_question(text: str) -> Question | None:
     return Question(owner, attribute, qualifier, options)
 
 
-# A hyphen between letters of any alphabet ("Ana-Sofía"): the question forms read a name as one
-# word, so read_question joins such a name's parts.
-_HYPHEN_IN_NAME: Final = lazy_re(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 _NAMED_CITY: Final = lazy_re(rf"\b(?!(?:Which|What|The|A|Your|My)\b)(?:{CAP}[\w'.-]*\s+)+City\b")
 
 
