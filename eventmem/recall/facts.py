@@ -365,8 +365,9 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
             found[mid] = (text, namespace_facts.facts_of(text))
     namespace_facts.added.difference_update(mid for mid, _, _ in hits)  # relevance found them
     chosen = _stating(namespace_facts, found, question)
-    if not chosen and dated and passed_by is not None:
-        chosen = _last_occasion(namespace_facts, question, passed_by)
+    if dated and passed_by is not None:
+        chosen = _later_occasions(chosen, _last_occasion(namespace_facts, question, passed_by),
+                                  memories)
     if not chosen:
         return hits
     # What the user said comes before what the dream cycle derived from it: a summary restates
@@ -540,6 +541,20 @@ def _last_occasion(namespace_facts: NamespaceFacts, question: Question, at: int)
                             facts_of=namespace_facts.facts_of)
     found = search.stating(_search_words(question), dated=True)
     return _stating(namespace_facts, found, question)
+
+
+def _later_occasions(chosen: list[str], passed: list[str],
+                     memories: Mapping[str, MemoryRecord]) -> list[str]:
+    """``chosen`` with the passed occasions said after every memory of it first: the day the
+    user was told last is the answer though it has passed, before any day said earlier. "Had
+    to move the dentist to Saturday", then (the user, by name) "Caught up with Clara today.
+    Her dentist appointment was pushed to Wednesday": once Wednesday has passed, the write
+    path's bound on the second ends it, while nothing bounds the first (an event, not a plan);
+    Saturday is the older word, not the current one. With nothing chosen, every passed one."""
+    newest = max((_start(memories[mid]) for mid in chosen), default=None)
+    later = [mid for mid in passed
+             if mid not in chosen and (newest is None or _start(memories[mid]) > newest)]
+    return later + chosen
 
 
 def _replaced_by_then(chosen: list[str], memories: Mapping[str, MemoryRecord],

@@ -424,6 +424,24 @@ def test_a_passed_appointment_answers_a_question_in_the_present_when_none_is_to_
         assert hits[0].memory_id == told.memory_id and hits[0].signals["fact"] == 1.0
 
 
+def test_a_passed_appointment_said_last_comes_before_an_older_day(tmp_path: Path) -> None:
+    # An appointment moved by a statement the gate could not tie to the first (the user by
+    # name, in a sentence about meeting them): once its day has passed, the sweep ends it,
+    # while the older event stays unbounded. The day said last is still the answer.
+    clock = eventmem.ManualClock(start=datetime(2025, 4, 17, 17, tzinfo=UTC))  # a Thursday
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        mem.remember("Had to move the dentist to Saturday.", namespace="n")
+        clock.advance(12 * DAY)
+        moved = mem.remember("Caught up with Clara today. Her dentist appointment was pushed "
+                             "to Wednesday.", namespace="n")
+        clock.advance(5 * DAY)
+        mem.consolidate(now=clock.now())
+        assert mem.get(moved.memory_id).valid_until is not None
+        hits = mem.recall("Which day is Clara's dentist appointment?", namespace="n")
+        assert hits[0].memory_id == moved.memory_id and hits[0].signals["fact"] == 1.0
+        assert hits[1].text == "Had to move the dentist to Saturday."
+
+
 def test_the_users_name_is_weighed_by_all_it_was_said_of_not_what_holds_at_the_time(
         tmp_path: Path) -> None:
     # At a valid time most of what the user said of themself has been replaced; whose a name is
