@@ -821,11 +821,19 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
             sentence = _NOW_OPENING.sub("", sentence).strip() or sentence
         owner = owner_of(sentence, edition)
         before, named = named, _last_named(sentence, edition) if edition >= EDITION_2 else None
+        if edition >= EDITION_5 and named is None and owner in (None, USER):
+            # A sentence of the speaker's own naming no one keeps the person talked about:
+            # "Sana called earlier. Oops, I got that wrong. He moved to Sapporo, not Denver."
+            named = before
         if owner is None:
             continue
         if owner == OTHER and before is not None and _PERSONAL_PRONOUN.match(sentence) \
                 and not re.search(r"\b(?:my|our|me|us)\b", sentence.lower()):
             owner = before  # "Caught up with Dana. She moved to Lyon." is Dana's
+            if edition >= EDITION_5:
+                # And so is the next sentence opening with "she": "She moved to Lyon" names a
+                # place, not the person talked about.
+                named = before
         if edition >= EDITION_2 and owner not in (USER, OTHER) and _IS_MINE.match(sentence):
             owner = USER  # "Jonas is my brother", "Bergen is where I grew up"
         if owner == OTHER and edition >= EDITION_2 and _NAMES_RELATIVE.search(sentence):

@@ -475,9 +475,13 @@ def _carried_on_by_name(namespace_facts: NamespaceFacts,
         def holds(other: str) -> bool:
             return held <= _words(other)
     else:
-        # The names in it ("Umbrella Health", "Yara"), not the words of how ("seeing").
+        # The names in it ("Umbrella Health", "Yara"), not the words of how ("seeing"), nor a
+        # value it takes back ("The user's new employer is Umbrella Health, not Vandelay").
+        wrong = corrections.taken_back(text, namespace_facts.edition) \
+            if corrections.takes_back(text) else None
         held = facts.values_of(text, namespace_facts.edition) & {
             word.lower() for word in re.findall(r"[^\W\d_][\w'-]*", text) if word[0].isupper()}
+        held -= {word.lower() for word in re.findall(r"[^\W\d_][\w'-]*", wrong or "")}
         if not held:
             return []
 

@@ -362,6 +362,22 @@ def test_a_pronoun_with_no_one_named_before_it_is_no_ones_name(text: str) -> Non
     assert USER not in owners and "dana" not in owners
 
 
+@pytest.mark.parametrize(("text", "owner", "attribute"), [
+    # the speaker's own aside, naming no one, keeps the person talked about
+    ("Sana called earlier. Oops, I got that wrong. He relocated to Sapporo, not Denver.",
+     "sana", "residence"),
+    ("Caught up with Dana today. Honestly I miss her. She works at Initech now.", "dana",
+     "employer"),
+    # so does a sentence whose "she" is that person, whatever place it names
+    ("Caught up with Dana. She moved to Lyon. She is a nurse now.", "dana", "title"),
+])
+def test_the_fifth_edition_keeps_the_person_talked_about(text: str, owner: str,
+                                                         attribute: str) -> None:
+    assert (owner, attribute) in {(f.owner, f.attribute) for f in facts.read(text)}
+    assert (owner, attribute) not in {(f.owner, f.attribute)
+                                      for f in facts.read(text, facts.EDITION_4)}
+
+
 def test_the_first_edition_reads_as_before() -> None:
     """The gates before gate-12 read with the first edition (their decisions audit so)."""
     assert facts.read("Caught up with Dana today. She moved to Lyon.", facts.EDITION_1) == (

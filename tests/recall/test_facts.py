@@ -674,6 +674,11 @@ def test_a_question_about_where_a_slip_ended_up_gets_the_correction(
       "Hugo called earlier. He is engaged to Yara now."],
      "What is the user's relationship status now?",
      "Hugo called earlier. He is engaged to Yara now."),
+    # The value a correction took back is not the user's: the name carries on the other.
+    (["Actually, scratch that: the user's new employer is Umbrella Health, not Vandelay "
+      "Industries.", "Had lunch with Sana. He left Umbrella Health for Aperture Analytics."],
+     "What is the user's current employer?",
+     "Had lunch with Sana. He left Umbrella Health for Aperture Analytics."),
     (["Given the choice, ebooks over paper books for me.",
       "Lucia changed her mind and likes paper books over ebooks now."],
      "Ebooks or paper books: which do I like more these days?",
