@@ -135,11 +135,14 @@ GATE_14: Final = "gate-14"
 # gate-15: reads with the fact reader's fifth edition (policies.facts.EDITION: "I'm a actuary
 # now" and "They made me air traffic controller" name a title, "Oscar's son Leo is 9" is Leo's
 # age, "Meet Miss Marple, our new border collie!" the speaker's pet, "Caught up with Will. He
-# eats macrobiotic." Will's diet) and classifies with classify-7, which reads that edition; a
-# correction may take back a time with its minutes ("No wait, I meant 9:10am, not 13:50":
-# policies.corrections), which gate-14 read as no value, so the slip stood beside its
-# correction. Every other decision is gate-14's, and an item recorded by gate-14 is read with
-# the fourth edition, as decided.
+# eats macrobiotic." Will's diet, "Sana called. Oops, I got that wrong. He moved to Sapporo"
+# Sana's home) and classifies with classify-7, which reads that edition; a correction may take
+# back a time with its minutes ("No wait, I meant 9:10am, not 13:50": policies.corrections),
+# which gate-14 read as no value, so the slip stood beside its correction; and a plan's "he" or
+# "she" after a sentence naming whom the speaker met is that person ("Had lunch with Olga. He
+# has to submit the abstract", which "User submitted their abstract" closes: policies.plans),
+# where gate-14 took it for someone else's, never closed by the user. Every other decision is
+# gate-14's, and an item recorded by gate-14 is read with the fourth edition, as decided.
 GATE_VERSION: Final = "gate-15"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"

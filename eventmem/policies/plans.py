@@ -16,7 +16,9 @@ Decisions a reader might question:
   membership" does not close "renew my passport".
 * Subjects agree when neither names someone else: "I", "me", "User", no subject, or a single
   name are all the store's user (extraction rewrites "I" as "User" or the user's name); "my
-  sister renewed her passport" closes nothing, nor do two different names.
+  sister renewed her passport" closes nothing, nor do two different names. From gate-15, "he"
+  or "she" after a sentence that says only whom the speaker met is that person ("Had lunch with
+  Olga. He has to submit the abstract" is Olga's).
 * A negated, still-planned or asked text ("haven't renewed it yet", "still need to", "did I
   renew...?") reports nothing done.
 """
@@ -27,6 +29,7 @@ import re
 from functools import lru_cache
 from typing import Final, NamedTuple
 
+from eventmem.policies import facts
 from eventmem.text.lazyre import lazy_re
 from eventmem.text.normalize import STOPWORDS
 
@@ -129,13 +132,15 @@ def _subject(before: str) -> str:
 # Pure functions of the text, asked of the same texts again and again: a report is compared with
 # up to eight plans (completes() reads both again each time), batch after batch.
 @lru_cache(maxsize=1 << 14)
-def plan_action(text: str, *, one_sentence: bool = False, listed: bool = False
-                ) -> Action | None:
+def plan_action(text: str, *, one_sentence: bool = False, listed: bool = False,
+                pronoun: bool = False) -> Action | None:
     """The verb, object words and subject a plan's text intends, or None when it names none.
     ``one_sentence``: the object words end with the sentence ("I want to save for yoga gear by
     January. Quentin thinks it's way too long" intends nothing of "long"); gate-10 and before
     took the rest of the text. ``listed`` (gate-12): also a task listed after a reminder or a
-    to-do label ("Don't let me forget: renew the passport", "User: to do, return the books")."""
+    to-do label ("Don't let me forget: renew the passport", "User: to do, return the books").
+    ``pronoun`` (gate-15): a subject "he" or "she" is whom the sentence before named (see
+    :func:`_subject_of`)."""
     match = _MODAL.search(text)
     label = match is None and listed
     if label:
@@ -148,7 +153,8 @@ def plan_action(text: str, *, one_sentence: bool = False, listed: bool = False
     head = text[: match.start()]
     if label:  # "User: to do, ..." is the user's list
         head = head.strip().rstrip(":,").strip()
-    subject = "" if re.search(r"\bremind\s+me\b", match.group(0), re.I) else _subject(head)
+    subject = "" if re.search(r"\bremind\s+me\b", match.group(0), re.I) \
+        else _subject_of(text, head, pronoun=pronoun)
     if re.search(r"\bremind\s+(?!me\b)\w+", match.group(0), re.I):
         subject = "other"
     rest = text[match.end():]
@@ -156,6 +162,21 @@ def plan_action(text: str, *, one_sentence: bool = False, listed: bool = False
     if not objects:
         return None
     return Action(verb, objects, subject)
+
+
+def _subject_of(text: str, head: str, *, pronoun: bool) -> str:
+    """The subject key (:func:`_subject`) of the words ``head`` of ``text`` before a verb.
+    With ``pronoun``, "he" or "she" opening the verb's sentence is whom the text names first,
+    when its first sentence says only whom the speaker met ("Had lunch with Olga. He has to
+    submit the abstract" is Olga's plan, which Olga, the user by name, may report done), as the
+    fact reader takes it (:func:`eventmem.policies.facts.subject_of`)."""
+    subject = _subject(head)
+    if pronoun and subject == "other" \
+            and _LAST_SENTENCE.split(head)[-1].strip().lower() in ("he", "she"):
+        named = facts.subject_of(text, facts.EDITION_5)
+        if named is not None and named not in (facts.USER, facts.OTHER) and named.isalpha():
+            return named
+    return subject
 
 
 def _sentence_of(text: str) -> str:
@@ -203,15 +224,17 @@ def _regular_past(word: str) -> bool:
 
 
 def completes(plan_text: str, text: str, *, one_sentence: bool = False,
-              passive: bool = False) -> Completion | None:
+              passive: bool = False, pronoun: bool = False) -> Completion | None:
     """Whether ``text`` reports done what ``plan_text`` intends (see the module docstring).
     ``one_sentence``: the plan's object and the report's are each read within their sentence
     (:func:`plan_action`), so words of a later sentence match nothing. ``passive`` (gate-12):
     the object may also come before the verb, as in the passive and the causative ("The
     passport is renewed", "Got the car registration renewed", "User: tax return filed"); who
     did it is then whoever the words before the object name; and a plan may be a task listed
-    after a reminder or a to-do label (:func:`plan_action` ``listed``)."""
-    action = plan_action(plan_text, one_sentence=one_sentence, listed=passive)
+    after a reminder or a to-do label (:func:`plan_action` ``listed``). ``pronoun`` (gate-15):
+    "he" or "she" after a sentence naming whom the speaker met is that person, in the plan and
+    in the report."""
+    action = plan_action(plan_text, one_sentence=one_sentence, listed=passive, pronoun=pronoun)
     if action is None or not may_report_done(text):
         return None
     lowered = text.lower()
@@ -237,7 +260,7 @@ def completes(plan_text: str, text: str, *, one_sentence: bool = False,
     needed = max(1, -(-len(action.objects) // 2))
     if len(matched) < needed and passive and found is not None and action.subject != "other":
         return _passive(action, text[: found.start()], rule, needed)
-    subject = _subject(head)
+    subject = _subject_of(text, head, pronoun=pronoun)
     if subject == "other" or action.subject == "other" or (
             subject and action.subject and subject != action.subject):
         return None

@@ -692,7 +692,8 @@ class Batch:
             completion = plans.completes(
                 self.text_of(memory_id), item.text,
                 one_sentence=item.gate_policy not in gate.BEFORE_PLAN_SENTENCES,
-                passive=item.gate_policy not in gate.BEFORE_PHRASINGS)
+                passive=item.gate_policy not in gate.BEFORE_PHRASINGS,
+                pronoun=reader_edition(item) >= facts.EDITION_5)
             if completion is not None:
                 return memory_id, completion
         return None

@@ -223,3 +223,31 @@ def test_a_listed_task_is_a_plan_a_report_completes(plan, report):
     assert plans.plan_action(plan, listed=True) is not None
     assert plans.plan_action(plan) is None  # as gate-11 read it: no action, never closed
     assert plans.completes(plan, report, one_sentence=True, passive=True) is not None
+
+
+@pytest.mark.parametrize(("plan", "report"), [
+    ("Had lunch with Olga. He has to submit the conference abstract before April 21.",
+     "User submitted their conference abstract"),
+    ("Caught up with Olga today. She needs to renew the passport.",
+     "Caught up with Olga today. She renewed the passport."),
+])
+def test_a_plan_of_whom_the_speaker_met_is_theirs_from_gate_15(plan, report):
+    # "He" is Olga, whom the first sentence names: the user by name, as a single name is.
+    assert plans.completes(plan, report, one_sentence=True, passive=True, pronoun=True)
+    # as gate-14 read it: someone else's plan, never closed
+    assert plans.completes(plan, report, one_sentence=True, passive=True) is None
+
+
+def test_a_plan_of_someone_else_named_before_a_pronoun_stays_theirs():
+    plan = "My sister called. She has to renew the passport."
+    assert plans.completes(plan, "Renewed the passport today.", one_sentence=True,
+                           passive=True, pronoun=True) is None
+
+
+def test_the_user_by_name_closes_a_plan_said_of_whom_the_speaker_met(mem, clock):
+    plan = mem.remember("Had lunch with Olga. He has to submit the conference abstract "
+                        "before April 21.")
+    clock.advance(timedelta(days=2))
+    mem.remember("User submitted their conference abstract")
+    assert status(mem, plan.memory_id) == "superseded"
+    checked(mem)
