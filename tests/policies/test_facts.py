@@ -378,6 +378,13 @@ def test_the_fifth_edition_keeps_the_person_talked_about(text: str, owner: str,
                                       for f in facts.read(text, facts.EDITION_4)}
 
 
+def test_the_fifth_edition_still_reads_a_hyphened_company_as_written() -> None:
+    # Hyphens dropped to read "check-outs" as one word must not hide "Bio-Systems" a company.
+    text = "Hamish left Atelier Nord for Zephyr Bio-Systems."
+    assert facts.read(text) == facts.read(text, facts.EDITION_4) == (
+        facts.Fact("hamish", "employer", None),)
+
+
 def test_the_first_edition_reads_as_before() -> None:
     """The gates before gate-12 read with the first edition (their decisions audit so)."""
     assert facts.read("Caught up with Dana today. She moved to Lyon.", facts.EDITION_1) == (
