@@ -138,11 +138,14 @@ GATE_14: Final = "gate-14"
 # eats macrobiotic." Will's diet, "Sana called. Oops, I got that wrong. He moved to Sapporo"
 # Sana's home) and classifies with classify-7, which reads that edition; a correction may take
 # back a time with its minutes ("No wait, I meant 9:10am, not 13:50": policies.corrections),
-# which gate-14 read as no value, so the slip stood beside its correction; and a plan's "he" or
+# which gate-14 read as no value, so the slip stood beside its correction; a plan's "he" or
 # "she" after a sentence naming whom the speaker met is that person ("Had lunch with Olga. He
 # has to submit the abstract", which "User submitted their abstract" closes: policies.plans),
-# where gate-14 took it for someone else's, never closed by the user. Every other decision is
-# gate-14's, and an item recorded by gate-14 is read with the fourth edition, as decided.
+# where gate-14 took it for someone else's, never closed by the user; and a plan's date without
+# a year passed less than a month ago is this year's, a deadline missed ("by March 27" said on
+# April 1: policies.timebound), where gate-14 took it for next year's and kept the plan open a
+# year. Every other decision is gate-14's, and an item recorded by gate-14 is read with the
+# fourth edition, as decided.
 GATE_VERSION: Final = "gate-15"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
@@ -171,6 +174,9 @@ BEFORE_PHRASINGS: Final = BEFORE_PLAN_SENTENCES | {GATE_11}
 BEFORE_DONE_UPDATES: Final = BEFORE_PHRASINGS
 # The versions before gate-13, which classified a correction on its own words.
 BEFORE_CORRECTION_KINDS: Final = BEFORE_PHRASINGS | {GATE_12}
+# The versions before gate-15, which read a plan's date without a year, passed days ago, as next
+# year's (policies.timebound).
+BEFORE_OVERDUE: Final = BEFORE_CORRECTION_KINDS | {GATE_13, GATE_14}
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

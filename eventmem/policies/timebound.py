@@ -10,7 +10,8 @@ Decisions a reader might question:
 * Weeks run Monday to Sunday (ISO). "by Friday" / "on Monday" mean the next such day, today
   included; "next Friday" means the Friday of next week, the later of its two common readings.
 * "before May 3" is read like "by May 3" (the end of May 3), and a date without a year is this
-  year's, or next year's once its end has passed.
+  year's, or next year's once its end has passed (from gate-15, once it passed over a month
+  ago: one passed days ago is a deadline missed, and the plan's valid time is over).
 * Units of a day or more end at the end of the target day ("in 3 days": the end of now + 3 days);
   hours and minutes end at the exact instant.
 * When several phrases occur, the latest bound wins, so a memory is never invalidated while a
@@ -105,16 +106,23 @@ def _in_n(m: re.Match[str], now: datetime) -> datetime:
     return datetime(target.year, target.month, target.day, tzinfo=UTC) + timedelta(days=1)
 
 
-def _named_date(m: re.Match[str], now: datetime) -> datetime | None:
+def _named_date(m: re.Match[str], now: datetime, late: timedelta = timedelta(0)
+                ) -> datetime | None:
     month, day = _MONTH_NO[m["month"]], int(m["day"])
     years = [int(m["year"])] if m["year"] else [now.year, now.year + 1]
-    for year in years:  # this year's date unless its end has passed, then next year's
+    for year in years:  # this year's date unless its end passed over ``late`` ago, then next
         if not 1 <= day <= monthrange(year, month)[1]:
             continue  # "Feb 30", or Feb 29 outside a leap year
         end = datetime(year, month, day, tzinfo=UTC) + timedelta(days=1)
-        if end > now or m["year"]:
+        if end + late > now or m["year"]:
             return end
     return None
+
+
+# From gate-15 (``overdue``): a date without a year that passed less than this long ago is this
+# year's, a deadline missed ("User needs to return the library books by March 27", said on
+# April 1), not one a year away.
+LATE: Final = timedelta(days=31)
 
 
 def _iso_date(m: re.Match[str], now: datetime) -> datetime | None:
@@ -156,9 +164,11 @@ _COMPILED: Final = tuple(
 _EXITS: Final = tuple(Prefilter([pattern]) for _, pattern, _ in _RULE_TABLE)
 
 
-def infer_valid_until(text: str, now: int) -> tuple[int, str] | None:
+def infer_valid_until(text: str, now: int, *, overdue: bool = False) -> tuple[int, str] | None:
     """Return ``(valid_until, rule)`` for the latest period that ``text`` names relative to
     ``now`` (both microseconds since the epoch, UTC; the bound is exclusive), or ``None``.
+    ``overdue`` (gate-15): a date without a year passed less than :data:`LATE` ago is this
+    year's, so the bound has passed; before, any date passed was next year's.
 
     >>> from eventmem.clock import to_micros
     >>> wed = to_micros(datetime(2025, 1, 1, 15, tzinfo=UTC))
@@ -177,7 +187,8 @@ def infer_valid_until(text: str, now: int) -> tuple[int, str] | None:
             continue
         for match in pattern.finditer(folded):
             try:
-                end = end_of(match, at)
+                end = _named_date(match, at, LATE) if overdue and end_of is _named_date \
+                    else end_of(match, at)
             except (OverflowError, ValueError):  # past year 9999, or a huge "in N months"
                 continue
             if end is not None:

@@ -211,7 +211,8 @@ def ingested(item: Item, creation: Creation, *, at: int, config: Config) -> Memo
     valid_until, until_rule = item.valid_until, ""
     window = 0.0
     if valid_until is None and kind == "plan":  # only plans: "went to the gym today" stays true
-        inferred = timebound.infer_valid_until(text, at)
+        inferred = timebound.infer_valid_until(
+            text, at, overdue=item.gate_policy not in gate.BEFORE_OVERDUE)
         if inferred is None and not times.times(text, at):
             # No time phrase at all: a short errand gets the default window, an ambition none.
             window = (config.formation.plan_window_days if item.plan_window_days is None

@@ -22,8 +22,8 @@ SETTINGS = settings(max_examples=200, deadline=None)
 WED = to_micros(datetime(2025, 1, 1, 15, 30, tzinfo=UTC))  # a Wednesday afternoon
 
 
-def _until(text: str, now: int = WED) -> tuple[str, str] | None:
-    found = infer_valid_until(text, now)
+def _until(text: str, now: int = WED, *, overdue: bool = False) -> tuple[str, str] | None:
+    found = infer_valid_until(text, now, overdue=overdue)
     return None if found is None else (from_micros(found[0]).date().isoformat(), found[1])
 
 
@@ -73,6 +73,14 @@ def test_timebound_date_rolls_to_next_year_once_past() -> None:
     assert _until("by May 4", may4) == ("2025-05-05", "timebound:date")
 
 
+def test_timebound_date_passed_under_a_month_ago_is_overdue_from_gate_15() -> None:
+    may4 = to_micros(datetime(2025, 5, 4, 9, tzinfo=UTC))
+    assert _until("by May 3", may4, overdue=True) == ("2025-05-04", "timebound:date")
+    assert _until("by April 4", may4, overdue=True) == ("2025-04-05", "timebound:date")
+    assert _until("by April 2", may4, overdue=True) == ("2026-04-03", "timebound:date")
+    assert _until("by May 3, 2026", may4, overdue=True) == ("2026-05-04", "timebound:date")
+
+
 @pytest.mark.parametrize("text", ["", "I like tea", "by Feb 30", "meet at 3:30", "May 2025"])
 def test_timebound_none(text: str) -> None:
     assert infer_valid_until(text, WED) is None
@@ -80,10 +88,10 @@ def test_timebound_none(text: str) -> None:
 
 @SETTINGS
 @given(st.one_of(unicode_texts(200), chat_texts()),
-       st.integers(0, to_micros(datetime(9000, 1, 1, tzinfo=UTC))))
-def test_timebound_total_and_in_the_future(text: str, now: int) -> None:
-    found = infer_valid_until(text, now)
-    assert found == infer_valid_until(text, now)
+       st.integers(0, to_micros(datetime(9000, 1, 1, tzinfo=UTC))), st.booleans())
+def test_timebound_total_and_in_the_future(text: str, now: int, overdue: bool) -> None:
+    found = infer_valid_until(text, now, overdue=overdue)
+    assert found == infer_valid_until(text, now, overdue=overdue)
     if found is not None:
         assert found[1] in TIME_RULES
         explicit_year = found[1] in ("timebound:date", "timebound:iso_date")

@@ -15,7 +15,7 @@ import eventmem
 from eventmem.events import MemorySuperseded
 from eventmem.policies import gate, plans
 from eventmem.text.normalize import STOPWORDS
-from tests.write.logged import checked, written_as
+from tests.write.logged import checked, ingested, written_as
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -128,6 +128,20 @@ def test_a_plan_past_its_deadline_is_not_returned(mem, clock):
     assert plan.memory_id not in {h.memory_id for h in mem.recall("What do I still need to do?")}
     mem.consolidate()
     assert plan.memory_id not in {h.memory_id for h in mem.recall("insurance claim")}
+    checked(mem)
+
+
+def test_a_plan_said_after_its_deadline_is_a_deadline_missed(mem, clock, monkeypatch):
+    # Said on January 12, "by January 10" is two days late, not due a year from now.
+    clock.advance(timedelta(days=11))
+    late = mem.remember("I need to file my insurance claim by January 10")
+    assert ingested(mem, late.memory_id).valid_until == \
+        int(datetime(2025, 1, 11, tzinfo=UTC).timestamp() * 1_000_000)
+    assert late.memory_id not in {h.memory_id for h in mem.recall("What do I still need to do?")}
+    with written_as(monkeypatch, gate.GATE_14):  # as gate-14 read it: next January's
+        kept = mem.remember("I need to renew my passport by January 10")
+    assert ingested(mem, kept.memory_id).valid_until == \
+        int(datetime(2026, 1, 11, tzinfo=UTC).timestamp() * 1_000_000)
     checked(mem)
 
 
