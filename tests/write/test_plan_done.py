@@ -12,6 +12,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import eventmem
+from eventmem.clock import to_micros
 from eventmem.events import MemorySuperseded
 from eventmem.policies import gate, plans
 from eventmem.text.normalize import STOPWORDS
@@ -135,13 +136,11 @@ def test_a_plan_said_after_its_deadline_is_a_deadline_missed(mem, clock, monkeyp
     # Said on January 12, "by January 10" is two days late, not due a year from now.
     clock.advance(timedelta(days=11))
     late = mem.remember("I need to file my insurance claim by January 10")
-    assert ingested(mem, late.memory_id).valid_until == \
-        int(datetime(2025, 1, 11, tzinfo=UTC).timestamp() * 1_000_000)
+    assert ingested(mem, late.memory_id).valid_until == to_micros(datetime(2025, 1, 11, tzinfo=UTC))
     assert late.memory_id not in {h.memory_id for h in mem.recall("What do I still need to do?")}
     with written_as(monkeypatch, gate.GATE_14):  # as gate-14 read it: next January's
         kept = mem.remember("I need to renew my passport by January 10")
-    assert ingested(mem, kept.memory_id).valid_until == \
-        int(datetime(2026, 1, 11, tzinfo=UTC).timestamp() * 1_000_000)
+    assert ingested(mem, kept.memory_id).valid_until == to_micros(datetime(2026, 1, 11, tzinfo=UTC))
     checked(mem)
 
 
