@@ -381,9 +381,12 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
         when = plan.time
         if isinstance(when, TimeRange):
             # "Which day was it set for on April 24?": what held then, before what was
-            # replaced by then or said only after.
+            # replaced by then or said only after; of two values held then that nothing tied
+            # together, the one said later ("it's Sunday", then "Caught up with Felix today.
+            # His physio appointment was pushed to Wednesday": Felix being the user).
             chosen = _replaced_by_then(chosen, memories, when)
-            chosen.sort(key=lambda mid: not _held(memories, mid, when))
+            chosen.sort(key=lambda mid: (not _held(memories, mid, when),
+                                         -_start(memories[mid])))
     top = chosen[:_ON_TOP]
     signals_of = {mid: signals for mid, _, signals in hits}
     order = top + [mid for mid, _, _ in hits if mid not in top]

@@ -442,6 +442,29 @@ def test_a_passed_appointment_said_last_comes_before_an_older_day(tmp_path: Path
         assert hits[1].text == "Had to move the dentist to Saturday."
 
 
+def test_of_two_days_held_at_a_time_asked_the_one_said_later_answers(tmp_path: Path) -> None:
+    # "it's Sunday" and, six days later, the user by name: "His physio appointment was pushed to
+    # Wednesday". Nothing tied the two, so both held on March 31; the later word answers.
+    clock = eventmem.ManualClock(start=datetime(2025, 3, 15, 9, tzinfo=UTC))
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "Felix works at Globex.", "Felix lives in Oslo.", "Felix drives a Kia.")
+        mem.remember("I'm seeing the physio on Friday.", namespace="n")
+        clock.advance(timedelta(minutes=1))
+        mem.remember("Actually, scratch that: it's Sunday, not Friday.", namespace="n")
+        clock.advance(6 * DAY)
+        moved = mem.remember("Caught up with Felix today. His physio appointment was pushed to "
+                             "Wednesday.", namespace="n")
+        for _ in range(3):  # the sweeps after that day end its valid time (its bound is today)
+            clock.advance(2 * DAY)
+            mem.consolidate(now=clock.now())
+        clock.advance(15 * DAY)
+        then = datetime(2025, 3, 31, 12, tzinfo=UTC)
+        question = "Which day was my physio appointment set for back on March 31st?"
+        for hits in (mem.recall(question, namespace="n", valid_at=then),
+                     mem.as_of(at=then).recall(question, namespace="n")):
+            assert hits[0].memory_id == moved.memory_id
+
+
 def test_the_users_name_is_weighed_by_all_it_was_said_of_not_what_holds_at_the_time(
         tmp_path: Path) -> None:
     # At a valid time most of what the user said of themself has been replaced; whose a name is
