@@ -333,10 +333,11 @@ _PHRASINGS_4: Final = {name: lazy_re(pattern) for name, pattern in (
     ("title", rf"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? {_JOB_4}\b"
               r"(?= (?:now|at|by trade|for a living|these days)\b|[.!]?$)"),
 )}
-# Edition 5: jobs named by "-ary" too ("actuary", "notary", "secretary"), and a job someone was
-# made ("They made me air traffic controller, so long actuary").
+# Edition 5: jobs named by "-ary" too ("actuary", "notary", "secretary") or led ("marketing
+# lead", "team lead"), and a job someone was made ("They made me air traffic controller, so long
+# actuary").
 _JOB_5: Final = _JOB_4.replace("|ant|", "|ant|ary|").replace(
-    "|agent)", "|agent|" + "|".join(sorted(_JOBS.split(), key=len, reverse=True)) + ")")
+    "|agent)", "|agent|lead|" + "|".join(sorted(_JOBS.split(), key=len, reverse=True)) + ")")
 _PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     ("title", rf"\b(?:is|am|i'm|im|was|became|become|becoming|now) (?:now )?an? {_JOB_5}\b"
               r"(?= (?:now|at|by trade|for a living|these days|on|since|as of|effective)\b"
@@ -352,6 +353,9 @@ _PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     # first edition reads it of the specialists its vocabulary names ("The dentist pushed me
     # to Sunday"); someone or something moved, not only named ("The tourist bus leaves on
     # Monday", "The artist moved to Berlin on Monday")
+    # a thing favoured named in up to four words ("User favours cooking at home over eating
+    # out"; the second edition read two)
+    ("preference", r"\bfavou?r(?:s|ed|ing)? [a-z]+(?: [a-z]+){2,3} over\b"),
     ("appointment", rf"\b(?:the|my|his|her|their|our) {_SPECIALIST} (?:pushed|moved|switched"
                     r"|bumped|shifted|rescheduled|changed|put|booked) (?:me|us|him|her|them|it|my"
                     r"|our|his|their|the)\b[^.;]*"

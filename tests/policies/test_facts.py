@@ -713,6 +713,8 @@ def test_a_firms_name_holds_no_pet_in_the_fourth_edition(text: str) -> None:
                                           facts.Fact(USER, "employer", None))),
     ("Honestly it's late check-outs over early check-ins, always.",
      (facts.Fact(USER, "preference", None),)),
+    ("User favours cooking at home over eating out", (facts.Fact(USER, "preference", None),)),
+    ("I'm a marketing lead now.", (facts.Fact(USER, "title", None),)),
     ("I'm a sous-chef at Saltmarsh Ventures.", (facts.Fact(USER, "title", None),
                                                 facts.Fact(USER, "employer", None))),
     ("I went from actuary to HR business partner this month.",
