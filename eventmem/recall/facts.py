@@ -26,6 +26,7 @@ from eventmem.policies import corrections, facts
 from eventmem.policies.facts import OTHER, USER, Fact, Question
 from eventmem.recall import channels as ch
 from eventmem.recall.plan import QueryPlan
+from eventmem.text.lazyre import lazy_re
 from eventmem.text.timeexpr import TimeRange
 from eventmem.write import readings
 from projections import Projections
@@ -483,8 +484,8 @@ def _carried_on_by_name(namespace_facts: NamespaceFacts,
         wrong = corrections.taken_back(text, namespace_facts.edition) \
             if corrections.takes_back(text) else None
         held = facts.values_of(text, namespace_facts.edition) & {
-            word.lower() for word in re.findall(r"[^\W\d_][\w'-]*", text) if word[0].isupper()}
-        held -= {word.lower() for word in re.findall(r"[^\W\d_][\w'-]*", wrong or "")}
+            word.lower() for word in _LETTER_WORD.findall(text) if word[0].isupper()}
+        held -= {word.lower() for word in _LETTER_WORD.findall(wrong or "")}
         if not held:
             return []
 
@@ -498,6 +499,10 @@ def _carried_on_by_name(namespace_facts: NamespaceFacts,
                 and all(namespace_facts.may_be_user(name, ()) for name in names):
             out.append(mid)
     return out
+
+
+# A word opening with a letter of any alphabet ("Umbrella", "Zürich", "O'Malley", "Bio-Systems").
+_LETTER_WORD: Final = lazy_re(r"[^\W\d_][\w'-]*")
 
 
 def _words(text: str) -> frozenset[str]:
