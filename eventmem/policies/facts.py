@@ -1291,15 +1291,24 @@ _BY_ATTRIBUTE: Final = dict(_COMPILED)
 
 
 def attribute_words(attribute: str, *, every_reader_word: bool = True,
-                    phrasings: bool = True) -> str:
+                    phrasings: bool = True, spelt: bool = False) -> str:
     """Words a memory stating ``attribute`` is likely to hold, for a lexical search of the
     namespace's candidates (the vocabulary's plain words). ``every_reader_word`` False: without
     the words gate-10 added, as the write gates before it searched; ``phrasings`` False:
-    without those of the reader's second edition (gate-12), as the gates before it searched."""
+    without those of the reader's second edition (gate-12), as the gates before it searched;
+    ``spelt``: with the vocabulary's words as spelt beyond ASCII too (:data:`_SPELT`; recall's
+    search, which no recorded decision depends on)."""
     words = _SEARCH_WORDS.get(attribute, attribute)
     added = _READER_WORDS.get(attribute) if every_reader_word else None
     more = _PHRASING_WORDS.get(attribute) if phrasings else None
-    return " ".join(filter(None, (words, added, more)))
+    spellings = _SPELT.get(attribute) if spelt else None
+    return " ".join(filter(None, (words, added, more, spellings)))
+
+
+# The vocabulary's words that are spelt with letters beyond ASCII: the reader folds accents
+# ("Citroën" is a car), but a lexical search matches a word as it is written, so "Göran got a
+# Škoda Octavia" holds no word of the car's search without them.
+_SPELT: Final = {"car": "citroën škoda"}
 
 
 # Words of the second edition's phrasings (:data:`_PHRASINGS`) that the search lacked: "I'm on

@@ -670,7 +670,8 @@ def own_plans_first(hits: list[Candidate], views: Projections, plan: QueryPlan, 
 
 
 def _search_words(question: Question) -> str:
-    return " ".join(filter(None, (facts.attribute_words(question.attribute), question.qualifier,
+    return " ".join(filter(None, (facts.attribute_words(question.attribute, spelt=True),
+                                  question.qualifier,
                                   " ".join(sorted(question.options)),
                                   question.owner if question.owner != USER else None)))
 

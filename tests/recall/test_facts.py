@@ -744,3 +744,15 @@ def test_a_preference_between_things_of_several_words_is_answered_by_one_naming_
     assert hits[0].text == "Honestly it's camping trips over city breaks, always."
     assert mem.recall("Do I prefer espresso or matcha?", namespace="n")[0].text == \
         "Matcha for me, never espresso."
+
+
+@pytest.mark.parametrize("car", ["Škoda Octavia", "Citroën C3"])
+def test_a_car_spelt_beyond_ascii_is_found_by_the_cars_search(tmp_path: Path, car: str) -> None:
+    # "Škoda" is no word of the search ("skoda"), though the reader takes it for a car: the
+    # search's own spellings find it, so the user's name stating it counts as the user's.
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, "Ferdie is originally from Porto.", "I drive a Hyundai Ioniq 5.",
+              "Ferdie prefers sunrise hikes over sunset swims.",
+              "Ferdie renewed the gym membership.", f"Ferdie got a {car}.")
+        assert mem.recall("What car do I drive?", namespace="n")[0].text == f"Ferdie got a {car}."
