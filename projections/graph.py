@@ -362,16 +362,21 @@ def _mirror_all(links: Links, cap: int, source: str, own: Bucket,
                 targets: tuple[MemoryLink, ...]) -> None:
     buckets = links.buckets
     get = buckets.get
-    prefix = source + SEP
+    # Every target of one relation holds the source under the same key: one string for them
+    # all, not one per link (a rebuild makes one key per link otherwise, and keeps them).
+    mirrored: dict[str, Key] = {}
     for link in targets:
-        target = link.target
+        target, relation = link.target, link.relation
         if target == source:  # a memory is not its own neighbour
-            del own[f"{source}{SEP}{link.relation}{OUT}"]
+            del own[f"{source}{SEP}{relation}{OUT}"]
             continue
         there = get(target)
         if there is None:
             there = links.bucket(target)
-        there[f"{prefix}{link.relation}{IN}"] = link.weight
+        key = mirrored.get(relation)
+        if key is None:
+            key = mirrored[relation] = f"{source}{SEP}{relation}{IN}"
+        there[key] = link.weight
         if len(there) > cap:
             _cap(links, target, cap)
     if not own:  # every one of its links was the weakest at its target (or pointed at itself)

@@ -546,7 +546,10 @@ def apply_many(state: Text, envs: Iterable[Envelope]) -> Text:
         match event:
             case MemoryIngested(namespace=ns) if env.terms is not None or env.text is not None:
                 terms = env.terms if env.terms is not None else packed_terms(env.text)  # type: ignore[arg-type]
-                ids, packed, plans = pending.setdefault(ns, ([], [], []))
+                batch = pending.get(ns)
+                if batch is None:  # (not setdefault: that would make three lists per ingest)
+                    batch = pending[ns] = ([], [], [])
+                ids, packed, plans = batch
                 ids.append(event.memory_id)
                 packed.append(terms)
                 plans.append(event.kind == "plan")

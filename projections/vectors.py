@@ -670,7 +670,9 @@ def apply_many(state: Vectors, envs: Iterable[Envelope]) -> Vectors:
             case MemoryIngested(namespace=ns) if state.dim is not None:
                 # Every ingest takes a slot; one without a vector (its content since purged or
                 # erased, in a replay) takes it unused, as the live fold's removal left it.
-                batch = pending.setdefault(ns, _Pending())
+                batch = pending.get(ns)
+                if batch is None:  # (not setdefault: that would make one per ingest)
+                    batch = pending[ns] = _Pending()
                 if env.vector is not None:
                     batch.ids.append(event.memory_id)
                     batch.rows.append(env.vector)
