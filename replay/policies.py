@@ -40,6 +40,7 @@ from eventmem.policies.gate import (
     GATE_12,
     GATE_13,
     GATE_14,
+    GATE_15,
     GATE_VERSION,
 )
 from eventmem.policies.lifecycle import (
@@ -87,9 +88,11 @@ SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_5, SWEEP_4, SWEEP_3,
 # of a plan done that updated the plan; gate-12 as gate-13 does but the kind of a correction;
 # gate-13 as gate-14 does but what the fact reader reads (its third edition) and a correction
 # taking back a value spelled in other letters; gate-14 as gate-15 does but what the fact
-# reader reads (its fourth edition) and a correction taking back a time with its minutes.
+# reader reads (its fourth edition) and a correction taking back a time with its minutes;
+# gate-15 as gate-16 does but what the fact reader reads (its fifth edition), a correction
+# after an interjection and a plan opening with "I'm".
 _GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_7, GATE_8, GATE_9, GATE_10,
-                    GATE_11, GATE_12, GATE_13, GATE_14, GATE_VERSION})
+                    GATE_11, GATE_12, GATE_13, GATE_14, GATE_15, GATE_VERSION})
 
 # The policy versions each decision event may carry that this code re-derives. The sweep,
 # accesses and feedback record the store-wide version (events.POLICY_VERSION).

@@ -43,6 +43,7 @@ from eventmem.policies.literals import Prefilter
 from eventmem.text.lazyre import lazy_re
 
 __all__ = ["CLASSIFY_1", "CLASSIFY_2", "CLASSIFY_3", "CLASSIFY_4", "CLASSIFY_5", "CLASSIFY_6",
+           "CLASSIFY_7",
            "FACT_RULES",
            "KIND_ORDER",
            "POLICIES",
@@ -65,9 +66,12 @@ CLASSIFY_5: Final = "classify-5"
 CLASSIFY_6: Final = "classify-6"
 # classify-7: attributes read with the fact reader's fifth edition, so "I'm a actuary now" or
 # "Meet Miss Marple, our new border collie!" is a lasting fact.
-POLICY_VERSION: Final = "classify-7"
+CLASSIFY_7: Final = "classify-7"
+# classify-8: attributes read with the fact reader's sixth edition, so "I accepted an offer from
+# Initech" or "Home is Porto now" is a lasting fact.
+POLICY_VERSION: Final = "classify-8"
 POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, CLASSIFY_3, CLASSIFY_4, CLASSIFY_5,
-                             CLASSIFY_6, POLICY_VERSION})
+                             CLASSIFY_6, CLASSIFY_7, POLICY_VERSION})
 
 
 def reader_edition(policy: str) -> int:
@@ -78,7 +82,9 @@ def reader_edition(policy: str) -> int:
         return facts.EDITION_2
     if policy == CLASSIFY_5:
         return facts.EDITION_3
-    return facts.EDITION_4 if policy == CLASSIFY_6 else facts.EDITION
+    if policy == CLASSIFY_6:
+        return facts.EDITION_4
+    return facts.EDITION_5 if policy == CLASSIFY_7 else facts.EDITION
 
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})

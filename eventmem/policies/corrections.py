@@ -26,6 +26,10 @@ _MARKER: Final = lazy_re(
     r"i misspoke|i meant|i got (?:that|it) wrong|let me correct|to correct|i was wrong|"
     r"that's wrong|that was wrong|sorry,? i meant)\b"
     r"|\b(?:i misspoke|scratch that|i got (?:that|it) wrong|i meant)\b", re.IGNORECASE)
+# From the fact reader's sixth edition (gate-16), the marker may follow an interjection ("Oh
+# wait, it's Initech, not Globex", "Hmm, actually I live in Braga").
+_INTERJECTION_6: Final = lazy_re(r"^\s*(?:oh|ah|ahh|hmm+|um+|uh|erm|ugh)\b[,!.]?\s*",
+                                 re.IGNORECASE)
 _WAIT_VERB: Final = lazy_re(r"\s*wait\s+(?!,)(?!.*\b(?:i misspoke|scratch that|i meant)\b)",
                             re.IGNORECASE)
 # "..., not X." / "... not X!" at the end of a sentence, and "not X but Y": X is taken back. X is
@@ -57,15 +61,17 @@ _NOT_VALUES: Final = frozenset("""
     """.split())  # noqa: SIM905 - a word list reads better as prose
 
 
-def takes_back(text: str) -> bool:
+def takes_back(text: str, edition: int = facts.EDITION) -> bool:
     """Whether ``text`` says it corrects what was said ("Sorry, I misspoke...", "No wait, ...",
-    "... scratch that ...").
+    "... scratch that ..."; from the sixth ``edition``, after an interjection: "Oh wait, ...").
 
     >>> takes_back("No wait, I meant Denver, not Bristol.")
     True
     >>> takes_back("Wait for me at the station.")
     False
     """
+    if edition >= facts.EDITION_6:
+        text = _INTERJECTION_6.sub("", text, count=1)
     if _MARKER.search(text) is None:
         return False
     # "Wait" opens a correction only as an interjection ("Wait, ..."), not as a verb.

@@ -25,7 +25,7 @@ several values at once (counts of different things, relatives, appointments of d
 their facts carry a *qualifier*, the thing counted, the relative, the kind of appointment, which a
 question's qualifier must match.
 
-Five editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
+Six editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
 read, and the audit re-derives their decisions with it; the second (gate-12, classify-4) also
 reads a statement behind a correction marker ("Sorry, I misspoke, I work at X"), a he/she
 sentence as about the person the sentence before it names ("Caught up with Dana. She moved to
@@ -48,7 +48,19 @@ Leo's age), a pet of several words introduced as new ("Meet Miss Marple, our new
 is the speaker's), a modal that is a name after "with" ("Caught up with Will today. He eats
 macrobiotic." is Will's diet; see :data:`_PHRASINGS_5`), hyphened words in alternatives and in a
 job at a company ("late check-outs over early check-ins", "a sous-chef at Saltmarsh
-Ventures"), and a change of job by the job left ("I went from actuary to sommelier").
+Ventures"), and a change of job by the job left ("I went from actuary to sommelier"). The
+sixth (gate-16, classify-8 and recall) also reads a job taken or lost by its offer, contract,
+hirer or last day ("I accepted an offer from Initech", "Initech hired me", "Globex laid me
+off"), a job got by its title ("I got the paramedic job"), a new address or city, a count one
+is down to or got up to ("down to one bike", "a third cat", "I meant 4 bikes"), an age by a
+birthday or a bare number ("his 7th birthday", "Mia is 9 now"), meat eaten again, a preference
+for the kind of person one is ("more of a wine person"), an appointment on a day ("My haircut
+is Saturday", "Physio is now Friday instead of Tuesday"), a train moved to an hour, a couple
+together; a note's label as no speaker ("Update: relocated to Porto"); and a sentence opening
+with a common noun of the vocabulary ("Home is Porto now"), a bare verb ("Is now vegan"), "X
+and I" ("Sam and I broke up"), a place said to be home ("Porto is home now") or whoever hired
+("Initech hired me") as the speaker's, where the editions before took the first word for a
+name (see :data:`_PHRASINGS_6`).
 
 Pure and deterministic: regexes over the text, no model.
 """
@@ -70,14 +82,15 @@ FACTS_VERSION: Final = "facts-1"
 # each attribute in the other words English says it in (:data:`_PHRASINGS`), and names in any
 # letters, vocabularies without accents and pets by "named" (see :class:`_Names`, :func:`_plain`,
 # :data:`_KEPT_NAMED`); edition 3 (gate-13) notice given (:data:`_PHRASINGS_3`) and irregular
-# plurals; editions 4 (gate-14) and 5 (gate-15, and recall) what the module docs list. One
-# number says how a gate reads, so there is no second switch for names.
+# plurals; editions 4 (gate-14), 5 (gate-15) and 6 (gate-16, and recall) what the module docs
+# list. One number says how a gate reads, so there is no second switch for names.
 EDITION_1: Final = 1
 EDITION_2: Final = 2
 EDITION_3: Final = 3
 EDITION_4: Final = 4
 EDITION_5: Final = 5
-EDITION: Final = EDITION_5
+EDITION_6: Final = 6
+EDITION: Final = EDITION_6
 
 USER: Final = "user"
 OTHER: Final = "other"
@@ -362,6 +375,70 @@ _PHRASINGS_5: Final = {name: lazy_re(pattern) for name, pattern in (
                     r"\b(?:on|to|from) (?:the )?(?:next )?"
                     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"),
 )}
+# Edition 6: more ways English states an attribute (the module docs list them). A job taken by
+# its offer or contract ("I accepted an offer from Initech"; an offer only made is no job:
+# "Solveig got a job offer from Marigold"), lost ("Globex laid me off") or got by its title ("I
+# got the paramedic job"); where one lives by the address; a count one is down to or got up to
+# ("I'm down to one bike", "We just got a third dog"); an appointment on a day ("My haircut is
+# Saturday", "Physio is now Friday instead of Tuesday"); an age by a bare number, only when the
+# whole sentence is the name and the number ("Mia is 9 now").
+_PHRASINGS_6: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("employer", r"\b(?:accept(?:ed|ing|s)?|took|take|taking|taken) (?:an? |the |their |his |her )?"
+                 r"(?:job |work )?offer (?:from|at|with)\b"
+                 r"|\bsigned (?:my|our|an? (?:employment|job|work)) contract (?:with|at)\b"
+                 r"|\bhired me\b|\blaid (?:me|us) off\b|\bfired me\b|\blast (?:day|week) at\b"
+                 r"|\b(?:changed|switched|changing|switching) jobs\b"),
+    ("title", rf"\b(?:got|landed|accepted|took|start(?:ed|ing)?) (?:the|a|an|my|that) "
+              rf"(?:new )?{_JOB_5} (?:job|role|position|post|gig)\b"),
+    ("appointment", rf"\b(?:{_words(_APPOINTMENTS)})\b[^.;]*\b(?:now|instead of|is|'s) "
+                    r"(?:on )?(?:the )?(?:next )?"
+                    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"),
+    ("relationship", r"\b(?:are|is|am|were|got|getting|been|back) (?:officially |finally |now )?"
+                     r"together\b"),
+    # a train, bus or ferry moved to another time ("Train's been moved to 11am")
+    ("departure", r"\b(?:train|bus|ferry|coach)\b[^.;]*\b(?:moved|pushed|rescheduled|delayed"
+                  r"|bumped|changed|now)\b[^.;]*\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b"),
+    # ("My new address is in Porto", "Porto is home now", "Porto is where I live now")
+    ("residence", r"\b(?:new|home|current) (?:address|city|hometown)\b|\baddress is (?:now )?in\b"
+                  r"|\bis (?:my |our )?home (?:now|these days|for now|for me)\b"
+                  r"|\bis where (?:i|we) (?:live|am living|'m living|reside)\b"),
+    # (and one more kept by adopting it: "We adopted a third cat, so 3 cats")
+    # ("I meant 4 bikes" with a digit: "I meant Three Rivers Bank" names a bank)
+    ("count", r"\b(?:i'm|im|i am|we're|we are|now|only|just) down to (?:\d+|one|two|three|four|"
+              r"five|six|seven|eight|nine|ten)\b"
+              r"|\b(?:i meant|make (?:that|it)) \d+\b"
+              r"|\b(?:adopt\w*|rescued|welcomed|took in|got|bought|added)\b[^.;]*\b(?:\d+|"
+              r"an? (?:second|third|fourth|fifth|sixth))\b"),
+    ("diet", r"\beat(?:s|ing)? (?:chicken|beef|pork|fish|seafood|meat|steak)\b"
+             r"|\b(?:started|start|back to|stopped|quit|gave up) eating\b"),
+    ("age", r"\b\d+(?:st|nd|rd|th) birthday\b"
+            r"|^[^\W\d_][\w-]* is (?:now )?\d{1,2}(?: years old)?(?: now| today)?[.!]*$"),
+    ("preference", r"\bmore of an? [a-z]+ (?:person|fan|drinker|eater|lover|guy|girl)\b"),
+)}
+# Edition 6: the ordinals before a thing counted ("a third cat").
+_ORDINALS_6: Final = frozenset(["second", "third", "fourth", "fifth", "sixth"])
+# Edition 6: common nouns of the vocabulary that open a sentence as its subject ("Home is Porto
+# now", "Physio is now Friday", "Flight got moved to 2pm"), and verbs opening one without a
+# subject, as extraction pipelines write them ("Is now vegan", "Was promoted to analyst"): the
+# speaker's, not someone's name.
+_COMMON_SUBJECTS_6: Final = frozenset(
+    f"home work job life flight train bus ferry car phone {_APPOINTMENTS} "
+    "is was are were am been be does".split())
+# Edition 6: the speaker with someone else ("Sam and I broke up", "Mia and me moved in
+# together"): the speaker's.
+_WITH_ME_6: Final = lazy_re(r"^\S+(?: \S+)? and (?:I|me)\b")
+# Edition 6: a label opening a note, not a speaker ("Update: relocated to Porto", "Big news: I
+# got engaged!", "FYI: ...").
+_NEWS_LABEL_6: Final = lazy_re(
+    r"^\s*(?:(?:quick|small|little|big|good|great|bad|sad|happy|life|some|exciting) )?"
+    r"(?:update|news)\s*[:!-]\s*|^\s*(?:fyi|ps|p\.s\.|btw|heads up|side note)\s*[:,-]\s*",
+    re.IGNORECASE)
+# Edition 6: a place said to be home ("Porto is home now", "Porto is where I live"), the
+# speaker's.
+_HOME_IS_6: Final = lazy_re(
+    rf"^{NAME}(?: {NAME})? is (?i:(?:my |our )?home\b|where (?:i|we) (?:live|am living|reside))")
+# Edition 6: "Initech hired me" (or "laid me off") is the speaker's job, whoever hired.
+_HIRED_ME_6: Final = lazy_re(r"^[^.!?;]*\b(?:hired|laid|fired) me\b", re.IGNORECASE)
 # Edition 5: a flight attendant's job is no departure ("User: job title flight attendant").
 _FALSE_FRIENDS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     ("departure", r"\bflight (?:attendants?|crew|instructors?|engineers?|dispatchers?|nurses?)\b"),
@@ -456,6 +533,8 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                      r"|\bwhere (?:was|were|am|is|are) \w+ working\b"
                      r"|\bwhich company\b|\bwhat company\b"),
         ("appointment", rf"\bappointment\b|\bseeing the (?:{_words(_APPOINTMENTS)})\b"
+                        rf"|\bwhen(?: is|'s| was) (?:my|the|his|her|their|our) "
+                        rf"(?:{_words(_APPOINTMENTS)})\b"
                         rf"|\b(?:seeing|see|visiting|visit) (?:the|my|a|an|his|her|their) "
                         rf"{_SPECIALIST}\b"),
         ("departure", r"\bleav(?:e|es|ing) for\b|\bfly(?:ing)? (?:out )?to\b"
@@ -684,6 +763,10 @@ def owner_of(sentence: str, edition: int = EDITION) -> str | None:
     if theirs is not None and not _NAMING.search(sentence.lower()):
         return OTHER  # "Bob's sister Eva lives in Bergen" is Eva's fact, not Bob's
     name = _subject_name(sentence, names)
+    if edition >= EDITION_6 and name is not None and (
+            name in _COMMON_SUBJECTS_6 or _HIRED_ME_6.match(sentence)
+            or _WITH_ME_6.match(sentence) or _HOME_IS_6.match(sentence)):
+        return USER  # "Home is Porto now", "Initech hired me", "Sam and I broke up"
     return USER if name is None else name  # no subject: the speaker's diary ("Decided to...")
 
 
@@ -731,7 +814,12 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
     if attribute == "count":
         for match in _NUMBERED.finditer(lowered):
             noun = match.group(1)
-            if noun not in _NOT_COUNTED and noun not in _QUESTION_STOP:
+            if edition >= EDITION_6 and noun in _ORDINALS_6:
+                # "a third bike" counts bikes: the word after the ordinal
+                after = _NOUN.match(lowered, match.end(1) + 1)
+                noun = after.group(0) if after is not None else noun
+            if noun not in _NOT_COUNTED and noun not in _QUESTION_STOP \
+                    and (edition < EDITION_6 or noun not in _ORDINALS_6):
                 return singular(noun, edition)
         return None
     if attribute == "family":
@@ -817,6 +905,8 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
     if edition >= EDITION_2:  # "Correction: I eat keto" has no speaker called Correction
         text = _CORRECTION_OPENING.sub("", _fold(text).strip()) or text
     noted = edition >= EDITION_4 and _NOTE.match(text) is not None
+    if edition >= EDITION_6:  # "Update: relocated to Porto" has no speaker called Update
+        text = _NEWS_LABEL_6.sub("", text) or text
     speaker, text = _speaker(text, names)
     named: str | None = None  # the person the sentence before named (edition 2)
     for sentence in sentences(text, edition):
@@ -1116,7 +1206,9 @@ def _read_as(attribute: str, pattern: re.Pattern[str], lowered: str, edition: in
         or (edition >= EDITION_4 and attribute in _PHRASINGS_4
             and _PHRASINGS_4[attribute].search(lowered) is not None) \
         or (edition >= EDITION_5 and attribute in _PHRASINGS_5
-            and _PHRASINGS_5[attribute].search(lowered) is not None)
+            and _PHRASINGS_5[attribute].search(lowered) is not None) \
+        or (edition >= EDITION_6 and attribute in _PHRASINGS_6
+            and _PHRASINGS_6[attribute].search(lowered) is not None)
 
 
 # declared_name and introduces: pure, and asked of the same stored texts for every name the
@@ -1204,6 +1296,11 @@ def values_of(text: str, edition: int = EDITION) -> frozenset[str]:
         if edition >= EDITION_5:  # a job named by its form ("a actuary", "made me sous-chef")
             for job in _JOB_VALUE_5.findall(_plain(sentence.lower())):
                 found.update(w for w in job.split() if w not in _NOT_NAMES)
+        opening = (_HIRED_ME_6.match(sentence) or _HOME_IS_6.match(sentence)) \
+            if edition >= EDITION_6 else None
+        if opening is not None:  # "Initech hired me", "Porto is home now": no subject's name
+            found.update(t.lower() for t in word.findall(opening.group(0))
+                         if t[0].isupper() and t.lower() not in _NOT_NAMES)
     return frozenset(found)
 
 
@@ -1268,6 +1365,23 @@ _COMPOUNDS: Final = {
 }
 
 
+# Where the speaker gives a pet's name: "a dog named Rex", "a Maine Coon called Pico", "User's
+# labrador Pepper", "our cat Noodle".
+_PET_NAME: Final = lazy_re(
+    rf"\b(?i:named|called)\s+({NAME})"
+    rf"|\b(?i:my|our|user's)\s+(?:[a-z]+\s+)?(?i:{_words(_PETS)})\s+({NAME})")
+
+
+def pet_names(text: str) -> frozenset[str]:
+    """The lower-cased names ``text`` gives pets (or anyone: the caller reads it of a text
+    stating a pet).
+
+    >>> sorted(pet_names("I have a golden retriever named Rocket."))
+    ['rocket']
+    """
+    return frozenset((m.group(1) or m.group(2)).lower() for m in _PET_NAME.finditer(text))
+
+
 def named_in_compounds_only(text: str, attribute: str) -> bool:
     """Whether ``text`` names ``attribute`` only in compounds that name something else ("Theo
     renewed the car registration": no car of anyone's), so states no value of it.
@@ -1291,18 +1405,20 @@ _BY_ATTRIBUTE: Final = dict(_COMPILED)
 
 
 def attribute_words(attribute: str, *, every_reader_word: bool = True,
-                    phrasings: bool = True, spelt: bool = False) -> str:
+                    phrasings: bool = True, sixth: bool = True, spelt: bool = False) -> str:
     """Words a memory stating ``attribute`` is likely to hold, for a lexical search of the
     namespace's candidates (the vocabulary's plain words). ``every_reader_word`` False: without
     the words gate-10 added, as the write gates before it searched; ``phrasings`` False:
-    without those of the reader's second edition (gate-12), as the gates before it searched;
-    ``spelt``: with the vocabulary's words as spelt beyond ASCII too (:data:`_SPELT`; recall's
-    search, which no recorded decision depends on)."""
+    without those of the reader's second edition (gate-12), ``sixth`` False: without those of
+    its sixth (gate-16), as the gates before them searched; ``spelt``: with the vocabulary's
+    words as spelt beyond ASCII too (:data:`_SPELT`; recall's search, which no recorded decision
+    depends on)."""
     words = _SEARCH_WORDS.get(attribute, attribute)
     added = _READER_WORDS.get(attribute) if every_reader_word else None
     more = _PHRASING_WORDS.get(attribute) if phrasings else None
+    latest = _PHRASING_WORDS_6.get(attribute) if sixth else None
     spellings = _SPELT.get(attribute) if spelt else None
-    return " ".join(filter(None, (words, added, more, spellings)))
+    return " ".join(filter(None, (words, added, more, latest, spellings)))
 
 
 # The vocabulary's words that are spelt with letters beyond ASCII: the reader folds accents
@@ -1325,6 +1441,19 @@ _PHRASING_WORDS: Final = {
     "relationship": "love someone",
     "family": "goes known",
     "diet": "macrobiotic fruitarian atkins whole30 ovo lacto fodmap sodium free",
+}
+
+
+# Words of the sixth edition's phrasings (:data:`_PHRASINGS_6`) that the search lacked: "I
+# accepted an offer from Initech" or "My new address is in Porto" shares no other word with its
+# attribute's words. Only words seldom said otherwise: a common one ("last", "down",
+# "together") fills the search's depth with chatter, and the statements it should find fall
+# below it.
+_PHRASING_WORDS_6: Final = {
+    "employer": "offer contract laid fired",
+    "residence": "address",
+    "count": "adopted",
+    "departure": "bus ferry",
 }
 
 

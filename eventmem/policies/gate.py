@@ -146,7 +146,17 @@ GATE_14: Final = "gate-14"
 # April 1: policies.timebound), where gate-14 took it for next year's and kept the plan open a
 # year. Every other decision is gate-14's, and an item recorded by gate-14 is read with the
 # fourth edition, as decided.
-GATE_VERSION: Final = "gate-15"
+GATE_15: Final = "gate-15"
+# gate-16: reads with the fact reader's sixth edition (policies.facts.EDITION: "I accepted an
+# offer from Initech" and "Initech hired me" name the user's employer, "I got the paramedic job"
+# a title, "My new address is in Porto" and "Home is Porto now" a home, "I'm down to one bike" a
+# count, "Physio is now Friday instead of Tuesday" the physio's day) and classifies with
+# classify-8, which reads that edition; hears a correction after an interjection ("Oh wait,
+# it's Initech, not Globex": policies.corrections); and closes a plan the speaker said they
+# were going to do ("I'm planning to repaint the bedroom": policies.plans), which gate-15 took
+# for someone else's. Every other decision is gate-15's, and an item recorded by gate-15 is
+# read with the fifth edition, as decided.
+GATE_VERSION: Final = "gate-16"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"

@@ -18,7 +18,9 @@ Decisions a reader might question:
   name are all the store's user (extraction rewrites "I" as "User" or the user's name); "my
   sister renewed her passport" closes nothing, nor do two different names. From gate-15, "he"
   or "she" after a sentence that says only whom the speaker met is that person ("Had lunch with
-  Olga. He has to submit the abstract" is Olga's).
+  Olga. He has to submit the abstract" is Olga's). From gate-16, "I'm", "I am", "we're" before
+  the modal are the speaker too ("I'm planning to repaint the bedroom", "We're going to sell
+  the car"), which the gates before took for someone else's plan, never closed by the user.
 * A negated, still-planned or asked text ("haven't renewed it yet", "still need to", "did I
   renew...?") reports nothing done.
 """
@@ -64,6 +66,9 @@ _TIME_WORDS = frozenset("""
     jul aug sep sept oct nov dec st nd rd th finally just already relief what today's
     """.split())  # noqa: SIM905 - a word list reads better as prose
 _SELF = frozenset({"i", "me", "we", "user", "the user", "", "i've", "we've"})
+# From gate-16: the speaker before a progressive or a "be" modal ("I'm going to", "we are
+# supposed to").
+_SELF_BEING = frozenset({"i'm", "im", "i am", "we're", "we are"})
 _IRREGULAR: Final[dict[str, tuple[str, ...]]] = {
     "pay": ("paid",), "buy": ("bought",), "send": ("sent",), "make": ("made",),
     "take": ("took", "taken"), "get": ("got", "gotten"), "do": ("did", "done"),
@@ -113,15 +118,17 @@ def _content(words: list[str]) -> frozenset[str]:
                      and not w.isdigit() and len(w) > 1)
 
 
-def _subject(before: str) -> str:
-    """The subject key of the words before a verb: "" for the user, a name, or "other"."""
+def _subject(before: str, *, i_am: bool = False) -> str:
+    """The subject key of the words before a verb: "" for the user, a name, or "other".
+    ``i_am`` (gate-16): "I'm" and "we're" are the user too."""
     raw = before.strip()
     lowered = re.sub(r"^(?:ok|so|well|finally|just|today|yesterday|also|and)\b[\s,]*", "",
                      raw.lower()).strip(" ,")
     lowered = re.sub(r"\s+(?:finally|just|already|also|has|have|had|'ve|'s|did)$", "",
                      lowered).strip()
     lowered = re.sub(r"\b(?:finally|just|already)\b", "", lowered).strip()
-    if lowered in _SELF or lowered in {"i finally", "i just", "i already"}:
+    if lowered in _SELF or lowered in {"i finally", "i just", "i already"} or (
+            i_am and lowered.replace("\u2019", "'") in _SELF_BEING):
         return ""
     words = raw.split()
     if len(words) == 1 and words[0][:1].isupper() and lowered.isalpha():
@@ -133,14 +140,15 @@ def _subject(before: str) -> str:
 # up to eight plans (completes() reads both again each time), batch after batch.
 @lru_cache(maxsize=1 << 14)
 def plan_action(text: str, *, one_sentence: bool = False, listed: bool = False,
-                pronoun: bool = False) -> Action | None:
+                pronoun: bool = False, i_am: bool = False) -> Action | None:
     """The verb, object words and subject a plan's text intends, or None when it names none.
     ``one_sentence``: the object words end with the sentence ("I want to save for yoga gear by
     January. Quentin thinks it's way too long" intends nothing of "long"); gate-10 and before
     took the rest of the text. ``listed`` (gate-12): also a task listed after a reminder or a
     to-do label ("Don't let me forget: renew the passport", "User: to do, return the books").
     ``pronoun`` (gate-15): a subject "he" or "she" is whom the sentence before named (see
-    :func:`_subject_of`)."""
+    :func:`_subject_of`). ``i_am`` (gate-16): "I'm" or "we're" before the modal is the user
+    ("I'm planning to repaint the bedroom")."""
     match = _MODAL.search(text)
     label = match is None and listed
     if label:
@@ -154,7 +162,7 @@ def plan_action(text: str, *, one_sentence: bool = False, listed: bool = False,
     if label:  # "User: to do, ..." is the user's list
         head = head.strip().rstrip(":,").strip()
     subject = "" if re.search(r"\bremind\s+me\b", match.group(0), re.I) \
-        else _subject_of(text, head, pronoun=pronoun)
+        else _subject_of(text, head, pronoun=pronoun, i_am=i_am)
     if re.search(r"\bremind\s+(?!me\b)\w+", match.group(0), re.I):
         subject = "other"
     rest = text[match.end():]
@@ -164,13 +172,14 @@ def plan_action(text: str, *, one_sentence: bool = False, listed: bool = False,
     return Action(verb, objects, subject)
 
 
-def _subject_of(text: str, head: str, *, pronoun: bool) -> str:
+def _subject_of(text: str, head: str, *, pronoun: bool, i_am: bool = False) -> str:
     """The subject key (:func:`_subject`) of the words ``head`` of ``text`` before a verb.
     With ``pronoun``, "he" or "she" opening the verb's sentence is whom the text names first,
     when its first sentence says only whom the speaker met ("Had lunch with Olga. He has to
     submit the abstract" is Olga's plan, which Olga, the user by name, may report done), as the
-    fact reader takes it (:func:`eventmem.policies.facts.subject_of`)."""
-    subject = _subject(head)
+    fact reader takes it (:func:`eventmem.policies.facts.subject_of`). ``i_am``: see
+    :func:`_subject`."""
+    subject = _subject(head, i_am=i_am)
     if pronoun and subject == "other" \
             and _LAST_SENTENCE.split(head)[-1].strip().lower() in ("he", "she"):
         named = facts.subject_of(text, facts.EDITION_5)
@@ -224,7 +233,8 @@ def _regular_past(word: str) -> bool:
 
 
 def completes(plan_text: str, text: str, *, one_sentence: bool = False,
-              passive: bool = False, pronoun: bool = False) -> Completion | None:
+              passive: bool = False, pronoun: bool = False,
+              i_am: bool = False) -> Completion | None:
     """Whether ``text`` reports done what ``plan_text`` intends (see the module docstring).
     ``one_sentence``: the plan's object and the report's are each read within their sentence
     (:func:`plan_action`), so words of a later sentence match nothing. ``passive`` (gate-12):
@@ -233,8 +243,9 @@ def completes(plan_text: str, text: str, *, one_sentence: bool = False,
     did it is then whoever the words before the object name; and a plan may be a task listed
     after a reminder or a to-do label (:func:`plan_action` ``listed``). ``pronoun`` (gate-15):
     "he" or "she" after a sentence naming whom the speaker met is that person, in the plan and
-    in the report."""
-    action = plan_action(plan_text, one_sentence=one_sentence, listed=passive, pronoun=pronoun)
+    in the report. ``i_am`` (gate-16): "I'm" or "we're" before the plan's modal is the user."""
+    action = plan_action(plan_text, one_sentence=one_sentence, listed=passive, pronoun=pronoun,
+                         i_am=i_am)
     if action is None or not may_report_done(text):
         return None
     lowered = text.lower()

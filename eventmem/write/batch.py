@@ -604,7 +604,7 @@ class Batch:
         if taken_back is not None:
             return taken_back
         if not (category.is_correction(item.text)
-                or (phrasings and corrections.takes_back(item.text))):
+                or (phrasings and corrections.takes_back(item.text, reader_edition(item)))):
             return None
         for old, similarity in near.ranked[:self.params.correction_neighbours]:
             if similarity < self.params.correction_similarity:
@@ -622,9 +622,10 @@ class Batch:
         that holds that value (what was just said), unless immutable; the rule
         ``correction:taken_back`` is the evidence. (memory id, rule, similarity), or None."""
         text = item.text
-        if not (category.is_correction(text) or corrections.takes_back(text)):
+        edition = reader_edition(item)
+        if not (category.is_correction(text) or corrections.takes_back(text, edition)):
             return None
-        wrong = corrections.taken_back(text, reader_edition(item))
+        wrong = corrections.taken_back(text, edition)
         if wrong is None:
             return None
         ns, recent = item.namespace, self.params.correction_recent
@@ -694,7 +695,8 @@ class Batch:
                 self.text_of(memory_id), item.text,
                 one_sentence=item.gate_policy not in gate.BEFORE_PLAN_SENTENCES,
                 passive=item.gate_policy not in gate.BEFORE_PHRASINGS,
-                pronoun=reader_edition(item) >= facts.EDITION_5)
+                pronoun=reader_edition(item) >= facts.EDITION_5,
+                i_am=reader_edition(item) >= facts.EDITION_6)
             if completion is not None:
                 return memory_id, completion
         return None
@@ -1373,6 +1375,7 @@ def _rescheduled(batch: Batch, item: Item,
 _READERS: Final = {gate.GATE_12: (facts.EDITION_2, classify.CLASSIFY_4),
                    gate.GATE_13: (facts.EDITION_3, classify.CLASSIFY_5),
                    gate.GATE_14: (facts.EDITION_4, classify.CLASSIFY_6),
+                   gate.GATE_15: (facts.EDITION_5, classify.CLASSIFY_7),
                    gate.GATE_VERSION: (facts.EDITION, classify.POLICY_VERSION)}
 
 
@@ -1380,17 +1383,18 @@ def reader_edition(item: Item) -> int:
     """How the item's gate reads what a text says about whom: gate-12 with the reader's second
     edition (corrections, pronouns, more phrasings), gate-13 with the third (notice given,
     irregular plurals), gate-14 with the fourth (a job left for another, allergies said of the
-    one they affect), gate-15 with the fifth (:data:`eventmem.policies.facts.EDITION`: jobs in
-    "-ary", a child's age said of someone else's child by name), the gates before with the
-    first, as they decided."""
+    one they affect), gate-15 with the fifth (jobs in "-ary", a child's age said of someone
+    else's child by name), gate-16 with the sixth (:data:`eventmem.policies.facts.EDITION`: a
+    job taken by its offer, a home by its address), the gates before with the first, as they
+    decided."""
     return _readers(item)[0]
 
 
 def classifier(item: Item) -> str:
-    """The classifier version the item's gate asks a kind of: classify-7 from gate-15, which
-    reads attributes with the fact reader's fifth edition; classify-6 for gate-14 (the
-    fourth), classify-5 for gate-13 (the third), classify-4 for gate-12 (the second),
-    classify-3 before, as decided."""
+    """The classifier version the item's gate asks a kind of: classify-8 from gate-16, which
+    reads attributes with the fact reader's sixth edition; classify-7 for gate-15 (the fifth),
+    classify-6 for gate-14 (the fourth), classify-5 for gate-13 (the third), classify-4 for
+    gate-12 (the second), classify-3 before, as decided."""
     return _readers(item)[1]
 
 
@@ -1405,7 +1409,8 @@ def _searched(fact: facts.Fact, item: Item) -> str:
     searched)."""
     every = item.gate_policy not in gate.BEFORE_READER_WORDS
     words = facts.attribute_words(fact.attribute, every_reader_word=every,
-                                  phrasings=item.gate_policy not in gate.BEFORE_PHRASINGS)
+                                  phrasings=item.gate_policy not in gate.BEFORE_PHRASINGS,
+                                  sixth=reader_edition(item) >= facts.EDITION_6)
     return " ".join(filter(None, (words, fact.qualifier)))
 
 

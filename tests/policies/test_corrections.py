@@ -23,9 +23,20 @@ def test_a_correction_is_heard(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", [
+    "Oh wait, it's Initech, not Globex.",
+    "Hmm, actually I live in Braga.",
+    "Ah, my mistake, it's Tuesday.",
+])
+def test_the_sixth_edition_hears_a_correction_after_an_interjection(text: str) -> None:
+    assert corrections.takes_back(text)
+    assert not corrections.takes_back(text, facts.EDITION_5)
+
+
+@pytest.mark.parametrize("text", [
     "Wait for me at the station.",
     "I live in Lyon.",
     "I'm not sure where I left my keys.",
+    "Oh, wait for me at the station.",
 ])
 def test_other_texts_are_no_correction(text: str) -> None:
     assert not corrections.takes_back(text)

@@ -103,8 +103,10 @@ def test_a_name_with_accents_or_a_hyphen_is_a_name(name: str) -> None:
 def test_any_capitalised_latin_word_opening_a_statement_is_its_subject(word: str) -> None:
     name = word[:1].upper() + word[1:]
     if name.lower() in facts._NOT_NAMES or word.endswith(("ed", "ly", "ing")) or (
-            facts._FIRST_PERSON.match(name)):
-        return  # a word of the sentence, a verb or an adverb ("Decided to ..."), or "Ive"
+            facts._FIRST_PERSON.match(name)) or name.lower() in facts._COMMON_SUBJECTS_6:
+        # a word of the sentence, a verb or an adverb ("Decided to ..."), "Ive", or a common
+        # noun of the vocabulary ("Home is ...", the sixth edition)
+        return
     assert {f.owner for f in facts.read(f"{name} works at Globex.")} == {name.lower()}
 
 
@@ -129,6 +131,16 @@ def test_a_name_that_is_also_a_modal_verb_is_a_name_before_a_finite_verb(text, o
 def test_a_word_capitalised_within_a_question_names_whom_it_asks_about(question, owner):
     asked = facts.read_question(question)
     assert asked is not None and asked.owner == owner
+
+
+@pytest.mark.parametrize(("question", "qualifier"), [
+    ("When is my haircut?", "haircut"),
+    ("When is my dentist?", "dentist"),
+])
+def test_a_question_when_a_kind_of_appointment_is_asks_the_appointment(question, qualifier):
+    asked = facts.read_question(question)
+    assert asked is not None and (asked.owner, asked.attribute, asked.qualifier) == (
+        USER, "appointment", qualifier)
 
 
 def test_a_value_word_may_open_with_any_letter() -> None:
@@ -755,6 +767,100 @@ def test_the_fifth_edition_reads_jobs_in_ary_made_titles_named_children_and_pets
 def test_the_fifth_edition_leaves_what_the_fourth_read_rightly(
         text: str, read: tuple[facts.Fact, ...]) -> None:
     assert facts.read(text) == facts.read(text, facts.EDITION_4) == read
+
+
+# -- the reader's sixth edition (gate-16 and recall) -----------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("I accepted an offer from Initech.", (facts.Fact(USER, "employer", None),)),
+    ("Signed my contract with Initech today.", (facts.Fact(USER, "employer", None),)),
+    ("Initech hired me!", (facts.Fact(USER, "employer", None),)),
+    ("I got the paramedic job!", (facts.Fact(USER, "title", None),)),
+    ("My new address is in Porto.", (facts.Fact(USER, "residence", None),)),
+    ("Home is Porto now.", (facts.Fact(USER, "residence", None),)),
+    ("I'm down to one bike now.", (facts.Fact(USER, "count", "bike"),)),
+    ("Physio is now Friday instead of Tuesday.",
+     (facts.Fact(USER, "appointment", "physio"),)),
+    ("Is now vegan", (facts.Fact(USER, "diet", None),)),
+    ("Was promoted to senior analyst", (facts.Fact(USER, "title", None),)),
+    ("Sam and I broke up.", (facts.Fact(USER, "relationship", None),)),
+    ("Sam and I are officially together now.", (facts.Fact(USER, "relationship", None),)),
+    ("We adopted a third cat, so 3 cats.", (facts.Fact(USER, "count", "cat"),
+                                            facts.Fact(USER, "pet", None))),
+    ("Got a third bike, so that makes 3.", (facts.Fact(USER, "count", "bike"),)),
+    ("Update: relocated to Porto last week.", (facts.Fact(USER, "residence", None),)),
+    ("News: I got engaged!", (facts.Fact(USER, "relationship", None),)),
+    ("Porto is home now.", (facts.Fact(USER, "residence", None),)),
+    ("Porto is where I live now.", (facts.Fact(USER, "residence", None),)),
+    ("Sorry, I meant 4 bikes.", (facts.Fact(USER, "count", "bike"),)),
+    ("Train's been moved to 11am.", (facts.Fact(USER, "departure", None),)),
+    ("Globex laid me off, so I'm job hunting.", (facts.Fact(USER, "employer", None),)),
+    ("Today was my last day at Globex.", (facts.Fact(USER, "employer", None),)),
+    ("I've started eating chicken again.", (facts.Fact(USER, "diet", None),)),
+    ("We just got a third dog!", (facts.Fact(USER, "count", "dog"), facts.Fact(USER, "pet", None))),
+    ("Leo had his 7th birthday yesterday.", (facts.Fact("leo", "age", "leo"),)),
+    ("Lately I'm more of a wine person than beer.", (facts.Fact(USER, "preference", None),)),
+    ("My haircut is Saturday.", (facts.Fact(USER, "appointment", "haircut"),)),
+    ("Mia is 9 now.", (facts.Fact("mia", "age", "mia"),)),
+    ("User changed jobs, now at Initech", (facts.Fact(USER, "employer", None),)),
+    ("User's new city: York", (facts.Fact(USER, "residence", None),)),
+])
+def test_the_sixth_edition_reads_jobs_taken_addresses_counts_down_and_days_now(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == read
+    assert facts.read(text, facts.EDITION_5) != read
+
+
+@pytest.mark.parametrize(("text", "attribute"), [
+    ("I accepted an offer from Initech.", "employer"),
+    ("My new address is in Porto.", "residence"),
+    ("Signed my contract with Initech today.", "employer"),
+    ("We adopted a third cat, so 3 cats.", "count"),
+])
+def test_a_sixth_edition_statement_shares_a_term_with_its_attributes_search(
+        text: str, attribute: str) -> None:
+    # (a count's and a preference's search also hold the question's thing and alternatives)
+    assert set(query_terms(text)) & set(query_terms(facts.attribute_words(attribute)))
+    assert not set(query_terms(text)) & set(query_terms(
+        facts.attribute_words(attribute, sixth=False)))
+
+
+def test_pet_names_are_the_names_given_pets() -> None:
+    assert facts.pet_names("I have a dog named Rex.") == {"rex"}
+    assert facts.pet_names("User's labrador Pepper passed away") == {"pepper"}
+    assert facts.pet_names("Our cat Noodle hates the vet.") == {"noodle"}
+    assert facts.pet_names("I have a dog.") == frozenset()
+
+
+def test_the_sixth_edition_takes_the_hirer_opening_a_sentence_for_a_value() -> None:
+    assert facts.values_of("Initech hired me!") == {"initech"}
+    assert facts.values_of("Initech hired me!", facts.EDITION_5) == frozenset()
+    assert facts.values_of("Porto is home now.") == {"porto"}
+    assert facts.values_of("Dana moved to Lyon.") == {"lyon"}  # a subject is no value
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("Solveig got a job offer from Marigold Care Inc.", ()),  # made, not taken
+    ("We hired him last week.", ()),
+    ("Dana hired a plumber.", (facts.Fact("dana", "title", None),)),  # "plumber" names a job
+    ("Dana moved to Lyon.", (facts.Fact("dana", "residence", None),)),
+    ("Signed a contract with the builder.", ()),
+    ("Dana and Theo broke up.", (facts.Fact("dana", "relationship", None),)),
+    ("Adopted another cat!", (facts.Fact(USER, "pet", None),)),  # how many, it does not say
+    ("Update on the kitchen: tiles are in.", ()),
+    ("No wait, I meant Three Rivers Bank, not Bergström Logistik.", ()),
+    ("We drove down to Two Harbors.", ()),
+    ("Porto is home to my sister.", ()),
+    ("Caroline: I moved to Denver", (facts.Fact("caroline", "residence", None),)),
+    ("The score is 2 now.", ()),
+    ("My dentist is nice.", ()),
+    ("Took the job offer at Globex, I start in May.", (facts.Fact(USER, "employer", None),)),
+    ("Landed a senior analyst role.", (facts.Fact(USER, "title", None),)),
+])
+def test_the_sixth_edition_leaves_what_the_fifth_read_rightly(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == facts.read(text, facts.EDITION_5) == read
 
 
 def test_a_preference_names_the_alternatives_of_a_question_in_their_words() -> None:

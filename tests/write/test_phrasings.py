@@ -223,12 +223,19 @@ def test_a_task_in_other_words_is_a_plan_and_closed_when_done(mem, clock, plan, 
     ("I work as a paralegal.", "They made me air traffic controller, so long paralegal.", None,
      gate.GATE_14),
     ("I work as a dental hygienist.", "I'm a actuary now.", None, gate.GATE_14),
+    # gate-16: a job taken by its offer or its hirer, a home by its address
+    ("I work at Globex.", "I accepted an offer from Initech.", None, gate.GATE_15),
+    ("I work at Globex.", "Initech hired me!", None, gate.GATE_15),
+    ("I work as a nurse.", "I got the paramedic job!", None, gate.GATE_15),
+    ("I live in Lisbon.", "Home is Porto now.", None, gate.GATE_15),
+    ("I live in Lisbon.", "My new address is in Porto.", None, gate.GATE_15),
 ])
 def test_a_job_changed_in_a_newer_editions_words_replaces_the_old(mem, clock, monkeypatch,
                                                                   first, then, intro, before):
     """gate-14 reads a job left for another (the fact reader's fourth edition), gate-15 a job
-    in "-ary" or one someone was made (the fifth); the gate before kept both and still audits
-    as it decided."""
+    in "-ary" or one someone was made (the fifth), gate-16 a job taken by its offer or its
+    hirer and a home by its address (the sixth); the gate before kept both and still audits as
+    it decided."""
     for namespace, version in (("a", None), ("b", before)):
         with written_as(monkeypatch, version) if version else contextlib.nullcontext():
             if intro:
@@ -250,12 +257,14 @@ def test_a_job_changed_in_a_newer_editions_words_replaces_the_old(mem, clock, mo
      gate.GATE_14),
     ("My flight to Nice leaves at 6:55pm.", "Oops, I got that wrong: I leave at 20:50, "
      "not 6:55pm.", gate.GATE_14),
+    # gate-16: the marker after an interjection
+    ("I work at Globex.", "Oh wait, it's Initech, not Globex.", gate.GATE_15),
 ])
 def test_a_correction_takes_back_a_value_in_any_letters(mem, clock, monkeypatch, slip,
                                                         correction, before):
-    """A value in any letters or with "&" (gate-14), a time with its minutes (gate-15); the
-    gate before read no such value, kept the slip beside its correction, and still audits as
-    it decided."""
+    """A value in any letters or with "&" (gate-14), a time with its minutes (gate-15), a
+    marker after an interjection (gate-16); the gate before read no such value or marker, kept
+    the slip beside its correction, and still audits as it decided."""
     said = mem.remember(slip, namespace="a")
     clock.advance(timedelta(seconds=30))
     mem.remember(correction, namespace="a")

@@ -5,6 +5,7 @@ plan) still audits as gate-5."""
 
 from __future__ import annotations
 
+import contextlib
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -263,4 +264,34 @@ def test_the_user_by_name_closes_a_plan_said_of_whom_the_speaker_met(mem, clock)
     clock.advance(timedelta(days=2))
     mem.remember("User submitted their conference abstract")
     assert status(mem, plan.memory_id) == "superseded"
+    checked(mem)
+
+
+@pytest.mark.parametrize(("plan", "report"), [
+    ("I'm planning to repaint the bedroom next weekend.", "Finished repainting the bedroom."),
+    ("I am supposed to return the library books by Monday.", "Returned the library books."),
+    ("We're going to sell the old car this spring.", "Sold the old car!"),
+])
+def test_a_plan_the_speaker_is_going_to_do_is_theirs_from_gate_16(plan, report):
+    assert plans.completes(plan, report, one_sentence=True, passive=True, pronoun=True,
+                           i_am=True)
+    # as gate-15 read it: someone else's plan, never closed
+    assert plans.completes(plan, report, one_sentence=True, passive=True, pronoun=True) is None
+
+
+def test_a_plan_someone_else_is_going_to_do_stays_theirs():
+    assert plans.completes("She's planning to repaint the bedroom.", "Finished repainting the "
+                           "bedroom.", one_sentence=True, passive=True, pronoun=True,
+                           i_am=True) is None
+
+
+def test_the_user_closes_a_plan_they_are_going_to_do_and_a_gate_15_log_audits(
+        mem, clock, monkeypatch):
+    for namespace, version in (("a", None), ("b", gate.GATE_15)):
+        with written_as(monkeypatch, version) if version else contextlib.nullcontext():
+            plan = mem.remember("I'm planning to repaint the bedroom next weekend.",
+                                namespace=namespace)
+            clock.advance(timedelta(days=2))
+            mem.remember("Finished repainting the bedroom.", namespace=namespace)
+        assert status(mem, plan.memory_id) == ("superseded" if version is None else "active")
     checked(mem)
