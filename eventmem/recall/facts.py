@@ -454,7 +454,19 @@ def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tup
             chosen = _stating_of(found, question, frozenset(best))
     elif chosen and question.owner == USER:
         chosen += _carried_on_by_name(namespace_facts, found, question, owners, chosen)
+        if question.attribute == "pet":
+            chosen += _of_the_users_pets(found, chosen)
     return chosen
+
+
+def _of_the_users_pets(found: Mapping[str, tuple[str, tuple[Fact, ...]]],
+                       chosen: list[str]) -> list[str]:
+    """The memories stating a pet fact of a pet the chosen memories name as the user's: "Rex
+    passed away" after "I have a dog named Rex" is news of the user's pet, though Rex is its
+    subject."""
+    pets = {name for mid in chosen for name in facts.pet_names(found[mid][0])}
+    return [mid for mid, (_, stated) in found.items() if mid not in chosen
+            and any(f.attribute == "pet" and f.owner in pets for f in stated)]
 
 
 def _carried_on_by_name(namespace_facts: NamespaceFacts,

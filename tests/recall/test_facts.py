@@ -756,3 +756,17 @@ def test_a_car_spelt_beyond_ascii_is_found_by_the_cars_search(tmp_path: Path, ca
               "Ferdie prefers sunrise hikes over sunset swims.",
               "Ferdie renewed the gym membership.", f"Ferdie got a {car}.")
         assert mem.recall("What car do I drive?", namespace="n")[0].text == f"Ferdie got a {car}."
+
+
+@pytest.mark.parametrize("pet", ["I have a dog named Rex.", "Has a dog named Rex",
+                                 "User's labrador Rex is the best boy"])
+def test_news_of_the_users_pet_by_its_name_answers_about_the_users_pet(tmp_path: Path,
+                                                                       pet: str) -> None:
+    # "Rex passed away" has Rex for its subject; the user named Rex as their pet.
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        _said(mem, clock, pet, "My friend Jake has a cat named Luna.",
+              "Rex passed away last night.", "Luna had kittens!")
+        hits = mem.recall("What pet do I have?", namespace="n")
+        assert hits[0].text == "Rex passed away last night."
+        assert all(h.text != "Luna had kittens!" for h in hits[:2])
