@@ -394,7 +394,12 @@ _PHRASINGS_6: Final = {name: lazy_re(pattern) for name, pattern in (
                     r"(?:on )?(?:the )?(?:next )?"
                     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"),
     ("relationship", r"\b(?:are|is|am|were|got|getting|been|back) (?:officially |finally |now )?"
-                     r"together\b"),
+                     r"together\b|\b(?:and i|we) (?:have |had |just |finally )?separated"
+                     r"(?=\s*(?:[.!,;]|$|last\b|this\b|in\b|after\b|for good\b|recently\b))"
+                     r"|\bseparated from (?:my )?(?:husband|wife|partner|spouse)\b"),
+    # a pastime done at the weekend ("I do pottery on weekends")
+    ("hobby", r"\b(?:i|we) (?:do|play|practi[cs]e|go) [a-z]+(?: [a-z]+)? (?:on|at|every|most) "
+              r"(?:the )?weekends?\b"),
     # a train, bus or ferry moved to another time ("Train's been moved to 11am")
     ("departure", r"\b(?:train|bus|ferry|coach)\b[^.;]*\b(?:moved|pushed|rescheduled|delayed"
                   r"|bumped|changed|now)\b[^.;]*\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b"),
@@ -515,7 +520,9 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
     (name, lazy_re(pattern)) for name, pattern in (
         # First: the alternatives of a preference may hold any attribute's word ("Do I prefer
         # city breaks or camping trips?" asks no city).
-        ("preference", r"\bprefer\w*|\brather\b.*\bor\b"),
+        ("preference", r"\bprefer\w*|\brather\b.*\bor\b"
+                       # the alternatives alone ("Cycling or running?", "Tea or coffee?")
+                       r"|^(?:[a-z]+ ){0,2}[a-z]+ or (?:[a-z]+ ){0,2}[a-z]+\s*\?\s*$"),
         ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bfree time\b|\bspare time\b"),
         # Which of two a person likes more, however it is asked ("X or Y: which do I like
         # more?", "Between X and Y, which does she favour?", "Would he rather have X or Y?").
@@ -523,7 +530,7 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                        r"|choose)\b|\bfavou?r\b|\bwould \w+ rather\b|\blike \w+ (?:more|better)\b"
                        r"|\b(?:like|liked|enjoy|enjoyed) [a-z ]+ or [a-z ]+ (?:more|better)\b"),
         ("birthday", r"\bwhen (?:was|were) \w+ born\b|\bbirthday\b"),
-        ("title", r"\bfor a living\b|\bjob title\b"
+        ("title", r"\bfor a living\b|\bjob title\b|\bline of work\b"
                   r"|\bwhat(?: is|'s) \w+(?:'s)? (?:current )?(?:job|role)\b"
                   r"|\bwhat (?:do|does) \w+ work as\b"
                   r"|\bwhat (?:does|do) \w+ do\b|\b(?:what|which) (?:job|role|position)\b"
@@ -533,8 +540,9 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                      r"|\bwhere (?:was|were|am|is|are) \w+ working\b"
                      r"|\bwhich company\b|\bwhat company\b"),
         ("appointment", rf"\bappointment\b|\bseeing the (?:{_words(_APPOINTMENTS)})\b"
-                        rf"|\bwhen(?: is|'s| was) (?:my|the|his|her|their|our) "
-                        rf"(?:{_words(_APPOINTMENTS)})\b"
+                        rf"|\b(?:when(?: is|'s| was)|(?:which|what) day is) "
+                        rf"(?:(?:my|the|his|her|their|our) )?(?:{_words(_APPOINTMENTS)})\b"
+                        rf"|\b(?:{_words(_APPOINTMENTS)}) (?:day|date)\b"
                         rf"|\b(?:seeing|see|visiting|visit) (?:the|my|a|an|his|her|their) "
                         rf"{_SPECIALIST}\b"),
         ("departure", r"\bleav(?:e|es|ing) for\b|\bfly(?:ing)? (?:out )?to\b"
@@ -547,12 +555,15 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ("age", r"\bhow old\b|\bwhat age\b|\bage of\b"),
         ("hometown", r"\bgrow up\b|\bgrew up\b|\bhome ?town\b|\bfrom originally\b"
                      r"|\b(?:city|town|country|place) (?:is|are|was|were) \w+ from\b"
-                     r"|\boriginally from\b|\bwhere (?:is|are) \w+ from\b"
+                     r"|\boriginally from\b|\bwhere (?:am|is|are) \w+ from\b"
                      r"|\bwhere (?:was|were) \w+ born\b"),
         ("family", rf"\b(?:{_words(' '.join(sorted(_KIN)))})(?:'s)? (?:name|called)\b"
                    rf"|\bname of \w+ (?:{_words(' '.join(sorted(_KIN)))})\b"),
         ("residence", r"\bwhere (?:do|does|did) \w+ live\b|\bcity\b|\bresidence\b"
-                      r"|\bliving\b|\blive\b|\bbased\b"),
+                      r"|\bliving\b|\blive\b|\bbased\b|\bwhere(?:'s| is) home\b|\bcall home\b"),
+        ("phone", r"\bmobile\b|\bhandset\b|\bcell ?phone\b"),
+        ("diet", r"\bcan'?t \w+ eat\b"
+                 r"|\bwhat (?:do|does|can) \w+ eat\b(?! (?:for|at|on|in|with)\b)"),
     ))
 
 _APOSTROPHES: Final = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
@@ -1173,9 +1184,13 @@ def question_owner(question: str) -> str | None:
         word = match.group(1).lower()
         if match.start() > 0 and word not in _CALENDAR and word not in ("i", "user"):
             return word  # capitalised within the sentence: a name, even "Will" or "Hope"
-        if word not in _NOT_NAMES and word not in _QUESTION_STOP:
-            return word
-    return None
+        if word not in _NOT_NAMES and word not in _QUESTION_STOP \
+                and word not in _COMMON_SUBJECTS_6 \
+                and not re.match(r"\s+or\b", question[match.end():]):  # "Tea or coffee?"
+            return word  # (not "Physio day?", "Tea or coffee?": no one named)
+    # No one named: an agent asks its memory about its user ("Which day is physio?", "Tea or
+    # coffee?").
+    return USER
 
 
 @lru_cache(maxsize=1 << 16)

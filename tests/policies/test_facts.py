@@ -133,9 +133,38 @@ def test_a_word_capitalised_within_a_question_names_whom_it_asks_about(question,
     assert asked is not None and asked.owner == owner
 
 
+@pytest.mark.parametrize(("question", "attribute"), [
+    ("Where do I call home?", "residence"),
+    ("What's my line of work?", "title"),
+    ("What's my mobile?", "phone"),
+    ("Which handset do I use?", "phone"),
+    ("What can't I eat?", "diet"),
+    ("What do I eat?", "diet"),
+    ("Physio day?", "appointment"),
+    ("Where am I from?", "hometown"),
+])
+def test_a_question_in_everyday_words_asks_its_attribute(question: str, attribute: str) -> None:
+    asked = facts.read_question(question)
+    assert asked is not None and (asked.owner, asked.attribute) == (USER, attribute)
+
+
+def test_a_meal_asked_about_is_no_diet() -> None:
+    asked = facts.read_question("What did I eat for dinner?")
+    assert asked is None or asked.attribute != "diet"
+
+
+def test_the_alternatives_alone_ask_the_users_preference() -> None:
+    asked = facts.read_question("Tea or coffee?")
+    assert asked is not None and (asked.owner, asked.attribute, asked.options) == (
+        USER, "preference", {"tea", "coffee"})
+    home = facts.read_question("Where's home for me?")
+    assert home is not None and (home.owner, home.attribute) == (USER, "residence")
+
+
 @pytest.mark.parametrize(("question", "qualifier"), [
     ("When is my haircut?", "haircut"),
     ("When is my dentist?", "dentist"),
+    ("Which day is physio?", "physio"),  # no one named: the user
 ])
 def test_a_question_when_a_kind_of_appointment_is_asks_the_appointment(question, qualifier):
     asked = facts.read_question(question)
@@ -805,6 +834,8 @@ def test_the_fifth_edition_leaves_what_the_fourth_read_rightly(
     ("Mia is 9 now.", (facts.Fact("mia", "age", "mia"),)),
     ("User changed jobs, now at Initech", (facts.Fact(USER, "employer", None),)),
     ("User's new city: York", (facts.Fact(USER, "residence", None),)),
+    ("Idris and I separated.", (facts.Fact(USER, "relationship", None),)),
+    ("I do pottery on weekends.", (facts.Fact(USER, "hobby", None),)),
 ])
 def test_the_sixth_edition_reads_jobs_taken_addresses_counts_down_and_days_now(
         text: str, read: tuple[facts.Fact, ...]) -> None:
@@ -851,6 +882,7 @@ def test_the_sixth_edition_takes_the_hirer_opening_a_sentence_for_a_value() -> N
     ("Update on the kitchen: tiles are in.", ()),
     ("No wait, I meant Three Rivers Bank, not Bergström Logistik.", ()),
     ("We drove down to Two Harbors.", ()),
+    ("We separated the laundry.", ()),
     ("Porto is home to my sister.", ()),
     ("Caroline: I moved to Denver", (facts.Fact("caroline", "residence", None),)),
     ("The score is 2 now.", ()),
