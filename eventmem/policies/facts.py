@@ -522,7 +522,7 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         # city breaks or camping trips?" asks no city).
         ("preference", r"\bprefer\w*|\brather\b.*\bor\b"
                        # the alternatives alone ("Cycling or running?", "Tea or coffee?")
-                       r"|^(?:[a-z]+ ){0,2}[a-z]+ or (?:[a-z]+ ){0,2}[a-z]+\s*\?\s*$"),
+                       r"|^(?:[a-z]+ ){0,2}[a-z]+ or (?!not\b)(?:[a-z]+ ){0,2}[a-z]+\s*\?\s*$"),
         ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bfree time\b|\bspare time\b"),
         # Which of two a person likes more, however it is asked ("X or Y: which do I like
         # more?", "Between X and Y, which does she favour?", "Would he rather have X or Y?").
@@ -1171,8 +1171,9 @@ def options_named(text: str, question: Question) -> int:
 
 
 def question_owner(question: str) -> str | None:
-    """USER for a question in the first person or about "the user", a lower-cased name for one
-    about someone named, None for one about a relation ("my sister")."""
+    """USER for a question in the first person, about "the user" or naming no one ("Which day
+    is physio?"), a lower-cased name for one about someone named, None for one about a relation
+    ("my sister")."""
     lowered = question.lower()
     mine = re.search(r"\b(?:my|our|(?:the )?user's)\s+([a-z]+)", lowered)
     if mine is not None and mine.group(1) in _RELATIVES and not re.search(
