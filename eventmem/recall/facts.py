@@ -494,7 +494,7 @@ def _carried_on_by_name(namespace_facts: NamespaceFacts,
         # The names in it ("Umbrella Health", "Yara"), not the words of how ("seeing"), nor a
         # value it takes back ("The user's new employer is Umbrella Health, not Vandelay").
         wrong = corrections.taken_back(text, namespace_facts.edition) \
-            if corrections.takes_back(text) else None
+            if corrections.takes_back(text, namespace_facts.edition) else None
         held = facts.values_of(text, namespace_facts.edition) & {
             word.lower() for word in _LETTER_WORD.findall(text) if word[0].isupper()}
         held -= {word.lower() for word in _LETTER_WORD.findall(wrong or "")}
