@@ -39,6 +39,7 @@ from eventmem.recall.compounds import compound_forms
 from eventmem.recall.facts import asked_first, own_plans_first
 from eventmem.recall.plan import QueryPlan, without_frame
 from eventmem.recall.score import PROFILES, Params, composite, mmr
+from eventmem.recall.updates import latest_update_first
 from eventmem.text.blas import single_thread
 from eventmem.text.lazyre import lazy_re
 from eventmem.text.normalize import STOPWORDS, tokenize
@@ -480,6 +481,10 @@ def search(
     # T, eligibility already keeps only what was true then.)
     if valid_at is None and not past:
         hits = newer_values_first(hits, memories, access)
+        # ... and of two statements on a topic the reader knows no attribute of ("My gym is
+        # PureGym", "I switched gyms"), the later update (see recall.updates).
+        hits = latest_update_first(hits, views, plan, _reader(views, access),
+                                   namespace=namespace, allowed=allowed)
     # The asked attribute's memories first, the latest value on top (at valid_at T, the latest
     # of those valid at T).
     hits = asked_first(hits, views, plan, _reader(views, access), namespace=namespace, k=k,

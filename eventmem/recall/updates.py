@@ -1,0 +1,153 @@
+"""The latest word on a topic first: for a question about the present that names no attribute
+the fact reader knows, the top hit's newer update goes above it.
+
+The fact reader (:mod:`eventmem.policies.facts`) knows a dozen attributes: a home, an employer,
+a car. People also tell a memory about a gym, a phone number, a rent, a language they are
+learning, and change them: "My gym is PureGym", then "I switched gyms, I go to Anytime Fitness
+now". Asked "Which gym do I go to?", relevance ranks the first on top: it shares more words with
+the question. A careful listener takes the second as an update of the first, because it speaks
+of the same thing (a word they share that is not whose it is: "gym"), of the same person, later,
+and says that something changed ("switched", "now", "instead", "no longer").
+
+That is the rule, and all of it is required. It runs only for a question in the present tense
+at no valid time (a past question asks for the old value; at a valid time eligibility already
+keeps what was true then), and only when the fact reader reads no attribute in the question
+(then :func:`eventmem.recall.facts.asked_first` orders by the attribute it knows). The update is
+found by a BM25 search of the top hit's own words, since it need not share a word with the
+question ("What language am I learning?" -> "I gave up on Spanish and started Japanese
+instead"). Nothing is hidden or lost: the older hit stays, just below its update.
+
+Deterministic: the order depends only on the hits, the namespace's index, records and texts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final
+
+import numpy as np
+
+from eventmem.policies import facts
+from eventmem.recall import channels as ch
+from eventmem.recall.plan import QueryPlan
+from eventmem.text.lazyre import lazy_re
+from eventmem.text.normalize import STOPWORDS, tokenize
+from projections import Projections
+from projections.state import MemoryRecord
+
+Candidate = tuple[str, float, dict[str, float]]
+Read = Callable[[Sequence[str]], list[str | None]]  # memory ids -> their texts
+
+# How many of the top hit's BM25 neighbours are read for its update; how many updates may follow
+# one another to the top ("moved to Sintra", then "we're in Cascais now").
+_DEPTH: Final = 20
+_CHAIN: Final = 3
+
+# Words that say something changed. A word that only dates a statement ("yesterday", "in
+# March") says nothing of a change, nor does "now that" (a reason, not a new state).
+_CHANGE: Final = lazy_re(
+    r"\b(?:now(?! that\b)|new|newly|these days|nowadays|any ?more|no longer|not any longer"
+    r"|switch(?:ed)?|swapp?(?:ed)?|mov(?:ed|ing)|chang(?:ed|ing)|instead|since|start(?:ed|ing)"
+    r"|gave up|quit|stopped|replac(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|raised"
+    r"|lowered|increased|decreased|cut|went (?:up|down)|(?:down|up|back) to|from now on"
+    r"|turned|update[ds]?|correction|actually|scratch that|i meant|split up|broke up"
+    r"|behind me|over to|transferred|became|finally)\b",
+    re.IGNORECASE)
+
+
+def topic_words(text: str, whose: str | None) -> frozenset[str]:
+    """The words that name what ``text`` speaks of: no stopword, no number, no word of change
+    (two updates share "now" but no topic) and not the name of whose statement it is (two
+    statements about Jake share "jake", and may speak of his home and his car)."""
+    return frozenset(w for w in tokenize(text)
+                     if w not in STOPWORDS and not w.isdigit() and w != whose
+                     and _CHANGE.fullmatch(w) is None and len(w) > 1)
+
+
+def updates(newer: str, older: str) -> bool:
+    """Whether ``newer`` (said later) reads as an update of ``older``: both are statements of
+    the same person, ``newer`` says something changed, and they share a topic word.
+
+    >>> updates("I switched gyms, I go to Anytime Fitness now.", "My gym is PureGym.")
+    True
+    >>> updates("Jake has a new car.", "Jake lives in Boston.")
+    False
+    """
+    if not facts.is_statement(newer) or not facts.is_statement(older) \
+            or _CHANGE.search(newer) is None:
+        return False
+    whose = _same_subject(facts.subject_of(newer), facts.subject_of(older), newer, older)
+    if whose is None:
+        return False
+    return not topic_words(newer, whose).isdisjoint(topic_words(older, whose))
+
+
+def _same_subject(newer: str | None, older: str | None, newer_text: str,
+                  older_text: str) -> str | None:
+    """Whom both statements are about (:data:`~eventmem.policies.facts.USER`, another's
+    relative, or a name), or None when they are about different people. Someone's relative
+    named in passing ("My daughter Ava goes to Hillcrest", whose owner reads as another's) is
+    the one a later statement names ("Ava started at Oakwood")."""
+    if newer is None or older is None:
+        return None
+    if newer == older:
+        return newer
+    for name, other, text in ((newer, older, older_text), (older, newer, newer_text)):
+        if other == facts.OTHER and name not in (facts.USER, facts.OTHER) \
+                and name in tokenize(text):
+            return name
+    return None
+
+
+def latest_update_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read: Read,
+                        *, namespace: str, allowed: ch.Allowed) -> list[Candidate]:
+    """``hits`` with the newest update of the top hit (see :func:`updates`) on top, then that
+    one's, up to :data:`_CHAIN` in a row. An update found beyond the hits joins them; a moved
+    hit takes the top's score (scores never rise down the list) and is marked
+    ``signals["update"] = 1.0``. ``hits`` unchanged for a question in the past tense or one the
+    fact reader reads an attribute in."""
+    if not hits or plan.past or plan.intent == "todo" or facts.read_question(plan.text):
+        return hits
+    memories = views.state.memories
+    out = list(hits)
+    for _ in range(_CHAIN):
+        top_id, score, _ = out[0]
+        found = _newest_update(views, namespace, top_id, read, allowed, memories)
+        if found is None:
+            break
+        kept = [hit for hit in out if hit[0] != found]
+        signals = next((s for mid, _, s in out if mid == found), {})
+        signals["update"] = 1.0
+        out = [(found, score, signals), *kept]
+    return out[:len(hits)] if len(out) > len(hits) else out
+
+
+def _newest_update(views: Projections, namespace: str, top_id: str, read: Read,
+                   allowed: ch.Allowed, memories: Mapping[str, MemoryRecord]) -> str | None:
+    """The newest memory ``allowed`` that updates ``top_id``'s text, said after it, among its
+    :data:`_DEPTH` best BM25 neighbours; None when none does."""
+    top_text = read([top_id])[0]
+    if top_text is None or memories[top_id].kind == "plan" or not facts.is_statement(top_text):
+        return None  # (a plan's report or its new date is for the plans to read)
+    found = ch.lexical(views, namespace, [(top_text, 1.0)])
+    if not len(found.scores):
+        return None
+    best = np.argsort(-found.scores, kind="stable")[:_DEPTH]
+    since = _said(memories[top_id])
+    later = [found.ids[i] for i in best if found.scores[i] > 0
+             and found.ids[i] != top_id and allowed(found.ids[i])
+             and memories[found.ids[i]].kind != "plan"  # "I'm moving to Sintra" changes nothing yet
+             and _said(memories[found.ids[i]]) > since]
+    later.sort(key=lambda mid: _said(memories[mid]), reverse=True)
+    for mid, text in zip(later, read(later), strict=True):
+        if text is not None and updates(text, top_text):
+            return mid
+    return None
+
+
+def _said(record: MemoryRecord) -> tuple[int, int]:
+    """When a memory's statement holds from: its valid time, else when it was recorded; then
+    the order it was written."""
+    start = record.valid_from if record.valid_from is not None else record.created_at
+    return start, record.created_seq

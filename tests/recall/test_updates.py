@@ -1,0 +1,91 @@
+"""The latest word on a topic first (eventmem.recall.updates): of two statements of one person on
+a topic the fact reader knows no attribute of, the later one that says something changed answers
+a question about the present."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+import eventmem
+from eventmem.recall.updates import topic_words, updates
+
+T0 = datetime(2025, 3, 1, 9, tzinfo=UTC)
+
+
+def _said(tmp_path: Path, *texts: str, days: int = 3) -> tuple[eventmem.Engine,
+                                                                 eventmem.ManualClock]:
+    clock = eventmem.ManualClock(start=T0)
+    mem = eventmem.open(tmp_path / "s", clock=clock)
+    for text in texts:
+        clock.advance(timedelta(days=days))
+        mem.remember(text, namespace="n")
+    clock.advance(timedelta(days=2))
+    return mem, clock
+
+
+@pytest.mark.parametrize(("old", "new", "question"), [
+    ("My gym is PureGym.", "I switched gyms, I go to Anytime Fitness now.",
+     "Which gym do I go to?"),
+    ("I'm learning Spanish.", "I gave up on Spanish and started Japanese instead.",
+     "What language am I learning?"),
+    ("My rent is $1,200 a month.", "The landlord raised the rent to $1,350.",
+     "How much is my rent?"),
+    ("My phone number is 555-0101.", "New number: 555-0199.", "What's my phone number?"),
+    ("I go to the gym on Mondays.", "Gym day is Wednesday now.", "When do I go to the gym?"),
+])
+def test_an_update_on_a_topic_no_attribute_names_answers_for_the_present(
+        tmp_path: Path, old: str, new: str, question: str) -> None:
+    mem, _ = _said(tmp_path, old, new)
+    with mem:
+        hits = mem.recall(question, namespace="n", k=5)
+        assert [h.text for h in hits][:2] == [new, old]  # the older one stays, below
+        assert hits[0].score >= hits[1].score  # scores never rise down the list
+
+
+def test_an_update_sharing_no_word_with_the_question_is_found_and_marked(tmp_path: Path) -> None:
+    mem, _ = _said(tmp_path, "I'm learning Spanish.",
+                   "I gave up on Spanish and started Japanese instead.")
+    with mem:
+        hits = mem.recall("What language am I learning?", namespace="n", k=5)
+        assert hits[0].text == "I gave up on Spanish and started Japanese instead."
+        assert hits[0].signals.get("update") == 1.0
+
+
+def test_a_question_in_the_past_keeps_the_old_value_first(tmp_path: Path) -> None:
+    mem, _ = _said(tmp_path, "My gym is PureGym.", "I switched gyms, I go to Anytime Fitness now.")
+    with mem:
+        hits = mem.recall("Which gym did I use to go to?", namespace="n", k=5)
+        assert all("update" not in h.signals for h in hits)
+
+
+def test_a_chain_of_updates_puts_the_last_on_top(tmp_path: Path) -> None:
+    mem, _ = _said(tmp_path, "My gym is PureGym.", "I switched gyms, I go to Anytime Fitness now.",
+                   "My new gym is the leisure centre, since Anytime Fitness closed.")
+    with mem:
+        top = mem.recall("Which gym do I go to?", namespace="n", k=5)[0]
+        assert top.text == "My new gym is the leisure centre, since Anytime Fitness closed."
+
+
+@pytest.mark.parametrize(("newer", "older"), [
+    ("Jake has a new car.", "Jake lives in Boston."),  # one person, two topics
+    ("My sister switched gyms.", "My gym is PureGym."),  # another person
+    ("I go to Anytime Fitness.", "My gym is PureGym."),  # no word of change
+    ("Did I switch gyms?", "My gym is PureGym."),  # a question states nothing
+    ("I'm reading a new novel now.", "My gym is PureGym."),  # nothing shared
+])
+def test_no_update_without_one_person_one_topic_and_a_change(newer: str, older: str) -> None:
+    assert not updates(newer, older)
+
+
+def test_a_plan_is_no_update(tmp_path: Path) -> None:
+    mem, _ = _said(tmp_path, "My gym is PureGym.", "I need to switch gyms next month.")
+    with mem:
+        assert mem.recall("Which gym do I go to?", namespace="n", k=5)[0].text \
+            == "My gym is PureGym."
+
+
+def test_topic_words_leave_out_whose_it_is_and_the_words_of_change() -> None:
+    assert topic_words("Jake now has a new car.", "jake") == {"car"}
