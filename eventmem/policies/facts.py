@@ -145,6 +145,8 @@ _KIN: Final = frozenset(
     spouse partner girlfriend boyfriend fiance fiancee grandma grandmother grandpa grandfather
     aunt uncle cousin niece nephew stepson stepdaughter stepmother stepfather
     """.split())  # noqa: SIM905
+# Whom one is in a relationship with: "Who is my husband?" asks the user's relationship.
+_SPOUSES: Final = "partner husband wife spouse boyfriend girlfriend fiance fiancee"
 _CHILDREN: Final = frozenset("son daughter kid child baby stepson stepdaughter".split())  # noqa: SIM905
 _APPOINTMENTS: Final = (
     "dentist doctor physio physiotherapist physiotherapy haircut hairdresser barber checkup "
@@ -523,7 +525,8 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ("preference", r"\bprefer\w*|\brather\b.*\bor\b"
                        # the alternatives alone ("Cycling or running?", "Tea or coffee?")
                        r"|^(?:[a-z]+ ){0,2}[a-z]+ or (?!not\b)(?:[a-z]+ ){0,2}[a-z]+\s*\?\s*$"),
-        ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bfree time\b|\bspare time\b"),
+        ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bfree time\b|\bspare time\b|\bpastimes?\b"
+                  r"|\bdo (?:on|at|over) (?:the )?weekends?\b"),
         # Which of two a person likes more, however it is asked ("X or Y: which do I like
         # more?", "Between X and Y, which does she favour?", "Would he rather have X or Y?").
         ("preference", r"\bwhich (?:do|does|did|would) \w+ (?:like|love|enjoy|want|favou?r|pick"
@@ -534,11 +537,16 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                   r"|\bwhat(?: is|'s) \w+(?:'s)? (?:current )?(?:job|role)\b"
                   r"|\bwhat (?:do|does) \w+ work as\b"
                   r"|\bwhat (?:does|do) \w+ do\b|\b(?:what|which) (?:job|role|position)\b"
-                  r"|\boccupation\b|\brole at work\b"),
+                  r"|\boccupation\b|\brole at work\b|\bcareer\b"
+                  r"|\b(?:make|makes|earn|earns) (?:a|my|his|her|their|our) living\b"
+                  r"|\bdo (?:at|for) work\b|\bwhat (?:is it|it is) \w+ do\b"),
         ("employer", r"\bemployer\b|\bwhere (?:do|does|did) \w+ work\b|\bwork for\b"
                      r"|\bwhere (?:i|you|he|she|we|they) work\b"
                      r"|\bwhere (?:was|were|am|is|are) \w+ working\b"
-                     r"|\bwhich company\b|\bwhat company\b"),
+                     r"|\bwhich company\b|\bwhat company\b"
+                     # who pays the user is whom the user works for
+                     r"|\bsalary\b|\bpay ?(?:check|cheque|slip)s?\b|\bwages\b|\bpayroll\b"
+                     r"|\bworkplace\b"),
         ("appointment", rf"\bappointment\b|\bseeing the (?:{_words(_APPOINTMENTS)})\b"
                         rf"|\b(?:when(?: is|'s| was)|(?:which|what) day is) "
                         rf"(?:(?:my|the|his|her|their|our) )?(?:{_words(_APPOINTMENTS)})\b"
@@ -549,18 +557,23 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                       r"|\bflight\b(?! attendants?\b)|\bdeparture\b"),
         ("relationship", r"\bseeing anyone\b|\bseeing someone\b|\brelationship\b|\bsingle\b"
                          r"|\bdating\b|\bmarried\b|\bengaged\b|\bpartner\b"
-                         r"|\bwith (?:anyone|anybody|someone|somebody)\b"),
+                         r"|\bwith (?:anyone|anybody|someone|somebody)\b"
+                         rf"|^who(?:'s| is) \w+(?:'s)? (?:{_words(_SPOUSES)})\b"
+                         r"|^who(?:'s| is| am| are) \w+ (?:seeing|dating|going out with)\s*\??$"),
         ("count", r"\bhow many\b|\bnumber of\b"),
         ("car", r"\bdrive\b|\bdriving\b|\bcar\b"),
         ("age", r"\bhow old\b|\bwhat age\b|\bage of\b"),
         ("hometown", r"\bgrow up\b|\bgrew up\b|\bhome ?town\b|\bfrom originally\b"
-                     r"|\b(?:city|town|country|place) (?:is|are|was|were) \w+ from\b"
+                     r"|\b(?:city|town|country|place) (?:is|are|was|were|am|do|does|did) \w+"
+                     r" (?:come |hail |hails )?from\b|\bwhere (?:do|does|did) \w+ come from\b"
                      r"|\boriginally from\b|\bwhere (?:am|is|are) \w+ from\b"
                      r"|\bwhere (?:was|were) \w+ born\b"),
         ("family", rf"\b(?:{_words(' '.join(sorted(_KIN)))})(?:'s)? (?:name|called)\b"
                    rf"|\bname of \w+ (?:{_words(' '.join(sorted(_KIN)))})\b"),
         ("residence", r"\bwhere (?:do|does|did) \w+ live\b|\bcity\b|\bresidence\b"
-                      r"|\bliving\b|\blive\b|\bbased\b|\bwhere(?:'s| is) home\b|\bcall home\b"),
+                      r"|\bliving\b|\blive\b|\bbased\b|\bwhere(?:'s| is) home\b|\bcall home\b"
+                      # (after hometown: "What town am I from?" asks where the user grew up)
+                      r"|\b(?:town|village|country|neighbou?rhood|suburb)\b|\bsettled\b"),
         ("phone", r"\bmobile\b|\bhandset\b|\bcell ?phone\b"),
         ("diet", r"\bcan'?t \w+ eat\b"
                  r"|\bwhat (?:do|does|can) \w+ eat\b(?! (?:for|at|on|in|with)\b)"),
@@ -1123,8 +1136,8 @@ def read_question(text: str) -> Question | None:
     if attribute is None:
         attribute = next((name for name, pattern in _COMPILED
                           if name not in ("count", "age") and pattern.search(asked)), None)
-    if attribute is None:
-        return None
+    if attribute is None or (attribute == "phone" and re.search(r"\bnumber\b", lowered)):
+        return None  # a phone number is no phone
     qualifier = None
     if attribute == "count":
         counted = re.search(r"\b(?:how many|number of) ([a-z]+)", lowered)
@@ -1177,8 +1190,9 @@ def question_owner(question: str) -> str | None:
     lowered = question.lower()
     mine = re.search(r"\b(?:my|our|(?:the )?user's)\s+([a-z]+)", lowered)
     if mine is not None and mine.group(1) in _RELATIVES and not re.search(
-            r"\b(?:name|called|named|how old|what age|age of)\b", lowered):
-        return None
+            r"\b(?:name|called|named|how old|what age|age of)\b", lowered) and not (
+            mine.group(1) in _SPOUSES.split() and re.match(r"who(?:'s| is)\b", lowered)):
+        return None  # (but "Who is my wife?" asks whom the user is with)
     if re.search(r"\b(?:i|me|my|mine|we|our|user|user's)\b", lowered):
         return USER
     for match in re.finditer(rf"\b({NAME})\b", question):

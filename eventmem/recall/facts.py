@@ -26,6 +26,7 @@ from eventmem.policies import corrections, facts
 from eventmem.policies.facts import OTHER, USER, Fact, Question
 from eventmem.recall import channels as ch
 from eventmem.recall.plan import QueryPlan
+from eventmem.text import hyponyms
 from eventmem.text.lazyre import lazy_re
 from eventmem.text.timeexpr import TimeRange
 from eventmem.write import readings
@@ -710,7 +711,9 @@ def _answers(fact: Fact, question: Question, owners: frozenset[str]) -> bool:
     if fact.owner not in owners:
         return False
     if question.attribute in ("count", "family", "appointment") and question.qualifier:
-        return fact.qualifier == question.qualifier
+        # "How many birds do I have?" counts the parrots: a kind counts for its category.
+        return fact.qualifier == question.qualifier or (
+            question.attribute == "count" and fact.qualifier in hyponyms.kinds(question.qualifier))
     return True
 
 

@@ -22,7 +22,7 @@ from typing import Final
 
 from eventmem.text.lazyre import lazy_re
 
-__all__ = ["category_of", "members"]
+__all__ = ["category_of", "kinds", "members"]
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -88,6 +88,10 @@ _PETS = _words("""
 dog, dogs, puppy, puppies, pup, cat, cats, kitten, kittens, hamster, gerbil, guinea pig,
 rabbit, bunny, parrot, budgie, bird, fish, goldfish, turtle, tortoise, lizard, gecko, snake,
 ferret, horse, pony, chinchilla, hedgehog, rat, mouse
+""")
+_BIRDS = _words("""
+parrot, budgie, budgerigar, canary, cockatiel, cockatoo, macaw, lovebird, finch, parakeet,
+chicken, hen, rooster, duck, goose, quail, pigeon, dove, owl
 """)
 _ANIMALS = _PETS + _words("""
 lion, tiger, bear, wolf, fox, deer, elephant, giraffe, zebra, monkey, gorilla, dolphin,
@@ -224,6 +228,8 @@ _CATEGORIES: Final[dict[str, tuple[str, ...]]] = {
     "instrument": _INSTRUMENTS,
     "pets": _PETS,
     "pet": _PETS,
+    "birds": _BIRDS,
+    "bird": _BIRDS,
     "animals": _ANIMALS,
     "animal": _ANIMALS,
     "languages": _LANGUAGES,
@@ -303,3 +309,10 @@ def members(question: str) -> str:
     said = question.lower()
     return ", ".join(m for m in dict.fromkeys(_CATEGORIES[category])
                      if re.search(rf"\b{re.escape(m)}\b", said) is None)
+
+
+def kinds(noun: str) -> frozenset[str]:
+    """What a category noun, singular or plural, stands for ("bird" -> parrot, hen, ...): an
+    empty set for a noun that names no category. "How many birds do I have?" counts parrots."""
+    members = _CATEGORIES.get(noun.lower()) or _CATEGORIES.get(noun.lower() + "s") or ()
+    return frozenset(members)

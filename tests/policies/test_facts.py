@@ -142,10 +142,26 @@ def test_a_word_capitalised_within_a_question_names_whom_it_asks_about(question,
     ("What do I eat?", "diet"),
     ("Physio day?", "appointment"),
     ("Where am I from?", "hometown"),
+    ("What town am I from?", "hometown"),
+    ("Where do I come from?", "hometown"),
+    ("What town am I in now?", "residence"),
+    ("Which country do I live in?", "residence"),
+    ("Where have I settled?", "residence"),
+    ("Who's paying my salary?", "employer"),
+    ("What is it I do at work?", "title"),
+    ("How do I make a living?", "title"),
+    ("What's my career?", "title"),
+    ("Who is my husband?", "relationship"),  # whom the user is with, not a relative's fact
+    ("Who's my partner?", "relationship"),
 ])
 def test_a_question_in_everyday_words_asks_its_attribute(question: str, attribute: str) -> None:
     asked = facts.read_question(question)
     assert asked is not None and (asked.owner, asked.attribute) == (USER, attribute)
+
+
+def test_a_phone_number_is_no_phone() -> None:
+    assert facts.read_question("What's my phone number?") is None
+    assert facts.read_question("Where does my wife live?") is None  # a relative's home
 
 
 def test_a_meal_asked_about_is_no_diet() -> None:
