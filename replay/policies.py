@@ -41,6 +41,7 @@ from eventmem.policies.gate import (
     GATE_13,
     GATE_14,
     GATE_15,
+    GATE_16,
     GATE_VERSION,
 )
 from eventmem.policies.lifecycle import (
@@ -90,9 +91,10 @@ SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_5, SWEEP_4, SWEEP_3,
 # taking back a value spelled in other letters; gate-14 as gate-15 does but what the fact
 # reader reads (its fourth edition) and a correction taking back a time with its minutes;
 # gate-15 as gate-16 does but what the fact reader reads (its fifth edition), a correction
-# after an interjection and a plan opening with "I'm".
+# after an interjection and a plan opening with "I'm"; gate-16 as gate-17 does but what the fact
+# reader reads (its sixth edition).
 _GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_7, GATE_8, GATE_9, GATE_10,
-                    GATE_11, GATE_12, GATE_13, GATE_14, GATE_15, GATE_VERSION})
+                    GATE_11, GATE_12, GATE_13, GATE_14, GATE_15, GATE_16, GATE_VERSION})
 
 # The policy versions each decision event may carry that this code re-derives. The sweep,
 # accesses and feedback record the store-wide version (events.POLICY_VERSION).

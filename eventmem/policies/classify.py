@@ -43,7 +43,7 @@ from eventmem.policies.literals import Prefilter
 from eventmem.text.lazyre import lazy_re
 
 __all__ = ["CLASSIFY_1", "CLASSIFY_2", "CLASSIFY_3", "CLASSIFY_4", "CLASSIFY_5", "CLASSIFY_6",
-           "CLASSIFY_7",
+           "CLASSIFY_7", "CLASSIFY_8",
            "FACT_RULES",
            "KIND_ORDER",
            "POLICIES",
@@ -69,9 +69,12 @@ CLASSIFY_6: Final = "classify-6"
 CLASSIFY_7: Final = "classify-7"
 # classify-8: attributes read with the fact reader's sixth edition, so "I accepted an offer from
 # Initech" or "Home is Porto now" is a lasting fact.
-POLICY_VERSION: Final = "classify-8"
+CLASSIFY_8: Final = "classify-8"
+# classify-9: attributes read with the fact reader's seventh edition, so "User moved house to
+# Nantes" or "Isla turned three on Friday" is a lasting fact.
+POLICY_VERSION: Final = "classify-9"
 POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, CLASSIFY_3, CLASSIFY_4, CLASSIFY_5,
-                             CLASSIFY_6, CLASSIFY_7, POLICY_VERSION})
+                             CLASSIFY_6, CLASSIFY_7, CLASSIFY_8, POLICY_VERSION})
 
 
 def reader_edition(policy: str) -> int:
@@ -84,7 +87,9 @@ def reader_edition(policy: str) -> int:
         return facts.EDITION_3
     if policy == CLASSIFY_6:
         return facts.EDITION_4
-    return facts.EDITION_5 if policy == CLASSIFY_7 else facts.EDITION
+    if policy == CLASSIFY_7:
+        return facts.EDITION_5
+    return facts.EDITION_6 if policy == CLASSIFY_8 else facts.EDITION
 
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})

@@ -60,7 +60,14 @@ together; a note's label as no speaker ("Update: relocated to Porto"); and a sen
 with a common noun of the vocabulary ("Home is Porto now"), a bare verb ("Is now vegan"), "X
 and I" ("Sam and I broke up"), a place said to be home ("Porto is home now") or whoever hired
 ("Initech hired me") as the speaker's, where the editions before took the first word for a
-name (see :data:`_PHRASINGS_6`).
+name (see :data:`_PHRASINGS_6`). The seventh (gate-17, classify-9 and recall) also reads a home
+moved to by "moved house to" or said by "-based", a preference by what one likes more than
+another, a job lost or found by "let me go" and "took me on" (whoever did it: the speaker's), an
+age by a number word ("Isla turned three") or after "he's" ("Finn is a teenager now, he's 13"),
+a train's new time on the 24-hour clock, and "They've changed the Leeds train to 8:25" as the
+speaker's train; it counts the thing after a number before any other ("I bought a gravel bike,
+so I have 3 bikes now" counts bikes), and knows that a teenager, a mother or a fan is no job
+(see :data:`_PHRASINGS_7`).
 
 Pure and deterministic: regexes over the text, no model.
 """
@@ -82,15 +89,16 @@ FACTS_VERSION: Final = "facts-1"
 # each attribute in the other words English says it in (:data:`_PHRASINGS`), and names in any
 # letters, vocabularies without accents and pets by "named" (see :class:`_Names`, :func:`_plain`,
 # :data:`_KEPT_NAMED`); edition 3 (gate-13) notice given (:data:`_PHRASINGS_3`) and irregular
-# plurals; editions 4 (gate-14), 5 (gate-15) and 6 (gate-16, and recall) what the module docs
-# list. One number says how a gate reads, so there is no second switch for names.
+# plurals; editions 4 (gate-14), 5 (gate-15), 6 (gate-16) and 7 (gate-17, and recall) what the
+# module docs list. One number says how a gate reads, so there is no second switch for names.
 EDITION_1: Final = 1
 EDITION_2: Final = 2
 EDITION_3: Final = 3
 EDITION_4: Final = 4
 EDITION_5: Final = 5
 EDITION_6: Final = 6
-EDITION: Final = EDITION_6
+EDITION_7: Final = 7
+EDITION: Final = EDITION_7
 
 USER: Final = "user"
 OTHER: Final = "other"
@@ -446,6 +454,43 @@ _HOME_IS_6: Final = lazy_re(
     rf"^{NAME}(?: {NAME})? is (?i:(?:my |our )?home\b|where (?:i|we) (?:live|am living|reside))")
 # Edition 6: "Initech hired me" (or "laid me off") is the speaker's job, whoever hired.
 _HIRED_ME_6: Final = lazy_re(r"^[^.!?;]*\b(?:hired|laid|fired) me\b", re.IGNORECASE)
+# Edition 7: more ways of stating an attribute (the module docs list them).
+_NUMBER_WORDS_7: Final = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+                          "|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty")
+_PHRASINGS_7: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("residence", r"\bmov(?:e|ed|es|ing) (?:house|home|flats?|apartments?) (?:to|from)\b"
+                  # "we're Adelaide-based now" ("I'm plant-based" is a diet)
+                  r"|\b(?:i'm|im|i am|we're|we are|now) (?!plant-)[a-z]+-based\b"),
+    ("preference", r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers) [a-z ]{1,30}? "
+                   r"(?:more|better) than\b"),
+    ("employer", r"\blet (?:me|us) go\b|\b(?:took|taken|brought) (?:me|us) on\b"),
+    ("age", rf"\bturn(?:s|ed)? (?:{_NUMBER_WORDS_7})\b"
+            r"|\b(?:he|she)(?:'s| is) (?:now )?\d{1,2}(?: years old)?(?=\s*(?:[.!,;]|now\b|$))"),
+    ("departure", r"\b(?:train|bus|ferry|coach|flight)\b[^.;]*\b(?:moved|pushed|rescheduled"
+                  r"|delayed|bumped|changed|now|brought forward)\b[^.;]*\b\d{1,2}:\d\d\b"
+                  r"|\b(?:moved|pushed|rescheduled|delayed|bumped|changed|brought forward)"
+                  r" (?:the|my|our) (?:[a-z]+ )?(?:train|bus|ferry|coach|flight)"
+                  r" to \d{1,2}(?::\d\d|\s*[ap]m)\b"),
+)}
+# Edition 7: words of being something that is no job ("Finn is a teenager now", "I'm a mother
+# of two", "I'm a big fan of jazz").
+_FALSE_FRIENDS_7: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("title", r"\b(?:teenager|toddler|newborn|preteen|beginner|member|fan|newcomer|stranger"
+              r"|foreigner|mother|father|grandmother|grandfather|sister|brother|daughter|owner"
+              r"|lover|customer|regular)\b"),
+)}
+# Edition 7: "let me go" and "took me on" are said of the speaker's job, whoever did it.
+_HIRED_ME_7: Final = lazy_re(
+    r"^[^.!?;]*\b(?:(?:hired|laid|fired) me|let me go|(?:took|taken|brought) me on)\b",
+    re.IGNORECASE)
+# Edition 7: "they" changing the speaker's booking is no one in particular ("They've changed
+# the Leeds train to 8:25"; "They moved to Denver" is still someone else's).
+_THEY_CHANGED_7: Final = lazy_re(
+    r"^they(?:'ve| have)? (?:just )?(?:changed|rescheduled|moved|pushed|delayed|bumped"
+    r"|cancelled|canceled|brought forward|put back) (?:the|my|our)\b", re.IGNORECASE)
+# Edition 7: a thing counted by a number ("3 bikes") before any other ("a gravel bike").
+_COUNTED_7: Final = lazy_re(
+    rf"\b(?:\d+|{_NUMBER_WORDS_7})\s+(?:(?:new|more|other|extra|electric|old|used)\s+)?([a-z]+)")
 # Edition 5: a flight attendant's job is no departure ("User: job title flight attendant").
 _FALSE_FRIENDS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     ("departure", r"\bflight (?:attendants?|crew|instructors?|engineers?|dispatchers?|nurses?)\b"),
@@ -645,7 +690,7 @@ _NOT_NAMES: Final = frozenset(
     september october november december christmas easter
     """.split())  # noqa: SIM905
 # Words capitalised wherever they stand, so no name for being capitalised mid-sentence.
-_CALENDAR: Final = frozenset(
+CALENDAR: Final = frozenset(
     """
     monday tuesday wednesday thursday friday saturday sunday january february march april may
     june july august september october november december christmas easter assistant
@@ -782,13 +827,16 @@ def owner_of(sentence: str, edition: int = EDITION) -> str | None:
     if _PRONOUN.match(sentence):
         # "It works at last", "She moved to Rome": not the speaker; but "they rescheduled my
         # flight" is about the speaker's flight.
+        if edition >= EDITION_7 and _THEY_CHANGED_7.match(sentence):
+            return USER
         return USER if re.search(r"\b(?:my|our|me|us)\b", sentence.lower()) else OTHER
     theirs = names.possessive_relative.match(sentence)
     if theirs is not None and not _NAMING.search(sentence.lower()):
         return OTHER  # "Bob's sister Eva lives in Bergen" is Eva's fact, not Bob's
     name = _subject_name(sentence, names)
     if edition >= EDITION_6 and name is not None and (
-            name in _COMMON_SUBJECTS_6 or _HIRED_ME_6.match(sentence)
+            name in _COMMON_SUBJECTS_6
+            or (_HIRED_ME_7 if edition >= EDITION_7 else _HIRED_ME_6).match(sentence)
             or _WITH_ME_6.match(sentence) or _HOME_IS_6.match(sentence)):
         return USER  # "Home is Porto now", "Initech hired me", "Sam and I broke up"
     return USER if name is None else name  # no subject: the speaker's diary ("Decided to...")
@@ -836,6 +884,12 @@ _COMPILED_AGE: Final = dict(_COMPILED)["age"]
 def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | None:
     """The thing a multi-valued attribute's fact is about, or None."""
     if attribute == "count":
+        if edition >= EDITION_7:
+            for match in _COUNTED_7.finditer(lowered):
+                noun = match.group(1)
+                if noun not in _NOT_COUNTED and noun not in _QUESTION_STOP \
+                        and noun not in _ORDINALS_6:
+                    return singular(noun, edition)
         for match in _NUMBERED.finditer(lowered):
             noun = match.group(1)
             if edition >= EDITION_6 and noun in _ORDINALS_6:
@@ -1148,7 +1202,7 @@ def read_question(text: str) -> Question | None:
         # "How old is Tessa?" asks Tessa's age; "What age is Dana's daughter?" her daughter's.
         # Not the month or day of when ("What age was Tessa on the 12th of April?").
         named = [w.lower() for w in re.findall(rf"(?<![\w-])({NAME})(?![\w-])", folded)
-                 if w.lower() not in _NOT_NAMES and w.lower() not in _CALENDAR
+                 if w.lower() not in _NOT_NAMES and w.lower() not in CALENDAR
                  and w.lower() != owner]
         possessive = re.search(rf"\b{NAME}'s\b", folded)
         qualifier = named[-1] if named else (
@@ -1159,7 +1213,7 @@ def read_question(text: str) -> Question | None:
         whose = set(_LETTERS.findall(owner))  # "Anne-Marie" asks of neither "anne" nor "marie"
         options = frozenset(w for w in _LETTERS.findall(lowered)
                             if w not in _QUESTION_STOP and len(w) > 2 and w not in whose
-                            and w not in _CALENDAR and w not in _WHEN_WORDS
+                            and w not in CALENDAR and w not in _WHEN_WORDS
                             and w not in ("and", "either", "neither", "nor"))
     return Question(owner, attribute, qualifier, options)
 
@@ -1197,7 +1251,7 @@ def question_owner(question: str) -> str | None:
         return USER
     for match in re.finditer(rf"\b({NAME})\b", question):
         word = match.group(1).lower()
-        if match.start() > 0 and word not in _CALENDAR and word not in ("i", "user"):
+        if match.start() > 0 and word not in CALENDAR and word not in ("i", "user"):
             return word  # capitalised within the sentence: a name, even "Will" or "Hope"
         if word not in _NOT_NAMES and word not in _QUESTION_STOP \
                 and word not in _COMMON_SUBJECTS_6 \
@@ -1218,6 +1272,8 @@ def _states(attribute: str, pattern: re.Pattern[str], lowered: str, edition: int
         lowered = _FALSE_FRIENDS_4[attribute].sub(" ", lowered)
     if edition >= EDITION_5 and attribute in _FALSE_FRIENDS_5:
         lowered = _FALSE_FRIENDS_5[attribute].sub(" ", lowered)
+    if edition >= EDITION_7 and attribute in _FALSE_FRIENDS_7:
+        lowered = _FALSE_FRIENDS_7[attribute].sub(" ", lowered)
     if _read_as(attribute, pattern, lowered, edition):
         return True
     # A hyphened word is also read as one ("late check-outs over early check-ins", "a
@@ -1238,7 +1294,9 @@ def _read_as(attribute: str, pattern: re.Pattern[str], lowered: str, edition: in
         or (edition >= EDITION_5 and attribute in _PHRASINGS_5
             and _PHRASINGS_5[attribute].search(lowered) is not None) \
         or (edition >= EDITION_6 and attribute in _PHRASINGS_6
-            and _PHRASINGS_6[attribute].search(lowered) is not None)
+            and _PHRASINGS_6[attribute].search(lowered) is not None) \
+        or (edition >= EDITION_7 and attribute in _PHRASINGS_7
+            and _PHRASINGS_7[attribute].search(lowered) is not None)
 
 
 # declared_name and introduces: pure, and asked of the same stored texts for every name the
@@ -1326,7 +1384,8 @@ def values_of(text: str, edition: int = EDITION) -> frozenset[str]:
         if edition >= EDITION_5:  # a job named by its form ("a actuary", "made me sous-chef")
             for job in _JOB_VALUE_5.findall(_plain(sentence.lower())):
                 found.update(w for w in job.split() if w not in _NOT_NAMES)
-        opening = (_HIRED_ME_6.match(sentence) or _HOME_IS_6.match(sentence)) \
+        hired = _HIRED_ME_7 if edition >= EDITION_7 else _HIRED_ME_6
+        opening = (hired.match(sentence) or _HOME_IS_6.match(sentence)) \
             if edition >= EDITION_6 else None
         if opening is not None:  # "Initech hired me", "Porto is home now": no subject's name
             found.update(t.lower() for t in word.findall(opening.group(0))
@@ -1366,6 +1425,17 @@ def bids_goodbye(text: str) -> bool:
 _GOODBYE: Final = lazy_re(r"\b(?:made (?:me|him|her|them|us)|(?:was|were|got|been) made) "
                           r"(?:an? |the )?[a-z]|\bso long\b"
                           r"|\bgoodbye to\b|\bbye-bye\b", re.IGNORECASE)
+
+
+def taken_on_elsewhere(text: str) -> bool:
+    """Whether ``text`` says one employer let the speaker go and another took them on ("Stark
+    Industries let me go, but Wayne Enterprises took me on"): a change, though it names the old
+    value beside the new (edition 7)."""
+    return _TAKEN_ON.search(text) is not None
+
+
+_TAKEN_ON: Final = lazy_re(r"\b(?:let (?:me|us) go|laid (?:me|us) off|fired (?:me|us))\b[^.!?]*"
+                           r"\b(?:took|taken|brought) (?:me|us) on\b", re.IGNORECASE)
 
 
 def reschedules(text: str) -> bool:

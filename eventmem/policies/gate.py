@@ -156,7 +156,15 @@ GATE_15: Final = "gate-15"
 # were going to do ("I'm planning to repaint the bedroom": policies.plans), which gate-15 took
 # for someone else's. Every other decision is gate-15's, and an item recorded by gate-15 is
 # read with the fifth edition, as decided.
-GATE_VERSION: Final = "gate-16"
+GATE_16: Final = "gate-16"
+# gate-17: reads with the fact reader's seventh edition (policies.facts.EDITION: "User moved
+# house to Nantes" a home, "Lately I like rock more than jazz" a preference, "X let me go, but Y
+# took me on" the speaker's employer, "Isla turned three" an age, "They've changed the Leeds
+# train to 8:25" the speaker's departure, "I bought a gravel bike, so I have 3 bikes now" a
+# count of bikes, "Finn is a teenager now" no job) and classifies with classify-9, which reads
+# that edition. Every other decision is gate-16's, and an item recorded by gate-16 is read with
+# the sixth edition, as decided.
+GATE_VERSION: Final = "gate-17"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"

@@ -1203,7 +1203,8 @@ def new_value(batch: Batch, item: Item
         if old_values <= new_values and not (
                 values.announces_change(item.text)
                 or (edition >= facts.EDITION_4 and facts.leaves_for(item.text))
-                or (edition >= facts.EDITION_5 and facts.bids_goodbye(item.text))):
+                or (edition >= facts.EDITION_5 and facts.bids_goodbye(item.text))
+                or (edition >= facts.EDITION_7 and facts.taken_on_elsewhere(item.text))):
             continue  # more said about the same value ("... as a data engineer in Berlin")
         if batch.valid_from_and_immutable(mid)[0] > new_from:
             continue  # a late report of an earlier value: history, beside the later one
@@ -1376,6 +1377,7 @@ _READERS: Final = {gate.GATE_12: (facts.EDITION_2, classify.CLASSIFY_4),
                    gate.GATE_13: (facts.EDITION_3, classify.CLASSIFY_5),
                    gate.GATE_14: (facts.EDITION_4, classify.CLASSIFY_6),
                    gate.GATE_15: (facts.EDITION_5, classify.CLASSIFY_7),
+                   gate.GATE_16: (facts.EDITION_6, classify.CLASSIFY_8),
                    gate.GATE_VERSION: (facts.EDITION, classify.POLICY_VERSION)}
 
 
@@ -1384,15 +1386,17 @@ def reader_edition(item: Item) -> int:
     edition (corrections, pronouns, more phrasings), gate-13 with the third (notice given,
     irregular plurals), gate-14 with the fourth (a job left for another, allergies said of the
     one they affect), gate-15 with the fifth (jobs in "-ary", a child's age said of someone
-    else's child by name), gate-16 with the sixth (:data:`eventmem.policies.facts.EDITION`: a
-    job taken by its offer, a home by its address), the gates before with the first, as they
+    else's child by name), gate-16 with the sixth (a job taken by its offer, a home by its
+    address), gate-17 with the seventh (:data:`eventmem.policies.facts.EDITION`: "moved house
+    to", an age in words, a count by its number), the gates before with the first, as they
     decided."""
     return _readers(item)[0]
 
 
 def classifier(item: Item) -> str:
-    """The classifier version the item's gate asks a kind of: classify-8 from gate-16, which
-    reads attributes with the fact reader's sixth edition; classify-7 for gate-15 (the fifth),
+    """The classifier version the item's gate asks a kind of: classify-9 from gate-17, which
+    reads attributes with the fact reader's seventh edition; classify-8 for gate-16 (the
+    sixth), classify-7 for gate-15 (the fifth),
     classify-6 for gate-14 (the fourth), classify-5 for gate-13 (the third), classify-4 for
     gate-12 (the second), classify-3 before, as decided."""
     return _readers(item)[1]

@@ -911,6 +911,47 @@ def test_the_sixth_edition_leaves_what_the_fifth_read_rightly(
     assert facts.read(text) == facts.read(text, facts.EDITION_5) == read
 
 
+# -- the reader's seventh edition (gate-17 and recall) ---------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("User moved house to Nantes.", (facts.Fact(USER, "residence", None),)),
+    ("We're Adelaide-based now.", (facts.Fact(USER, "residence", None),)),
+    ("Lately I like rock more than jazz.", (facts.Fact(USER, "preference", None),)),
+    ("Stark Industries let me go, but Wayne Enterprises took me on.",
+     (facts.Fact(USER, "employer", None),)),
+    ("Isla turned three on Friday.", (facts.Fact("isla", "age", "isla"),)),
+    ("Finn is a teenager now, he's 13.", (facts.Fact("finn", "age", "finn"),)),
+    ("They've changed the Leeds train to 8:25.", (facts.Fact(USER, "departure", None),)),
+    ("I bought a gravel bike, so I have 3 bikes now.", (facts.Fact(USER, "count", "bike"),)),
+    ("I'm a mother of two.", ()),  # no job
+])
+def test_the_seventh_edition_reads_homes_moved_ages_in_words_and_counts_by_their_number(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == read
+    assert facts.read(text, facts.EDITION_6) != read
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("I'm plant-based now.", (facts.Fact(USER, "diet", None),)),
+    ("They moved to Denver.", (facts.Fact(facts.OTHER, "residence", None),)),
+    ("I'm a nurse.", (facts.Fact(USER, "title", None),)),
+    ("I have 2 bikes.", (facts.Fact(USER, "count", "bike"),)),
+    ("I just bought another bike, so I have 4 bikes now.", (facts.Fact(USER, "count", "bike"),)),
+    ("My flight to Rome leaves at 8am.", (facts.Fact(USER, "departure", None),)),
+    ("Leo turned 7 yesterday!", (facts.Fact("leo", "age", "leo"),)),
+])
+def test_the_seventh_edition_leaves_what_the_sixth_read_rightly(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == facts.read(text, facts.EDITION_6) == read
+
+
+def test_the_seventh_edition_takes_whoever_let_the_speaker_go_for_a_value() -> None:
+    said = "Stark Industries let me go, but Wayne Enterprises took me on."
+    assert {"stark", "wayne"} <= facts.values_of(said)
+    assert "stark" not in facts.values_of(said, facts.EDITION_6)
+
+
 def test_a_preference_names_the_alternatives_of_a_question_in_their_words() -> None:
     asked = facts.read_question("Early check-ins or late check-outs: which do I like more?")
     assert asked is not None and asked.options == {"early", "late", "check", "ins", "outs"}

@@ -229,13 +229,17 @@ def test_a_task_in_other_words_is_a_plan_and_closed_when_done(mem, clock, plan, 
     ("I work as a nurse.", "I got the paramedic job!", None, gate.GATE_15),
     ("I live in Lisbon.", "Home is Porto now.", None, gate.GATE_15),
     ("I live in Lisbon.", "My new address is in Porto.", None, gate.GATE_15),
+    # gate-17: a home moved to by "moved house", a job lost and found by "let me go"
+    ("I live in Lyon.", "I moved house to Nantes.", None, gate.GATE_16),
+    ("I work at Stark Industries.", "Stark Industries let me go, but Wayne Enterprises took "
+     "me on.", None, gate.GATE_16),
 ])
 def test_a_job_changed_in_a_newer_editions_words_replaces_the_old(mem, clock, monkeypatch,
                                                                   first, then, intro, before):
     """gate-14 reads a job left for another (the fact reader's fourth edition), gate-15 a job
     in "-ary" or one someone was made (the fifth), gate-16 a job taken by its offer or its
-    hirer and a home by its address (the sixth); the gate before kept both and still audits as
-    it decided."""
+    hirer and a home by its address (the sixth), gate-17 a house moved and a job let go (the
+    seventh); the gate before kept both and still audits as it decided."""
     for namespace, version in (("a", None), ("b", before)):
         with written_as(monkeypatch, version) if version else contextlib.nullcontext():
             if intro:
