@@ -25,6 +25,7 @@ from typing import Final, NamedTuple
 from eventmem.policies import corrections, facts
 from eventmem.policies.facts import OTHER, USER, Fact, Question
 from eventmem.recall import channels as ch
+from eventmem.recall import updates
 from eventmem.recall.plan import QueryPlan
 from eventmem.text import hyponyms
 from eventmem.text.lazyre import lazy_re
@@ -367,6 +368,8 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
             found[mid] = (text, namespace_facts.facts_of(text))
     namespace_facts.added.difference_update(mid for mid, _, _ in hits)  # relevance found them
     chosen = _stating(namespace_facts, found, question)
+    if latest and not dated and chosen:
+        chosen += _restated(found, chosen, memories)
     if dated and passed_by is not None:
         chosen = _later_occasions(chosen, _last_occasion(namespace_facts, question, passed_by),
                                   memories)
@@ -458,6 +461,19 @@ def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tup
         if question.attribute == "pet":
             chosen += _of_the_users_pets(found, chosen)
     return chosen
+
+
+def _restated(found: Mapping[str, tuple[str, tuple[Fact, ...]]], chosen: list[str],
+              memories: Mapping[str, MemoryRecord]) -> list[str]:
+    """The memories of ``found`` said after the latest chosen one that restate its value in its
+    frame and state no fact the reader knows ("I'm at Initech now" after "I work at Globex",
+    see :func:`eventmem.recall.updates.restates`)."""
+    latest = min(chosen, key=lambda mid: newest_first(memories[mid]))
+    since = newest_first(memories[latest])
+    text = found[latest][0]
+    return [mid for mid, (said, stated) in found.items()
+            if mid not in chosen and not stated and memories[mid].kind != "plan"
+            and newest_first(memories[mid]) < since and updates.restates(said, text)]
 
 
 def _of_the_users_pets(found: Mapping[str, tuple[str, tuple[Fact, ...]]],

@@ -83,6 +83,59 @@ def updates(newer: str, older: str) -> bool:
     return not topic_words(newer, whose).isdisjoint(topic_words(older, whose))
 
 
+# A value said after a preposition ("at Globex", "in Lisbon"): the frame a later statement may
+# restate with another value.
+_FRAME: Final = lazy_re(rf"\b(at|in|with|for|from)\s+({facts.CAP}[\w&'.-]*"
+                        rf"(?:\s+{facts.CAP}[\w&'.-]*)*)")
+# A value given up for another ("swapped Malmö for Uppsala", "traded the Civic in for a Golf").
+_SWAP: Final = lazy_re(r"\b(?:swapp?(?:ed|ing)?|trad(?:ed|ing)|exchang(?:ed|ing)|switch(?:ed|ing)?"
+                       r"|replac(?:ed|ing))\b[^.;!?]*?\b(?:for|with|to)\b", re.IGNORECASE)
+# How long something has held says it is the state now ("I've been at Initech for two weeks").
+# ("I'm in Paris for a few days" is a visit: the time must be one that has passed.)
+_HELD_FOR: Final = lazy_re(r"\bbeen\b[^.;!?]*\bfor (?:a|an|one|two|three|four|a few|several|\d+)"
+                           r" (?:days?|weeks?|months?|years?)\b|\balready\b", re.IGNORECASE)
+# A stay that ends is no new state ("I'm in Paris now for a conference").
+_VISIT: Final = lazy_re(r"\b(?:visit\w*|trips?|holiday|vacation|conference|weekend|business"
+                        r"|staying|until|till|tonight|today|tomorrow)\b", re.IGNORECASE)
+
+
+def _frames(text: str) -> dict[str, frozenset[str]]:
+    """The values ``text`` says after each preposition, lower-cased, dates aside."""
+    out: dict[str, set[str]] = {}
+    for preposition, value in _FRAME.findall(text):
+        value = value.rstrip(".'-").lower()  # the sentence's full stop is not the name's
+        if value not in facts.CALENDAR:
+            out.setdefault(preposition, set()).add(value)
+    return {preposition: frozenset(values) for preposition, values in out.items()}
+
+
+def restates(newer: str, older: str) -> bool:
+    """Whether ``newer`` (said later) restates ``older``'s value in its frame: the same person,
+    the same preposition before another name, and a word that it changed or has held a while.
+    "I work at Globex", then "I'm at Initech now": read alone, the second could be a visit; read
+    after the first, it is the new employer, as a listener who heard both would take it.
+
+    >>> restates("I'm at Initech now.", "I work at Globex.")
+    True
+    >>> restates("I'm at Initech now.", "I live in Lisbon.")
+    False
+    """
+    if not facts.is_statement(newer) or _VISIT.search(newer) is not None or (
+            _CHANGE.search(newer) is None and _HELD_FOR.search(newer) is None):
+        return False
+    if _same_subject(facts.subject_of(newer), facts.subject_of(older), newer, older) is None:
+        return False
+    before, after = _frames(older), _frames(newer)
+    if any(values - before[preposition]
+           for preposition, values in after.items() if preposition in before):
+        return True
+    # "I've swapped Malmö for Uppsala": the old value given up for a new one.
+    if _SWAP.search(newer) is None:
+        return False
+    old, new = facts.values_of(older), facts.values_of(newer)
+    return bool(old & new) and bool(new - old - facts.CALENDAR)
+
+
 def _same_subject(newer: str | None, older: str | None, newer_text: str,
                   older_text: str) -> str | None:
     """Whom both statements are about (:data:`~eventmem.policies.facts.USER`, another's

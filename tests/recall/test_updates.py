@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import eventmem
-from eventmem.recall.updates import topic_words, updates
+from eventmem.recall.updates import restates, topic_words, updates
 
 T0 = datetime(2025, 3, 1, 9, tzinfo=UTC)
 
@@ -89,3 +89,42 @@ def test_a_plan_is_no_update(tmp_path: Path) -> None:
 
 def test_topic_words_leave_out_whose_it_is_and_the_words_of_change() -> None:
     assert topic_words("Jake now has a new car.", "jake") == {"car"}
+
+
+@pytest.mark.parametrize(("newer", "older", "restated"), [
+    ("I'm at Initech now.", "I work at Globex.", True),
+    ("We're in Porto now.", "I live in Lisbon.", True),
+    ("I've been at Initech for two weeks.", "I work at Globex.", True),
+    ("I'm at Initech now.", "I live in Lisbon.", False),  # another frame
+    ("I'm in Paris now for a conference.", "I live in Lisbon.", False),  # a visit
+    ("I'm in Paris for a few days.", "I live in Lisbon.", False),
+    ("I'm in Porto.", "I live in Lisbon.", False),  # nothing says it changed
+    ("Dana is in Porto now.", "I live in Lisbon.", False),  # someone else
+    ("I'm still in Lisbon now.", "I live in Lisbon.", False),  # the same value
+    ("We're in Porto now, since May.", "I moved to Lisbon in March.", False),  # "to" vs "in"
+])
+def test_a_value_restated_in_the_frame_of_the_old_one(newer: str, older: str,
+                                                       restated: bool) -> None:
+    assert restates(newer, older) is restated
+
+
+def test_a_known_attribute_restated_in_its_frame_answers_for_the_present(tmp_path: Path) -> None:
+    mem, _ = _said(tmp_path, "I work at Globex.", "I'm at Initech now.")
+    with mem:
+        assert mem.recall("Where do I work?", namespace="n", k=5)[0].text == "I'm at Initech now."
+        # a question about the past still gets the value then
+        hits = mem.recall("Where did I work in March?", namespace="n", k=5,
+                          valid_at=T0 + timedelta(days=4))
+        assert hits[0].text == "I work at Globex."
+
+
+def test_a_visit_in_the_frame_of_a_home_is_no_new_home(tmp_path: Path) -> None:
+    mem, _ = _said(tmp_path, "I live in Lisbon.", "I'm in Paris now for a conference.")
+    with mem:
+        assert mem.recall("Where do I live?", namespace="n", k=5)[0].text == "I live in Lisbon."
+
+
+def test_a_value_given_up_for_another_restates_it() -> None:
+    assert restates("I've swapped Malmö for Uppsala.", "I live in Malmö.")
+    assert not restates("I've swapped Malmö for Uppsala.", "I live in Lund.")
+    assert not restates("I swapped shifts with Dana.", "I live in Malmö.")
