@@ -463,9 +463,18 @@ _PHRASINGS_7: Final = {name: lazy_re(pattern) for name, pattern in (
                   r"|\b(?:i'm|im|i am|we're|we are|now) (?!plant-)[a-z]+-based\b"),
     ("preference", r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers) [a-z ]{1,30}? "
                    r"(?:more|better) than\b"),
-    ("employer", r"\blet (?:me|us) go\b|\b(?:took|taken|brought) (?:me|us) on\b"),
+    # a job by what one works as where ("Tomás now works for TAP as a captain")
+    ("title", r"\b(?:work(?:s|ed|ing)?|employed|hired|start(?:s|ed|ing)?|join(?:s|ed|ing)?)"
+              r" (?:for|at|with|by) [^.;,]{1,40}? as (?!well\b|usual\b|always\b|ever\b|planned"
+              r"\b|much\b|many\b|soon\b|long\b|far\b|before\b|a result\b|a team\b|a favou?r\b)"
+              r"(?:an? |the )?[a-z]+"),
+    ("employer", r"\blet (?:me|us) go\b|\b(?:took|taken|brought) (?:me|us) on\b"
+                 r"|\b(?:poached|headhunted|recruited|snapped up) by\b"),
     ("age", rf"\bturn(?:s|ed)? (?:{_NUMBER_WORDS_7})\b"
-            r"|\b(?:he|she)(?:'s| is) (?:now )?\d{1,2}(?: years old)?(?=\s*(?:[.!,;]|now\b|$))"),
+            r"|\b(?:he|she)(?:'s| is) (?:now )?\d{1,2}(?: years old)?(?=\s*(?:[.!,;]|now\b|$))"
+            # (the whole sentence a name and an age in words: "June is sixteen now")
+            rf"|^[^\W\d_][\w-]* is (?:now )?(?:{_NUMBER_WORDS_7})(?: years old)?(?: now| today)?"
+            r"[.!]*$"),
     ("departure", r"\b(?:train|bus|ferry|coach|flight)\b[^.;]*\b(?:moved|pushed|rescheduled"
                   r"|delayed|bumped|changed|now|brought forward)\b[^.;]*\b\d{1,2}:\d\d\b"
                   r"|\b(?:moved|pushed|rescheduled|delayed|bumped|changed|brought forward)"
@@ -488,9 +497,12 @@ _HIRED_ME_7: Final = lazy_re(
 _THEY_CHANGED_7: Final = lazy_re(
     r"^they(?:'ve| have)? (?:just )?(?:changed|rescheduled|moved|pushed|delayed|bumped"
     r"|cancelled|canceled|brought forward|put back) (?:the|my|our)\b", re.IGNORECASE)
-# Edition 7: a thing counted by a number ("3 bikes") before any other ("a gravel bike").
+# Edition 7: a thing counted by a number ("3 bikes", "two of the chickens") before any other ("a
+# gravel bike"); what is left or owned in all is no thing ("4 left now", "6 in total").
 _COUNTED_7: Final = lazy_re(
-    rf"\b(?:\d+|{_NUMBER_WORDS_7})\s+(?:(?:new|more|other|extra|electric|old|used)\s+)?([a-z]+)")
+    rf"\b(?:\d+|{_NUMBER_WORDS_7})\s+(?:of (?:the|my|our|his|her|their|them) )?"
+    r"(?:(?:new|more|other|extra|electric|old|used)\s+)?([a-z]+)")
+_NOT_COUNTED_7: Final = frozenset("left total altogether all so and but".split())  # noqa: SIM905
 # Edition 5: a flight attendant's job is no departure ("User: job title flight attendant").
 _FALSE_FRIENDS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     ("departure", r"\bflight (?:attendants?|crew|instructors?|engineers?|dispatchers?|nurses?)\b"),
@@ -591,7 +603,7 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                      r"|\bwhich company\b|\bwhat company\b"
                      # who pays the user is whom the user works for
                      r"|\bsalary\b|\bpay ?(?:check|cheque|slip)s?\b|\bwages\b|\bpayroll\b"
-                     r"|\bworkplace\b"),
+                     r"|\bworkplace\b|\b(?:fly|flies|play|plays|drive|drives) for\b"),
         ("appointment", rf"\bappointment\b|\bseeing the (?:{_words(_APPOINTMENTS)})\b"
                         rf"|\b(?:when(?: is|'s| was)|(?:which|what) day is) "
                         rf"(?:(?:my|the|his|her|their|our) )?(?:{_words(_APPOINTMENTS)})\b"
@@ -888,7 +900,7 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
             for match in _COUNTED_7.finditer(lowered):
                 noun = match.group(1)
                 if noun not in _NOT_COUNTED and noun not in _QUESTION_STOP \
-                        and noun not in _ORDINALS_6:
+                        and noun not in _ORDINALS_6 and noun not in _NOT_COUNTED_7:
                     return singular(noun, edition)
         for match in _NUMBERED.finditer(lowered):
             noun = match.group(1)

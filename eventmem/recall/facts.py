@@ -728,9 +728,18 @@ def _answers(fact: Fact, question: Question, owners: frozenset[str]) -> bool:
         return False
     if question.attribute in ("count", "family", "appointment") and question.qualifier:
         # "How many birds do I have?" counts the parrots: a kind counts for its category.
-        return fact.qualifier == question.qualifier or (
+        return _same_thing(fact.qualifier) == _same_thing(question.qualifier) or (
             question.attribute == "count" and fact.qualifier in hyponyms.kinds(question.qualifier))
     return True
+
+
+# One thing by two everyday names ("How many bicycles do I have?" after "I have 2 bikes").
+_SAME_THINGS: Final = {"bicycle": "bike", "motorcycle": "motorbike", "automobile": "car",
+                       "television": "tv", "telly": "tv", "cellphone": "phone"}
+
+
+def _same_thing(qualifier: str | None) -> str | None:
+    return _SAME_THINGS.get(qualifier, qualifier) if qualifier is not None else None
 
 
 def newest_first(record: MemoryRecord) -> tuple[int, int, str]:

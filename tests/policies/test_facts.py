@@ -153,6 +153,7 @@ def test_a_word_capitalised_within_a_question_names_whom_it_asks_about(question,
     ("What's my career?", "title"),
     ("Who is my husband?", "relationship"),  # whom the user is with, not a relative's fact
     ("Who's my partner?", "relationship"),
+    ("Who do I fly for?", "employer"),
 ])
 def test_a_question_in_everyday_words_asks_its_attribute(question: str, attribute: str) -> None:
     asked = facts.read_question(question)
@@ -925,6 +926,11 @@ def test_the_sixth_edition_leaves_what_the_fifth_read_rightly(
     ("They've changed the Leeds train to 8:25.", (facts.Fact(USER, "departure", None),)),
     ("I bought a gravel bike, so I have 3 bikes now.", (facts.Fact(USER, "count", "bike"),)),
     ("I'm a mother of two.", ()),  # no job
+    ("Sold two of the chickens, 4 left now.", (facts.Fact(USER, "count", "chicken"),)),
+    ("June is sixteen now.", (facts.Fact("june", "age", "june"),)),
+    ("I was poached by Brightline last month.", (facts.Fact(USER, "employer", None),)),
+    ("Tomás now works for TAP as a captain.", (facts.Fact("tomás", "title", None),
+                                                facts.Fact("tomás", "employer", None))),
 ])
 def test_the_seventh_edition_reads_homes_moved_ages_in_words_and_counts_by_their_number(
         text: str, read: tuple[facts.Fact, ...]) -> None:
@@ -940,6 +946,7 @@ def test_the_seventh_edition_reads_homes_moved_ages_in_words_and_counts_by_their
     ("I just bought another bike, so I have 4 bikes now.", (facts.Fact(USER, "count", "bike"),)),
     ("My flight to Rome leaves at 8am.", (facts.Fact(USER, "departure", None),)),
     ("Leo turned 7 yesterday!", (facts.Fact("leo", "age", "leo"),)),
+    ("Dana works at the bakery as well.", (facts.Fact("dana", "employer", None),)),
 ])
 def test_the_seventh_edition_leaves_what_the_sixth_read_rightly(
         text: str, read: tuple[facts.Fact, ...]) -> None:

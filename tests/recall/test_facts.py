@@ -770,3 +770,15 @@ def test_news_of_the_users_pet_by_its_name_answers_about_the_users_pet(tmp_path:
         hits = mem.recall("What pet do I have?", namespace="n")
         assert hits[0].text == "Rex passed away last night."
         assert all(h.text != "Luna had kittens!" for h in hits[:2])
+
+
+@pytest.mark.parametrize(("said", "question"), [
+    (("I have 2 bikes.", "Sold one of the bikes, so 1 bike left."),
+     "How many bicycles have I got?"),
+    (("I have 2 parrots.", "We adopted a third parrot."), "How many birds do I have?"),
+])
+def test_a_count_asked_by_another_name_of_the_thing_gets_the_latest(mem, clock, said,
+                                                                     question) -> None:
+    ids = _said(mem, clock, *said)
+    hits = mem.recall(question, namespace="n", k=3)
+    assert hits and hits[0].memory_id == ids[-1]
