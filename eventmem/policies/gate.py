@@ -162,8 +162,9 @@ GATE_16: Final = "gate-16"
 # took me on" the speaker's employer, "Isla turned three" an age, "They've changed the Leeds
 # train to 8:25" the speaker's departure, "I bought a gravel bike, so I have 3 bikes now" a
 # count of bikes, "Finn is a teenager now" no job) and classifies with classify-9, which reads
-# that edition. Every other decision is gate-16's, and an item recorded by gate-16 is read with
-# the sixth edition, as decided.
+# that edition; and closes a plan to get something done by its participle ("I need to get the
+# car serviced", then "The car's been serviced": policies.plans). Every other decision is
+# gate-16's, and an item recorded by gate-16 is read with the sixth edition, as decided.
 GATE_VERSION: Final = "gate-17"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"

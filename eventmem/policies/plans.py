@@ -234,7 +234,7 @@ def _regular_past(word: str) -> bool:
 
 def completes(plan_text: str, text: str, *, one_sentence: bool = False,
               passive: bool = False, pronoun: bool = False,
-              i_am: bool = False) -> Completion | None:
+              i_am: bool = False, causative: bool = False) -> Completion | None:
     """Whether ``text`` reports done what ``plan_text`` intends (see the module docstring).
     ``one_sentence``: the plan's object and the report's are each read within their sentence
     (:func:`plan_action`), so words of a later sentence match nothing. ``passive`` (gate-12):
@@ -243,16 +243,23 @@ def completes(plan_text: str, text: str, *, one_sentence: bool = False,
     did it is then whoever the words before the object name; and a plan may be a task listed
     after a reminder or a to-do label (:func:`plan_action` ``listed``). ``pronoun`` (gate-15):
     "he" or "she" after a sentence naming whom the speaker met is that person, in the plan and
-    in the report. ``i_am`` (gate-16): "I'm" or "we're" before the plan's modal is the user."""
+    in the report. ``i_am`` (gate-16): "I'm" or "we're" before the plan's modal is the user.
+    ``causative`` (gate-17): a plan to get or have something done ("I need to get the car
+    serviced") is reported by its participle ("The car's been serviced")."""
     action = plan_action(plan_text, one_sentence=one_sentence, listed=passive, pronoun=pronoun,
                          i_am=i_am)
     if action is None or not may_report_done(text):
         return None
+    if causative and action.verb in _CAUSATIVE:
+        text = _IS_DONE.sub(" is ", text)  # "The car's been serviced": the car, not "car's"
     lowered = text.lower()
     words = _words(lowered)
     forms = _past_forms(action.verb)
     at = next((i for i, w in enumerate(words) if w in forms), None)
     rule = DONE_VERB
+    if at is None and causative and action.verb in _CAUSATIVE:
+        done = {w for w in action.objects if _regular_past(w) and w.endswith("ed")}
+        at = next((i for i, w in enumerate(words) if w in done), None)
     if at is None:
         at = next((i for i, w in enumerate(words)
                    if w in _GENERIC or " ".join(words[i:i + 2]) in _GENERIC), None)
@@ -278,6 +285,12 @@ def completes(plan_text: str, text: str, *, one_sentence: bool = False,
     if len(matched) < needed:
         return None
     return Completion(action.verb, matched, round(len(matched) / len(action.objects), 6), rule)
+
+
+# Verbs of having something done by someone else ("get the car serviced", "have the boiler
+# fixed"): the participle after the object is what is done.
+_CAUSATIVE: Final = frozenset({"get", "have"})
+_IS_DONE: Final = lazy_re(r"(?<=\w)['\u2019]s (?=(?:been |now |finally |just |all )?[a-z]+ed\b)")
 
 
 def _passive(action: Action, head: str, rule: str, needed: int) -> Completion | None:

@@ -696,7 +696,8 @@ class Batch:
                 one_sentence=item.gate_policy not in gate.BEFORE_PLAN_SENTENCES,
                 passive=item.gate_policy not in gate.BEFORE_PHRASINGS,
                 pronoun=reader_edition(item) >= facts.EDITION_5,
-                i_am=reader_edition(item) >= facts.EDITION_6)
+                i_am=reader_edition(item) >= facts.EDITION_6,
+                causative=reader_edition(item) >= facts.EDITION_7)
             if completion is not None:
                 return memory_id, completion
         return None

@@ -295,3 +295,32 @@ def test_the_user_closes_a_plan_they_are_going_to_do_and_a_gate_15_log_audits(
             mem.remember("Finished repainting the bedroom.", namespace=namespace)
         assert status(mem, plan.memory_id) == ("superseded" if version is None else "active")
     checked(mem)
+
+
+@pytest.mark.parametrize(("plan", "report"), [
+    ("I need to get the car serviced.", "The car's been serviced."),
+    ("I have to get the windows cleaned this month.", "Windows cleaned, finally."),
+])
+def test_a_plan_to_get_something_done_is_reported_by_its_participle_from_gate_17(plan, report):
+    assert plans.completes(plan, report, one_sentence=True, passive=True, pronoun=True,
+                           i_am=True, causative=True)
+    # as gate-16 read it: no verb of the plan's, never closed
+    assert plans.completes(plan, report, one_sentence=True, passive=True, pronoun=True,
+                           i_am=True) is None
+
+
+def test_another_things_participle_closes_no_plan_to_get_something_done():
+    assert plans.completes("I need to get the car serviced.", "The van's been serviced.",
+                           one_sentence=True, passive=True, pronoun=True, i_am=True,
+                           causative=True) is None
+
+
+def test_the_user_closes_a_plan_to_get_something_done_and_a_gate_16_log_audits(
+        mem, clock, monkeypatch):
+    for namespace, version in (("a", None), ("b", gate.GATE_16)):
+        with written_as(monkeypatch, version) if version else contextlib.nullcontext():
+            plan = mem.remember("I need to get the car serviced.", namespace=namespace)
+            clock.advance(timedelta(days=2))
+            mem.remember("The car's been serviced.", namespace=namespace)
+        assert status(mem, plan.memory_id) == ("superseded" if version is None else "active")
+    checked(mem)
