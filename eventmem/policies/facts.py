@@ -464,17 +464,23 @@ _PHRASINGS_7: Final = {name: lazy_re(pattern) for name, pattern in (
     ("preference", r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers) [a-z ]{1,30}? "
                    r"(?:more|better) than\b"),
     # a job by what one works as where ("Tomás now works for TAP as a captain")
-    ("title", r"\b(?:work(?:s|ed|ing)?|employed|hired|start(?:s|ed|ing)?|join(?:s|ed|ing)?)"
-              r" (?:for|at|with|by) [^.;,]{1,40}? as (?!well\b|usual\b|always\b|ever\b|planned"
+    ("title", r"\b(?:(?:work(?:s|ed|ing)?|employed|hired|start(?:s|ed|ing)?) (?:for|at|with|by)"
+              r"|join(?:s|ed|ing)?) [^.;,]{1,40}? as (?!well\b|usual\b|always\b|ever\b|planned"
               r"\b|much\b|many\b|soon\b|long\b|far\b|before\b|a result\b|a team\b|a favou?r\b)"
               r"(?:an? |the )?[a-z]+"),
     ("employer", r"\blet (?:me|us) go\b|\b(?:took|taken|brought) (?:me|us) on\b"
-                 r"|\b(?:poached|headhunted|recruited|snapped up) by\b"),
+                 r"|\b(?:poached|headhunted|recruited|snapped up) by\b"
+                 # where one works as something ("Priyanka works as a dentist at SmileCare")
+                 r"|\bwork(?:s|ed|ing)? as (?:an? |the )?[a-z]+(?: [a-z]+)? (?:at|for|with)\b"),
+    ("relationship", r"\btied the knot\b|\bgot hitched\b|\bgetting hitched\b"),
     ("age", rf"\bturn(?:s|ed)? (?:{_NUMBER_WORDS_7})\b"
             r"|\b(?:he|she)(?:'s| is) (?:now )?\d{1,2}(?: years old)?(?=\s*(?:[.!,;]|now\b|$))"
-            # (the whole sentence a name and an age in words: "June is sixteen now")
+            # (the whole sentence a name and an age in words: "June is sixteen now", or with
+            # "'s": "Milo's 4 now")
             rf"|^[^\W\d_][\w-]* is (?:now )?(?:{_NUMBER_WORDS_7})(?: years old)?(?: now| today)?"
-            r"[.!]*$"),
+            r"[.!]*$"
+            rf"|^[^\W\d_][\w-]*'s (?:now )?(?:\d{{1,2}}|{_NUMBER_WORDS_7})(?: years old)?"
+            r"(?: now| today)?[.!]*$"),
     ("departure", r"\b(?:train|bus|ferry|coach|flight)\b[^.;]*\b(?:moved|pushed|rescheduled"
                   r"|delayed|bumped|changed|now|brought forward)\b[^.;]*\b\d{1,2}:\d\d\b"
                   r"|\b(?:moved|pushed|rescheduled|delayed|bumped|changed|brought forward)"
@@ -488,6 +494,9 @@ _FALSE_FRIENDS_7: Final = {name: lazy_re(pattern) for name, pattern in (
               r"|foreigner|mother|father|grandmother|grandfather|sister|brother|daughter|owner"
               r"|lover|customer|regular)\b"),
 )}
+# Edition 7: a note's city ("User: city now Kiel") is where the user lives.
+_CITY_NOTE_7: Final = lazy_re(
+    rf"^(?i:(?:current |new |home )?city)(?:\s+(?i:now|is))?\s*:?\s*{CAP}")
 # Edition 7: "let me go" and "took me on" are said of the speaker's job, whoever did it.
 _HIRED_ME_7: Final = lazy_re(
     r"^[^.!?;]*\b(?:(?:hired|laid|fired) me|let me go|(?:took|taken|brought) me on)\b",
@@ -583,7 +592,8 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                        # the alternatives alone ("Cycling or running?", "Tea or coffee?")
                        r"|^(?:[a-z]+ ){0,2}[a-z]+ or (?!not\b)(?:[a-z]+ ){0,2}[a-z]+\s*\?\s*$"),
         ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bfree time\b|\bspare time\b|\bpastimes?\b"
-                  r"|\bdo (?:on|at|over) (?:the )?weekends?\b"),
+                  r"|\bdo (?:on|at|over) (?:the )?weekends?\b"
+                  r"|\bdo (?:every|each|most) (?:morning|evening|night|day|week|weekend)s?\b"),
         # Which of two a person likes more, however it is asked ("X or Y: which do I like
         # more?", "Between X and Y, which does she favour?", "Would he rather have X or Y?").
         ("preference", r"\bwhich (?:do|does|did|would) \w+ (?:like|love|enjoy|want|favou?r|pick"
@@ -597,7 +607,7 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                   r"|\boccupation\b|\brole at work\b|\bcareer\b"
                   r"|\b(?:make|makes|earn|earns) (?:a|my|his|her|their|our) living\b"
                   r"|\bdo (?:at|for) work\b|\bwhat (?:is it|it is) \w+ do\b"),
-        ("employer", r"\bemployer\b|\bwhere (?:do|does|did) \w+ work\b|\bwork for\b"
+        ("employer", r"\bemployer\b|\bwhere (?:do|does|did) (?:the )?\w+ work\b|\bwork for\b"
                      r"|\bwhere (?:i|you|he|she|we|they) work\b"
                      r"|\bwhere (?:was|were|am|is|are) \w+ working\b"
                      r"|\bwhich company\b|\bwhat company\b"
@@ -622,12 +632,13 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ("age", r"\bhow old\b|\bwhat age\b|\bage of\b"),
         ("hometown", r"\bgrow up\b|\bgrew up\b|\bhome ?town\b|\bfrom originally\b"
                      r"|\b(?:city|town|country|place) (?:is|are|was|were|am|do|does|did) \w+"
-                     r" (?:come |hail |hails )?from\b|\bwhere (?:do|does|did) \w+ come from\b"
+                     r" (?:come |hail |hails )?from\b"
+                     r"|\bwhere (?:do|does|did) (?:the )?\w+ come from\b"
                      r"|\boriginally from\b|\bwhere (?:am|is|are) \w+ from\b"
                      r"|\bwhere (?:was|were) \w+ born\b"),
         ("family", rf"\b(?:{_words(' '.join(sorted(_KIN)))})(?:'s)? (?:name|called)\b"
                    rf"|\bname of \w+ (?:{_words(' '.join(sorted(_KIN)))})\b"),
-        ("residence", r"\bwhere (?:do|does|did) \w+ live\b|\bcity\b|\bresidence\b"
+        ("residence", r"\bwhere (?:do|does|did) (?:the )?\w+ live\b|\bcity\b|\bresidence\b"
                       r"|\bliving\b|\blive\b|\bbased\b|\bwhere(?:'s| is) home\b|\bcall home\b"
                       # (after hometown: "What town am I from?" asks where the user grew up)
                       r"|\b(?:town|village|country|neighbou?rhood|suburb)\b|\bsettled\b"),
@@ -1054,6 +1065,9 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
                 sentence):  # "User: nurse at Mercy"
             facts += [Fact(owner, a, None) for a in ("title", "employer")
                       if all(f.attribute != a for f in facts)]
+        if edition >= EDITION_7 and noted and owner == USER and _CITY_NOTE_7.match(sentence) \
+                and all(f.attribute != "residence" for f in facts):
+            facts.append(Fact(owner, "residence", None))  # "User: city now Kiel"
         if edition >= EDITION_5 and _CAREER_MOVE_5.search(sentence) \
                 and all(f.attribute != "title" for f in facts):
             facts.append(Fact(owner, "title", None))  # "I went from actuary to sommelier"

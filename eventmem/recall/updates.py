@@ -52,7 +52,7 @@ _CHANGE: Final = lazy_re(
     r"|gave up|quit|stopped|replac(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|raised"
     r"|lowered|increased|decreased|cut|went (?:up|down)|(?:down|up|back) to|from now on"
     r"|turned|update[ds]?|correction|actually|scratch that|i meant|split up|broke up"
-    r"|behind me|over to|transferred|became|finally)\b",
+    r"|behind me|over to|transferred|became|finally|as of|parted ways)\b",
     re.IGNORECASE)
 
 
@@ -87,9 +87,6 @@ def updates(newer: str, older: str) -> bool:
 # restate with another value.
 _FRAME: Final = lazy_re(rf"\b(at|in|with|for|from)\s+({facts.CAP}[\w&'.-]*"
                         rf"(?:\s+{facts.CAP}[\w&'.-]*)*)")
-# A value given up for another ("swapped Malmö for Uppsala", "traded the Civic in for a Golf").
-_SWAP: Final = lazy_re(r"\b(?:swapp?(?:ed|ing)?|trad(?:ed|ing)|exchang(?:ed|ing)|switch(?:ed|ing)?"
-                       r"|replac(?:ed|ing))\b[^.;!?]*?\b(?:for|with|to)\b", re.IGNORECASE)
 # How long something has held says it is the state now ("I've been at Initech for two weeks").
 # ("I'm in Paris for a few days" is a visit: the time must be one that has passed.)
 _HELD_FOR: Final = lazy_re(r"\bbeen\b[^.;!?]*\bfor (?:a|an|one|two|three|four|a few|several|\d+)"
@@ -129,11 +126,12 @@ def restates(newer: str, older: str) -> bool:
     if any(values - before[preposition]
            for preposition, values in after.items() if preposition in before):
         return True
-    # "I've swapped Malmö for Uppsala": the old value given up for a new one.
-    if _SWAP.search(newer) is None:
-        return False
-    old, new = facts.values_of(older), facts.values_of(newer)
-    return bool(old & new) and bool(new - old - facts.CALENDAR)
+    # The old value left for a new one in any frame: "I've swapped Malmö for Uppsala",
+    # "Halcyon and I parted ways; I'm at Meridian now".
+    old = frozenset(v for values in before.values() for v in values) | facts.values_of(older)
+    new = frozenset(v for values in after.values() for v in values) - old
+    return bool(new) and any(re.search(rf"\b{re.escape(value)}\b", newer, re.IGNORECASE)
+                             for value in old)
 
 
 def _same_subject(newer: str | None, older: str | None, newer_text: str,

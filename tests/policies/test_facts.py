@@ -154,6 +154,8 @@ def test_a_word_capitalised_within_a_question_names_whom_it_asks_about(question,
     ("Who is my husband?", "relationship"),  # whom the user is with, not a relative's fact
     ("Who's my partner?", "relationship"),
     ("Who do I fly for?", "employer"),
+    ("Where does the user work now?", "employer"),
+    ("What do I do every morning?", "hobby"),
 ])
 def test_a_question_in_everyday_words_asks_its_attribute(question: str, attribute: str) -> None:
     asked = facts.read_question(question)
@@ -931,6 +933,13 @@ def test_the_sixth_edition_leaves_what_the_fifth_read_rightly(
     ("I was poached by Brightline last month.", (facts.Fact(USER, "employer", None),)),
     ("Tomás now works for TAP as a captain.", (facts.Fact("tomás", "title", None),
                                                 facts.Fact("tomás", "employer", None))),
+    ("Priyanka works as a dentist at SmileCare.", (facts.Fact("priyanka", "title", None),
+                                                   facts.Fact("priyanka", "employer", None))),
+    ("I joined Dentalia as a senior dentist.", (facts.Fact(USER, "title", None),
+                                                facts.Fact(USER, "employer", None))),
+    ("User: city now Kiel", (facts.Fact(USER, "residence", None),)),
+    ("Milo's 4 now.", (facts.Fact("milo", "age", "milo"),)),
+    ("Sam and I tied the knot on Saturday!", (facts.Fact(USER, "relationship", None),)),
 ])
 def test_the_seventh_edition_reads_homes_moved_ages_in_words_and_counts_by_their_number(
         text: str, read: tuple[facts.Fact, ...]) -> None:
@@ -947,6 +956,7 @@ def test_the_seventh_edition_reads_homes_moved_ages_in_words_and_counts_by_their
     ("My flight to Rome leaves at 8am.", (facts.Fact(USER, "departure", None),)),
     ("Leo turned 7 yesterday!", (facts.Fact("leo", "age", "leo"),)),
     ("Dana works at the bakery as well.", (facts.Fact("dana", "employer", None),)),
+    ("The city is lovely.", ()),
 ])
 def test_the_seventh_edition_leaves_what_the_sixth_read_rightly(
         text: str, read: tuple[facts.Fact, ...]) -> None:

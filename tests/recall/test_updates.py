@@ -102,6 +102,9 @@ def test_topic_words_leave_out_whose_it_is_and_the_words_of_change() -> None:
     ("Dana is in Porto now.", "I live in Lisbon.", False),  # someone else
     ("I'm still in Lisbon now.", "I live in Lisbon.", False),  # the same value
     ("We're in Porto now, since May.", "I moved to Lisbon in March.", False),  # "to" vs "in"
+    ("As of this month I'm at Tidewater Bank.", "I work at Fjord Analytics.", True),
+    # the old value left for a new one in another frame
+    ("Halcyon and I parted ways; I'm at Meridian now.", "I'm employed by Halcyon.", True),
 ])
 def test_a_value_restated_in_the_frame_of_the_old_one(newer: str, older: str,
                                                        restated: bool) -> None:
