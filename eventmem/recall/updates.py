@@ -17,6 +17,11 @@ found by a BM25 search of the top hit's own words, since it need not share a wor
 question ("What language am I learning?" -> "I gave up on Spanish and started Japanese
 instead"). Nothing is hidden or lost: the older hit stays, just below its update.
 
+For an attribute the reader does know, a statement may restate the old value's frame with a new
+value in words the reader takes no attribute from: "I work at Globex", then "I'm at Initech
+now" (alone, it could be a visit). :func:`restates` tells such a statement, and
+:func:`eventmem.recall.facts.asked_first` counts it as stating the attribute.
+
 Deterministic: the order depends only on the hits, the namespace's index, records and texts.
 """
 
