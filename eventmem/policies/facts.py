@@ -466,7 +466,8 @@ _PHRASINGS_7: Final = {name: lazy_re(pattern) for name, pattern in (
     # a job by what one works as where ("Tomás now works for TAP as a captain")
     ("title", r"\b(?:(?:work(?:s|ed|ing)?|employed|hired|start(?:s|ed|ing)?) (?:for|at|with|by)"
               r"|join(?:s|ed|ing)?) [^.;,]{1,40}? as (?!well\b|usual\b|always\b|ever\b|planned"
-              r"\b|much\b|many\b|soon\b|long\b|far\b|before\b|a result\b|a team\b|a favou?r\b)"
+              r"\b|much\b|many\b|soon\b|long\b|far\b|before\b|a result\b|a team\b|a favou?r\b"
+              r"|of\b|if\b|though\b|from\b|per\b|part\b|such\b)"
               r"(?:an? |the )?[a-z]+"),
     ("employer", r"\blet (?:me|us) go\b|\b(?:took|taken|brought) (?:me|us) on\b"
                  r"|\b(?:poached|headhunted|recruited|snapped up) by\b"

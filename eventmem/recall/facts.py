@@ -203,6 +203,12 @@ class NamespaceFacts:
             names = [name for name in sorted(_named(found)) if self.is_user(name)]
             if one_name:
                 names = self.one_name(names, rivals)
+                if not names:
+                    # The search found no name shown to be the user's, but a name at hand
+                    # is ("Élodie is now a quantity surveyor", the subject of three things
+                    # the user said and never someone else): it is the user's all the same.
+                    names = self.best_shown([name for name in sorted(set(rivals) - {USER, OTHER})
+                                             if self.is_user(name)])
             return frozenset({USER, *names})
         if owner != OTHER and self.is_user(owner):
             if one_name and self._outshone(owner, found):
