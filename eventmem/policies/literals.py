@@ -35,6 +35,9 @@ except ImportError:  # pragma: no cover - other interpreters
 __all__ = ["Necessary", "Prefilter", "Screen", "necessary"]
 
 _CAP = 64  # a run's strings: past this many, the run ends and a new one begins
+# Alternatives are read one by one only when read as one they need a string this short (or
+# nothing): reading each costs about as much again, and a longer string is telling enough.
+_SHORT = 2
 _Walk = tuple[frozenset[str], bool]  # (every match begins with one of these, is exactly one)
 _NOTHING: frozenset[str] = frozenset({""})
 _UNKNOWN: _Walk = (_NOTHING, False)
@@ -83,7 +86,8 @@ def _necessary(items: list[Any]) -> Necessary | None:
         opening = opening or items[0][1] is _c.AT_BEGINNING
         items = items[1:]
     found = _of_runs(items, opening)
-    if len(items) != 1 or items[0][0] is not _c.BRANCH or opening:
+    if len(items) != 1 or items[0][0] is not _c.BRANCH or opening \
+            or (found is not None and min(map(len, found.strings)) > _SHORT):
         return found
     # Alternatives, read as one item, tell only how each begins: nothing when one opens with
     # anything, such as a number ("how many", or a number then a verb of having), little when
