@@ -183,6 +183,17 @@ class Strings(Sequence[str]):
                 raise ValueError("strings do not match their offsets")
         return self._all
 
+    def same_as(self, other: Sequence[str]) -> bool:
+        """Whether ``other`` holds these strings, in order: the columns' part compared encoded
+        as the columns encode it (one encoding, no string decoded)."""
+        base = len(self.at) - 1
+        if len(other) != len(self):
+            return False
+        head = list(other[:base])
+        same_head = self._all == head if self._all is not None \
+            else _ENCODE_STRINGS(head) == self.blob
+        return same_head and self._added == list(other[base:])
+
     def extend(self, more: Iterable[str]) -> None:
         """Append strings (kept apart from the columns, which are read-only)."""
         self._added.extend(more)
@@ -210,6 +221,16 @@ class Strings(Sequence[str]):
             self._found.clear()
         self._found[key] = found
         return found
+
+
+def same_strings(one: Sequence[str], other: Sequence[str]) -> bool:
+    """Whether two sequences hold the same strings in order (``==`` does not tell a
+    :class:`Strings` from a list holding the same)."""
+    if isinstance(one, Strings):
+        return one.same_as(other)
+    if isinstance(other, Strings):
+        return other.same_as(one)
+    return list(one) == list(other)
 
 
 class LazyMap(MutableMapping[str, V]):

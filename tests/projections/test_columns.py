@@ -16,6 +16,7 @@ from projections.columns import (
     MapColumns,
     Strings,
     map_columns,
+    same_strings,
     strings_columns,
 )
 
@@ -187,3 +188,15 @@ def test_a_strings_find_answers_as_its_search_whatever_it_remembered(
         for i in range(60):
             key = f"m{i:03d}"
             assert strings.find(key) == (keys.index(key) if key in keys else None)
+
+
+def test_strings_are_the_same_as_a_list_of_the_same_strings() -> None:
+    keys = ["a", "bé", "c"]
+    strings = Strings(*strings_columns(keys))
+    assert strings != keys  # no __eq__: why same_strings exists
+    assert same_strings(strings, keys) and same_strings(keys, strings)
+    assert not same_strings(strings, ["a", "bé"]) and not same_strings(strings, ["a", "b", "c"])
+    strings.append("d")
+    assert same_strings(strings, [*keys, "d"]) and not same_strings(strings, [*keys, "e"])
+    strings.every()  # decoded and kept: compared as a list
+    assert same_strings(strings, [*keys, "d"]) and not same_strings(strings, ["x", "bé", "c", "d"])
