@@ -1206,10 +1206,22 @@ def question_owner(question: str) -> str | None:
     return USER
 
 
-@lru_cache(maxsize=1 << 16)
 def _states(attribute: str, pattern: re.Pattern[str], lowered: str, edition: int) -> bool:
     """Whether the lower-cased sentence states ``attribute`` (matched by ``pattern``, its
     vocabulary) as the reader's ``edition`` reads it."""
+    # Most sentences state few attributes: when the screen lets none of the attribute's
+    # patterns through, nothing is cut out of the sentence and nothing can match it (but for
+    # a hyphen dropped).
+    if _possible(lowered).isdisjoint(_read_with(attribute, edition)) \
+            and not (edition >= EDITION_5 and attribute in _HYPHENS_DROPPED_5 and "-" in lowered):
+        return False
+    return _reads_as_stating(attribute, pattern, lowered, edition)
+
+
+@lru_cache(maxsize=1 << 16)
+def _reads_as_stating(attribute: str, pattern: re.Pattern[str], lowered: str,
+                      edition: int) -> bool:
+    """:func:`_states` of a sentence the screen lets some of the attribute's patterns through."""
     for false_friend in _false_friends(attribute, edition):
         if false_friend in _possible(lowered):
             lowered = false_friend.sub(" ", lowered)
@@ -1248,6 +1260,14 @@ def _false_friends(attribute: str, edition: int) -> tuple[re.Pattern[str], ...]:
     order."""
     return tuple(false_friends[attribute] for since, false_friends in _FALSE_FRIENDS
                  if edition >= since and attribute in false_friends)
+
+
+@cache
+def _read_with(attribute: str, edition: int) -> frozenset[re.Pattern[str]]:
+    """Every pattern the reader's ``edition`` reads ``attribute`` with: its vocabulary, its
+    phrasings and its false friends."""
+    return frozenset((_BY_ATTRIBUTE[attribute], *_phrasings(attribute, edition),
+                      *_false_friends(attribute, edition)))
 
 
 # A sentence is screened once for all its attributes (each asks _read_as of the same string).
