@@ -137,17 +137,22 @@ class Deflated:
         return plain
 
 
+# How many answers of Strings.find a column of strings keeps (a few MB at most).
+_FOUND_KEPT = 1 << 16
+
+
 class Strings(Sequence[str]):
     """Strings read from :func:`strings_columns` in place, each decoded when asked for, with
     the ones appended since kept apart (a loaded index's ids grow as memories are added)."""
 
-    __slots__ = ("_added", "_all", "at", "blob")
+    __slots__ = ("_added", "_all", "_found", "at", "blob")
 
     def __init__(self, blob: bytes | memoryview, at: bytes | memoryview) -> None:
         self.blob = memoryview(blob)
         self.at = memoryview(at).cast("B").cast("Q")
         self._added: list[str] = []
         self._all: list[str] | None = None  # every string of the columns, once all were read
+        self._found: dict[str, int | None] = {}  # find's answers (see there)
         if len(self.at) == 0 or self.at[-1] != len(self.blob):
             raise ValueError("string offsets do not match their blob")
 
@@ -178,6 +183,17 @@ class Strings(Sequence[str]):
                 raise ValueError("strings do not match their offsets")
         return self._all
 
+    def same_as(self, other: Sequence[str]) -> bool:
+        """Whether ``other`` holds these strings, in order: the columns' part compared encoded
+        as the columns encode it (one encoding, no string decoded)."""
+        base = len(self.at) - 1
+        if len(other) != len(self):
+            return False
+        head = list(other[:base])
+        same_head = self._all == head if self._all is not None \
+            else _ENCODE_STRINGS(head) == self.blob
+        return same_head and self._added == list(other[base:])
+
     def extend(self, more: Iterable[str]) -> None:
         """Append strings (kept apart from the columns, which are read-only)."""
         self._added.extend(more)
@@ -188,10 +204,33 @@ class Strings(Sequence[str]):
 
     def find(self, key: str) -> int | None:
         """The index of ``key`` among the strings of the columns, which must be sorted (None
-        when it is not there); a binary search, no index built."""
+        when it is not there); a binary search, no index built.
+
+        The answers are remembered (the columns never change): the write path asks of the
+        same keys again and again, most of them keys the columns do not hold (memories added
+        since), and each search decodes a string at each of its twenty-odd steps. At most
+        :data:`_FOUND_KEPT` are kept, then they are dropped and remembered anew."""
+        try:
+            return self._found[key]
+        except KeyError:
+            pass
         base = len(self.at) - 1
         i = bisect_left(self, key, 0, base)
-        return i if i < base and self[i] == key else None
+        found = i if i < base and self[i] == key else None
+        if len(self._found) >= _FOUND_KEPT:
+            self._found.clear()
+        self._found[key] = found
+        return found
+
+
+def same_strings(one: Sequence[str], other: Sequence[str]) -> bool:
+    """Whether two sequences hold the same strings in order (``==`` does not tell a
+    :class:`Strings` from a list holding the same)."""
+    if isinstance(one, Strings):
+        return one.same_as(other)
+    if isinstance(other, Strings):
+        return other.same_as(one)
+    return list(one) == list(other)
 
 
 class LazyMap(MutableMapping[str, V]):

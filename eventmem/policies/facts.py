@@ -76,9 +76,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Final, NamedTuple
 
+from eventmem.policies.literals import Screen
 from eventmem.text.lazyre import lazy_re
 
 FACTS_VERSION: Final = "facts-1"
@@ -559,6 +560,17 @@ _FALSE_FRIENDS_4: Final = {name: lazy_re(pattern) for name, pattern in (
     ("preference", r"\b(?:feel|feels|feeling|felt|get|gets|getting|got|gotten|looking|looks)"
                    r" (?:(?:much|a lot|a bit|a little|so much|way|even) )?better\b"),
 )}
+# The phrasings and false friends of each edition, in the order they are read.
+_PHRASINGS_SINCE: Final = ((EDITION_2, _PHRASINGS), (EDITION_3, _PHRASINGS_3),
+                           (EDITION_4, _PHRASINGS_4), (EDITION_5, _PHRASINGS_5),
+                           (EDITION_6, _PHRASINGS_6), (EDITION_7, _PHRASINGS_7))
+_FALSE_FRIENDS: Final = ((EDITION_3, _FALSE_FRIENDS_3), (EDITION_4, _FALSE_FRIENDS_4),
+                         (EDITION_5, _FALSE_FRIENDS_5), (EDITION_7, _FALSE_FRIENDS_7))
+# Every vocabulary, phrasing and false friend a sentence is read with for the attributes.
+# Searched one after another they were most of a read's cost, though a sentence matches few:
+# one scan of it tells the few that may match (each needs one of a few strings) from the rest.
+_SCREEN: Final = Screen([pattern for _, pattern in _COMPILED] + [
+    pattern for _, table in (*_PHRASINGS_SINCE, *_FALSE_FRIENDS) for pattern in table.values()])
 # A sentence that opens by taking back what was said: the statement is what follows the marker
 # ("Sorry, I misspoke earlier, I work at X" states the employer; "No wait, ..."). Only the
 # markers are cut, never a sentence that has no statement after them.
@@ -1289,41 +1301,74 @@ def question_owner(question: str) -> str | None:
     return USER
 
 
-@lru_cache(maxsize=1 << 16)
 def _states(attribute: str, pattern: re.Pattern[str], lowered: str, edition: int) -> bool:
     """Whether the lower-cased sentence states ``attribute`` (matched by ``pattern``, its
     vocabulary) as the reader's ``edition`` reads it."""
-    if edition >= EDITION_3 and attribute in _FALSE_FRIENDS_3:
-        lowered = _FALSE_FRIENDS_3[attribute].sub(" ", lowered)
-    if edition >= EDITION_4 and attribute in _FALSE_FRIENDS_4:
-        lowered = _FALSE_FRIENDS_4[attribute].sub(" ", lowered)
-    if edition >= EDITION_5 and attribute in _FALSE_FRIENDS_5:
-        lowered = _FALSE_FRIENDS_5[attribute].sub(" ", lowered)
-    if edition >= EDITION_7 and attribute in _FALSE_FRIENDS_7:
-        lowered = _FALSE_FRIENDS_7[attribute].sub(" ", lowered)
+    # Most sentences state few attributes: when the screen lets none of the attribute's
+    # patterns through, nothing is cut out of the sentence and nothing can match it (but for
+    # a hyphen dropped).
+    if _possible(lowered).isdisjoint(_read_with(attribute, edition)) \
+            and not (edition >= EDITION_5 and attribute in _HYPHENS_DROPPED_5 and "-" in lowered):
+        return False
+    return _reads_as_stating(attribute, pattern, lowered, edition)
+
+
+@lru_cache(maxsize=1 << 16)
+def _reads_as_stating(attribute: str, pattern: re.Pattern[str], lowered: str,
+                      edition: int) -> bool:
+    """:func:`_states` of a sentence the screen lets some of the attribute's patterns through."""
+    for false_friend in _false_friends(attribute, edition):
+        if false_friend in _possible(lowered):
+            lowered = false_friend.sub(" ", lowered)
     if _read_as(attribute, pattern, lowered, edition):
         return True
     # A hyphened word is also read as one ("late check-outs over early check-ins", "a
-    # sous-chef at X"), besides as written ("left Atelier Nord for Zephyr Bio-Systems").
-    return edition >= EDITION_5 and attribute in _HYPHENS_DROPPED_5 \
+    # sous-chef at X"), besides as written ("left Atelier Nord for Zephyr Bio-Systems"). (A
+    # sentence without a hyphen would be read again as it is.)
+    return edition >= EDITION_5 and attribute in _HYPHENS_DROPPED_5 and "-" in lowered \
         and _read_as(attribute, pattern, _HYPHEN_IN_WORD.sub("", lowered), edition)
 
 
 def _read_as(attribute: str, pattern: re.Pattern[str], lowered: str, edition: int) -> bool:
-    """Whether ``lowered`` matches the attribute's vocabulary or a phrasing of its edition."""
-    return pattern.search(lowered) is not None \
-        or (edition >= EDITION_2 and attribute in _PHRASINGS
-            and _PHRASINGS[attribute].search(lowered) is not None) \
-        or (edition >= EDITION_3 and attribute in _PHRASINGS_3
-            and _PHRASINGS_3[attribute].search(lowered) is not None) \
-        or (edition >= EDITION_4 and attribute in _PHRASINGS_4
-            and _PHRASINGS_4[attribute].search(lowered) is not None) \
-        or (edition >= EDITION_5 and attribute in _PHRASINGS_5
-            and _PHRASINGS_5[attribute].search(lowered) is not None) \
-        or (edition >= EDITION_6 and attribute in _PHRASINGS_6
-            and _PHRASINGS_6[attribute].search(lowered) is not None) \
-        or (edition >= EDITION_7 and attribute in _PHRASINGS_7
-            and _PHRASINGS_7[attribute].search(lowered) is not None)
+    """Whether ``lowered`` matches the attribute's vocabulary (``pattern``, of
+    :data:`_COMPILED`) or a phrasing of its edition. Only the patterns the screen lets through
+    are searched: the others cannot match."""
+    possible = _possible(lowered)
+    if pattern in possible and pattern.search(lowered) is not None:
+        return True
+    for phrasing in _phrasings(attribute, edition):
+        if phrasing in possible and phrasing.search(lowered) is not None:
+            return True
+    return False
+
+
+@cache
+def _phrasings(attribute: str, edition: int) -> tuple[re.Pattern[str], ...]:
+    """The phrasings of ``attribute`` the reader's ``edition`` reads, beside its vocabulary."""
+    return tuple(phrasings[attribute] for since, phrasings in _PHRASINGS_SINCE
+                 if edition >= since and attribute in phrasings)
+
+
+@cache
+def _false_friends(attribute: str, edition: int) -> tuple[re.Pattern[str], ...]:
+    """What the reader's ``edition`` cuts out of a sentence before reading ``attribute``, in
+    order."""
+    return tuple(false_friends[attribute] for since, false_friends in _FALSE_FRIENDS
+                 if edition >= since and attribute in false_friends)
+
+
+@cache
+def _read_with(attribute: str, edition: int) -> frozenset[re.Pattern[str]]:
+    """Every pattern the reader's ``edition`` reads ``attribute`` with: its vocabulary, its
+    phrasings and its false friends."""
+    return frozenset((_BY_ATTRIBUTE[attribute], *_phrasings(attribute, edition),
+                      *_false_friends(attribute, edition)))
+
+
+# A sentence is screened once for all its attributes (each asks _read_as of the same string).
+@lru_cache(maxsize=256)
+def _possible(lowered: str) -> frozenset[re.Pattern[str]]:
+    return _SCREEN.possible(lowered)
 
 
 # declared_name and introduces: pure, and asked of the same stored texts for every name the

@@ -23,6 +23,7 @@ import numpy as np
 
 from eventmem.text.normalize import packed_parts
 from projections import Projections
+from projections.columns import same_strings
 from projections.state import MemoryRecord
 from projections.text import Index
 from projections.vectors import Space
@@ -268,8 +269,9 @@ class Neighbourhood:
         aligned = self._aligned.get(ns)
         if aligned is None:
             n = len(index.ids)
-            aligned = self._aligned[ns] = n <= space.count and (
-                index.ids == space.ids if n == len(space.ids) else index.ids == space.ids[:n])
+            # (a loaded index's ids are columns, no list: == would say they differ)
+            aligned = self._aligned[ns] = n <= space.count and same_strings(
+                index.ids, space.ids if n == len(space.ids) else space.ids[:n])
         return aligned
 
 

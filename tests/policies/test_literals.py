@@ -1,7 +1,8 @@
 """The cheap exits of the rule regexes (eventmem.policies.literals) never change an answer:
 
-* soundness: whenever a pattern matches a text, its prefilter lets the text through (random
-  patterns from a grammar with every construct the derivation reads, random texts);
+* soundness: whenever a pattern matches a text, its prefilter lets the text through, and a
+  screen of many patterns counts it among those that may match (random patterns from a grammar
+  with every construct the derivation reads, random texts);
 * the policies that use them (classify, importance, timebound) answer as the plain searches do;
 * examples of what is derived, and of what gets no exit.
 """
@@ -16,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eventmem.policies import classify, importance, literals, timebound
-from eventmem.policies.literals import Necessary, Prefilter, necessary
+from eventmem.policies.literals import Necessary, Prefilter, Screen, necessary
 from ops.bench.log import generate_texts
 
 # -- examples ------------------------------------------------------------------------------------
@@ -53,6 +54,29 @@ def test_no_exit_where_nothing_is_certain():
     assert necessary(r"(?i)hello") is None  # case-insensitive: the text's case is not known
     assert necessary("abc", re.IGNORECASE) is None
     assert Prefilter([r"abc", r"\w+"]).may_match("zzz")  # one pattern without an exit
+
+
+def test_alternatives_one_of_which_opens_with_anything_need_what_each_needs():
+    # As one item they tell nothing ("\d+" may be anything); each alternative needs its words.
+    found = necessary(r"\bhow many\b|\b\d+ (?:own|have)\b")
+    assert found == Necessary(frozenset({"how many", " own", " have"}))
+    # "a" opens one alternative: what the alternatives need tells more than how they begin.
+    assert necessary(r"\b(?:a|an) (?:nurse|pilot)\b|\bjob title\b") == Necessary(
+        frozenset({"a nurse", "an nurse", "a pilot", "an pilot", "job title"}))
+    # how they begin tells as much as what they need ("on " of one alternative): kept
+    assert necessary(r"\bdentist\b.* on |\bvet\b") == Necessary(frozenset({"dentist", "vet"}))
+    assert necessary(r"\d+|abc") is None  # one alternative needs nothing
+
+
+def test_a_screen_tells_which_patterns_may_match_in_one_scan():
+    patterns = [re.compile(p) for p in (r"\bcar\b", r"\bcards?\b", r"^hi\b", r"\w+\d",
+                                        r"\bhow many\b|\b\d+ (?:own|have)\b")]
+    car, cards, hi, number, count = patterns
+    screen = Screen(patterns)
+    assert screen.possible("my car") == {car, number}  # "\w+\d" has no exit: always possible
+    assert screen.possible("two cards") == {car, cards, number}  # "car" begins "cards"
+    assert screen.possible("hi there, I have 3") == {hi, number, count}
+    assert screen.possible("oh hi") == {number}  # "hi" must open the text
 
 
 def test_a_prefilter_reads_its_patterns_on_first_use(monkeypatch: pytest.MonkeyPatch):
@@ -114,6 +138,28 @@ def test_a_text_a_pattern_matches_always_passes_the_prefilter(patterns, texts, d
     for text in texts:
         if any(re.search(p, text) for p in patterns):
             assert exit_.may_match(text), (patterns, text, exit_.strings, exit_.openings)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(patterns, st.lists(patterns, min_size=2, max_size=3).map("|".join)),
+                min_size=1, max_size=5),
+       st.lists(st.text(ALPHABET, max_size=12), min_size=1, max_size=8), st.data())
+def test_a_pattern_that_matches_a_text_is_among_those_its_screen_lets_through(patterns, texts,
+                                                                             data):
+    compiled = [re.compile(p) for p in patterns]
+    screen = Screen(compiled)
+    for pattern in patterns:  # texts made to match, where hypothesis can make them
+        try:
+            texts.append(data.draw(st.from_regex(pattern).filter(lambda t: len(t) < 40)))
+        except Exception:  # a construct from_regex does not support
+            continue
+    for text in texts:
+        possible = screen.possible(text)
+        for pattern in compiled:
+            if pattern.search(text):
+                assert pattern in possible, (pattern, text, necessary(pattern.pattern))
+                assert Prefilter([pattern.pattern]).may_match(text)
 
 
 # -- the policies answer as the plain searches do ------------------------------------------------

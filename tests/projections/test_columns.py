@@ -9,7 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from projections.columns import Deflated, LazyMap, MapColumns, map_columns
+from projections import columns
+from projections.columns import (
+    Deflated,
+    LazyMap,
+    MapColumns,
+    Strings,
+    map_columns,
+    same_strings,
+    strings_columns,
+)
 
 
 class Value(msgspec.Struct, array_like=True):
@@ -166,3 +175,28 @@ def test_memory_records_pack_to_about_half() -> None:
     packed = _PACKINGS["memories"].pack(plain)
     assert len(packed) < 0.6 * len(plain)
     assert _PACKINGS["memories"].unpack(packed) == plain
+
+
+def test_a_strings_find_answers_as_its_search_whatever_it_remembered(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Strings.find remembers its answers (the columns never change), a bounded number."""
+    monkeypatch.setattr(columns, "_FOUND_KEPT", 3)
+    keys = sorted(f"m{i:03d}" for i in range(0, 60, 3))
+    strings = Strings(*strings_columns(keys))
+    strings.append("m001")  # added since: never among the columns' strings
+    for _ in range(2):
+        for i in range(60):
+            key = f"m{i:03d}"
+            assert strings.find(key) == (keys.index(key) if key in keys else None)
+
+
+def test_strings_are_the_same_as_a_list_of_the_same_strings() -> None:
+    keys = ["a", "bé", "c"]
+    strings = Strings(*strings_columns(keys))
+    assert strings != keys  # no __eq__: why same_strings exists
+    assert same_strings(strings, keys) and same_strings(keys, strings)
+    assert not same_strings(strings, ["a", "bé"]) and not same_strings(strings, ["a", "b", "c"])
+    strings.append("d")
+    assert same_strings(strings, [*keys, "d"]) and not same_strings(strings, [*keys, "e"])
+    strings.every()  # decoded and kept: compared as a list
+    assert same_strings(strings, [*keys, "d"]) and not same_strings(strings, ["x", "bé", "c", "d"])

@@ -262,13 +262,14 @@ NOT_SECRETS: Final = frozenset("""
     on in at under behind inside with from for not still also too very really just now
 """.split())  # noqa: SIM905 - a word list reads better as prose
 # Secrets by their shape, wherever they stand: provider API keys, tokens, private keys, JWTs.
-TOKEN_SHAPES = lazy_re(
+TOKEN_SHAPES_PATTERN: Final = (
     r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}"
     r"|\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"
     r"|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{40,}|\bglpat-[A-Za-z0-9_-]{20,}"
     r"|\bAKIA[0-9A-Z]{16}\b|\bxox[abprs]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}"
     r"|-----BEGIN [A-Z ]*PRIVATE KEY-----"
     r"|\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
+TOKEN_SHAPES = lazy_re(TOKEN_SHAPES_PATTERN)
 # A payment card number: 13 to 19 digits, in groups separated by spaces or dashes (checked
 # with the Luhn sum before it counts).
 CARD = lazy_re(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
