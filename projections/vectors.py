@@ -231,6 +231,9 @@ class Space:
         """Append warm rows (one per id) in order, at ``slots`` (by default the next ones), then
         take ``used`` slots in all (by default one per row; more when some ingests had no row)."""
         k = len(memory_ids)
+        if not k:  # ingests without a row take their slots (and nothing is written: a
+            self.next_slot += 0 if used is None else used  # loaded space is read-only)
+            return
         end, warm = self.count + k, self.warm_rows
         if end > len(self.slots):
             capacity = max(16, len(self.slots) * 2, end)
