@@ -131,6 +131,38 @@ class ContentTables:
         except zlib.error as exc:
             raise CorruptRecordError(f"vector row does not unpack: {exc}") from None
 
+    def vector_rows(self, txn: Any, keys: bytes) -> bytearray | None:
+        """The vector rows of these contents (``keys``: their 16-byte keys, joined), as the
+        embedder made them, joined in the same order; None when any of them is not stored (or
+        the rows are not all of one length). What a snapshot that names its rows is read back
+        with: one sorted multi-key read of the content table, one scan of the vector table.
+        Each row is unpacked straight into its place (a row at a time: an open's resident
+        memory is the rows, not the rows twice)."""
+        wanted = [keys[at:at + 16] for at in range(0, len(keys), 16)]
+        places: dict[bytes, list[int]] = {}
+        for i, key in enumerate(wanted):
+            places.setdefault(key, []).append(i)
+        unique = sorted(places)
+        records = dict(txn.cursor(db=self._content).getmulti(unique)) if unique else {}
+        if len(records) != len(unique):
+            return None
+        slot_of = {key: bytes(record[:8]) for key, record in records.items()}
+        stored = self._rows_at(txn, self._vectors, sorted(set(slot_of.values())))
+        out, size = bytearray(), 0
+        for key in unique:
+            packed = stored.get(slot_of[key])
+            if packed is None:
+                return None
+            row = self._unrow(packed) if self.packed else bytes(packed)
+            if not out:
+                size = len(row)  # (bytes(0) when the embedder's rows are empty: so be it)
+                out = bytearray(size * len(wanted))
+            if len(row) != size:
+                return None
+            for i in places[key]:
+                out[i * size:(i + 1) * size] = row
+        return out
+
     def terms(self, txn: Any, content_hash: str) -> bytes | None:
         """:meth:`get`'s ``terms`` alone, without reading the text, vector and extraction (None
         also where the text is gone)."""
