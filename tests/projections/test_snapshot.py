@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ import eventmem
 from eventmem.reader import Reader
 from eventmem.storage import snapfiles
 from projections import Projections
+from projections.vectors import Space, Vectors
 
 TEXTS = ["Alice moved to Berlin in March", "Bob prefers green tea over coffee",
          "The Kubernetes migration is planned for next Friday", "Carol's dog is called Rex",
@@ -129,7 +131,8 @@ def _columns_at(path: Path) -> dict[str, tuple[int, int]]:
 
 
 @pytest.mark.parametrize("where", ["head", "memories.values", "memories.keys",
-                                   "by_dedup.values", "intervals.value_at", "missing file"])
+                                   "by_dedup.values", "intervals.value_at", "vectors.keys",
+                                   "missing file"])
 def test_a_damaged_or_missing_snapshot_gives_a_rebuild(tmp_path: Path, where: str) -> None:
     path = tmp_path / "s"
     with _store(path) as mem:
@@ -154,3 +157,43 @@ def test_a_snapshot_round_trips_through_its_bytes() -> None:
     assert Projections.from_bytes(views.to_bytes()) is not None
     assert Projections.from_bytes(b"EMSNAP") is None
     assert Projections.from_bytes(views.to_bytes()[:-1]) is None
+
+
+def _sections(data: bytes) -> dict[str, tuple[int, int]]:
+    """Where each column of a snapshot's bytes lies: name -> (start, length)."""
+    size = int.from_bytes(data[26:34], "big")
+    head = msgspec.msgpack.decode(data[34:34 + size])
+    start = 34 + size + (-(34 + size) % 16)
+    return {s[0]: (start + s[1], s[2]) for s in head["sections"]}
+
+
+def test_a_snapshot_names_its_vector_rows_and_reads_them_from_the_store(tmp_path: Path) -> None:
+    """The store's vector table holds every row: the engine's snapshot keeps each row's
+    content key instead of a second copy of its float32 bytes, and reads the rows back from
+    the store (none there, or no store to ask: no snapshot, the caller rebuilds)."""
+    with _store(tmp_path / "s") as mem:
+        views, expected = mem._views, mem._views.digests()
+        named = b"".join(views.to_parts(rows_by_key=True))
+        whole = views.to_bytes()
+        rows = sum(space.count for space in views.vectors.spaces.values())
+        assert rows == 40 and _sections(named)["vectors"][1] == 0
+        assert abs(len(whole) - len(named) - rows * mem.embedder.dim * 4) < 64
+        assert Projections.from_bytes(named) is None
+        assert Projections.from_bytes(named, lambda keys: None) is None
+        restored = Projections.from_bytes(named, mem.store.vector_rows)
+        assert restored is not None and restored.digests() == expected
+        restored = Projections.from_bytes(whole)  # holding its rows, it needs no store
+        assert restored is not None and restored.digests() == expected
+
+
+def test_rows_without_a_content_key_stay_in_the_snapshot() -> None:
+    """Rows added with no key (never by a fold) cannot be named: the snapshot holds them."""
+    views = Projections()
+    views.vectors = Vectors(4)
+    views.vectors.spaces["a"] = space = Space(4)
+    space.add(["m1", "m2"], np.full((2, 4), 0.5, dtype=np.float32))
+    data = b"".join(views.to_parts(rows_by_key=True))
+    assert _sections(data)["vectors"][1] == 2 * 4 * 4
+    restored = Projections.from_bytes(data)
+    assert restored is not None and restored.digests() == views.digests()
+
