@@ -45,7 +45,7 @@ from projections.vectors import AnnDump, Vectors, VectorsDump, warm_keys
 
 # Bump when a projection's folding rules or dump layout change: older snapshots are then ignored
 # and the projections rebuilt from the log.
-PROJECTION_VERSION = 19
+PROJECTION_VERSION = 20
 
 __all__ = ["PROJECTION_VERSION", "Projections", "RowSource", "Section", "Snapshot", "paused_gc"]
 
@@ -147,8 +147,9 @@ class Projections:
         (msgpack :class:`Snapshot`: every view's small parts, and where each column starts),
         then the columns, 16-byte aligned: the big maps (:data:`_COLUMNS`), the text, graph
         and vector columns (:func:`_text_out`, :func:`_graph_out`, :func:`_vectors_out`), the
-        vector rows last. An open decodes the head alone and reads the columns in place
-        (:mod:`projections.columns`).
+        vector rows last. Columns of the same bytes are stored once (the memories' and the
+        intervals' keys, most namespaces' row ids and their offsets). An open decodes the head
+        alone and reads the columns in place (:mod:`projections.columns`).
 
         ``rows_by_key``: leave the float32 rows out, keeping only each row's content key (the
         store's vector cache holds them, losslessly packed: a second copy here was a third of
@@ -173,11 +174,20 @@ class Projections:
             columns |= more
             parts: list[bytes | memoryview] = [*columns.values(), b"".join(rows)] \
                 if len(rows) != 1 else [*columns.values(), rows[0]]
-            sections, at = [], 0
+            sections: list[Section] = []
+            unique: list[tuple[int, int]] = []  # (where, which part) of each part stored
+            at = 0
+            stored: dict[tuple[int, bytes], int] = {}  # (length, checksum) -> where
             for name, part in zip((*columns, "vectors"), parts, strict=True):
-                at += -at % 16  # aligned: float32 rows for BLAS, uint64 offsets in place
-                sections.append(Section(name, at, len(part), _fast_checksum(part)))
-                at += len(part)
+                checksum = _fast_checksum(part)
+                same = stored.get((len(part), checksum))
+                if same is None or bytes(part) != bytes(parts[unique[same][1]]):
+                    at += -at % 16  # aligned: float32 rows for BLAS, uint64 offsets in place
+                    same = len(unique)
+                    unique.append((at, len(sections)))
+                    stored[(len(part), checksum)] = same
+                    at += len(part)
+                sections.append(Section(name, unique[same][0], len(part), checksum))
             state = msgspec.structs.replace(self.state, memories={}, by_dedup={})
             temporal = msgspec.structs.replace(self.temporal, intervals={})
             head = codec.encode_value(Snapshot(
@@ -189,9 +199,9 @@ class Projections:
             _header(), _fast_checksum(head), len(head).to_bytes(8, "big"), head,
             bytes(start - 8 - len(head))]
         done = 0
-        for section, part in zip(sections, parts, strict=True):
-            out += [bytes(section.at - done), part]
-            done = section.at + section.length
+        for at, i in unique:
+            out += [bytes(at - done), parts[i]]
+            done = at + len(parts[i])
         return out
 
     def _columns(self, *, plain: bool = False) -> dict[str, bytes]:
@@ -488,13 +498,23 @@ _KEYS = "vectors.keys"
 
 def _vectors_out(dump: VectorsDump, keys: list[memoryview]
                  ) -> tuple[VectorsDump, dict[str, bytes | memoryview]]:
-    """The vector dump for the head, and its column: every row's content key."""
-    return dump, {_KEYS: keys[0] if len(keys) == 1 else b"".join(keys)}
+    """The vector dump for the head, and its columns: each namespace's row ids (as the text
+    index keeps its ids: the same bytes where the two hold the same memories, stored once) and
+    every row's content key."""
+    columns: dict[str, bytes | memoryview] = {}
+    for ns, ids in dump.spaces.items():
+        key = f"vectors\x00{ns}\x00"
+        columns[key + "ids"], columns[key + "ids_at"] = strings_columns(ids)
+    columns[_KEYS] = keys[0] if len(keys) == 1 else b"".join(keys)
+    return msgspec.structs.replace(dump, spaces=dict.fromkeys(dump.spaces, ())), columns
 
 
 def _vectors_in(dump: VectorsDump, sections: Mapping[str, memoryview]) -> VectorsDump:
-    """The vector dump of :func:`_vectors_out`'s head and column."""
-    return dump
+    """The vector dump of :func:`_vectors_out`'s head and columns (the ids decoded)."""
+    return msgspec.structs.replace(dump, spaces={
+        ns: tuple(Strings(sections[f"vectors\x00{ns}\x00ids"],
+                          sections[f"vectors\x00{ns}\x00ids_at"]).every())
+        for ns in dump.spaces})
 
 
 def _ann_out(dump: AnnDump | None) -> tuple[AnnDump | None, dict[str, bytes]]:

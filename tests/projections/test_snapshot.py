@@ -197,3 +197,17 @@ def test_rows_without_a_content_key_stay_in_the_snapshot() -> None:
     restored = Projections.from_bytes(data)
     assert restored is not None and restored.digests() == views.digests()
 
+
+def test_columns_of_the_same_bytes_are_stored_once(tmp_path: Path) -> None:
+    """The memories' and the intervals' keys are the same strings, and so are the text index's
+    and the vector rows' ids: each is stored once, and every column reads back its bytes."""
+    with _store(tmp_path / "s") as mem:
+        data, expected = mem._views.to_bytes(), mem._views.digests()
+    sections = _sections(data)
+    assert sections["memories.keys"] == sections["intervals.keys"]
+    assert sections["text\x00a\x00ids"] == sections["vectors\x00a\x00ids"]
+    assert sections["memories.key_at"] == sections["text\x00a\x00ids_at"]
+    first = min(at for at, _ in sections.values())
+    assert len(data) - first < sum(length for _, length in sections.values())
+    restored = Projections.from_bytes(data)
+    assert restored is not None and restored.digests() == expected
