@@ -45,7 +45,7 @@ from projections.vectors import AnnDump, Vectors, VectorsDump, warm_keys
 
 # Bump when a projection's folding rules or dump layout change: older snapshots are then ignored
 # and the projections rebuilt from the log.
-PROJECTION_VERSION = 20
+PROJECTION_VERSION = 21
 
 __all__ = ["PROJECTION_VERSION", "Projections", "RowSource", "Section", "Snapshot", "paused_gc"]
 

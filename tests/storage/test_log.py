@@ -660,7 +660,7 @@ def _edit_payload(data: bytes) -> bytes:
     sections = _sections(data)
     values_at, _ = sections["intervals.values"]
     offsets_at, _ = sections["intervals.value_at"]
-    end = values_at + int.from_bytes(data[offsets_at + 8 : offsets_at + 16], "little")
+    end = values_at + int.from_bytes(data[offsets_at + 4 : offsets_at + 8], "little")
     first = msgspec.msgpack.decode(data[values_at:end])
     first[2] += 1  # recorded_at (array-like), a uint64 of the same length
     edited = msgspec.msgpack.encode(first)
