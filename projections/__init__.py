@@ -45,7 +45,7 @@ from projections.vectors import AnnDump, Vectors, VectorsDump, warm_keys
 
 # Bump when a projection's folding rules or dump layout change: older snapshots are then ignored
 # and the projections rebuilt from the log.
-PROJECTION_VERSION = 21
+PROJECTION_VERSION = 22
 
 __all__ = ["PROJECTION_VERSION", "Projections", "RowSource", "Section", "Snapshot", "paused_gc"]
 
@@ -468,7 +468,14 @@ def _text_out(dump: TextDump) -> tuple[TextDump, dict[str, bytes]]:
         key = f"text\x00{ns}\x00"
         columns[key + "ids"], columns[key + "ids_at"] = strings_columns(index.ids)
         columns[key + "rows"] = b"".join(rows for rows, _ in index.postings)
-        columns[key + "tfs"] = b"".join(tfs for _, tfs in index.postings)
+        tfs = b"".join(tfs for _, tfs in index.postings)
+        # A term's count in one memory's text is small: one byte each ("tf8", widened back to
+        # uint32 at open; the bytes are few), the uint32 as folded when one is 256 or more.
+        wide = np.frombuffer(tfs, dtype="<u4")
+        if not len(wide) or int(wide.max()) < 256:
+            columns[key + "tf8"] = wide.astype(np.uint8).tobytes()
+        else:
+            columns[key + "tfs"] = tfs
         sizes = np.fromiter((len(rows) for rows, _ in index.postings), dtype="<u8",
                             count=len(index.postings))
         columns[key + "at"] = np.concatenate(([0], np.cumsum(sizes))).astype("<u8").tobytes()
@@ -482,7 +489,9 @@ def _text_in(dump: TextDump, sections: Mapping[str, memoryview]) -> TextDump:
     for ns, index in dump.indexes.items():
         key = f"text\x00{ns}\x00"
         at = sections[key + "at"].cast("B").cast("Q")
-        rows, tfs = sections[key + "rows"], sections[key + "tfs"]
+        rows = sections[key + "rows"]
+        tfs = (np.frombuffer(sections[key + "tf8"], dtype=np.uint8).astype("<u4").data.cast("B")
+               if key + "tf8" in sections else sections[key + "tfs"])
         if at[-1] != len(rows) or len(tfs) != len(rows):
             raise ValueError("postings do not match their offsets")
         indexes[ns] = msgspec.structs.replace(

@@ -211,3 +211,21 @@ def test_columns_of_the_same_bytes_are_stored_once(tmp_path: Path) -> None:
     assert len(data) - first < sum(length for _, length in sections.values())
     restored = Projections.from_bytes(data)
     assert restored is not None and restored.digests() == expected
+
+
+@pytest.mark.parametrize("repeats", [3, 300])
+def test_term_counts_take_a_byte_unless_one_is_256_or_more(tmp_path: Path, repeats: int) -> None:
+    """Term counts are kept a byte each, or as the fold holds them (uint32) when one does not
+    fit; either way the store opened from the snapshot scores as the live one."""
+    with _store(tmp_path / "s") as mem:
+        text = " ".join(f"tea {i}" for i in range(repeats))  # (a word alone repeated is refused)
+        assert mem.remember(text, namespace="a").action == "created"
+        hits = [(h.memory_id, h.score) for h in
+                mem.as_of(seq=mem.seq).recall("tea", namespace="a", k=3)]
+        expected, data = mem._views.digests(), mem._views.to_bytes()
+    assert ("text\x00a\x00tf8" in _sections(data)) == (repeats < 256)
+    with eventmem.open(tmp_path / "s", clock=eventmem.ManualClock(start=T0)) as mem:
+        assert mem.opened_from.startswith("snapshot")
+        assert mem._views.digests() == expected
+        assert [(h.memory_id, h.score) for h in
+                mem.as_of(seq=mem.seq).recall("tea", namespace="a", k=3)] == hits
