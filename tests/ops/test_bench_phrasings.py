@@ -20,7 +20,7 @@ def test_the_shipped_cases_read_into_their_rounds():
 def test_a_line_of_no_form_is_an_error(tmp_path: Path):
     cases = tmp_path / "cases.txt"
     cases.write_text("## one\nchange: I live in Oslo. || Where do I live?\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="cases.txt:2"):
+    with pytest.raises(ValueError, match=r"cases\.txt:2"):
         phrasings.load(cases)
 
 
