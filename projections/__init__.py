@@ -300,8 +300,9 @@ class Projections:
         for section in snap.sections:
             at = start + section.at
             part = data[at:at + section.length]
-            # The vector rows are checked by verify (live against rebuilt), not here: reading
-            # them all would bring the whole snapshot into memory at every open.
+            # The vector rows it holds (the cold rows' codes; all rows in to_bytes) are
+            # checked by verify (live against rebuilt), not here: reading them all would
+            # bring them all into memory at every open.
             if len(part) != section.length or (
                     section.name != "vectors" and _fast_checksum(part) != section.checksum):
                 raise ValueError(f"snapshot column {section.name} is damaged")

@@ -672,8 +672,8 @@ CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
     "garbage": lambda data: b"\x00not a snapshot\xff",
     "empty": lambda data: b"",
     "truncated": lambda data: data[: len(data) // 2],
-    # In the head and columns an open reads (the vector rows, last, are checked by verify:
-    # test_a_damaged_vector_row_is_found_by_verify).
+    # In the head and columns an open reads (the engine's snapshot holds no float32 rows: see
+    # test_a_snapshot_names_its_vector_rows_and_an_open_reads_them_from_the_store).
     "flipped_middle": lambda data: _flip(data, _vector_rows_at(data) // 2, 0x10),
     "flipped_last": lambda data: _flip(data, _columns_end(data) - 1, 0x01),
     "flipped_id": lambda data: _flip(data, _find(data, b"mem_") + 5, 0x01),
