@@ -135,32 +135,42 @@ class ContentTables:
         """The vector rows of these contents (``keys``: their 16-byte keys, joined), as the
         embedder made them, joined in the same order; None when any of them is not stored (or
         the rows are not all of one length). What a snapshot that names its rows is read back
-        with: one sorted multi-key read of the content table, one scan of the vector table.
-        Each row is unpacked straight into its place (a row at a time: an open's resident
-        memory is the rows, not the rows twice)."""
-        wanted = [keys[at:at + 16] for at in range(0, len(keys), 16)]
-        places: dict[bytes, list[int]] = {}
-        for i, key in enumerate(wanted):
-            places.setdefault(key, []).append(i)
-        unique = sorted(places)
-        records = dict(txn.cursor(db=self._content).getmulti(unique)) if unique else {}
-        if len(records) != len(unique):
-            return None
-        slot_of = {key: bytes(record[:8]) for key, record in records.items()}
-        stored = self._rows_at(txn, self._vectors, sorted(set(slot_of.values())))
-        out, size = bytearray(), 0
-        for key in unique:
-            packed = stored.get(slot_of[key])
-            if packed is None:
+        with: the content table read in key order, then one scan of the vector table, each row
+        unpacked straight into its place."""
+        # Where each key's row goes (a key asked twice: its later places apart, being rare).
+        first: dict[bytes, int] = {}
+        again: list[tuple[int, bytes]] = []
+        for i in range(len(keys) // 16):
+            key = keys[16 * i:16 * i + 16]
+            if first.setdefault(key, i) != i:
+                again.append((i, key))
+        # Only the slots are kept of the content records (they also hold the terms): an
+        # open's resident memory should be the rows, not what it read on the way.
+        key_of: dict[bytes, bytes] = {}
+        content = self._content
+        for key in sorted(first):
+            record = txn.get(key, db=content)
+            if record is None:
                 return None
+            key_of[record[:8]] = key
+        count = len(keys) // 16
+        out, size, found = bytearray(), -1, 0
+        # Each row unpacked as the scan meets it: no table of every packed row held at once.
+        for slot, packed in self._iter_rows_at(txn, self._vectors, list(key_of)):
             row = self._unrow(packed) if self.packed else bytes(packed)
-            if not out:
-                size = len(row)  # (bytes(0) when the embedder's rows are empty: so be it)
-                out = bytearray(size * len(wanted))
+            if size < 0:
+                size = len(row)
+                out = bytearray(size * count)
             if len(row) != size:
                 return None
-            for i in places[key]:
-                out[i * size:(i + 1) * size] = row
+            i = first[key_of[slot]]
+            out[i * size:(i + 1) * size] = row
+            found += 1
+        if found != len(first):
+            return None
+        for i, key in again:
+            j = first[key]
+            out[i * size:(i + 1) * size] = out[j * size:(j + 1) * size]
         return out
 
     def terms(self, txn: Any, content_hash: str) -> bytes | None:
@@ -279,18 +289,26 @@ class ContentTables:
         return int(txn.stat(self._content)["entries"])
 
     def _rows_at(self, txn: Any, db: Any, slots: list[bytes]) -> dict[bytes, bytes]:
-        """The rows of a slot-keyed table (vectors, extractions) under these slots. Slots are
-        numbered in arrival order, so most slots of a run of log records are nearly contiguous:
-        one forward cursor scan over their range costs far less than a B-tree descent per key.
-        The few far older ones (content reinforced or merged into again) are read per key."""
+        """The rows of a slot-keyed table (vectors, extractions) under these slots (those
+        stored), read as :meth:`_iter_rows_at` reads them."""
+        return dict(self._iter_rows_at(txn, db, slots))
+
+    @staticmethod
+    def _iter_rows_at(txn: Any, db: Any, slots: list[bytes]) -> Iterator[tuple[bytes, bytes]]:
+        """(slot, row) of the rows of a slot-keyed table under these slots, each once. Slots
+        are numbered in arrival order, so most slots of a run of log records are nearly
+        contiguous: one forward cursor scan over their range costs far less than a B-tree
+        descent per key. The few far older ones (content reinforced or merged into again) are
+        read per key."""
         if not slots:
-            return {}
+            return
         wanted = sorted(set(slots))
         # The scan covers the newest slots, over a range at most twice as long as their number.
         floor = max(0, int.from_bytes(wanted[-1], "big") - 2 * len(wanted))
         cut = bisect_left(wanted, floor.to_bytes(8, "big"))
         cursor = txn.cursor(db=db)
-        found: dict[bytes, bytes] = dict(cursor.getmulti(wanted[:cut])) if cut else {}
+        if cut:
+            yield from cursor.getmulti(wanted[:cut])
         high = wanted[-1]
         dense = set(wanted[cut:])
         if cursor.set_range(wanted[cut]):
@@ -298,8 +316,7 @@ class ContentTables:
                 if key > high:
                     break
                 if key in dense:
-                    found[key] = value
-        return found
+                    yield key, value
 
 
 def _wipe(txn: Any, key: bytes, db: Any) -> None:
