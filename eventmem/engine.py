@@ -291,7 +291,10 @@ class Engine(Reader):
 
     def _write_snapshot(self, *, reread: bool) -> int:
         self._check_writable()
-        self._log.put_snapshot(self._views.seq, self._views.to_parts(),
+        # Config.snapshot_rows False: the vector rows stay in the store's vector cache alone, and
+        # the snapshot names them.
+        rows_by_key = not self.config.snapshot_rows
+        self._log.put_snapshot(self._views.seq, self._views.to_parts(rows_by_key=rows_by_key),
                                keep=self.config.snapshots_kept)
         self._snapshot_seq = self._views.seq
         if reread:
@@ -310,7 +313,10 @@ class Engine(Reader):
         Reading back costs the snapshot's column checksums (the file is in the page cache,
         just written); the values decoded so far are decoded again when next used."""
         found = self._log.latest_snapshot(self._views.seq)
-        fresh = Projections.from_bytes(found.data) if found is not None else None
+        # The rows it names are the live ones (just dumped): taken as they are, not read again.
+        live = self._views.vectors.warm_rows()
+        rows = (lambda keys: live[0]) if len(live) == 1 else (lambda keys: b"".join(live))
+        fresh = Projections.from_bytes(found.data, rows) if found is not None else None
         if fresh is None or fresh.seq != self._views.seq:
             # Not expected (the bytes were just written and synced); a snapshot is a cache,
             # so the projections stay as they are and the operator hears of it.

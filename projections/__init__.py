@@ -41,13 +41,18 @@ from projections.links import LinksDump
 from projections.state import MemoryRecord, State
 from projections.temporal import Interval, Temporal
 from projections.text import Text, TextDump
-from projections.vectors import AnnDump, Vectors, VectorsDump
+from projections.vectors import AnnDump, Vectors, VectorsDump, warm_keys
 
 # Bump when a projection's folding rules or dump layout change: older snapshots are then ignored
 # and the projections rebuilt from the log.
-PROJECTION_VERSION = 18
+PROJECTION_VERSION = 22
 
-__all__ = ["PROJECTION_VERSION", "Projections", "Section", "Snapshot", "paused_gc"]
+__all__ = ["PROJECTION_VERSION", "Projections", "RowSource", "Section", "Snapshot", "paused_gc"]
+
+# Where a snapshot that names its float32 vector rows (``Snapshot.rows_by_key``) reads them: given
+# the warm rows' content keys (16 bytes each, joined: :func:`projections.vectors.warm_keys`),
+# their float32 bytes in that order, or None when any of them is not there.
+RowSource = Callable[[bytes], "bytes | bytearray | memoryview | None"]
 
 
 class Section(msgspec.Struct, array_like=True, frozen=True):
@@ -76,6 +81,9 @@ class Snapshot(msgspec.Struct, kw_only=True):
     # snapshots have none and older readers ignore it).
     ann: AnnDump | None = None
     sections: tuple[Section, ...] = ()
+    # The warm vector rows are not in the snapshot, only their content keys: they are the rows
+    # of the store's vector cache, read back from it (see Projections.to_parts).
+    rows_by_key: bool = False
 
 
 class Projections:
@@ -131,15 +139,22 @@ class Projections:
         """The snapshot (see :meth:`to_parts`), joined."""
         return b"".join(self.to_parts())
 
-    def to_parts(self) -> list[bytes | memoryview]:
+    def to_parts(self, *, rows_by_key: bool = False) -> list[bytes | memoryview]:
         """The snapshot, in parts to be written one after another (the vector rows are views of
         the live matrix: write them before the next fold).
 
         Layout: magic and version, the checksum of the head, the head's length and the head
         (msgpack :class:`Snapshot`: every view's small parts, and where each column starts),
-        then the columns, 16-byte aligned: the big maps (:data:`_COLUMNS`), the text and graph
-        columns (:func:`_text_out`, :func:`_graph_out`), the vector rows last. An open decodes
-        the head alone and reads the columns in place (:mod:`projections.columns`)."""
+        then the columns, 16-byte aligned: the big maps (:data:`_COLUMNS`), the text, graph
+        and vector columns (:func:`_text_out`, :func:`_graph_out`, :func:`_vectors_out`), the
+        vector rows last. Columns of the same bytes are stored once (the memories' and the
+        intervals' keys, most namespaces' row ids and their offsets). An open decodes the head
+        alone and reads the columns in place (:mod:`projections.columns`).
+
+        ``rows_by_key``: leave the float32 rows out, keeping only each row's content key (the
+        store's vector cache holds them, losslessly packed: a second copy here was a third of
+        a store's bytes); reading such a snapshot back needs a :data:`RowSource`. Rows added
+        without a key (no fold adds one) keep the snapshot holding its rows."""
         with paused_gc():
             columns: dict[str, bytes | memoryview] = dict(self._columns())
             text, more = _text_out(self.text.dump())
@@ -147,29 +162,46 @@ class Projections:
             graph, more = _graph_out(self.graph.dump())
             columns |= more
             vectors, rows = self.vectors.dump_parts()
+            keys = self.vectors.dump_keys()
+            # Named only when every warm row has a key (all zeros: none).
+            by_key = rows_by_key and bool(
+                warm_keys(vectors, b"".join(keys)).any(axis=1).all())
+            if by_key:  # only the int8 codes of the cold rows stay
+                rows = rows[len(vectors.spaces):]
+            vectors, named = _vectors_out(vectors, keys)
+            columns |= named
             ann, more = _ann_out(self.vectors.ann_dump())
             columns |= more
             parts: list[bytes | memoryview] = [*columns.values(), b"".join(rows)] \
                 if len(rows) != 1 else [*columns.values(), rows[0]]
-            sections, at = [], 0
+            sections: list[Section] = []
+            unique: list[tuple[int, int]] = []  # (where, which part) of each part stored
+            at = 0
+            stored: dict[tuple[int, bytes], int] = {}  # (length, checksum) -> where
             for name, part in zip((*columns, "vectors"), parts, strict=True):
-                at += -at % 16  # aligned: float32 rows for BLAS, uint64 offsets in place
-                sections.append(Section(name, at, len(part), _fast_checksum(part)))
-                at += len(part)
+                checksum = _fast_checksum(part)
+                same = stored.get((len(part), checksum))
+                if same is None or bytes(part) != bytes(parts[unique[same][1]]):
+                    at += -at % 16  # aligned: float32 rows for BLAS, uint64 offsets in place
+                    same = len(unique)
+                    unique.append((at, len(sections)))
+                    stored[(len(part), checksum)] = same
+                    at += len(part)
+                sections.append(Section(name, unique[same][0], len(part), checksum))
             state = msgspec.structs.replace(self.state, memories={}, by_dedup={})
             temporal = msgspec.structs.replace(self.temporal, intervals={})
             head = codec.encode_value(Snapshot(
                 version=PROJECTION_VERSION, seq=self.seq, state=state, temporal=temporal,
                 vectors=vectors, text=text, graph=graph,
-                ann=ann, sections=tuple(sections)))
+                ann=ann, sections=tuple(sections), rows_by_key=by_key))
         start = -(_BODY_AT + 8 + len(head)) % 16 + 8 + len(head)  # where the columns begin
         out: list[bytes | memoryview] = [
             _header(), _fast_checksum(head), len(head).to_bytes(8, "big"), head,
             bytes(start - 8 - len(head))]
         done = 0
-        for section, part in zip(sections, parts, strict=True):
-            out += [bytes(section.at - done), part]
-            done = section.at + section.length
+        for at, i in unique:
+            out += [bytes(at - done), parts[i]]
+            done = at + len(parts[i])
         return out
 
     def _columns(self, *, plain: bool = False) -> dict[str, bytes]:
@@ -194,10 +226,14 @@ class Projections:
                 (self.temporal.intervals, codec.encode_value, _interval_decoder.decode, False))
 
     @classmethod
-    def from_bytes(cls, data: bytes | memoryview) -> Projections | None:
+    def from_bytes(cls, data: bytes | memoryview,
+                   rows: RowSource | None = None) -> Projections | None:
         """Restore from a snapshot, reading its columns in place (``data`` must outlive the
         projections: a memory map of the snapshot file); None when it is of another version or
-        damaged (the caller rebuilds from the log instead: a snapshot is only a cache)."""
+        damaged (the caller rebuilds from the log instead: a snapshot is only a cache).
+
+        ``rows``: where a snapshot that names its vector rows reads them (see
+        :meth:`to_parts`); without one, or when it lacks a row, such a snapshot gives None."""
         data = memoryview(data)
         if bytes(data[:_HEADER_SIZE]) != _header() or len(data) < _BODY_AT + 8:
             return None
@@ -209,7 +245,7 @@ class Projections:
             return None
         try:
             with paused_gc():
-                return cls._restore(data, head)
+                return cls._restore(data, head, rows)
         except (msgspec.DecodeError, UnicodeDecodeError, ValueError, KeyError, TypeError):
             return None
 
@@ -250,7 +286,8 @@ class Projections:
             return None
 
     @classmethod
-    def _restore(cls, data: memoryview, head: memoryview) -> Projections:
+    def _restore(cls, data: memoryview, head: memoryview,
+                 rows: RowSource | None) -> Projections:
         """The projections in a snapshot whose head checked (raises when it does not decode,
         or a column does not match its checksum)."""
         snap = _snapshot_decoder.decode(head)
@@ -263,8 +300,9 @@ class Projections:
         for section in snap.sections:
             at = start + section.at
             part = data[at:at + section.length]
-            # The vector rows are checked by verify (live against rebuilt), not here: reading
-            # them all would bring the whole snapshot into memory at every open.
+            # The vector rows it holds (the cold rows' codes; all rows in to_bytes) are
+            # checked by verify (live against rebuilt), not here: reading them all would
+            # bring them all into memory at every open.
             if len(part) != section.length or (
                     section.name != "vectors" and _fast_checksum(part) != section.checksum):
                 raise ValueError(f"snapshot column {section.name} is damaged")
@@ -277,7 +315,14 @@ class Projections:
                         _PACKINGS.get(name))
                 for name, (_, _, decode, _) in zip(_COLUMNS, restored._maps(), strict=True)]
         snap.state.memories, snap.state.by_dedup, snap.temporal.intervals = maps
-        restored.vectors = Vectors.load(snap.vectors, sections["vectors"])
+        vectors = _vectors_in(snap.vectors, sections)
+        if snap.rows_by_key:
+            found = None if rows is None else rows(warm_keys(vectors, sections[_KEYS]).tobytes())
+            if found is None:
+                raise ValueError("the vector rows this snapshot names are not in the store")
+            restored.vectors = Vectors.load(vectors, found, sections["vectors"], sections[_KEYS])
+        else:
+            restored.vectors = Vectors.load(vectors, sections["vectors"], keys=sections[_KEYS])
         if snap.ann is not None:
             restored.vectors.attach_ann(_ann_in(snap.ann, sections))
         restored.text = Text.load(_text_in(snap.text, sections))
@@ -424,7 +469,14 @@ def _text_out(dump: TextDump) -> tuple[TextDump, dict[str, bytes]]:
         key = f"text\x00{ns}\x00"
         columns[key + "ids"], columns[key + "ids_at"] = strings_columns(index.ids)
         columns[key + "rows"] = b"".join(rows for rows, _ in index.postings)
-        columns[key + "tfs"] = b"".join(tfs for _, tfs in index.postings)
+        tfs = b"".join(tfs for _, tfs in index.postings)
+        # A term's count in one memory's text is small: one byte each ("tf8", widened back to
+        # uint32 at open; the bytes are few), the uint32 as folded when one is 256 or more.
+        wide = np.frombuffer(tfs, dtype="<u4")
+        if not len(wide) or int(wide.max()) < 256:
+            columns[key + "tf8"] = wide.astype(np.uint8).tobytes()
+        else:
+            columns[key + "tfs"] = tfs
         sizes = np.fromiter((len(rows) for rows, _ in index.postings), dtype="<u8",
                             count=len(index.postings))
         columns[key + "at"] = np.concatenate(([0], np.cumsum(sizes))).astype("<u8").tobytes()
@@ -438,7 +490,9 @@ def _text_in(dump: TextDump, sections: Mapping[str, memoryview]) -> TextDump:
     for ns, index in dump.indexes.items():
         key = f"text\x00{ns}\x00"
         at = sections[key + "at"].cast("B").cast("Q")
-        rows, tfs = sections[key + "rows"], sections[key + "tfs"]
+        rows = sections[key + "rows"]
+        tfs = (np.frombuffer(sections[key + "tf8"], dtype=np.uint8).astype("<u4").data.cast("B")
+               if key + "tf8" in sections else sections[key + "tfs"])
         if at[-1] != len(rows) or len(tfs) != len(rows):
             raise ValueError("postings do not match their offsets")
         indexes[ns] = msgspec.structs.replace(
@@ -446,6 +500,31 @@ def _text_in(dump: TextDump, sections: Mapping[str, memoryview]) -> TextDump:
             postings=tuple((rows[at[i]:at[i + 1]], tfs[at[i]:at[i + 1]])
                            for i in range(len(at) - 1)))
     return TextDump(indexes=indexes)
+
+
+# Every vector row's content key (projections.vectors.KEY_SIZE bytes each), in row order.
+_KEYS = "vectors.keys"
+
+
+def _vectors_out(dump: VectorsDump, keys: list[memoryview]
+                 ) -> tuple[VectorsDump, dict[str, bytes | memoryview]]:
+    """The vector dump for the head, and its columns: each namespace's row ids (as the text
+    index keeps its ids: the same bytes where the two hold the same memories, stored once) and
+    every row's content key."""
+    columns: dict[str, bytes | memoryview] = {}
+    for ns, ids in dump.spaces.items():
+        key = f"vectors\x00{ns}\x00"
+        columns[key + "ids"], columns[key + "ids_at"] = strings_columns(ids)
+    columns[_KEYS] = keys[0] if len(keys) == 1 else b"".join(keys)
+    return msgspec.structs.replace(dump, spaces=dict.fromkeys(dump.spaces, ())), columns
+
+
+def _vectors_in(dump: VectorsDump, sections: Mapping[str, memoryview]) -> VectorsDump:
+    """The vector dump of :func:`_vectors_out`'s head and columns (the ids decoded)."""
+    return msgspec.structs.replace(dump, spaces={
+        ns: tuple(Strings(sections[f"vectors\x00{ns}\x00ids"],
+                          sections[f"vectors\x00{ns}\x00ids_at"]).every())
+        for ns in dump.spaces})
 
 
 def _ann_out(dump: AnnDump | None) -> tuple[AnnDump | None, dict[str, bytes]]:

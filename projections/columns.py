@@ -37,7 +37,12 @@ import numpy as np
 V = TypeVar("V")
 
 _U64 = np.dtype("<u8")
-# The offsets are read in place as native machine words ("Q", "I"): little-endian, as written.
+# Offsets are uint32: a column holds one entry per memory (about 150 bytes a record at most),
+# so 4 GiB is tens of millions of memories away, and uint64 offsets were 4 bytes a memory per
+# column for nothing. A column past it is refused (ValueError) rather than wrapped.
+_OFFSET = np.dtype("<u4")
+_OFFSET_END = 1 << 32
+# The offsets are read in place as native machine words ("I"): little-endian, as written.
 assert sys.byteorder == "little", "snapshot columns are little-endian"
 _MISSING: Any = object()
 
@@ -47,9 +52,9 @@ class MapColumns(NamedTuple):
     given, is the map's iteration order as indexes into the sorted keys (uint32)."""
 
     keys: bytes | memoryview  # the sorted keys' UTF-8, joined
-    key_at: bytes | memoryview  # uint64 LE, len + 1: where each key starts (and the end)
+    key_at: bytes | memoryview  # uint32 LE, len + 1: where each key starts (and the end)
     values: bytes | memoryview  # each value's encoding, in key order, joined
-    value_at: bytes | memoryview  # uint64 LE, len + 1
+    value_at: bytes | memoryview  # uint32 LE, len + 1
     order: bytes | memoryview = b""  # uint32 LE indexes into the sorted keys; empty: key order
 
 
@@ -76,12 +81,19 @@ def map_columns(mapping: Mapping[str, V], encode: Callable[[V], bytes], *,
 def _offsets(parts: list[bytes]) -> bytes:
     at = np.zeros(len(parts) + 1, dtype=_U64)
     np.cumsum(np.fromiter(map(len, parts), dtype=_U64, count=len(parts)), out=at[1:])
-    return at.tobytes()
+    return _narrow(at)
+
+
+def _narrow(at: np.ndarray) -> bytes:
+    """uint64 offsets as the uint32 a column keeps (see :data:`_OFFSET`)."""
+    if len(at) and int(at[-1]) >= _OFFSET_END:
+        raise ValueError(f"a snapshot column of {int(at[-1])} bytes: past 4 GiB")
+    return at.astype(_OFFSET).tobytes()
 
 
 def strings_columns(strings: Iterable[str]) -> tuple[bytes, bytes]:
     """Strings as columns: a msgpack array of them, and where each element starts in it
-    (uint64 LE, one more: the end). One decode reads them all; a slice reads one."""
+    (uint32 LE, one more: the end). One decode reads them all; a slice reads one."""
     items = list(strings)
     blob = _ENCODE_STRINGS(items)
     sizes = np.fromiter((_str_size(len(s.encode())) for s in items), dtype=_U64,
@@ -90,7 +102,7 @@ def strings_columns(strings: Iterable[str]) -> tuple[bytes, bytes]:
     at[0] = len(blob) - int(sizes.sum())  # after the array's header
     np.cumsum(sizes, out=at[1:])
     at[1:] += at[0]
-    return blob, at.tobytes()
+    return blob, _narrow(at)
 
 
 def _str_size(n: int) -> int:
@@ -149,7 +161,7 @@ class Strings(Sequence[str]):
 
     def __init__(self, blob: bytes | memoryview, at: bytes | memoryview) -> None:
         self.blob = memoryview(blob)
-        self.at = memoryview(at).cast("B").cast("Q")
+        self.at = memoryview(at).cast("B").cast("I")
         self._added: list[str] = []
         self._all: list[str] | None = None  # every string of the columns, once all were read
         self._found: dict[str, int | None] = {}  # find's answers (see there)
@@ -253,7 +265,7 @@ class LazyMap(MutableMapping[str, V]):
         self._packing = packing
         self._keys = Strings(columns.keys, columns.key_at)
         self._values = memoryview(columns.values)
-        self._value_at = memoryview(columns.value_at).cast("B").cast("Q")
+        self._value_at = memoryview(columns.value_at).cast("B").cast("I")
         self._order = memoryview(columns.order).cast("B").cast("I") if columns.order else None
         self._decode, self._decode_all = decode, decode_all
         self._cache: dict[str, V] = {}  # decoded (or replaced) values of the columns' keys

@@ -39,6 +39,9 @@ from projections import ann, quantize
 from projections.ann import Segment
 from projections.topk import SubsetIds, top_allowed
 
+# The bytes of a row's content key: a content hash (hex in events) as the store keys it.
+KEY_SIZE = 16
+
 
 class Space:
     """The rows of one namespace with their slots (see :mod:`projections.ann`), and the ANN
@@ -51,16 +54,21 @@ class Space:
     :meth:`block`, :meth:`take` and :meth:`similarities`, which give every row as float32.
     """
 
-    __slots__ = ("codes", "cold", "count", "ids", "matrix", "next_slot", "place", "scales",
-                 "segments", "slots")
+    __slots__ = ("codes", "cold", "count", "ids", "keys", "matrix", "next_slot", "place",
+                 "scales", "segments", "slots")
 
     def __init__(self, dim: int, ids: list[str] | None = None, matrix: np.ndarray | None = None,
                  slots: np.ndarray | None = None, next_slot: int | None = None, *,
                  cold: np.ndarray | None = None, codes: np.ndarray | None = None,
-                 scales: np.ndarray | None = None):
+                 scales: np.ndarray | None = None, keys: np.ndarray | None = None):
         self.ids: list[str] = ids or []
         self.count = len(self.ids)
         self.matrix = matrix if matrix is not None else np.zeros((16, dim), dtype=np.float32)
+        # The content key of each row (the 16 bytes of its ingest's content hash; zeros where
+        # the row was added without one): which row of the store's vector cache it is, so that
+        # a snapshot can name the rows instead of holding a second copy of them.
+        self.keys = keys if keys is not None else np.zeros((max(16, self.count), KEY_SIZE),
+                                                            dtype=np.uint8)
         # The slot of each row (rising; full to capacity), and the next one.
         self.slots = slots if slots is not None else np.arange(max(16, self.count),
                                                                dtype=np.int64)
@@ -192,6 +200,7 @@ class Space:
             self.codes, self.scales = self.codes[place[cold]], self.scales[place[cold]]
             self._set_cold(cold)
         self.slots = self.slots[kept]
+        self.keys = self.keys[kept]
         self.ids = [self.ids[row] for row in kept.tolist()]
         self.count = len(kept)
 
@@ -227,14 +236,20 @@ class Space:
         return ranges
 
     def add(self, memory_ids: list[str], rows: np.ndarray, slots: np.ndarray | None = None,
-            used: int | None = None) -> None:
+            used: int | None = None, keys: np.ndarray | None = None) -> None:
         """Append warm rows (one per id) in order, at ``slots`` (by default the next ones), then
-        take ``used`` slots in all (by default one per row; more when some ingests had no row)."""
+        take ``used`` slots in all (by default one per row; more when some ingests had no row).
+        ``keys``: each row's content key (``(k, KEY_SIZE)`` uint8; by default none, zeros)."""
         k = len(memory_ids)
+        if not k:  # ingests without a row take their slots (and nothing is written: a
+            self.next_slot += 0 if used is None else used  # loaded space is read-only)
+            return
         end, warm = self.count + k, self.warm_rows
         if end > len(self.slots):
             capacity = max(16, len(self.slots) * 2, end)
             self.slots = _grown(self.slots, capacity, self.count)
+        if end > len(self.keys):
+            self.keys = _grown(self.keys, max(16, len(self.keys) * 2, end), self.count)
         if self.cold is not None and self.place is not None and end > len(self.cold):
             capacity = max(16, len(self.cold) * 2, end)
             self.cold = _grown(self.cold, capacity, self.count)
@@ -247,6 +262,7 @@ class Space:
             self.place[self.count : end] = np.arange(warm, warm + k)
         self.slots[self.count : end] = (np.arange(self.next_slot, self.next_slot + k)
                                         if slots is None else slots)
+        self.keys[self.count : end] = 0 if keys is None else keys
         self.ids.extend(memory_ids)
         self.count = end
         self.next_slot += k if used is None else used
@@ -489,15 +505,31 @@ class Vectors:
         return VectorsDump(dim=self.dim, spaces=ids, slots=slots, next_slot=next_slot,
                            cold=cold, scales=scales, cold_vectors=self.cold_vectors), parts
 
+    def dump_keys(self) -> list[memoryview]:
+        """Every row's content key, as :meth:`dump_parts` orders the namespaces (all rows, warm
+        and cold, in row order; views of the live arrays)."""
+        return [np.ascontiguousarray(self.spaces[ns].keys[: self.spaces[ns].count])
+                .reshape(-1).data for ns in sorted(self.spaces)]
+
+    def warm_rows(self) -> list[memoryview]:
+        """The float32 rows :meth:`dump_parts` gives first (every namespace's warm rows): what a
+        snapshot that names its rows (:func:`warm_keys`) is read back with."""
+        return self.dump_parts()[1][: len(self.spaces)]
+
     def digest_bytes(self) -> bytes:
-        """Everything this view holds, ids and rows, in a canonical order (for verify)."""
+        """Everything this view holds, ids, rows and their keys, in a canonical order (for
+        verify)."""
         dump, parts = self.dump_parts()
-        return b"".join([_dump_encoder.encode(dump), *parts])
+        return b"".join([_dump_encoder.encode(dump), *parts, *self.dump_keys()])
 
     @classmethod
-    def load(cls, dump: VectorsDump, rows: memoryview | bytes) -> Vectors:
-        """Restore from :meth:`dump`'s two parts; ValueError when the rows do not match the ids. The
-        ANN segments are attached apart (:meth:`attach_ann`)."""
+    def load(cls, dump: VectorsDump, rows: memoryview | bytes | bytearray,
+             codes: memoryview | bytes | None = None,
+             keys: memoryview | bytes | None = None) -> Vectors:
+        """Restore from :meth:`dump`'s two parts; ValueError when the rows do not match the ids.
+        ``codes``: the cold rows' codes apart (by default they follow the float32 ``rows``);
+        ``keys``: the rows' content keys (:meth:`dump_keys`, joined; by default none). The ANN
+        segments are attached apart (:meth:`attach_ann`)."""
         vectors = cls(dump.dim)
         vectors.cold_vectors = dump.cold_vectors
         dim = dump.dim or 0
@@ -511,15 +543,26 @@ class Vectors:
                                      count=count).astype(bool)
         n_cold = {ns: int(cold[ns].sum()) if ns in cold else 0 for ns in names}
         n_warm = sum(len(dump.spaces[ns]) - n_cold[ns] for ns in names)
-        if len(rows) != 4 * n_warm * dim + sum(n_cold.values()) * dim:
+        n_codes = sum(n_cold.values()) * dim
+        if codes is None:
+            if len(rows) != 4 * n_warm * dim + n_codes:
+                raise ValueError("vector rows do not match the ids")
+            codes, rows = memoryview(rows)[4 * n_warm * dim:], memoryview(rows)[:4 * n_warm * dim]
+        if len(rows) != 4 * n_warm * dim or len(codes) != n_codes:
             raise ValueError("vector rows do not match the ids")
+        n_rows = sum(len(dump.spaces[ns]) for ns in names)
+        if keys is not None and len(keys) != KEY_SIZE * n_rows:
+            raise ValueError("vector keys do not match the ids")
+        all_keys = (np.zeros((n_rows, KEY_SIZE), dtype=np.uint8) if keys is None else
+                    np.frombuffer(keys, dtype=np.uint8).reshape(n_rows, KEY_SIZE))
         flat = np.frombuffer(rows, dtype=np.float32, count=n_warm * dim)
         if not flat.flags.aligned:  # see Projections.to_bytes: BLAS needs aligned rows
             flat = flat.copy()
-        codes = np.frombuffer(rows, dtype=np.int8, offset=4 * n_warm * dim)
-        start = at = 0
+        all_codes = np.frombuffer(codes, dtype=np.int8)
+        start = at = first = 0
         for ns in names:
             ids = dump.spaces[ns]
+            ns_keys, first = all_keys[first:first + len(ids)], first + len(ids)
             end = start + (len(ids) - n_cold[ns]) * dim
             # A read-only view of the snapshot, full to capacity: the first add copies it into a
             # growable matrix, so opening a store never pays for copying vectors it only reads.
@@ -534,13 +577,38 @@ class Vectors:
                 scales = np.frombuffer(dump.scales.get(ns, b""), dtype=np.float32)
                 if scales.shape != (n_cold[ns],):
                     raise ValueError("cold scales do not match the cold rows")
-                ns_codes = codes[at : at + n_cold[ns] * dim].reshape(n_cold[ns], dim)
+                ns_codes = all_codes[at : at + n_cold[ns] * dim].reshape(n_cold[ns], dim)
                 at += n_cold[ns] * dim
                 vectors.spaces[ns] = Space(dim, list(ids), matrix, slots, dump.next_slot.get(ns),
-                                           cold=cold[ns], codes=ns_codes, scales=scales)
+                                           cold=cold[ns], codes=ns_codes, scales=scales,
+                                           keys=ns_keys)
             else:
-                vectors.spaces[ns] = Space(dim, list(ids), matrix, slots, dump.next_slot.get(ns))
+                vectors.spaces[ns] = Space(dim, list(ids), matrix, slots, dump.next_slot.get(ns),
+                                           keys=ns_keys)
         return vectors
+
+
+def warm_keys(dump: VectorsDump, keys: memoryview | bytes) -> np.ndarray:
+    """The content keys of the warm rows, in the order :meth:`Vectors.dump_parts` gives those
+    rows, from every row's keys (:meth:`Vectors.dump_keys`, joined); ValueError when the keys
+    do not match the ids. A row of zeros (no key) stays zeros: the caller cannot fetch it."""
+    names = sorted(dump.spaces)
+    n_rows = sum(len(dump.spaces[ns]) for ns in names)
+    if len(keys) != KEY_SIZE * n_rows:
+        raise ValueError("vector keys do not match the ids")
+    every = np.frombuffer(keys, dtype=np.uint8).reshape(n_rows, KEY_SIZE)
+    parts, first = [], 0
+    for ns in names:
+        count = len(dump.spaces[ns])
+        own, first = every[first:first + count], first + count
+        if ns in dump.cold:
+            if len(dump.cold[ns]) != -(-count // 8):
+                raise ValueError("cold rows do not match the ids")
+            cold = np.unpackbits(np.frombuffer(dump.cold[ns], dtype=np.uint8),
+                                 count=count).astype(bool)
+            own = own[~cold]
+        parts.append(own)
+    return np.concatenate(parts) if parts else np.zeros((0, KEY_SIZE), dtype=np.uint8)
 
 
 class VectorsDump(msgspec.Struct, kw_only=True):
@@ -676,6 +744,7 @@ def apply_many(state: Vectors, envs: Iterable[Envelope]) -> Vectors:
                 if env.vector is not None:
                     batch.ids.append(event.memory_id)
                     batch.rows.append(env.vector)
+                    batch.keys.append(event.content_hash)
                     batch.slots.append(batch.used)
                 batch.used += 1
             case LifecycleTransitioned(namespace=ns) | MemoryErased(namespace=ns) if (
@@ -730,6 +799,16 @@ def _quantize(state: Vectors, namespace: str, memory_ids: frozenset[str]) -> Non
         space.quantize(set(memory_ids))
 
 
+def _key(content_hash: str) -> bytes:
+    """A content hash's key bytes; zeros (no key) for one that is not 16 bytes of hex, which
+    the store could not hold (a snapshot then keeps that row itself)."""
+    try:
+        key = bytes.fromhex(content_hash)
+    except (ValueError, TypeError):
+        return bytes(KEY_SIZE)
+    return key if len(key) == KEY_SIZE else bytes(KEY_SIZE)
+
+
 def _grown(array: np.ndarray, capacity: int, keep: int) -> np.ndarray:
     """A zeroed array of ``capacity`` rows (of ``array``'s row shape and dtype) holding the
     first ``keep`` rows of ``array``."""
@@ -742,11 +821,12 @@ class _Pending:
     """Ingests of one namespace waiting to be added in one slice: ids and vectors of those with
     a vector, their slot offsets, and how many slots the ingests take in all."""
 
-    __slots__ = ("ids", "rows", "slots", "used")
+    __slots__ = ("ids", "keys", "rows", "slots", "used")
 
     def __init__(self) -> None:
         self.ids: list[str] = []
         self.rows: list[bytes] = []
+        self.keys: list[str] = []  # content hashes (hex)
         self.slots: list[int] = []
         self.used = 0
 
@@ -758,6 +838,8 @@ def _flush(state: Vectors, pending: dict[str, _Pending]) -> None:
         if space is None:
             space = state.spaces[ns] = Space(dim)
         rows = np.frombuffer(b"".join(batch.rows), dtype=np.float32).reshape(len(batch.ids), dim)
+        keys = np.frombuffer(b"".join(map(_key, batch.keys)), dtype=np.uint8).reshape(
+            len(batch.ids), KEY_SIZE)
         space.add(batch.ids, rows, space.next_slot + np.asarray(batch.slots, dtype=np.int64),
-                  batch.used)
+                  batch.used, keys)
     pending.clear()

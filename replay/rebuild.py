@@ -64,9 +64,10 @@ def load_or_rebuild(
                 why = ("another log's (its chain hash is not this log's at its seq)"
                        if found.chain_hash is not None else "tied to no log (an older format)")
             else:
-                views = Projections.from_bytes(found.data)
+                views = Projections.from_bytes(found.data, log.vector_rows)
                 if views is None:
-                    why = "unreadable, or of another projection version"
+                    why = ("unreadable, of another projection version, or naming vector rows "
+                           "the store no longer holds")
                 elif views.seq != found.seq:
                     # A snapshot that disagrees with its own key is not trusted.
                     why = f"its content is at seq {views.seq}, not its key's"

@@ -131,6 +131,48 @@ class ContentTables:
         except zlib.error as exc:
             raise CorruptRecordError(f"vector row does not unpack: {exc}") from None
 
+    def vector_rows(self, txn: Any, keys: bytes) -> bytearray | None:
+        """The vector rows of these contents (``keys``: their 16-byte keys, joined), as the
+        embedder made them, joined in the same order; None when any of them is not stored (or
+        the rows are not all of one length). What a snapshot that names its rows is read back
+        with: the content table read in key order, then one scan of the vector table, each row
+        unpacked straight into its place."""
+        # Where each key's row goes (a key asked twice: its later places apart, being rare).
+        first: dict[bytes, int] = {}
+        again: list[tuple[int, bytes]] = []
+        for i in range(len(keys) // 16):
+            key = keys[16 * i:16 * i + 16]
+            if first.setdefault(key, i) != i:
+                again.append((i, key))
+        # Only the slots are kept of the content records (they also hold the terms): an
+        # open's resident memory should be the rows, not what it read on the way.
+        key_of: dict[bytes, bytes] = {}
+        content = self._content
+        for key in sorted(first):
+            record = txn.get(key, db=content)
+            if record is None:
+                return None
+            key_of[record[:8]] = key
+        count = len(keys) // 16
+        out, size, found = bytearray(), -1, 0
+        # Each row unpacked as the scan meets it: no table of every packed row held at once.
+        for slot, packed in self._iter_rows_at(txn, self._vectors, list(key_of)):
+            row = self._unrow(packed) if self.packed else bytes(packed)
+            if size < 0:
+                size = len(row)
+                out = bytearray(size * count)
+            if len(row) != size:
+                return None
+            i = first[key_of[slot]]
+            out[i * size:(i + 1) * size] = row
+            found += 1
+        if found != len(first):
+            return None
+        for i, key in again:
+            j = first[key]
+            out[i * size:(i + 1) * size] = out[j * size:(j + 1) * size]
+        return out
+
     def terms(self, txn: Any, content_hash: str) -> bytes | None:
         """:meth:`get`'s ``terms`` alone, without reading the text, vector and extraction (None
         also where the text is gone)."""
@@ -247,18 +289,26 @@ class ContentTables:
         return int(txn.stat(self._content)["entries"])
 
     def _rows_at(self, txn: Any, db: Any, slots: list[bytes]) -> dict[bytes, bytes]:
-        """The rows of a slot-keyed table (vectors, extractions) under these slots. Slots are
-        numbered in arrival order, so most slots of a run of log records are nearly contiguous:
-        one forward cursor scan over their range costs far less than a B-tree descent per key.
-        The few far older ones (content reinforced or merged into again) are read per key."""
+        """The rows of a slot-keyed table (vectors, extractions) under these slots (those
+        stored), read as :meth:`_iter_rows_at` reads them."""
+        return dict(self._iter_rows_at(txn, db, slots))
+
+    @staticmethod
+    def _iter_rows_at(txn: Any, db: Any, slots: list[bytes]) -> Iterator[tuple[bytes, bytes]]:
+        """(slot, row) of the rows of a slot-keyed table under these slots, each once. Slots
+        are numbered in arrival order, so most slots of a run of log records are nearly
+        contiguous: one forward cursor scan over their range costs far less than a B-tree
+        descent per key. The few far older ones (content reinforced or merged into again) are
+        read per key."""
         if not slots:
-            return {}
+            return
         wanted = sorted(set(slots))
         # The scan covers the newest slots, over a range at most twice as long as their number.
         floor = max(0, int.from_bytes(wanted[-1], "big") - 2 * len(wanted))
         cut = bisect_left(wanted, floor.to_bytes(8, "big"))
         cursor = txn.cursor(db=db)
-        found: dict[bytes, bytes] = dict(cursor.getmulti(wanted[:cut])) if cut else {}
+        if cut:
+            yield from cursor.getmulti(wanted[:cut])
         high = wanted[-1]
         dense = set(wanted[cut:])
         if cursor.set_range(wanted[cut]):
@@ -266,8 +316,7 @@ class ContentTables:
                 if key > high:
                     break
                 if key in dense:
-                    found[key] = value
-        return found
+                    yield key, value
 
 
 def _wipe(txn: Any, key: bytes, db: Any) -> None:

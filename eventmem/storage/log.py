@@ -532,6 +532,13 @@ class EventLog:
         with self.environment.read_txn() as txn:
             return [self.content.get(txn, h) for h in content_hashes]
 
+    def vector_rows(self, keys: bytes) -> bytearray | None:
+        """The stored vector rows of these contents (``keys``: their 16-byte content keys,
+        joined), joined in order; None when any is not stored (see
+        :meth:`eventmem.storage.content.ContentTables.vector_rows`)."""
+        with self.environment.read_txn() as txn:
+            return self.content.vector_rows(txn, keys)
+
     def terms(self, content_hashes: Sequence[str]) -> list[bytes | None]:
         """The stored BM25 terms of each content hash (:meth:`contents`' ``terms``, read alone:
         a box's topic reads them for every member at each write of its session)."""

@@ -5,6 +5,7 @@ changes; its columns are canonical whatever was decoded."""
 from __future__ import annotations
 
 import msgspec
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -200,3 +201,12 @@ def test_strings_are_the_same_as_a_list_of_the_same_strings() -> None:
     assert same_strings(strings, [*keys, "d"]) and not same_strings(strings, [*keys, "e"])
     strings.every()  # decoded and kept: compared as a list
     assert same_strings(strings, [*keys, "d"]) and not same_strings(strings, ["x", "bé", "c", "d"])
+
+
+def test_offsets_are_four_bytes_and_a_column_past_4_gib_is_refused() -> None:
+    """A column's offsets are uint32 (4 bytes a memory per column less than uint64); one that
+    would not fit is refused, never wrapped into offsets that read other values."""
+    dumped = map_columns({"a": 1, "bb": 2}, msgspec.msgpack.encode)
+    assert len(dumped.key_at) == len(dumped.value_at) == 3 * 4
+    with pytest.raises(ValueError, match="4 GiB"):
+        columns._narrow(np.array([0, 1 << 32], dtype=np.uint64))

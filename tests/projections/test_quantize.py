@@ -189,6 +189,11 @@ def settled(mem: eventmem.Engine) -> None:
     data = mem._views.to_bytes()
     restored = Projections.from_bytes(data)
     assert restored is not None and restored.to_bytes() == data
+    # As the engine writes it: the cold rows' codes in the snapshot, the warm rows named.
+    named = b"".join(mem._views.to_parts(rows_by_key=True))
+    restored = Projections.from_bytes(named, mem.store.vector_rows)
+    assert restored is not None and restored.digests() == mem._views.digests()
+    assert b"".join(restored.to_parts(rows_by_key=True)) == named
     assert mem.verify().ok
     report = mem.audit()
     assert report.ok, report.findings

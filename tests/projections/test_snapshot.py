@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ import eventmem
 from eventmem.reader import Reader
 from eventmem.storage import snapfiles
 from projections import Projections
+from projections.vectors import Space, Vectors
 
 TEXTS = ["Alice moved to Berlin in March", "Bob prefers green tea over coffee",
          "The Kubernetes migration is planned for next Friday", "Carol's dog is called Rex",
@@ -129,7 +131,8 @@ def _columns_at(path: Path) -> dict[str, tuple[int, int]]:
 
 
 @pytest.mark.parametrize("where", ["head", "memories.values", "memories.keys",
-                                   "by_dedup.values", "intervals.value_at", "missing file"])
+                                   "by_dedup.values", "intervals.value_at", "vectors.keys",
+                                   "missing file"])
 def test_a_damaged_or_missing_snapshot_gives_a_rebuild(tmp_path: Path, where: str) -> None:
     path = tmp_path / "s"
     with _store(path) as mem:
@@ -154,3 +157,95 @@ def test_a_snapshot_round_trips_through_its_bytes() -> None:
     assert Projections.from_bytes(views.to_bytes()) is not None
     assert Projections.from_bytes(b"EMSNAP") is None
     assert Projections.from_bytes(views.to_bytes()[:-1]) is None
+
+
+def _sections(data: bytes) -> dict[str, tuple[int, int]]:
+    """Where each column of a snapshot's bytes lies: name -> (start, length)."""
+    size = int.from_bytes(data[26:34], "big")
+    head = msgspec.msgpack.decode(data[34:34 + size])
+    start = 34 + size + (-(34 + size) % 16)
+    return {s[0]: (start + s[1], s[2]) for s in head["sections"]}
+
+
+def test_a_snapshot_names_its_vector_rows_and_reads_them_from_the_store(tmp_path: Path) -> None:
+    """The store's vector table holds every row: the engine's snapshot keeps each row's
+    content key instead of a second copy of its float32 bytes, and reads the rows back from
+    the store (none there, or no store to ask: no snapshot, the caller rebuilds)."""
+    with _store(tmp_path / "s") as mem:
+        views, expected = mem._views, mem._views.digests()
+        named = b"".join(views.to_parts(rows_by_key=True))
+        whole = views.to_bytes()
+        rows = sum(space.count for space in views.vectors.spaces.values())
+        assert rows == 40 and _sections(named)["vectors"][1] == 0
+        assert abs(len(whole) - len(named) - rows * mem.embedder.dim * 4) < 64
+        assert Projections.from_bytes(named) is None
+        assert Projections.from_bytes(named, lambda keys: None) is None
+        restored = Projections.from_bytes(named, mem.store.vector_rows)
+        assert restored is not None and restored.digests() == expected
+        restored = Projections.from_bytes(whole)  # holding its rows, it needs no store
+        assert restored is not None and restored.digests() == expected
+
+
+def test_rows_without_a_content_key_stay_in_the_snapshot() -> None:
+    """Rows added with no key (never by a fold) cannot be named: the snapshot holds them."""
+    views = Projections()
+    views.vectors = Vectors(4)
+    views.vectors.spaces["a"] = space = Space(4)
+    space.add(["m1", "m2"], np.full((2, 4), 0.5, dtype=np.float32))
+    data = b"".join(views.to_parts(rows_by_key=True))
+    assert _sections(data)["vectors"][1] == 2 * 4 * 4
+    restored = Projections.from_bytes(data)
+    assert restored is not None and restored.digests() == views.digests()
+
+
+def test_columns_of_the_same_bytes_are_stored_once(tmp_path: Path) -> None:
+    """The memories' and the intervals' keys are the same strings, and so are the text index's
+    and the vector rows' ids: each is stored once, and every column reads back its bytes."""
+    with _store(tmp_path / "s") as mem:
+        data, expected = mem._views.to_bytes(), mem._views.digests()
+    sections = _sections(data)
+    assert sections["memories.keys"] == sections["intervals.keys"]
+    assert sections["text\x00a\x00ids"] == sections["vectors\x00a\x00ids"]
+    assert sections["memories.key_at"] == sections["text\x00a\x00ids_at"]
+    first = min(at for at, _ in sections.values())
+    assert len(data) - first < sum(length for _, length in sections.values())
+    restored = Projections.from_bytes(data)
+    assert restored is not None and restored.digests() == expected
+
+
+@pytest.mark.parametrize("repeats", [3, 300])
+def test_term_counts_take_a_byte_unless_one_is_256_or_more(tmp_path: Path, repeats: int) -> None:
+    """Term counts are kept a byte each, or as the fold holds them (uint32) when one does not
+    fit; either way the store opened from the snapshot scores as the live one."""
+    with _store(tmp_path / "s") as mem:
+        text = " ".join(f"tea {i}" for i in range(repeats))  # (a word alone repeated is refused)
+        assert mem.remember(text, namespace="a").action == "created"
+        hits = [(h.memory_id, h.score) for h in
+                mem.as_of(seq=mem.seq).recall("tea", namespace="a", k=3)]
+        expected, data = mem._views.digests(), mem._views.to_bytes()
+    assert ("text\x00a\x00tf8" in _sections(data)) == (repeats < 256)
+    with eventmem.open(tmp_path / "s", clock=eventmem.ManualClock(start=T0)) as mem:
+        assert mem.opened_from.startswith("snapshot")
+        assert mem._views.digests() == expected
+        assert [(h.memory_id, h.score) for h in
+                mem.as_of(seq=mem.seq).recall("tea", namespace="a", k=3)] == hits
+
+
+def test_a_store_whose_snapshots_name_their_rows_opens_to_the_same_answers(tmp_path: Path) -> None:
+    """Config.snapshot_rows False: the snapshot names each vector row instead of holding it (a
+    third less disk); a reopen reads the rows from the store, folds the same state and answers
+    as before."""
+    import eventmem
+
+    for kept in (True, False):
+        path = tmp_path / f"kept-{kept}"
+        config = eventmem.Config(snapshot_rows=kept)
+        with eventmem.open(path, config=config) as mem:
+            for i in range(40):
+                mem.remember(f"note {i} about the garden and the river {i % 7}", namespace="n")
+            expected = [h.memory_id for h in mem.recall("river garden", namespace="n")]
+            digests = mem._views.digests()
+        with eventmem.open(path, config=config) as mem:
+            assert mem.opened_from.startswith("snapshot")
+            assert mem._views.digests() == digests
+            assert [h.memory_id for h in mem.recall("river garden", namespace="n")] == expected

@@ -33,3 +33,23 @@ def test_a_space_emptied_by_purges_keeps_counting_its_slots(tmp_path: Path) -> N
         space = mem._views.vectors.spaces["n"]
         assert (space.ids, space.next_slot) == ([new], 9)
         assert mem._views.digests() == rebuild(mem.store).digests()
+
+
+def test_a_view_from_a_snapshot_folds_an_ingest_whose_row_is_gone_since(tmp_path: Path) -> None:
+    """A view from a snapshot folds the log after it; an ingest there of a memory purged since
+    comes without its row and only takes its slot. The rows read from the snapshot are
+    read-only, and writing even no row into them failed the fold (a damaged log, it said)."""
+    clock = eventmem.ManualClock(start=T0)
+    config = eventmem.Config(sync=False)
+    with eventmem.open(tmp_path / "s", clock=clock, config=config) as mem:
+        for word in ("alder", "birch", "cedar"):
+            mem.remember(f"note {word} about the harbour lantern", namespace="n")
+        mem.snapshot()
+        gone = mem.remember("a note on the garden shed", namespace="n")
+        mem.forget(gone.memory_id)
+        clock.advance(timedelta(days=100))
+        mem.consolidate()  # purges it: its text and row leave the store
+        assert mem.get(gone.memory_id).status == "purged"
+        view = mem.as_of(seq=gone.seq)
+        assert view.get(gone.memory_id).memory_id == gone.memory_id
+        assert view._views.digests() == rebuild(mem.store, until=gone.seq).digests()

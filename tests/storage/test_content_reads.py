@@ -184,3 +184,19 @@ def test_terms_read_alone_are_the_contents_terms(store: EventLog) -> None:
     expected = [None if c is None else c.terms for c in store.contents(hashes)]
     assert store.terms(hashes) == expected
     assert None in expected and any(t is not None for t in expected)
+
+
+def test_vector_rows_come_in_the_order_asked_and_none_when_one_is_gone(store: EventLog) -> None:
+    """What a snapshot that names its rows is read back with: the stored rows of the keys asked
+    (a key asked twice gives its row twice), or None when any of them is not stored."""
+    held = [i for i in range(N) if (c := store.contents([_hash(i)])[0]) is not None
+            and c.vector is not None]
+    asked = [held[5], held[0], held[-1], held[5], *held[10:40:3]]
+    rows = store.vector_rows(b"".join(bytes.fromhex(_hash(i)) for i in asked))
+    assert rows == b"".join(bytes([i % 256]) * 16 for i in asked)
+    without_vector = next(i for i in range(N) if i % 5 == 4 and i % 11 != 10)
+    purged = 17  # erased above
+    for missing in (without_vector, purged, 10**9):
+        assert store.vector_rows(bytes.fromhex(_hash(held[0])) +
+                                 bytes.fromhex(_hash(missing))) is None
+    assert store.vector_rows(b"") == b""

@@ -270,7 +270,7 @@ with eventmem.open(sys.argv[1]) as mem:
     head, origin = mem.head().seq, mem.opened_from
     snapshots = mem.store.snapshot_seqs()
     for seq in snapshots:  # as the killed writer left them: whole, or not there
-        views = Projections.from_bytes(mem.store.latest_snapshot(seq)[1])
+        views = Projections.from_bytes(mem.store.latest_snapshot(seq)[1], mem.store.vector_rows)
         assert views is not None, f"snapshot at {seq} is torn"
         assert views.seq == seq and views.digests() == rebuild(mem.store, until=seq).digests()
     r = mem.remember(f"written by the next writer after kill {sys.argv[2]}", namespace="after")
@@ -290,7 +290,7 @@ def _check_snapshots(log: EventLog) -> None:
     for seq in log.snapshot_seqs():
         found = log.latest_snapshot(seq)
         assert found is not None and found[0] == seq
-        views = Projections.from_bytes(found[1])
+        views = Projections.from_bytes(found[1], log.vector_rows)
         assert views is not None, f"snapshot at {seq} is torn"
         assert views.seq == seq
         assert views.digests() == rebuild(log, until=seq).digests(), seq

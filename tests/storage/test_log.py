@@ -65,9 +65,10 @@ def _flip(data: bytes, index: int, mask: int = 0x01) -> bytes:
     return bytes(out)
 
 
-def _populate(store: Path, clock: eventmem.ManualClock, n: int = 6) -> dict[str, Any]:
+def _populate(store: Path, clock: eventmem.ManualClock, n: int = 6,
+              config: eventmem.Config | None = None) -> dict[str, Any]:
     """A store with a few memories, a recall and a pin, closed. Returns what it held."""
-    with eventmem.open(store, clock=clock) as mem:
+    with eventmem.open(store, clock=clock, config=config) as mem:
         ids = []
         for i in range(n):
             clock.advance(timedelta(minutes=1))
@@ -660,7 +661,7 @@ def _edit_payload(data: bytes) -> bytes:
     sections = _sections(data)
     values_at, _ = sections["intervals.values"]
     offsets_at, _ = sections["intervals.value_at"]
-    end = values_at + int.from_bytes(data[offsets_at + 8 : offsets_at + 16], "little")
+    end = values_at + int.from_bytes(data[offsets_at + 4 : offsets_at + 8], "little")
     first = msgspec.msgpack.decode(data[values_at:end])
     first[2] += 1  # recorded_at (array-like), a uint64 of the same length
     edited = msgspec.msgpack.encode(first)
@@ -672,8 +673,7 @@ CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
     "garbage": lambda data: b"\x00not a snapshot\xff",
     "empty": lambda data: b"",
     "truncated": lambda data: data[: len(data) // 2],
-    # In the head and columns an open reads (the vector rows, last, are checked by verify:
-    # test_a_damaged_vector_row_is_found_by_verify).
+    # In the head and columns an open reads, before the float32 rows.
     "flipped_middle": lambda data: _flip(data, _vector_rows_at(data) // 2, 0x10),
     "flipped_last": lambda data: _flip(data, _columns_end(data) - 1, 0x01),
     "flipped_id": lambda data: _flip(data, _find(data, b"mem_") + 5, 0x01),
@@ -681,20 +681,39 @@ CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
 }
 
 
-def test_a_damaged_vector_row_is_found_by_verify(
+def test_a_snapshot_names_its_vector_rows_and_an_open_reads_them_from_the_store(
     store_path: Path, clock: eventmem.ManualClock
 ) -> None:
-    """The vector rows are the bulk of a snapshot, and an open does not read them through (its
-    resident memory would be the whole snapshot, and its time most of a second at 1M
-    memories): verify, which compares the live vectors with a rebuild, finds a damaged one."""
-    _populate(store_path, clock)
-    _rewrite_snapshot(store_path, lambda data: _flip(data, len(data) - 1, 0x01))
+    """The store's vector table holds every row already: with Config.snapshot_rows False a
+    snapshot keeps each row's content key, not a second copy of its float32 bytes, and a store
+    opened from it answers as before."""
+    info = _populate(store_path, clock, config=eventmem.Config(snapshot_rows=False))
+    data = sorted((store_path / snapfiles.DIRECTORY).iterdir())[-1].read_bytes()
+    sections = _sections(data)
+    assert sections["vectors"][1] == 0  # no cold rows, so no row bytes at all
+    assert sections["vectors.keys"][1] == 16 * 8  # one content key per row
+    origin, digests, hits = _open_state(store_path, clock)
+    assert origin == f"snapshot@{info['head'].seq}+0"
+    assert (digests, hits) == (info["digests"], info["recall"])
+
+
+def test_a_snapshot_naming_a_row_the_store_lacks_means_a_rebuild(
+    store_path: Path, clock: eventmem.ManualClock
+) -> None:
+    """A row the snapshot names but the vector table no longer holds (as after a purge the
+    snapshot predates) is never made up: the open rebuilds, folding what the log and the
+    store hold."""
+    _populate(store_path, clock, config=eventmem.Config(snapshot_rows=False))
+
+    def drop_first(txn: lmdb.Transaction, db: Any) -> None:
+        key = next(iter(txn.cursor(db=db)))[0]
+        txn.delete(bytes(key), db=db)
+
+    _edit(store_path, b"vectors", drop_first)
     with eventmem.open(store_path, clock=clock) as mem:
-        assert mem.opened_from.startswith("snapshot")
-        report = mem.verify()
-        assert not report.ok
-        assert [f.message for f in report.findings] == [
-            "live vectors projection differs from a rebuild"]
+        assert mem.opened_from.startswith("rebuild"), mem.opened_from
+        assert mem._views.digests() == rebuild(mem.store).digests()
+        assert sum(s.count for s in mem._views.vectors.spaces.values()) == 7
 
 
 def test_a_snapshot_entry_naming_no_file_means_a_rebuild(
