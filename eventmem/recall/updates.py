@@ -50,11 +50,12 @@ _DEPTH: Final = 20
 _CHAIN: Final = 3
 
 # Words that say something changed. A word that only dates a statement ("yesterday", "in
-# March") says nothing of a change, nor does "now that" (a reason, not a new state).
+# March") says nothing of a change, nor does "now that" (a reason, not a new state), nor a
+# verb in "-ing" ("the moving van", "I'm starting to think").
 _CHANGE: Final = lazy_re(
     r"\b(?:now(?! that\b)|new|newly|these days|nowadays|any ?more|no longer|not any longer"
-    r"|switch(?:ed)?|swapp?(?:ed)?|mov(?:ed|ing)|chang(?:ed|ing)|instead|since|start(?:ed|ing)"
-    r"|gave up|quit|stopped|replac(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|raised"
+    r"|switch(?:ed)?|swapp?(?:ed)?|moved|changed|instead|since|started"
+    r"|gave up|quit|stopped|replaced|upgraded|downgraded|raised"
     r"|lowered|increased|decreased|cut|went (?:up|down)|(?:down|up|back) to|from now on"
     r"|turned|update[ds]?|correction|actually|scratch that|i meant|split up|broke up"
     r"|behind me|over to|transferred|became|finally|as of|parted ways)\b",
@@ -104,7 +105,8 @@ _VISIT: Final = lazy_re(r"\b(?:visit\w*|trips?|holiday|vacation|conference|weeke
 def _frames(text: str) -> dict[str, frozenset[str]]:
     """The values ``text`` says after each preposition, lower-cased, dates aside."""
     out: dict[str, set[str]] = {}
-    for preposition, value in _FRAME.findall(text):
+    for preposition, value in (found for sentence in facts.sentences(text)
+                               for found in _FRAME.findall(sentence)):
         value = value.rstrip(".'-").lower()  # the sentence's full stop is not the name's
         if value not in facts.CALENDAR:
             out.setdefault(preposition, set()).add(value)

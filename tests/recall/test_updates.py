@@ -131,3 +131,8 @@ def test_a_value_given_up_for_another_restates_it() -> None:
     assert restates("I've swapped Malmö for Uppsala.", "I live in Malmö.")
     assert not restates("I've swapped Malmö for Uppsala.", "I live in Lund.")
     assert not restates("I swapped shifts with Dana.", "I live in Malmö.")
+
+
+def test_a_frame_ends_with_its_sentence_and_a_verb_in_ing_says_no_change() -> None:
+    assert not restates("Had lunch with Ambrose. She got the moving van booked.",
+                        "Caught up with Ambrose today. Her daughter Ines is 4 years old.")
