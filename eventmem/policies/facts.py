@@ -61,13 +61,16 @@ with a common noun of the vocabulary ("Home is Porto now"), a bare verb ("Is now
 and I" ("Sam and I broke up"), a place said to be home ("Porto is home now") or whoever hired
 ("Initech hired me") as the speaker's, where the editions before took the first word for a
 name (see :data:`_PHRASINGS_6`). The seventh (gate-17, classify-9 and recall) also reads a home
-moved to by "moved house to" or said by "-based", a preference by what one likes more than
-another, a job lost or found by "let me go" and "took me on" (whoever did it: the speaker's), an
-age by a number word ("Isla turned three") or after "he's" ("Finn is a teenager now, he's 13"),
-a train's new time on the 24-hour clock, and "They've changed the Leeds train to 8:25" as the
-speaker's train; it counts the thing after a number before any other ("I bought a gravel bike,
-so I have 3 bikes now" counts bikes), and knows that a teenager, a mother or a fan is no job
-(see :data:`_PHRASINGS_7`).
+moved to by "moved house to", said by "-based" or noted as a city ("User: city now Kiel"), a
+preference by what one likes more than another, a job lost or found by "let me go", "took me
+on" (whoever did it: the speaker's) or being poached, a job by what one works as where ("Tomás
+works for TAP as a captain", "Priyanka works as a dentist at SmileCare"), a wedding ("tied the
+knot"), an age by a number word ("Isla turned three", "June is sixteen now"), after "'s"
+("Milo's 4 now") or after "he's" ("Finn is a teenager now, he's 13"), a train's new time on the
+24-hour clock, and "They've changed the Leeds train to 8:25" as the speaker's train; it counts
+the thing after a number before any other ("I bought a gravel bike, so I have 3 bikes now"
+counts bikes, "Sold two of the chickens, 4 left" chickens), and knows that a teenager, a mother
+or a fan is no job (see :data:`_PHRASINGS_7`).
 
 Pure and deterministic: regexes over the text, no model.
 """
@@ -493,7 +496,7 @@ _PHRASINGS_7: Final = {name: lazy_re(pattern) for name, pattern in (
 # of two", "I'm a big fan of jazz").
 _FALSE_FRIENDS_7: Final = {name: lazy_re(pattern) for name, pattern in (
     ("title", r"\b(?:teenager|toddler|newborn|preteen|beginner|member|fan|newcomer|stranger"
-              r"|foreigner|mother|father|grandmother|grandfather|sister|brother|daughter|owner"
+              r"|foreigner|mother|father|grandmother|grandfather|sister|brother|daughter"
               r"|lover|customer|regular)\b"),
 )}
 # Edition 7: a note's city ("User: city now Kiel") is where the user lives.
