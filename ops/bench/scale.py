@@ -308,6 +308,7 @@ def _rows_by_key(work: Path, clock: eventmem.ManualClock, n: int) -> dict[str, A
     try:
         with eventmem.open(copy, clock=clock,
                            config=eventmem.Config(snapshot_rows=False)) as mem:
+            mem.snapshot()  # (compact keeps the newest snapshot as it is)
             mem.compact()
         disk = disk_breakdown(copy)
         return {"per_memory_compacted": disk["file_bytes"] / n,
