@@ -466,7 +466,9 @@ _PHRASINGS_7: Final = {name: lazy_re(pattern) for name, pattern in (
                   # "we're Adelaide-based now" ("I'm plant-based" is a diet)
                   r"|\b(?:i'm|im|i am|we're|we are|now) (?!plant-)[a-z]+-based\b"),
     ("preference", r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers) [a-z ]{1,30}? "
-                   r"(?:more|better) than\b"),
+                   r"(?:more|better) than\b"
+                   # "Poker beats chess for me these days"
+                   r"|\b(?:beats?|trumps?|wins? over) [a-z ]{1,30}? for me\b"),
     # a job by what one works as where ("Tomás now works for TAP as a captain")
     ("title", r"\b(?:(?:work(?:s|ed|ing)?|employed|hired|start(?:s|ed|ing)?) (?:for|at|with|by)"
               r"|join(?:s|ed|ing)?) [^.;,]{1,40}? as (?!well\b|usual\b|always\b|ever\b|planned"
@@ -475,9 +477,17 @@ _PHRASINGS_7: Final = {name: lazy_re(pattern) for name, pattern in (
               r"(?:an? |the )?[a-z]+"),
     ("employer", r"\blet (?:me|us) go\b|\b(?:took|taken|brought) (?:me|us) on\b"
                  r"|\b(?:poached|headhunted|recruited|snapped up) by\b"
+                 # a role taken somewhere ("I've taken a role at Litware")
+                 r"|\b(?:taken|took|take|taking|accepted|started|starting) (?:a|the|up a|on a)"
+                 r" (?:new )?(?:role|job|position|post) (?:at|with)\b"
+                 # "I'm at Northwind as an engineer"
+                 r"|^(?:i'm|im|i am|we're|we are) (?:now )?(?:at|with) [^.;,]{1,40}?"
+                 r" as (?:an? |the )"
                  # where one works as something ("Priyanka works as a dentist at SmileCare")
                  r"|\bwork(?:s|ed|ing)? as (?:an? |the )?[a-z]+(?: [a-z]+)? (?:at|for|with)\b"),
-    ("relationship", r"\btied the knot\b|\bgot hitched\b|\bgetting hitched\b"),
+    ("relationship", r"\btied the knot\b|\bgot hitched\b|\bgetting hitched\b"
+                     r"|\bwidow(?:ed|er)?\b"),
+
     ("age", rf"\bturn(?:s|ed)? (?:{_NUMBER_WORDS_7})\b"
             r"|\b(?:he|she)(?:'s| is) (?:now )?\d{1,2}(?: years old)?(?=\s*(?:[.!,;]|now\b|$))"
             # (the whole sentence a name and an age in words: "June is sixteen now", or with
@@ -485,7 +495,11 @@ _PHRASINGS_7: Final = {name: lazy_re(pattern) for name, pattern in (
             rf"|^[^\W\d_][\w-]* is (?:now )?(?:{_NUMBER_WORDS_7})(?: years old)?(?: now| today)?"
             r"[.!]*$"
             rf"|^[^\W\d_][\w-]*'s (?:now )?(?:\d{{1,2}}|{_NUMBER_WORDS_7})(?: years old)?"
-            r"(?: now| today)?[.!]*$"),
+            r"(?: now| today)?[.!]*$"
+            # a birthday by its ordinal in words ("Nia's seventh birthday was yesterday")
+            r"|\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh"
+            r"|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth)"
+            r"[ -]birthday\b"),
     ("departure", r"\b(?:train|bus|ferry|coach|flight)\b[^.;]*\b(?:moved|pushed|rescheduled"
                   r"|delayed|bumped|changed|now|brought forward)\b[^.;]*\b\d{1,2}:\d\d\b"
                   r"|\b(?:moved|pushed|rescheduled|delayed|bumped|changed|brought forward)"
@@ -502,9 +516,11 @@ _FALSE_FRIENDS_7: Final = {name: lazy_re(pattern) for name, pattern in (
 # Edition 7: a note's city ("User: city now Kiel") is where the user lives.
 _CITY_NOTE_7: Final = lazy_re(
     rf"^(?i:(?:current |new |home )?city)(?:\s+(?i:now|is))?\s*:?\s*{CAP}")
-# Edition 7: "let me go" and "took me on" are said of the speaker's job, whoever did it.
+# Edition 7: "let me go" and "took me on" are said of the speaker's job, whoever did it; what
+# beats what "for me" is the speaker's preference ("Poker beats chess for me").
 _HIRED_ME_7: Final = lazy_re(
-    r"^[^.!?;]*\b(?:(?:hired|laid|fired) me|let me go|(?:took|taken|brought) me on)\b",
+    r"^[^.!?;]*\b(?:(?:hired|laid|fired) me|let me go|(?:took|taken|brought) me on"
+    r"|(?:beats?|trumps?|wins? over) [a-z ]{1,30}? for me)\b",
     re.IGNORECASE)
 # Edition 7: "they" changing the speaker's booking is no one in particular ("They've changed
 # the Leeds train to 8:25"; "They moved to Denver" is still someone else's).
@@ -948,7 +964,8 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
         for word in _NOUN.findall(lowered):
             if word in _APPOINTMENT_WORDS and (edition < EDITION_4 or word != "up"):
                 # ("up" is half of "check-up", no appointment: "end up", "pick up")
-                return _APPOINTMENT_WORDS[word]
+                kind = _APPOINTMENT_WORDS[word]
+                return _SAME_APPOINTMENT_7.get(kind, kind) if edition >= EDITION_7 else kind
         if edition >= EDITION_3:  # a specialist named by the form of the word ("podiatrist")
             specialist = _SPECIALIST_BEFORE.search(lowered) or _SPECIALIST_AFTER.search(lowered)
             if specialist is not None:
@@ -966,6 +983,9 @@ _SPECIALIST_AFTER: Final = lazy_re(rf"\b(?:the|see|seeing|saw) ({_SPECIALIST})\b
 _APPOINTMENT_WORDS: Final = {w: ("physio" if w.startswith("physio") else
                                  "checkup" if w.startswith("check") else w)
                              for w in _APPOINTMENTS.replace("-", " ").split()}
+# Edition 7: one appointment by who gives it or what it is ("Barber called, haircut's Saturday
+# now" moves "My haircut is on Friday").
+_SAME_APPOINTMENT_7: Final = {"barber": "haircut", "hairdresser": "haircut"}
 
 
 def singular(word: str, edition: int = EDITION) -> str:

@@ -940,6 +940,13 @@ def test_the_sixth_edition_leaves_what_the_fifth_read_rightly(
     ("User: city now Kiel", (facts.Fact(USER, "residence", None),)),
     ("Milo's 4 now.", (facts.Fact("milo", "age", "milo"),)),
     ("Sam and I tied the knot on Saturday!", (facts.Fact(USER, "relationship", None),)),
+    ("I've taken a role at Litware.", (facts.Fact(USER, "title", None),
+                                       facts.Fact(USER, "employer", None))),
+    ("I'm a widow now.", (facts.Fact(USER, "relationship", None),)),
+    ("Poker beats chess for me these days.", (facts.Fact(USER, "preference", None),)),
+    ("Nia's seventh birthday was yesterday.", (facts.Fact("nia", "birthday", None),
+                                               facts.Fact("nia", "age", "nia"))),
+    ("Barber called, haircut's Saturday now.", (facts.Fact(USER, "appointment", "haircut"),)),
 ])
 def test_the_seventh_edition_reads_homes_moved_ages_in_words_and_counts_by_their_number(
         text: str, read: tuple[facts.Fact, ...]) -> None:
