@@ -124,18 +124,24 @@ def _extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 patterns = st.recursive(ATOMS, _extend, max_leaves=10)
 
 
+def _with_matching(texts: list[str], patterns: list[str], data: st.DataObject) -> list[str]:
+    """``texts`` and, for each pattern hypothesis can make a text of, one it matches."""
+    out = list(texts)
+    for pattern in patterns:
+        try:
+            out.append(data.draw(st.from_regex(pattern).filter(lambda t: len(t) < 40)))
+        except Exception:  # a construct from_regex does not support
+            continue
+    return out
+
+
 @pytest.mark.slow
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(patterns, min_size=1, max_size=3),
        st.lists(st.text(ALPHABET, max_size=12), min_size=1, max_size=8), st.data())
 def test_a_text_a_pattern_matches_always_passes_the_prefilter(patterns, texts, data):
     exit_ = Prefilter(patterns)
-    for pattern in patterns:  # texts made to match, where hypothesis can make them
-        try:
-            texts.append(data.draw(st.from_regex(pattern).filter(lambda t: len(t) < 40)))
-        except Exception:  # a construct from_regex does not support
-            continue
-    for text in texts:
+    for text in _with_matching(texts, patterns, data):
         if any(re.search(p, text) for p in patterns):
             assert exit_.may_match(text), (patterns, text, exit_.strings, exit_.openings)
 
@@ -149,12 +155,7 @@ def test_a_pattern_that_matches_a_text_is_among_those_its_screen_lets_through(pa
                                                                              data):
     compiled = [re.compile(p) for p in patterns]
     screen = Screen(compiled)
-    for pattern in patterns:  # texts made to match, where hypothesis can make them
-        try:
-            texts.append(data.draw(st.from_regex(pattern).filter(lambda t: len(t) < 40)))
-        except Exception:  # a construct from_regex does not support
-            continue
-    for text in texts:
+    for text in _with_matching(texts, patterns, data):
         possible = screen.possible(text)
         for pattern in compiled:
             if pattern.search(text):
