@@ -31,8 +31,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
-import numpy as np
-
 from eventmem.policies import facts
 from eventmem.recall import channels as ch
 from eventmem.recall.plan import QueryPlan
@@ -188,15 +186,12 @@ def _newest_update(views: Projections, namespace: str, top_id: str, read: Read,
     top_text = read([top_id])[0]
     if top_text is None or memories[top_id].kind == "plan" or not facts.is_statement(top_text):
         return None  # (a plan's report or its new date is for the plans to read)
-    found = ch.lexical(views, namespace, [(top_text, 1.0)])
-    if not len(found.scores):
-        return None
-    best = np.argsort(-found.scores, kind="stable")[:_DEPTH]
+    # (the top hit itself is among its own best neighbours: one more to read)
+    ranked = ch.bm25(ch.lexical(views, namespace, [(top_text, 1.0)]), _DEPTH + 1, allowed)
     since = _said(memories[top_id])
-    later = [found.ids[i] for i in best if found.scores[i] > 0
-             and found.ids[i] != top_id and allowed(found.ids[i])
-             and memories[found.ids[i]].kind != "plan"  # "I'm moving to Sintra" changes nothing yet
-             and _said(memories[found.ids[i]]) > since]
+    later = [mid for mid, _ in ranked if mid != top_id
+             and memories[mid].kind != "plan"  # "I'm moving to Sintra" changes nothing yet
+             and _said(memories[mid]) > since]
     later.sort(key=lambda mid: _said(memories[mid]), reverse=True)
     for mid, text in zip(later, read(later), strict=True):
         if text is not None and updates(text, top_text):
@@ -205,7 +200,6 @@ def _newest_update(views: Projections, namespace: str, top_id: str, read: Read,
 
 
 def _said(record: MemoryRecord) -> tuple[int, int]:
-    """When a memory's statement holds from: its valid time, else when it was recorded; then
-    the order it was written."""
-    start = record.valid_from if record.valid_from is not None else record.created_at
-    return start, record.created_seq
+    """When a memory's statement holds from (:func:`~eventmem.recall.channels.valid_time`),
+    then the order it was written."""
+    return ch.valid_time(record), record.created_seq
