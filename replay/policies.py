@@ -42,6 +42,7 @@ from eventmem.policies.gate import (
     GATE_14,
     GATE_15,
     GATE_16,
+    GATE_17,
     GATE_VERSION,
 )
 from eventmem.policies.lifecycle import (
@@ -92,9 +93,11 @@ SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_5, SWEEP_4, SWEEP_3,
 # reader reads (its fourth edition) and a correction taking back a time with its minutes;
 # gate-15 as gate-16 does but what the fact reader reads (its fifth edition), a correction
 # after an interjection and a plan opening with "I'm"; gate-16 as gate-17 does but what the fact
-# reader reads (its sixth edition).
+# reader reads (its sixth edition); gate-17 as gate-18 does but a text restating part of what a
+# memory says, which replaced all of it.
 _GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_7, GATE_8, GATE_9, GATE_10,
-                    GATE_11, GATE_12, GATE_13, GATE_14, GATE_15, GATE_16, GATE_VERSION})
+                    GATE_11, GATE_12, GATE_13, GATE_14, GATE_15, GATE_16, GATE_17,
+                    GATE_VERSION})
 
 # The policy versions each decision event may carry that this code re-derives. The sweep,
 # accesses and feedback record the store-wide version (events.POLICY_VERSION).

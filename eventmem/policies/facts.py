@@ -79,6 +79,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Final, NamedTuple
 
@@ -1429,6 +1430,16 @@ SINGLE_VALUED: Final = frozenset({
 
 # Attributes whose statements are plans by nature (a date to come).
 DATED: Final = frozenset({"appointment", "departure"})
+
+def says_more(old: Sequence[Fact], new: Sequence[Fact]) -> bool:
+    """Whether a text stating ``old`` says something a text stating ``new`` does not: an
+    attribute (with its qualifier) of someone it names, or the user, that ``new`` leaves out.
+    "I live in Boston and work at Google" says more than "I moved to Denver": replacing it for
+    the new home would lose the employer."""
+    says = {(f.attribute, f.qualifier) for f in new}
+    return any((f.attribute, f.qualifier) not in says for f in old if f.owner != OTHER)
+
+
 
 _VALUE_WORDS: Final = frozenset(
     f"{_CAR_MAKES} {_JOBS} {_PETS} iphone pixel galaxy oneplus xperia fairphone moto nokia "

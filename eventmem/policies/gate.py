@@ -165,7 +165,16 @@ GATE_16: Final = "gate-16"
 # that edition; and closes a plan to get something done by its participle ("I need to get the
 # car serviced", then "The car's been serviced": policies.plans). Every other decision is
 # gate-16's, and an item recorded by gate-16 is read with the sixth edition, as decided.
-GATE_VERSION: Final = "gate-17"
+GATE_17: Final = "gate-17"
+# gate-18: a new text never replaces a memory for part of what that memory says. Where a
+# contradiction would supersede it for the new text (the strategy picking the new side), or
+# an update would make the new text its next version, and the memory states an attribute the
+# new text restates and another the new text leaves out (policies.facts.says_more: "I live in
+# Boston and work at Google", then "I moved to Denver"), the new text is created beside it
+# (rule ``says_more``): recall puts the newest value of the restated attribute first, and the
+# rest stays current. gate-17 superseded it, and "Where do I work?" found nothing. Every other
+# decision is gate-17's; it reads as gate-17 does.
+GATE_VERSION: Final = "gate-18"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"
@@ -196,6 +205,8 @@ BEFORE_CORRECTION_KINDS: Final = BEFORE_PHRASINGS | {GATE_12}
 # The versions before gate-15, which read a plan's date without a year, passed days ago, as next
 # year's (policies.timebound).
 BEFORE_OVERDUE: Final = BEFORE_CORRECTION_KINDS | {GATE_13, GATE_14}
+# The versions before gate-18, which replaced a memory for part of what it says.
+BEFORE_PARTS: Final = BEFORE_OVERDUE | {GATE_15, GATE_16, GATE_17}
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

@@ -560,6 +560,9 @@ class Batch:
             # A report of the plan done is news about it, never a repeat of it, nor the plan
             # carried on (gate-12: an update would make the report a plan).
             decision = gate.GateDecision("create", done[1].rule)
+        if item.gate_policy not in gate.BEFORE_PARTS and self._says_more(item, decision):
+            decision = gate.GateDecision("create", "says_more", decision.neighbour,
+                                         decision.similarity)
         outcomes = len(self.outcomes)
         match decision.action:
             case "reinforce" | "skip":
@@ -590,6 +593,29 @@ class Batch:
         by = self.outcomes[outcomes].memory_id if len(self.outcomes) > outcomes else None
         if done is not None and by is not None and by != done[0] and done[0] not in self.retired:
             self._close_plan(item, done[0], by, done[1])
+
+    def _says_more(self, item: Item, decision: gate.GateDecision) -> bool:
+        """gate-18: whether ``decision`` would replace its neighbour (an update, or a
+        contradiction the strategy settles for the new text) for part of what the neighbour
+        says: the two state an attribute in common, and the neighbour another the item leaves
+        out (:func:`eventmem.policies.facts.says_more`)."""
+        old = decision.neighbour
+        if old is None or decision.action not in ("update", "conflict"):
+            return False
+        if decision.action == "conflict":
+            old_from, old_immutable = self.valid_from_and_immutable(old)
+            winner = gate.resolve(item.on_conflict or self.params.strategy,
+                                  existing_valid_from=old_from,
+                                  new_valid_from=item.valid_from or self.at,
+                                  existing_immutable=old_immutable).winner
+            if winner != "new":
+                return False  # kept, merged or left open: nothing the old one says is lost
+        edition = reader_edition(item)
+        new = facts_of(item.text, edition)
+        said = facts_of(self.text_of(old), edition)
+        shared = {(f.attribute, f.qualifier) for f in new} \
+            & {(f.attribute, f.qualifier) for f in said}
+        return bool(shared) and facts.says_more(said, new)
 
     def _corrects(self, item: Item, near: Near) -> tuple[str, str, float] | None:
         """gate-8: a correction ("actually...", "should be...") supersedes what it corrects:
@@ -1379,6 +1405,7 @@ _READERS: Final = {gate.GATE_12: (facts.EDITION_2, classify.CLASSIFY_4),
                    gate.GATE_14: (facts.EDITION_4, classify.CLASSIFY_6),
                    gate.GATE_15: (facts.EDITION_5, classify.CLASSIFY_7),
                    gate.GATE_16: (facts.EDITION_6, classify.CLASSIFY_8),
+                   gate.GATE_17: (facts.EDITION, classify.POLICY_VERSION),
                    gate.GATE_VERSION: (facts.EDITION, classify.POLICY_VERSION)}
 
 
@@ -1425,13 +1452,11 @@ def _newest_stating(batch: Batch, fact: facts.Fact, stated_all: Sequence[facts.F
     ``owners``, and nothing the new text (stating ``stated_all``) does not."""
     # Only a memory that states no more than the new text does is replaced: superseding
     # "I work at Globex as a data analyst" for a new title would hide the employer too.
-    says = {(f.attribute, f.qualifier) for f in stated_all}
     # The facts that would make a memory one of them, looked up as a set: ``found`` holds a few
     # hundred memories (a search's and the batch's own), read for each fact of item after item.
     wanted = frozenset(facts.Fact(owner, fact.attribute, fact.qualifier) for owner in owners)
     same = [mid for mid, (_, other) in found.items()
-            if not wanted.isdisjoint(other)
-            and {(g.attribute, g.qualifier) for g in other if g.owner != facts.OTHER} <= says]
+            if not wanted.isdisjoint(other) and not facts.says_more(other, stated_all)]
     if not same:
         return None
     return max(same, key=lambda mid: (batch.valid_from_and_immutable(mid)[0],

@@ -178,3 +178,29 @@ def test_a_new_role_at_another_company_keeps_the_title(mem, clock):
     assert mem.get(title.memory_id).status == "active"
     assert mem.get(employer.memory_id).status == "superseded"
     checked(mem)
+
+
+@pytest.mark.parametrize(("old", "new", "changed", "kept"), [
+    ("I live in Boston and work at Google.", "I moved to Denver.", "Where do I live?",
+     "Where do I work?"),
+    ("Farah works at Arkas as an accountant.", "Farah now works at Akdeniz Bank.",
+     "Where does Farah work?", "What is Farah's job?"),
+    ("I live in Boston and work at Google as an engineer.",
+     "I live in Cambridge and work at Google.", "Where do I live?", "What is my job title?"),
+])
+def test_a_text_restating_part_of_a_memory_leaves_the_rest_current(mem, clock, monkeypatch,
+                                                                   old, new, changed, kept):
+    """gate-18: a change of one attribute of a memory stating two is created beside it (rule
+    ``says_more``): the changed one is answered by the new text, the other by the old, which
+    stays current. gate-17 superseded the whole memory and lost the other attribute; such a
+    log still audits as it decided."""
+    first, second = _told(mem, clock, old, new)
+    assert (second.action, second.rule, second.neighbour) == \
+        ("created", "says_more", first.memory_id)
+    assert mem.get(first.memory_id).status == "active"
+    assert mem.recall(changed, namespace="n")[0].memory_id == second.memory_id
+    assert mem.recall(kept, namespace="n")[0].memory_id == first.memory_id
+    with written_as(monkeypatch, gate.GATE_17):
+        first, second = [mem.remember(text, namespace="m") for text in (old, new)]
+    assert mem.get(first.memory_id).status == "superseded"
+    checked(mem)
