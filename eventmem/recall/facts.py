@@ -26,7 +26,7 @@ from eventmem.policies import corrections, facts
 from eventmem.policies.facts import OTHER, USER, Fact, Question
 from eventmem.recall import channels as ch
 from eventmem.recall import updates
-from eventmem.recall.plan import QueryPlan
+from eventmem.recall.plan import Former, QueryPlan
 from eventmem.text import hyponyms
 from eventmem.text.lazyre import lazy_re
 from eventmem.text.timeexpr import TimeRange
@@ -343,9 +343,24 @@ class NamespaceFacts:
         return self.inferred_names and subject >= _NAME_EVIDENCE
 
 
+def former_asked(plan: QueryPlan) -> Former | None:
+    """The replaced value ``plan``'s question asks, if it asks one of a personal attribute
+    (:func:`eventmem.recall.plan.asks_former`): ``"first"`` or ``"before"``. A value someone
+    left is the one before the current (but "When does my flight leave?" asks a departure)."""
+    if plan.former is None or plan.intent == "todo":
+        return None
+    question = facts.read_question(plan.text)
+    if question is None:
+        return None
+    if plan.former == "left":
+        return None if question.attribute in facts.DATED else "before"
+    return plan.former
+
+
 def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read: Read,
                 *, namespace: str, k: int, allowed: ch.Allowed, latest: bool = True,
-                passed_by: int | None = None) -> list[Candidate]:
+                passed_by: int | None = None, former: Former | None = None
+                ) -> list[Candidate]:
     """``hits`` with the memories that state the asked attribute of the asked owner on top
     (at most three, newest first; each marked ``signals["fact"] = 1.0``). With ``latest``
     False (a "when" question that admits replaced values: it asks about one of them, not the
@@ -353,7 +368,9 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     stay where they were in the list, so they never rise down it. ``passed_by`` (a question
     about a time T, given as T): when no memory ``allowed`` states the asked appointment or
     departure, the latest one whose day had passed by T is the answer (see
-    :func:`_last_occasion`). ``hits`` unchanged when the question asks about no personal
+    :func:`_last_occasion`). ``former`` (see :func:`former_asked`; ``allowed`` admitting the
+    values replaced since): the values in the order the question asks them (see
+    :func:`_former_first`). ``hits`` unchanged when the question asks about no personal
     attribute or no memory states it."""
     if plan.intent == "todo":
         return hits
@@ -375,7 +392,7 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     namespace_facts.added.difference_update(mid for mid, _, _ in hits)  # relevance found them
     chosen = _stating(namespace_facts, found, question)
     if latest and not dated and chosen:
-        chosen += _restated(found, chosen, memories)
+        chosen += _restated(found, chosen, memories, question.attribute)
     if dated and passed_by is not None:
         chosen = _later_occasions(chosen, _last_occasion(namespace_facts, question, passed_by),
                                   memories)
@@ -385,6 +402,10 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     # several memories (made later than any of them, it would otherwise look newest) and may quote
     # a value its sources have since replaced; the statement answers the question by itself.
     chosen.sort(key=lambda mid: (memories[mid].source == DERIVED, newest_first(memories[mid])))
+    if _ASKS_NAME.search(plan.text) is not None:
+        # "What are my dogs called?": a statement naming them answers, not the newest count
+        # ("We got another dog, so three now"), though it states the same pets.
+        chosen.sort(key=lambda mid: not _names_one(found[mid][0]))
     if not latest:
         chosen = _corrected(chosen, memories, read, allowed)
         position = {mid: i for i, (mid, _, _) in enumerate(hits)}
@@ -398,6 +419,8 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
             chosen = _replaced_by_then(chosen, memories, when)
             chosen.sort(key=lambda mid: (not _held(memories, mid, when),
                                          -_start(memories[mid])))
+    if former is not None:
+        chosen = _former_first(chosen, memories, read, plan.text, question.owner, former)
     top = chosen[:_ON_TOP]
     signals_of = {mid: signals for mid, _, signals in hits}
     order = top + [mid for mid, _, _ in hits if mid not in top]
@@ -413,6 +436,28 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
         signals.setdefault("score", score)
         out.append((mid, score, signals))
     return out
+
+
+def _former_first(chosen: list[str], memories: Mapping[str, MemoryRecord], read: Read,
+                  asked: str, owner: str, former: Former) -> list[str]:
+    """``chosen`` (the memories stating the asked attribute, replaced ones among them) in the
+    order a question about a replaced value asks: the oldest first ("What was the original time
+    of the flight?"); else the ones said before the value the question names ("What car did I
+    have before the Camry?") or, naming none, before the newest ("Where did I use to live?"),
+    newest first, then the rest. A value never replaced is its own former value: it stays."""
+    by_start = sorted(dict.fromkeys(chosen), key=lambda mid: (-_start(memories[mid]), mid))
+    if former == "first":
+        return by_start[::-1]
+    named = readings.values_in(asked) - {owner}
+    pivot = by_start[0]
+    if named:
+        texts = dict(zip(by_start, read(by_start), strict=True))
+        naming = [mid for mid in by_start
+                  if texts[mid] is not None and readings.values_in(texts[mid]) & named]
+        pivot = naming[0] if naming else pivot
+    began = _start(memories[pivot])
+    earlier = [mid for mid in by_start if mid != pivot and _start(memories[mid]) <= began]
+    return earlier + [mid for mid in by_start if mid not in earlier]
 
 
 def _corrected(chosen: list[str], memories: Mapping[str, MemoryRecord], read: Read,
@@ -470,16 +515,18 @@ def _stating(namespace_facts: NamespaceFacts, found: Mapping[str, tuple[str, tup
 
 
 def _restated(found: Mapping[str, tuple[str, tuple[Fact, ...]]], chosen: list[str],
-              memories: Mapping[str, MemoryRecord]) -> list[str]:
+              memories: Mapping[str, MemoryRecord], attribute: str) -> list[str]:
     """The memories of ``found`` said after the latest chosen one that restate its value in its
-    frame and state no fact the reader knows ("I'm at Initech now" after "I work at Globex",
-    see :func:`eventmem.recall.updates.restates`)."""
+    frame or give it up, and state no fact the reader knows ("I'm at Initech now" after "I work
+    at Globex", "Sold the Forester" after "I drive a Subaru Forester": see
+    :func:`eventmem.recall.updates.restates` and :func:`~eventmem.recall.updates.gives_up`)."""
     latest = min(chosen, key=lambda mid: newest_first(memories[mid]))
     since = newest_first(memories[latest])
     text = found[latest][0]
     return [mid for mid, (said, stated) in found.items()
             if mid not in chosen and not stated and memories[mid].kind != "plan"
-            and newest_first(memories[mid]) < since and updates.restates(said, text)]
+            and newest_first(memories[mid]) < since
+            and (updates.restates(said, text) or updates.gives_up(said, text, attribute))]
 
 
 def _of_the_users_pets(found: Mapping[str, tuple[str, tuple[Fact, ...]]],
@@ -537,6 +584,18 @@ def _carried_on_by_name(namespace_facts: NamespaceFacts,
 
 
 # A word opening with a letter of any alphabet ("Umbrella", "Zürich", "O'Malley", "Bio-Systems").
+# A question asking what someone or something is called.
+_ASKS_NAME: Final = lazy_re(r"\b(?:called|named|names?)\b", re.IGNORECASE)
+# A name inside a sentence (a capitalised word opening one may be any word).
+_INNER_NAME: Final = lazy_re(rf"(?<=[\w,;:]\s){facts.NAME}\b")
+
+
+def _names_one(text: str) -> bool:
+    """Whether ``text`` names someone or something inside a sentence ("We have two dogs, Pelle
+    and Saga")."""
+    return _INNER_NAME.search(text) is not None
+
+
 _LETTER_WORD: Final = lazy_re(r"[^\W\d_][\w'-]*")
 
 

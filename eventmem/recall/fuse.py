@@ -36,7 +36,7 @@ from eventmem.policies.routing import RoutingParams, boost
 from eventmem.recall import channels as ch
 from eventmem.recall import plasticity
 from eventmem.recall.compounds import compound_forms
-from eventmem.recall.facts import asked_first, own_plans_first
+from eventmem.recall.facts import asked_first, former_asked, own_plans_first
 from eventmem.recall.plan import QueryPlan, without_frame
 from eventmem.recall.score import PROFILES, Params, composite, mmr
 from eventmem.recall.updates import latest_update_first
@@ -400,8 +400,11 @@ def search(
     # finds the values replaced since (weighed below the current ones, see apply_boosts).
     # Only in the past tense: "When is Theo seeing the dentist?" asks the current value, and an
     # appointment moved since must not come back (mc-dev current stale>top rose 0.063 -> 0.118).
-    past = plan.intent == "temporal" and plan.past and valid_at is None \
-        and not include_hidden and routing.temporal_include_superseded
+    # "Where did I use to live?": a question about a replaced value of a personal attribute
+    # finds the values replaced since too, and asked_first puts the one asked on top.
+    former = former_asked(plan) if valid_at is None and not include_hidden else None
+    past = former is not None or (plan.intent == "temporal" and plan.past and valid_at is None
+                                  and not include_hidden and routing.temporal_include_superseded)
     # (functools.cache: channels ask about the same ids; the answers last for this query)
     allowed = cache(eligibility(views, namespace, valid_at=valid_at,
                                 include_hidden=include_hidden,
@@ -427,7 +430,8 @@ def search(
     fused = rrf(got.lists, got.weights, config.rrf_k)
     if not fused:  # no channel matched, but a memory may still state the asked attribute
         return asked_first([], views, plan, _reader(views, access), namespace=namespace, k=k,
-                           allowed=allowed, passed_by=_asked_time(valid_at, now))
+                           allowed=allowed, latest=not past,
+                           passed_by=_asked_time(valid_at, now), former=former)
     # Only what some evidence ties to the query is returned (and so reinforced): a shared word,
     # a vector close enough to mean something, a match of the asked time, a graph path, a
     # neighbouring turn of a match. Padding would be recorded as accessed and never fade.
@@ -445,7 +449,8 @@ def search(
                          partial(shares_form, mid))}
     if not fused:
         return asked_first([], views, plan, _reader(views, access), namespace=namespace, k=k,
-                           allowed=allowed, passed_by=_asked_time(valid_at, now))
+                           allowed=allowed, latest=not past,
+                           passed_by=_asked_time(valid_at, now), former=former)
     best_possible = sum(got.weights[name] for name, ranked in got.lists.items() if ranked) / (
         config.rrf_k + 1)
     by_relevance = sorted(fused.items(), key=lambda item: (-item[1]["support"], item[0]))
@@ -488,7 +493,8 @@ def search(
     # The asked attribute's memories first, the latest value on top (at valid_at T, the latest
     # of those valid at T).
     hits = asked_first(hits, views, plan, _reader(views, access), namespace=namespace, k=k,
-                       allowed=allowed, latest=not past, passed_by=_asked_time(valid_at, now))
+                       allowed=allowed, latest=not past, passed_by=_asked_time(valid_at, now),
+                       former=former)
     # "What do I still need to get done?": the user's plans, not a friend's.
     hits = own_plans_first(hits, views, plan, _reader(views, access), namespace=namespace,
                            allowed=allowed)

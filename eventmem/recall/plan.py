@@ -176,6 +176,8 @@ __all__ = ["INTENTS", "ROUTES", "Intent", "QueryPlan", "Route", "asks_duration",
            "past_tense", "plan", "split_compound", "templates", "third_person", "without_frame"]
 
 Intent = Literal["factual", "temporal", "causal", "entity", "preference", "todo", "general"]
+# Which replaced value a question asks (:func:`asks_former`).
+Former = Literal["before", "first", "left"]
 INTENTS: tuple[Intent, ...] = ("factual", "temporal", "causal", "entity", "preference", "todo",
                                "general")
 
@@ -234,6 +236,9 @@ class QueryPlan(NamedTuple):
     # degree be in?"): its answer is a guess from what someone said of themselves, in words
     # the question rarely uses (:func:`asks_hypothetical`).
     hypothetical: bool = False
+    # A question asking a value replaced since (:func:`asks_former`): "before" the current one
+    # (or the one it names), or the "first" one; None asks the value as it is.
+    former: Former | None = None
 
     @property
     def route(self) -> Route:
@@ -372,7 +377,7 @@ def plan(text: str, now: int, intent: Intent | None = None) -> QueryPlan:
                      duration=asks_duration(text), past=asks_past(text),
                      variants=templates(intent, content, expansion) if not parts else (),
                      hyponyms=members(content), listing=asks_list(text),
-                     hypothetical=asks_hypothetical(text))
+                     hypothetical=asks_hypothetical(text), former=asks_former(text))
 
 
 # HyDE without a model: per intent, two or three hypothetical answer openings built from the
@@ -433,6 +438,36 @@ def asks_past(text: str) -> bool:
     by its form: what it asks may have been replaced since. Not a question about how things
     turned out ("What day did my dentist appointment end up on?"): that asks the last value."""
     return _PAST.search(text) is not None and _OUTCOME.search(text) is None
+
+
+# A value asked as it was before it changed: "Where did I use to live?", "my previous job",
+# "What car did I have before the Camry?". ("How old" is no old value; "originally" only with a
+# booking: "Where is Theo from originally?" asks a hometown, which never changes.)
+_BEFORE = lazy_re(r"\b(?:used? to|previous(?:ly)?|former(?:ly)?|prior|no longer|before)\b"
+                  r"|\b(?:my|his|her|their|our|\w+'s) old\b", re.I)
+# ... as it was at first: "What was the original time of the flight?", "What day was it first
+# booked for?"
+_FIRST = lazy_re(
+    r"\b(?:original|first (?:booked|set|scheduled|planned|arranged)|originally (?:booked|set|"
+    r"scheduled|planned|arranged|for|at|on)|at first)\b", re.I)
+# ... or as what someone left: "Which company did Dana leave?" (but "When does my flight leave?"
+# asks a departure: recall reads which, by the attribute asked).
+_LEFT = lazy_re(r"\b(?:left|leave|quit)\b", re.I)
+
+
+def asks_former(text: str) -> Former | None:
+    """Whether ``text`` asks a value replaced since, by its words: ``"first"`` the value it
+    first had, ``"before"`` the one before the current value (or before the value the question
+    names), ``"left"`` one someone left (unless it asks a departure), None the value as it is.
+    Recall reads it for a question about a personal attribute only
+    (:func:`eventmem.recall.facts.former_asked`)."""
+    if _FIRST.search(text) is not None:
+        return "first"
+    if _BEFORE.search(text) is not None:
+        return "before"
+    if _LEFT.search(text) is not None:
+        return "left"
+    return None
 
 
 _OUTCOME = lazy_re(r"\b(end(?:ed)? up|in the end|eventually|finally settle[ds]? on)\b", re.I)

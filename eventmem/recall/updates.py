@@ -73,7 +73,7 @@ def updates(newer: str, older: str) -> bool:
     """Whether ``newer`` (said later) reads as an update of ``older``: both are statements of
     the same person, ``newer`` says something changed, and they share a topic word.
 
-    >>> updates("I switched gyms, I go to Anytime Fitness now.", "My gym is PureGym.")
+    >>> updates("My new gym is Anytime Fitness.", "My gym is PureGym.")
     True
     >>> updates("Jake has a new car.", "Jake lives in Boston.")
     False
@@ -137,6 +137,42 @@ def restates(newer: str, older: str) -> bool:
     new = frozenset(v for values in after.values() for v in values) - old
     return bool(new) and any(re.search(rf"\b{re.escape(value)}\b", newer, re.IGNORECASE)
                              for value in old)
+
+
+# The old value given up: "Sold the Forester, I bike everywhere now", "Cancelled Netflix".
+_GIVEN_UP: Final = lazy_re(r"\b(?:sold|gave away|got rid of|traded in|scrapped|totall?ed|wrote off"
+                           r"|cancell?ed|moved out of|handed back)\b", re.IGNORECASE)
+
+
+def gives_up(newer: str, older: str, attribute: str) -> bool:
+    """Whether ``newer`` says the value of ``attribute`` that ``older`` states is given up: it
+    names the value (a word :func:`eventmem.policies.facts.values_of` reads in a clause of
+    ``older`` stating ``attribute``) within a few words after a verb of giving up, said by the
+    same person. "I live in Wellington and drive a Subaru Forester", then "Sold the Forester, I
+    bike everywhere now": the car is no longer the answer, though no new one is named; the home
+    still is.
+
+    >>> gives_up("Sold the Forester, I bike everywhere now.", "I drive a Subaru Forester.", "car")
+    True
+    >>> gives_up("Jake sold his Forester.", "I drive a Subaru Forester.", "car")
+    False
+    """
+    if not facts.is_statement(newer) or _GIVEN_UP.search(newer) is None:
+        return False
+    if _same_subject(facts.subject_of(newer), facts.subject_of(older), newer, older) is None:
+        return False
+    values = sorted(value for clause in _CLAUSE.split(older)
+                    if any(fact.attribute == attribute for fact in facts.read(clause))
+                    for value in facts.values_of(clause) if not value.isdigit())
+    pattern = "|".join(re.escape(value) for value in values)
+    return bool(values) and re.search(
+        rf"{_GIVEN_UP.pattern}(?:\s+[\w'-]+){{0,3}}?\s+(?:{pattern})\b", newer,
+        re.IGNORECASE) is not None
+
+
+# Where one clause of a statement ends and the next begins ("I live in Wellington, teach music
+# and drive a Subaru Forester").
+_CLAUSE: Final = lazy_re(r"[,;:.!?]\s+|\s+and\s+")
 
 
 def _same_subject(newer: str | None, older: str | None, newer_text: str,

@@ -85,3 +85,35 @@ def test_the_user_named_as_extraction_pipelines_name_them_is_one_subject(tmp_pat
     with mem:
         hits = mem.recall("where does the user live? Oslo fjords", namespace="n", k=5)
         assert [h.memory_id for h in hits][:2] == [new, old]
+
+
+FORMER = [
+    "My name is Aigerim.", "I live in Almaty.", "Aigerim works at Kaspi Bank as a risk analyst.",
+    "User: car Chevrolet Cobalt", "My flight to Tashkent leaves at 6:50am.",
+    "Aigerim moved to Astana.", "I joined Halyk Bank as head of credit risk.",
+    "Sold the Cobalt and bought a Toyota Camry.", "The Tashkent flight got moved to 10:15am.",
+    "The Tashkent flight got moved again, to 1:30pm."]
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("Where did I use to live?", "Almaty"),
+    ("Which city did Aigerim live in before Astana?", "Almaty"),
+    ("Which company did Aigerim leave?", "Kaspi"),
+    ("What was my previous job title?", "risk analyst"),
+    ("What car did I have before the Camry?", "Cobalt"),
+    ("What was the original time of my Tashkent flight?", "6:50"),
+    ("What time was my Tashkent flight before 1:30pm?", "10:15"),
+    # the current value, for the same attributes
+    ("Where does Aigerim live?", "Astana"),
+    ("When does my Tashkent flight leave?", "1:30pm"),
+])
+def test_a_question_about_a_replaced_value_finds_it_on_top(tmp_path, question, answer):
+    """A question asking a value replaced since ("used to", "previous", "before the Camry",
+    "original", "left") finds the replaced values at no valid time, the one asked on top: the
+    value before the current one (or before the one the question names), or the first."""
+    clock = eventmem.ManualClock(start=T0)
+    with eventmem.open(tmp_path / "s", clock=clock) as mem:
+        for text in FORMER:
+            mem.remember(text, namespace="n")
+            clock.advance(timedelta(days=2))
+        assert answer in mem.recall(question, namespace="n", k=3)[0].text

@@ -782,3 +782,12 @@ def test_a_count_asked_by_another_name_of_the_thing_gets_the_latest(mem, clock, 
     ids = _said(mem, clock, *said)
     hits = mem.recall(question, namespace="n", k=3)
     assert hits and hits[0].memory_id == ids[-1]
+
+
+def test_a_question_asking_names_gets_the_statement_naming_them(mem, clock) -> None:
+    """"What are my dogs called?" asks the pets' names: the statement naming them answers,
+    not the newer count, though both state the pets; "How many" gets the count."""
+    named, counted = _said(mem, clock, "We have two dogs, Pelle and Saga.",
+                           "We got another dog, so three now.")
+    assert mem.recall("What are my dogs called?", namespace="n", k=3)[0].memory_id == named
+    assert mem.recall("How many dogs do I have?", namespace="n", k=3)[0].memory_id == counted

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from eventmem.clock import from_micros, to_micros
 from eventmem.recall.plan import (
+    asks_former,
     asks_hypothetical,
     asks_list,
     asks_past,
@@ -212,6 +213,24 @@ def test_a_question_in_the_past_tense_may_ask_about_a_replaced_value() -> None:
     # How things turned out asks the last value, not a replaced one.
     assert not asks_past("What day did my dentist appointment end up on?")
     assert not asks_past("Which city did Dana move to in the end?")
+
+
+@pytest.mark.parametrize(("question", "former"), [
+    ("Where did I use to live?", "before"),
+    ("What was my previous job title?", "before"),
+    ("What car did I have before the Camry?", "before"),
+    ("What was my old address?", "before"),
+    ("Which company did Dana leave?", "left"),
+    ("What was the original time of the Tashkent flight?", "first"),
+    ("What day was the eye test first booked for?", "first"),
+    # the value as it is: no old value, a hometown (it never changes), the current one
+    ("How old is Victor?", None),
+    ("Where is Theo from originally?", None),
+    ("Where do I live?", None),
+])
+def test_a_question_may_ask_a_value_replaced_since(question, former) -> None:
+    assert asks_former(question) == former
+    assert plan(question, NOW).former == former
 
 
 def test_hyde_templates_per_intent() -> None:

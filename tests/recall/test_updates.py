@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import eventmem
-from eventmem.recall.updates import restates, topic_words, updates
+from eventmem.recall.updates import gives_up, restates, topic_words, updates
 
 T0 = datetime(2025, 3, 1, 9, tzinfo=UTC)
 
@@ -136,3 +136,17 @@ def test_a_value_given_up_for_another_restates_it() -> None:
 def test_a_frame_ends_with_its_sentence_and_a_verb_in_ing_says_no_change() -> None:
     assert not restates("Had lunch with Ambrose. She got the moving van booked.",
                         "Caught up with Ambrose today. Her daughter Ines is 4 years old.")
+
+
+def test_a_value_given_up_answers_only_for_its_attribute(tmp_path: Path) -> None:
+    """"Sold the Forester" gives up the car of a statement that also says where the user lives:
+    it answers "What do I drive?", and the home is still the statement's."""
+    said = "I live in Wellington, teach music and drive a Subaru Forester."
+    assert gives_up("Sold the Forester, I bike everywhere now.", said, "car")
+    assert not gives_up("Sold the Forester, I bike everywhere now.", said, "residence")
+    assert not gives_up("Jake sold his Forester.", said, "car")  # someone else's
+    assert not gives_up("Sold the old sofa.", said, "car")  # no value of it named
+    mem, _ = _said(tmp_path, said, "Sold the Forester, I bike everywhere now.")
+    with mem:
+        assert mem.recall("What do I drive?", namespace="n", k=3)[0].text.startswith("Sold")
+        assert mem.recall("Where do I live?", namespace="n", k=3)[0].text == said
