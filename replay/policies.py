@@ -43,6 +43,7 @@ from eventmem.policies.gate import (
     GATE_15,
     GATE_16,
     GATE_17,
+    GATE_18,
     GATE_VERSION,
 )
 from eventmem.policies.lifecycle import (
@@ -94,9 +95,10 @@ SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_5, SWEEP_4, SWEEP_3,
 # gate-15 as gate-16 does but what the fact reader reads (its fifth edition), a correction
 # after an interjection and a plan opening with "I'm"; gate-16 as gate-17 does but what the fact
 # reader reads (its sixth edition); gate-17 as gate-18 does but a text restating part of what a
-# memory says, which replaced all of it.
+# memory says, which replaced all of it; gate-18 as gate-19 does but what the fact reader reads
+# (its seventh edition).
 _GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_7, GATE_8, GATE_9, GATE_10,
-                    GATE_11, GATE_12, GATE_13, GATE_14, GATE_15, GATE_16, GATE_17,
+                    GATE_11, GATE_12, GATE_13, GATE_14, GATE_15, GATE_16, GATE_17, GATE_18,
                     GATE_VERSION})
 
 # The policy versions each decision event may carry that this code re-derives. The sweep,

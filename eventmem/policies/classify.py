@@ -43,7 +43,7 @@ from eventmem.policies.literals import Prefilter
 from eventmem.text.lazyre import lazy_re
 
 __all__ = ["CLASSIFY_1", "CLASSIFY_2", "CLASSIFY_3", "CLASSIFY_4", "CLASSIFY_5", "CLASSIFY_6",
-           "CLASSIFY_7", "CLASSIFY_8",
+           "CLASSIFY_7", "CLASSIFY_8", "CLASSIFY_9",
            "FACT_RULES",
            "KIND_ORDER",
            "POLICIES",
@@ -72,9 +72,12 @@ CLASSIFY_7: Final = "classify-7"
 CLASSIFY_8: Final = "classify-8"
 # classify-9: attributes read with the fact reader's seventh edition, so "User moved house to
 # Nantes" or "Isla turned three on Friday" is a lasting fact.
-POLICY_VERSION: Final = "classify-9"
+CLASSIFY_9: Final = "classify-9"
+# classify-10: attributes read with the fact reader's eighth edition, so "Bosch onboarded me
+# this week" or "Tariq celebrated turning fifteen" is a lasting fact.
+POLICY_VERSION: Final = "classify-10"
 POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, CLASSIFY_3, CLASSIFY_4, CLASSIFY_5,
-                             CLASSIFY_6, CLASSIFY_7, CLASSIFY_8, POLICY_VERSION})
+                             CLASSIFY_6, CLASSIFY_7, CLASSIFY_8, CLASSIFY_9, POLICY_VERSION})
 
 
 def reader_edition(policy: str) -> int:
@@ -89,7 +92,9 @@ def reader_edition(policy: str) -> int:
         return facts.EDITION_4
     if policy == CLASSIFY_7:
         return facts.EDITION_5
-    return facts.EDITION_6 if policy == CLASSIFY_8 else facts.EDITION
+    if policy == CLASSIFY_8:
+        return facts.EDITION_6
+    return facts.EDITION_7 if policy == CLASSIFY_9 else facts.EDITION
 
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})

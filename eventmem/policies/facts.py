@@ -70,7 +70,15 @@ knot"), an age by a number word ("Isla turned three", "June is sixteen now"), af
 24-hour clock, and "They've changed the Leeds train to 8:25" as the speaker's train; it counts
 the thing after a number before any other ("I bought a gravel bike, so I have 3 bikes now"
 counts bikes, "Sold two of the chickens, 4 left" chickens), and knows that a teenager, a mother
-or a fan is no job (see :data:`_PHRASINGS_7`).
+or a fan is no job (see :data:`_PHRASINGS_7`). The eighth (gate-19, classify-10 and recall)
+also reads a job by the one who took the speaker on in more words ("Bosch onboarded me",
+"Contoso recruited me"), what has won the speaker over or back ("Paper books have won me
+back": the speaker's, whoever the subject), a separation ("signed the separation papers"), an
+age by a birthday celebrated ("Tariq celebrated turning fifteen"), in tens ("Forty-two as of
+this morning", "Thirty today!"), a departure "shifted" to an hour, and an appointment by the
+day one is booked in for or going in on ("I'm booked in for the 19th", "I'm going in Monday
+instead") and by its field ("the dental surgery" is the dentist, "the dermatology clinic" the
+dermatologist, the eye test the optician's: see :data:`_PHRASINGS_8`).
 
 Pure and deterministic: regexes over the text, no model.
 """
@@ -94,8 +102,9 @@ FACTS_VERSION: Final = "facts-1"
 # each attribute in the other words English says it in (:data:`_PHRASINGS`), and names in any
 # letters, vocabularies without accents and pets by "named" (see :class:`_Names`, :func:`_plain`,
 # :data:`_KEPT_NAMED`); edition 3 (gate-13) notice given (:data:`_PHRASINGS_3`) and irregular
-# plurals; editions 4 (gate-14), 5 (gate-15), 6 (gate-16) and 7 (gate-17, and recall) what the
-# module docs list. One number says how a gate reads, so there is no second switch for names.
+# plurals; editions 4 (gate-14), 5 (gate-15), 6 (gate-16), 7 (gate-17) and 8 (gate-19, and
+# recall) what the module docs list. One number says how a gate reads, so there is no second
+# switch for names.
 EDITION_1: Final = 1
 EDITION_2: Final = 2
 EDITION_3: Final = 3
@@ -103,7 +112,8 @@ EDITION_4: Final = 4
 EDITION_5: Final = 5
 EDITION_6: Final = 6
 EDITION_7: Final = 7
-EDITION: Final = EDITION_7
+EDITION_8: Final = 8
+EDITION: Final = EDITION_8
 
 USER: Final = "user"
 OTHER: Final = "other"
@@ -534,6 +544,56 @@ _COUNTED_7: Final = lazy_re(
     rf"\b(?:\d+|{_NUMBER_WORDS_7})\s+(?:of (?:the|my|our|his|her|their|them) )?"
     r"(?:(?:new|more|other|extra|electric|old|used)\s+)?([a-z]+)")
 _NOT_COUNTED_7: Final = frozenset("left total altogether all so and but".split())  # noqa: SIM905
+# Edition 8: ages in tens ("forty-two"), more ways of stating an attribute (the module docs list
+# them).
+_TENS_8: Final = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_AGE_WORDS_8: Final = (rf"(?:\d{{1,3}}|(?:{_TENS_8})(?:[- ](?:one|two|three|four|five|six|seven"
+                       rf"|eight|nine))?|{_NUMBER_WORDS_7})")
+_NUMBERS_8: Final = frozenset(f"{_NUMBER_WORDS_7}|{_TENS_8}".split("|"))
+_FUNCTION_WORDS_8: Final = frozenset(
+    "from to at in on for with by of per am pm and or the a an as than till until".split())  # noqa: SIM905
+_PHRASINGS_8: Final = {name: lazy_re(pattern) for name, pattern in (
+    # a count in words ("We have two aquariums at home")
+    ("count", rf"\b(?:own|owns|owned|have|has|had|got|bought|keep|keeps|sold|gave|lost|left"
+              rf"|adopted|rescued)\b[^.;]*"
+              rf"\b(?:{_NUMBER_WORDS_7})\s+(?!or\b|and\b)[a-z]+"),
+    ("employer", r"\b(?:onboarded|recruited|poached) (?:me|us)\b"
+                 r"|\bbrought (?:me|us) on ?board\b"),
+    ("preference", r"\b(?:won|win|wins|winning) (?:me|us) (?:back|over|round|around)\b"),
+    ("relationship", r"\b(?:separation|divorce) (?:papers|agreement|is final|went through)\b"
+                     r"|\b(?:trial|legal) separation\b"),
+    ("age", rf"\bcelebrat\w* (?:his |her |their |my |our )?turning {_AGE_WORDS_8}\b"
+            rf"|\bblew out {_AGE_WORDS_8} candles\b"
+            rf"|^(?:i'm |i am |now )?{_AGE_WORDS_8}(?: years old)? (?:today|now|as of)\b"
+            rf"|^(?:i'm|i am) {_AGE_WORDS_8}(?: years old)?[.!]*$"),
+    ("departure", r"\b(?:train|bus|ferry|coach|flight)\b[^.;]*\bshifted\b[^.;]*\b\d{1,2}(?::\d\d"
+                  r"|\s*[ap]m)\b|\bshifted (?:the|my|our) (?:[a-z]+ )?(?:train|bus|ferry|coach"
+                  r"|flight) to \d{1,2}(?::\d\d|\s*[ap]m)\b"),
+    # the day one is booked in for, or going in on ("the dental surgery had a cancellation, so
+    # I'm going in Monday instead")
+    ("appointment", rf"\b(?:{_words(_APPOINTMENTS)}|dental|eye test|eye exam)\b[^.;]*"
+                    r"\b(?:in|for|in on|seen on|see me on) (?:the )?(?:next )?(?:monday|tuesday"
+                    r"|wednesday|thursday|friday|saturday|sunday|\d{1,2}(?:st|nd|rd|th)\b"
+                    r"|\d{1,2}(?::\d\d|\s*[ap]m)\b)"),
+)}
+# Edition 8: what wins the speaker over is the speaker's preference ("Paper books have won me
+# back"), and whoever onboards or recruits the speaker gives the speaker's job.
+_HIRED_ME_8: Final = lazy_re(
+    r"^[^.!?;]*\b(?:(?:hired|laid|fired|onboarded|recruited) me|let me go"
+    r"|(?:took|taken|brought) me on|brought me on ?board"
+    r"|(?:beats?|trumps?|wins? over) [a-z ]{1,30}? for me"
+    r"|(?:won|win|wins|winning) me (?:back|over|round|around))\b",
+    re.IGNORECASE)
+
+
+def _hired_me(edition: int) -> re.Pattern[str]:
+    """The openings that make a sentence the speaker's whoever its subject, in ``edition``
+    (from the sixth: "Initech hired me")."""
+    if edition >= EDITION_8:
+        return _HIRED_ME_8
+    return _HIRED_ME_7 if edition >= EDITION_7 else _HIRED_ME_6
+
+
 # Edition 5: a flight attendant's job is no departure ("User: job title flight attendant").
 _FALSE_FRIENDS_5: Final = {name: lazy_re(pattern) for name, pattern in (
     ("departure", r"\bflight (?:attendants?|crew|instructors?|engineers?|dispatchers?|nurses?)\b"),
@@ -583,7 +643,8 @@ _FALSE_FRIENDS_4: Final = {name: lazy_re(pattern) for name, pattern in (
 # The phrasings and false friends of each edition, in the order they are read.
 _PHRASINGS_SINCE: Final = ((EDITION_2, _PHRASINGS), (EDITION_3, _PHRASINGS_3),
                            (EDITION_4, _PHRASINGS_4), (EDITION_5, _PHRASINGS_5),
-                           (EDITION_6, _PHRASINGS_6), (EDITION_7, _PHRASINGS_7))
+                           (EDITION_6, _PHRASINGS_6), (EDITION_7, _PHRASINGS_7),
+                           (EDITION_8, _PHRASINGS_8))
 _FALSE_FRIENDS: Final = ((EDITION_3, _FALSE_FRIENDS_3), (EDITION_4, _FALSE_FRIENDS_4),
                          (EDITION_5, _FALSE_FRIENDS_5), (EDITION_7, _FALSE_FRIENDS_7))
 # Every vocabulary, phrasing and false friend a sentence is read with for the attributes.
@@ -632,7 +693,8 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ("preference", r"\bwhich (?:do|does|did|would) \w+ (?:like|love|enjoy|want|favou?r|pick"
                        r"|choose)\b|\bfavou?r\b|\bwould \w+ rather\b|\blike \w+ (?:more|better)\b"
                        r"|\b(?:like|liked|enjoy|enjoyed) [a-z ]+ or [a-z ]+ (?:more|better)\b"),
-        ("birthday", r"\bwhen (?:was|were) \w+ born\b|\bbirthday\b"),
+        # ("How old was Paolo before his birthday?" asks an age.)
+        ("birthday", r"\bwhen (?:was|were) \w+ born\b|^(?!.*\bhow old\b).*\bbirthday\b"),
         ("title", r"\bfor a living\b|\bjob title\b|\bline of work\b"
                   r"|\bwhat(?: is|'s) \w+(?:'s)? (?:current )?(?:job|role)\b"
                   r"|\bwhat (?:do|does) \w+ work as\b"
@@ -654,7 +716,9 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                         rf"|\b(?:seeing|see|visiting|visit) (?:the|my|a|an|his|her|their) "
                         rf"{_SPECIALIST}\b"),
         ("departure", r"\bleav(?:e|es|ing) for\b|\bfly(?:ing)? (?:out )?to\b"
-                      r"|\bflight\b(?! attendants?\b)|\bdeparture\b"),
+                      r"|\bflight\b(?! attendants?\b)|\bdeparture\b"
+                      # "What time is my train to Lucerne?"
+                      r"|\b(?:what time|when)\b[^?]*\b(?:train|bus|ferry|coach)\b"),
         ("relationship", r"\bseeing anyone\b|\bseeing someone\b|\brelationship\b|\bsingle\b"
                          r"|\bdating\b|\bmarried\b|\bengaged\b|\bpartner\b"
                          r"|\bwith (?:anyone|anybody|someone|somebody)\b"
@@ -892,7 +956,7 @@ def owner_of(sentence: str, edition: int = EDITION) -> str | None:
     name = _subject_name(sentence, names)
     if edition >= EDITION_6 and name is not None and (
             name in _COMMON_SUBJECTS_6
-            or (_HIRED_ME_7 if edition >= EDITION_7 else _HIRED_ME_6).match(sentence)
+            or _hired_me(edition).match(sentence)
             or _WITH_ME_6.match(sentence) or _HOME_IS_6.match(sentence)):
         return USER  # "Home is Porto now", "Initech hired me", "Sam and I broke up"
     return USER if name is None else name  # no subject: the speaker's diary ("Decided to...")
@@ -940,11 +1004,14 @@ _COMPILED_AGE: Final = dict(_COMPILED)["age"]
 def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | None:
     """The thing a multi-valued attribute's fact is about, or None."""
     if attribute == "count":
+        # (from the eighth edition, a word of function is no thing: "at 6 from now on")
+        function_words = _FUNCTION_WORDS_8 if edition >= EDITION_8 else frozenset()
         if edition >= EDITION_7:
             for match in _COUNTED_7.finditer(lowered):
                 noun = match.group(1)
                 if noun not in _NOT_COUNTED and noun not in _QUESTION_STOP \
-                        and noun not in _ORDINALS_6 and noun not in _NOT_COUNTED_7:
+                        and noun not in _ORDINALS_6 and noun not in _NOT_COUNTED_7 \
+                        and noun not in function_words:
                     return singular(noun, edition)
         for match in _NUMBERED.finditer(lowered):
             noun = match.group(1)
@@ -953,7 +1020,8 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
                 after = _NOUN.match(lowered, match.end(1) + 1)
                 noun = after.group(0) if after is not None else noun
             if noun not in _NOT_COUNTED and noun not in _QUESTION_STOP \
-                    and (edition < EDITION_6 or noun not in _ORDINALS_6):
+                    and (edition < EDITION_6 or noun not in _ORDINALS_6) \
+                    and noun not in function_words:
                 return singular(noun, edition)
         return None
     if attribute == "family":
@@ -962,11 +1030,13 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
                 return singular(word)
         return None
     if attribute == "appointment":
+        words = _APPOINTMENT_WORDS_8 if edition >= EDITION_8 else _APPOINTMENT_WORDS
+        same = _SAME_APPOINTMENT_8 if edition >= EDITION_8 else _SAME_APPOINTMENT_7
         for word in _NOUN.findall(lowered):
-            if word in _APPOINTMENT_WORDS and (edition < EDITION_4 or word != "up"):
+            if word in words and (edition < EDITION_4 or word != "up"):
                 # ("up" is half of "check-up", no appointment: "end up", "pick up")
-                kind = _APPOINTMENT_WORDS[word]
-                return _SAME_APPOINTMENT_7.get(kind, kind) if edition >= EDITION_7 else kind
+                kind = words[word]
+                return same.get(kind, kind) if edition >= EDITION_7 else kind
         if edition >= EDITION_3:  # a specialist named by the form of the word ("podiatrist")
             specialist = _SPECIALIST_BEFORE.search(lowered) or _SPECIALIST_AFTER.search(lowered)
             if specialist is not None:
@@ -987,6 +1057,12 @@ _APPOINTMENT_WORDS: Final = {w: ("physio" if w.startswith("physio") else
 # Edition 7: one appointment by who gives it or what it is ("Barber called, haircut's Saturday
 # now" moves "My haircut is on Friday").
 _SAME_APPOINTMENT_7: Final = {"barber": "haircut", "hairdresser": "haircut"}
+# Edition 8: ... or by its field ("the dental surgery", "the dermatology clinic"), and an eye test
+# is the optician's.
+_SAME_APPOINTMENT_8: Final = {**_SAME_APPOINTMENT_7, "dental": "dentist",
+                              "dermatology": "dermatologist", "optometrist": "optician",
+                              "eye": "optician", "therapy": "therapist"}
+_APPOINTMENT_WORDS_8: Final = {**_APPOINTMENT_WORDS, "dental": "dental"}
 
 
 def singular(word: str, edition: int = EDITION) -> str:
@@ -1215,8 +1291,10 @@ def _aged(sentence: str, owner: str, names: _Names, edition: int = EDITION) -> s
     "my daughter Tessa is 5"), else the relative ("my son is 7"), else None."""
     modal_named = set(_MODAL_NAMED.findall(sentence)) \
         if edition >= EDITION_5 and names.modal_names else set()
+    numbers = _NUMBERS_8 if edition >= EDITION_8 else frozenset()  # "Forty-two today!"
     named = [w.lower() for w in re.findall(rf"\b({names.name})\b", sentence)
-             if (w.lower() not in _NOT_NAMES and w.lower() not in ("user", "i"))
+             if (w.lower() not in _NOT_NAMES and w.lower() not in ("user", "i")
+                 and w.lower() not in numbers)
              or w in modal_named]
     if owner not in (USER, OTHER) and names.possessive_relative.match(sentence):
         if edition >= EDITION_5 and len(named) > 1 and named[0] == owner:
@@ -1238,6 +1316,22 @@ def read_question(text: str) -> Question | None:
     >>> read_question("How many bikes does Dana own?").owner
     'dana'
     """
+    asked = _read_question(text)
+    if asked is None:
+        # A question in the past reads as its present ("Where did I use to work?", "What was my
+        # job before?"): which value it asks is recall's to tell (recall.plan.asks_former).
+        present = _IN_THE_PAST.sub(lambda m: _PRESENT[m.group(0).lower()], text)
+        if present != text:
+            asked = _read_question(present)
+    return asked
+
+
+# The past forms a question's attribute is read through, and what they read as.
+_PRESENT: Final = {"use to ": "", "used to ": "", "was": "is", "were": "are"}
+_IN_THE_PAST: Final = lazy_re(r"\b(?:used? to |was\b|were\b)", re.IGNORECASE)
+
+
+def _read_question(text: str) -> Question | None:
     folded = _fold(text).strip()
     lowered = folded.lower()
     owner = question_owner(folded)
@@ -1431,14 +1525,29 @@ SINGLE_VALUED: Final = frozenset({
 # Attributes whose statements are plans by nature (a date to come).
 DATED: Final = frozenset({"appointment", "departure"})
 
-def says_more(old: Sequence[Fact], new: Sequence[Fact]) -> bool:
+def says_more(old: Sequence[Fact], new: Sequence[Fact], named: frozenset[str] = frozenset()
+              ) -> bool:
     """Whether a text stating ``old`` says something a text stating ``new`` does not: an
     attribute (with its qualifier) of someone it names, or the user, that ``new`` leaves out.
     "I live in Boston and work at Google" says more than "I moved to Denver": replacing it for
-    the new home would lose the employer."""
+    the new home would lose the employer. ``named``: the names the first text says and the
+    second does not (:func:`inner_names`; gate-19): with an attribute that adds up (pets,
+    family), they are more too. "I have 2 cats, Pansit and Ube" says more than "We adopted a
+    kitten, so 3 cats now": replacing it for the count would lose the cats' names."""
     says = {(f.attribute, f.qualifier) for f in new}
-    return any((f.attribute, f.qualifier) not in says for f in old if f.owner != OTHER)
+    mine = [f for f in old if f.owner != OTHER]
+    return any((f.attribute, f.qualifier) not in says for f in mine) or (
+        bool(named) and any(f.attribute not in SINGLE_VALUED for f in mine))
 
+
+def inner_names(text: str) -> frozenset[str]:
+    """The names ``text`` says inside its sentences, lower-cased: a capitalised word after
+    another word ("We have two dogs, Pelle and Saga" names pelle and saga; a word opening a
+    sentence may be any word)."""
+    return frozenset(name.lower() for name in _INNER_NAME.findall(text))
+
+
+_INNER_NAME: Final = lazy_re(rf"(?<=[\w,;:]\s)({NAME})\b")
 
 
 _VALUE_WORDS: Final = frozenset(
@@ -1490,8 +1599,7 @@ def values_of(text: str, edition: int = EDITION) -> frozenset[str]:
         if edition >= EDITION_5:  # a job named by its form ("a actuary", "made me sous-chef")
             for job in _JOB_VALUE_5.findall(_plain(sentence.lower())):
                 found.update(w for w in job.split() if w not in _NOT_NAMES)
-        hired = _HIRED_ME_7 if edition >= EDITION_7 else _HIRED_ME_6
-        opening = (hired.match(sentence) or _HOME_IS_6.match(sentence)) \
+        opening = (_hired_me(edition).match(sentence) or _HOME_IS_6.match(sentence)) \
             if edition >= EDITION_6 else None
         if opening is not None:  # "Initech hired me", "Porto is home now": no subject's name
             found.update(t.lower() for t in word.findall(opening.group(0))

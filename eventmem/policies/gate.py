@@ -174,7 +174,18 @@ GATE_17: Final = "gate-17"
 # (rule ``says_more``): recall puts the newest value of the restated attribute first, and the
 # rest stays current. gate-17 superseded it, and "Where do I work?" found nothing. Every other
 # decision is gate-17's; it reads as gate-17 does.
-GATE_VERSION: Final = "gate-18"
+GATE_18: Final = "gate-18"
+# gate-19: reads with the fact reader's eighth edition (policies.facts.EDITION: "Bosch onboarded
+# me" the speaker's employer, "Paper books have won me back" the speaker's preference, "signed
+# the separation papers" a relationship, "Tariq celebrated turning fifteen" and "Forty-two as of
+# this morning" ages, "SBB shifted my Lucerne train to 15:35" a departure, "The dental surgery
+# had a cancellation, so I'm going in Monday instead" the dentist appointment) and classifies
+# with classify-10, which reads that edition; and a memory naming what adds up (pets, family)
+# says more than a new text that does not name them (policies.facts.says_more: "I have 2 cats,
+# Pansit and Ube", then "We adopted a kitten, so 3 cats now": gate-18 replaced the first for the
+# count, and the names were lost). Every other decision is gate-18's, and an item recorded by
+# gate-18 is read with the seventh edition, as decided.
+GATE_VERSION: Final = "gate-19"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"
@@ -207,6 +218,8 @@ BEFORE_CORRECTION_KINDS: Final = BEFORE_PHRASINGS | {GATE_12}
 BEFORE_OVERDUE: Final = BEFORE_CORRECTION_KINDS | {GATE_13, GATE_14}
 # The versions before gate-18, which replaced a memory for part of what it says.
 BEFORE_PARTS: Final = BEFORE_OVERDUE | {GATE_15, GATE_16, GATE_17}
+# The versions before gate-19, for which names said of what adds up were nothing more.
+BEFORE_NAMES: Final = BEFORE_PARTS | {GATE_18}
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

@@ -343,6 +343,11 @@ class NamespaceFacts:
         return self.inferred_names and subject >= _NAME_EVIDENCE
 
 
+# Attributes with one value for life: no value of theirs is replaced ("Where is Theo from
+# originally?" asks the hometown there is).
+_NEVER_CHANGES: Final = frozenset({"hometown", "birthday"})
+
+
 def former_asked(plan: QueryPlan) -> Former | None:
     """The replaced value ``plan``'s question asks, if it asks one of a personal attribute
     (:func:`eventmem.recall.plan.asks_former`): ``"first"`` or ``"before"``. A value someone
@@ -350,7 +355,7 @@ def former_asked(plan: QueryPlan) -> Former | None:
     if plan.former is None or plan.intent == "todo":
         return None
     question = facts.read_question(plan.text)
-    if question is None:
+    if question is None or question.attribute in _NEVER_CHANGES:
         return None
     if plan.former == "left":
         return None if question.attribute in facts.DATED else "before"
@@ -405,7 +410,7 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     if _ASKS_NAME.search(plan.text) is not None:
         # "What are my dogs called?": a statement naming them answers, not the newest count
         # ("We got another dog, so three now"), though it states the same pets.
-        chosen.sort(key=lambda mid: not _names_one(found[mid][0]))
+        chosen.sort(key=lambda mid: not facts.inner_names(found[mid][0]))
     if not latest:
         chosen = _corrected(chosen, memories, read, allowed)
         position = {mid: i for i, (mid, _, _) in enumerate(hits)}
@@ -583,19 +588,9 @@ def _carried_on_by_name(namespace_facts: NamespaceFacts,
     return out
 
 
-# A word opening with a letter of any alphabet ("Umbrella", "Zürich", "O'Malley", "Bio-Systems").
 # A question asking what someone or something is called.
 _ASKS_NAME: Final = lazy_re(r"\b(?:called|named|names?)\b", re.IGNORECASE)
-# A name inside a sentence (a capitalised word opening one may be any word).
-_INNER_NAME: Final = lazy_re(rf"(?<=[\w,;:]\s){facts.NAME}\b")
-
-
-def _names_one(text: str) -> bool:
-    """Whether ``text`` names someone or something inside a sentence ("We have two dogs, Pelle
-    and Saga")."""
-    return _INNER_NAME.search(text) is not None
-
-
+# A word opening with a letter of any alphabet ("Umbrella", "Zürich", "O'Malley", "Bio-Systems").
 _LETTER_WORD: Final = lazy_re(r"[^\W\d_][\w'-]*")
 
 

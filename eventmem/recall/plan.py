@@ -441,15 +441,14 @@ def asks_past(text: str) -> bool:
 
 
 # A value asked as it was before it changed: "Where did I use to live?", "my previous job",
-# "What car did I have before the Camry?". ("How old" is no old value; "originally" only with a
-# booking: "Where is Theo from originally?" asks a hometown, which never changes.)
+# "What car did I have before the Camry?". ("How old" is no old value.)
 _BEFORE = lazy_re(r"\b(?:used? to|previous(?:ly)?|former(?:ly)?|prior|no longer|before)\b"
                   r"|\b(?:my|his|her|their|our|\w+'s) old\b", re.I)
 # ... as it was at first: "What was the original time of the flight?", "What day was it first
-# booked for?"
-_FIRST = lazy_re(
-    r"\b(?:original|first (?:booked|set|scheduled|planned|arranged)|originally (?:booked|set|"
-    r"scheduled|planned|arranged|for|at|on)|at first)\b", re.I)
+# booked for?", "What city did I originally live in?" (recall leaves a hometown asked
+# "originally" alone: it never changes).
+_FIRST = lazy_re(r"\b(?:original(?:ly)?|initially|first (?:booked|set|scheduled|planned"
+                 r"|arranged)|at first)\b", re.I)
 # ... or as what someone left: "Which company did Dana leave?" (but "When does my flight leave?"
 # asks a departure: recall reads which, by the attribute asked).
 _LEFT = lazy_re(r"\b(?:left|leave|quit)\b", re.I)

@@ -612,10 +612,12 @@ class Batch:
                 return False  # kept, merged or left open: nothing the old one says is lost
         edition = reader_edition(item)
         new = facts_of(item.text, edition)
-        said = facts_of(self.text_of(old), edition)
+        text = self.text_of(old)
+        said = facts_of(text, edition)
         shared = {(f.attribute, f.qualifier) for f in new} \
             & {(f.attribute, f.qualifier) for f in said}
-        return bool(shared) and facts.says_more(said, new)
+        named = _named_more(text, None if item.gate_policy in gate.BEFORE_NAMES else item.text)
+        return bool(shared) and facts.says_more(said, new, named)
 
     def _corrects(self, item: Item, near: Near) -> tuple[str, str, float] | None:
         """gate-8: a correction ("actually...", "should be...") supersedes what it corrects:
@@ -1336,7 +1338,8 @@ def _read_latest(batch: Batch, item: Item, inferred_names: bool
             if mid not in batch.retired and (dated or batch.created[mid].kind != "plan"):
                 found[mid] = said
         newest = _newest_stating(batch, fact, stated_all, found,
-                                 reader.owners(fact.owner, found))
+                                 reader.owners(fact.owner, found),
+                                 None if item.gate_policy in gate.BEFORE_NAMES else item.text)
         if newest is not None:
             out.append((fact, (newest, found[newest][0])))
     return out
@@ -1392,7 +1395,8 @@ def _rescheduled(batch: Batch, item: Item,
     out = []
     for fact in moved:
         found = search.stating(_searched(fact, item), dated=True)
-        newest = _newest_stating(batch, fact, stated_all, found, whose.owners(fact.owner, found))
+        newest = _newest_stating(batch, fact, stated_all, found, whose.owners(fact.owner, found),
+                                 None if item.gate_policy in gate.BEFORE_NAMES else item.text)
         if newest is not None:
             out.append((fact, (newest, found[newest][0])))
     return out
@@ -1405,7 +1409,8 @@ _READERS: Final = {gate.GATE_12: (facts.EDITION_2, classify.CLASSIFY_4),
                    gate.GATE_14: (facts.EDITION_4, classify.CLASSIFY_6),
                    gate.GATE_15: (facts.EDITION_5, classify.CLASSIFY_7),
                    gate.GATE_16: (facts.EDITION_6, classify.CLASSIFY_8),
-                   gate.GATE_17: (facts.EDITION, classify.POLICY_VERSION),
+                   gate.GATE_17: (facts.EDITION_7, classify.CLASSIFY_9),
+                   gate.GATE_18: (facts.EDITION_7, classify.CLASSIFY_9),
                    gate.GATE_VERSION: (facts.EDITION, classify.POLICY_VERSION)}
 
 
@@ -1415,16 +1420,17 @@ def reader_edition(item: Item) -> int:
     irregular plurals), gate-14 with the fourth (a job left for another, allergies said of the
     one they affect), gate-15 with the fifth (jobs in "-ary", a child's age said of someone
     else's child by name), gate-16 with the sixth (a job taken by its offer, a home by its
-    address), gate-17 with the seventh (:data:`eventmem.policies.facts.EDITION`: "moved house
-    to", an age in words, a count by its number), the gates before with the first, as they
-    decided."""
+    address), gate-17 and gate-18 with the seventh ("moved house to", an age in words, a count
+    by its number), gate-19 with the eighth (:data:`eventmem.policies.facts.EDITION`: "Bosch
+    onboarded me", an age in tens, an appointment by its field), the gates before with the
+    first, as they decided."""
     return _readers(item)[0]
 
 
 def classifier(item: Item) -> str:
-    """The classifier version the item's gate asks a kind of: classify-9 from gate-17, which
-    reads attributes with the fact reader's seventh edition; classify-8 for gate-16 (the
-    sixth), classify-7 for gate-15 (the fifth),
+    """The classifier version the item's gate asks a kind of: classify-10 from gate-19, which
+    reads attributes with the fact reader's eighth edition; classify-9 for gate-17 and gate-18
+    (the seventh), classify-8 for gate-16 (the sixth), classify-7 for gate-15 (the fifth),
     classify-6 for gate-14 (the fourth), classify-5 for gate-13 (the third), classify-4 for
     gate-12 (the second), classify-3 before, as decided."""
     return _readers(item)[1]
@@ -1447,20 +1453,31 @@ def _searched(fact: facts.Fact, item: Item) -> str:
 
 
 def _newest_stating(batch: Batch, fact: facts.Fact, stated_all: Sequence[facts.Fact],
-                    found: Mapping[str, Stated], owners: frozenset[str]) -> str | None:
+                    found: Mapping[str, Stated], owners: frozenset[str],
+                    new_text: str | None) -> str | None:
     """The newest of ``found`` stating ``fact``'s attribute (same qualifier) of one of
-    ``owners``, and nothing the new text (stating ``stated_all``) does not."""
+    ``owners``, and nothing the new text (stating ``stated_all``) does not; from gate-19
+    (``new_text`` given) no name of what adds up that it does not (see :func:`_named_more`)."""
     # Only a memory that states no more than the new text does is replaced: superseding
     # "I work at Globex as a data analyst" for a new title would hide the employer too.
     # The facts that would make a memory one of them, looked up as a set: ``found`` holds a few
     # hundred memories (a search's and the batch's own), read for each fact of item after item.
     wanted = frozenset(facts.Fact(owner, fact.attribute, fact.qualifier) for owner in owners)
-    same = [mid for mid, (_, other) in found.items()
-            if not wanted.isdisjoint(other) and not facts.says_more(other, stated_all)]
+    same = [mid for mid, (text, other) in found.items()
+            if not wanted.isdisjoint(other)
+            and not facts.says_more(other, stated_all, _named_more(text, new_text))]
     if not same:
         return None
     return max(same, key=lambda mid: (batch.valid_from_and_immutable(mid)[0],
                                       _created_seq(batch, mid), mid))
+
+
+def _named_more(old_text: str, new_text: str | None) -> frozenset[str]:
+    """The names ``old_text`` says that ``new_text`` does not (none before gate-19, which
+    passes no ``new_text``)."""
+    if new_text is None:
+        return frozenset()
+    return facts.inner_names(old_text) - facts.inner_names(new_text)
 
 
 def _created_seq(batch: Batch, memory_id: str) -> int:

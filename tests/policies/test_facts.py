@@ -976,6 +976,82 @@ def test_the_seventh_edition_takes_whoever_let_the_speaker_go_for_a_value() -> N
     assert "stark" not in facts.values_of(said, facts.EDITION_6)
 
 
+# -- the reader's eighth edition (gate-19 and recall) ----------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("I finally jumped ship, Bosch onboarded me this week.", (facts.Fact(USER, "employer", None),)),
+    ("Contoso recruited me in May.", (facts.Fact(USER, "employer", None),)),
+    ("Paper books have won me back, I barely listen to audiobooks anymore.",
+     (facts.Fact(USER, "preference", None),)),
+    ("Håkon and I signed the separation papers last month.",
+     (facts.Fact(USER, "relationship", None),)),
+    ("Tariq celebrated turning fifteen at the weekend.", (facts.Fact("tariq", "age", "tariq"),)),
+    ("Forty-two as of this morning, eek.", (facts.Fact(USER, "age", None),)),
+    ("I'm 41.", (facts.Fact(USER, "age", None),)),
+    ("SBB shifted my Lucerne train to 15:35.", (facts.Fact(USER, "departure", None),)),
+    ("The dental surgery had a cancellation, so I'm going in Monday instead.",
+     (facts.Fact(USER, "appointment", "dentist"),)),
+    ("The dermatology clinic rang, I'm booked in for the 19th instead.",
+     (facts.Fact(USER, "appointment", "dermatologist"),)),
+    ("I have a haircut booked for Tuesday.", (facts.Fact(USER, "appointment", "haircut"),)),
+    ("My eye test is on Monday.", (facts.Fact(USER, "appointment", "optician"),)),
+    ("We have two aquariums at home.", (facts.Fact(USER, "count", "aquarium"),)),
+    ("Zuzana blew out ten candles on Sunday.", (facts.Fact(USER, "age", "zuzana"),)),
+    ("Sold one of the motorbikes.", (facts.Fact(USER, "count", "motorbike"),)),
+    # a word of function is no thing counted ("6 from now on")
+    ("My therapy sessions have moved to Mondays at 6 from now on.",
+     (facts.Fact(USER, "appointment", "therapist"),)),
+])
+def test_the_eighth_edition_reads_hirers_birthdays_in_tens_and_appointments_by_their_field(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == read
+    assert facts.read(text, facts.EDITION_7) != read
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("We separated the laundry.", ()),
+    ("I'm 5 minutes late.", ()),
+    ("Tariq is turning fifteen next week.", ()),  # not yet
+    ("I have two weeks off.", ()),  # a span of time is no thing owned
+    ("Moved up to nurse practitioner this week.", (facts.Fact(USER, "title", None),)),
+    ("Leo turned 7 yesterday!", (facts.Fact("leo", "age", "leo"),)),
+    ("My dentist appointment is on Monday.", (facts.Fact(USER, "appointment", "dentist"),)),
+    ("They signed me up for the newsletter.", ()),
+])
+def test_the_eighth_edition_leaves_what_the_seventh_read_rightly(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == facts.read(text, facts.EDITION_7) == read
+
+
+def test_the_eighth_edition_asks_a_trains_time_and_an_eye_test_as_the_optician() -> None:
+    train = facts.read_question("What time is my train to Lucerne?")
+    assert train is not None and train.attribute == "departure"
+    eye = facts.read_question("When is my eye test?")
+    assert eye is not None and (eye.attribute, eye.qualifier) == ("appointment", "optician")
+
+
+@pytest.mark.parametrize(("question", "owner", "attribute"), [
+    ("Where did I use to work?", USER, "employer"),
+    ("What was Rowena's job before?", "rowena", "title"),
+    ("What was my job?", USER, "title"),
+    ("How old was Paolo before his birthday?", "paolo", "age"),
+    ("When is Paolo's birthday?", "paolo", "birthday"),
+])
+def test_a_question_in_the_past_asks_the_attribute_its_present_does(question, owner, attribute):
+    asked = facts.read_question(question)
+    assert asked is not None and (asked.owner, asked.attribute) == (owner, attribute)
+
+
+def test_a_name_inside_a_sentence_is_one_said_of_what_adds_up() -> None:
+    assert facts.inner_names("We have two dogs, Pelle and Saga.") == {"pelle", "saga"}
+    assert facts.inner_names("Dogs are great.") == frozenset()  # a sentence's first word
+    cats = facts.read("I have 2 cats, Pansit and Ube.")
+    count = facts.read("We adopted a kitten, so 3 cats now.")
+    assert not facts.says_more(cats, count)  # the same attributes (gate-18 and before)
+    assert facts.says_more(cats, count, frozenset({"pansit", "ube"}))  # their names (gate-19)
+
+
 def test_a_preference_names_the_alternatives_of_a_question_in_their_words() -> None:
     asked = facts.read_question("Early check-ins or late check-outs: which do I like more?")
     assert asked is not None and asked.options == {"early", "late", "check", "ins", "outs"}

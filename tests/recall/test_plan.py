@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eventmem.clock import from_micros, to_micros
+from eventmem.recall.facts import former_asked
 from eventmem.recall.plan import (
     asks_former,
     asks_hypothetical,
@@ -223,14 +224,28 @@ def test_a_question_in_the_past_tense_may_ask_about_a_replaced_value() -> None:
     ("Which company did Dana leave?", "left"),
     ("What was the original time of the Tashkent flight?", "first"),
     ("What day was the eye test first booked for?", "first"),
-    # the value as it is: no old value, a hometown (it never changes), the current one
+    ("What city did I originally live in?", "first"),
+    # the value as it is: no old value, the current one
     ("How old is Victor?", None),
-    ("Where is Theo from originally?", None),
     ("Where do I live?", None),
 ])
 def test_a_question_may_ask_a_value_replaced_since(question, former) -> None:
     assert asks_former(question) == former
     assert plan(question, NOW).former == former
+
+
+@pytest.mark.parametrize(("question", "former"), [
+    ("Which company did Dana leave?", "before"),
+    ("What was the original time of my flight?", "first"),
+    ("Where did I use to work?", "before"),  # read as "Where did I work?"
+    # a departure's leaving, a hometown (it never changes), no personal attribute
+    ("When does my flight leave?", None),
+    ("Where is Theo from originally?", None),
+    ("What did I do before the meeting?", None),
+])
+def test_recall_reads_a_replaced_value_for_a_personal_attribute_that_changes(
+        question, former) -> None:
+    assert former_asked(plan(question, NOW)) == former
 
 
 def test_hyde_templates_per_intent() -> None:

@@ -204,3 +204,24 @@ def test_a_text_restating_part_of_a_memory_leaves_the_rest_current(mem, clock, m
         first, second = [mem.remember(text, namespace="m") for text in (old, new)]
     assert mem.get(first.memory_id).status == "superseded"
     checked(mem)
+
+
+def test_a_count_changed_keeps_the_memory_naming_what_is_counted(mem, clock, monkeypatch):
+    """gate-19: "I have 2 cats, Pansit and Ube" names the cats; "We adopted a kitten, so 3 cats
+    now" changes the count and names none, so the first stays current (rule ``says_more``) and
+    answers for their names, while the count is the newer one. A count that names nothing is
+    replaced as before; gate-18 replaced both and audits as it decided."""
+    named, counted = _told(mem, clock, "I have 2 cats, Pansit and Ube.",
+                           "We adopted a kitten, so 3 cats now.")
+    assert mem.get(named.memory_id).status == "active", counted
+    assert mem.recall("What are my cats' names?", namespace="n")[0].memory_id == named.memory_id
+    assert mem.recall("How many cats do I have?", namespace="n")[0].memory_id == \
+        counted.memory_id
+    bare, _ = [mem.remember(text, namespace="b") for text in ("I have 2 dogs.",
+                                                               "We got another dog, so 3 now.")]
+    assert mem.get(bare.memory_id).status == "superseded"
+    with written_as(monkeypatch, gate.GATE_18):
+        first, _ = [mem.remember(text, namespace="m") for text in
+                    ("I have 2 cats, Pansit and Ube.", "We adopted a kitten, so 3 cats now.")]
+    assert mem.get(first.memory_id).status == "superseded"
+    checked(mem)

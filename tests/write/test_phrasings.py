@@ -233,13 +233,19 @@ def test_a_task_in_other_words_is_a_plan_and_closed_when_done(mem, clock, plan, 
     ("I live in Lyon.", "I moved house to Nantes.", None, gate.GATE_16),
     ("I work at Stark Industries.", "Stark Industries let me go, but Wayne Enterprises took "
      "me on.", None, gate.GATE_16),
+    # gate-19: a job by whoever onboarded the speaker, a train "shifted" to an hour
+    ("I work at Siemens.", "I finally jumped ship, Bosch onboarded me this week.", None,
+     gate.GATE_18),
+    ("My train to Lucerne departs at 14:05.", "SBB shifted my Lucerne train to 15:35.", None,
+     gate.GATE_18),
 ])
 def test_a_job_changed_in_a_newer_editions_words_replaces_the_old(mem, clock, monkeypatch,
                                                                   first, then, intro, before):
     """gate-14 reads a job left for another (the fact reader's fourth edition), gate-15 a job
     in "-ary" or one someone was made (the fifth), gate-16 a job taken by its offer or its
     hirer and a home by its address (the sixth), gate-17 a house moved and a job let go (the
-    seventh); the gate before kept both and still audits as it decided."""
+    seventh), gate-19 a job onboarded and a train shifted (the eighth); the gate before kept
+    both and still audits as it decided."""
     for namespace, version in (("a", None), ("b", before)):
         with written_as(monkeypatch, version) if version else contextlib.nullcontext():
             if intro:
