@@ -42,8 +42,10 @@ from eventmem import progress
 from eventmem.config import Config, recorded_configs
 from eventmem.events import (
     BoxSealed,
+    LifecycleTransitioned,
     MemoryIngested,
     MemoryRejected,
+    TierChanged,
     event_tag,
     purged_ids,
 )
@@ -130,6 +132,17 @@ def audit(log: EventLog, *, config: Config, embedder: Embedder, until: int | Non
     return auditor.report(stop)
 
 
+def _last_sweep(envelopes: Sequence[Envelope], before: str) -> str:
+    """The sweep version a consolidation's events record last (of those this code implements),
+    else ``before``: what the audit re-runs a later consolidation with when its sweep decided
+    nothing, so that no event of its own names the version."""
+    for env in reversed(envelopes):
+        if isinstance(env.event, LifecycleTransitioned | TierChanged) \
+                and env.event.policy in SWEEPS_NEWEST_FIRST:
+            return env.event.policy
+    return before
+
+
 class _Auditor:
     def __init__(self, log: EventLog, config: Config, embedder: Embedder,
                  tolerance: float) -> None:
@@ -153,37 +166,46 @@ class _Auditor:
         self.trigger: tuple[str, list[Any]] = ("other", [])
         # Whether the log has recorded a box seal so far: boxes are decided from then on.
         self.boxes_seen = False
+        self.next_seq = 1  # the first seq of the next group to audit (or fold)
 
     # -- the walk -----------------------------------------------------------------------------
 
     def check(self, group: Group) -> None:
         """Re-derive one group's decisions on the state before it, then fold it."""
         events = [env.event for env in group.envelopes]
-        trigger, self.trigger = self.trigger, (group.kind, events)
-        if group.kind == "plasticity":  # what it follows stays the trigger of the next
-            self.trigger = trigger
         config = self._config_at(group.first_seq)
         if config is None and group.kind not in ("other", "orphan"):
             self.unverifiable["config this code cannot read"] += len(events)
-            self.fold(group.envelopes)
-            return
-        self.config = config or self.given
-        policy = unknown_policy(events)
-        if policy is not None and group.kind not in ("other", "orphan"):
+        elif (policy := unknown_policy(events)) is not None \
+                and group.kind not in ("other", "orphan"):
+            self.config = config or self.given
             self.unverifiable[f"unknown policy {policy}"] += len(events)
-            self.fold(group.envelopes)
-            return
-        try:
-            self._rederive(group)
-        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
-            # The planners trust the state they are given; on a damaged log (a record that
-            # decodes but names what was never there) they can fail. That is this decision
-            # not re-deriving: a finding, not a crash of the audit.
-            env = group.envelopes[0]
-            self._finding(env.seq, env.event, "action", summary(env.event), None,
-                          f"could not be re-derived ({type(exc).__name__}: {exc}); the log "
-                          "may be damaged: run verify")
+        else:
+            self.config = config or self.given
+            try:
+                self._rederive(group)
+            except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
+                # The planners trust the state they are given; on a damaged log (a record that
+                # decodes but names what was never there) they can fail. That is this decision
+                # not re-deriving: a finding, not a crash of the audit.
+                env = group.envelopes[0]
+                self._finding(env.seq, env.event, "action", summary(env.event), None,
+                              f"could not be re-derived ({type(exc).__name__}: {exc}); the "
+                              "log may be damaged: run verify")
+        self.carry(group)
+
+    def carry(self, group: Group) -> None:
+        """Fold ``group`` and take from it what the audit of the groups after it reads: what a
+        plasticity group follows, the sweep version last recorded, whether boxes are decided,
+        the memories folded hollow. All of it comes from the recorded events alone, never from
+        a re-derivation, so that an auditor that folded a range without auditing it (a worker
+        starting at a range of its own: :func:`audit`) goes on as one that audited it."""
+        if group.kind != "plasticity":  # what a plasticity group follows stays the trigger
+            self.trigger = (group.kind, [env.event for env in group.envelopes])
+        if group.kind == "maintenance":
+            self.last_sweep = _last_sweep(group.envelopes, self.last_sweep)
         self.fold(group.envelopes)
+        self.next_seq = group.envelopes[-1].seq + 1
 
     def _rederive(self, group: Group) -> None:
         match group.kind:
@@ -211,7 +233,10 @@ class _Auditor:
         return self.configs[at - 1][1] if at else self.given
 
     def fold(self, envelopes: Sequence[Envelope]) -> None:
-        if not envelopes or envelopes[0].seq <= self.views.seq:
+        """Fold the envelopes not folded yet (a consolidation folds its first plan's events
+        before it re-derives the next; :meth:`carry` then folds the rest of the group)."""
+        envelopes = [env for env in envelopes if env.seq > self.views.seq]
+        if not envelopes:
             return
         self.views.apply_all(envelopes)
         for env in envelopes:
@@ -387,18 +412,18 @@ class _Auditor:
             self.unverifiable["maintenance without its now"] += len(envelopes)
             return
         remaining = list(envelopes)
+        last = self.last_sweep  # (carry() takes this group's from its events once it is done)
         while remaining:
             first = remaining[0]
             policies = recorded_policies([env.event for env in remaining])
             if policies.sweep is not None:
-                self.last_sweep = policies.sweep
+                last = policies.sweep
                 sweeps = [policies.sweep]
             else:
                 # The sweep decided nothing, so no event names its version: the one the log last
                 # recorded, else any this code implements (newest first) that also decides
                 # nothing here (a sweep-3 log's working memories stayed where they were).
-                sweeps = [self.last_sweep] + [v for v in SWEEPS_NEWEST_FIRST
-                                              if v != self.last_sweep]
+                sweeps = [last] + [v for v in SWEEPS_NEWEST_FIRST if v != last]
             first_try: tuple[list[AuditFinding], list[Any], Lookups] | None = None
             for sweep in sweeps:
                 tracker = self._lookups()
