@@ -171,9 +171,9 @@ def audit(log: EventLog, *, config: Config, embedder: Embedder, until: int | Non
 SPREAD_FROM = 5_000
 # Ranges per worker: the last to finish leaves the others idle for at most about one of them.
 RANGES_PER_WORKER = 4
-# Records a worker reads at a time: few enough that each read looks content up by key (a read
-# from a range to the head would scan the whole content table, once per range).
-_WINDOW = 4096
+# Records a worker reads at a time past its range, for a group that runs on beyond it: about
+# a batch of 200 memories' events and what follows them.
+_WINDOW = 256
 # How often the parent passes the workers' progress on, in seconds (output, not a decision).
 _PROGRESS_EVERY = 0.2
 
@@ -318,7 +318,7 @@ def _audit_range(start: int, end: int, stop: int) -> RangeAudit:
     queue = _WORKER.queue
     every = max(1, (end - start) // 16)
     unsent = 0
-    for group in groups(_windows(_WORKER.log, auditor.next_seq, _WORKER.head)):
+    for group in groups(_windows(_WORKER.log, auditor.next_seq, end, _WORKER.head)):
         if group.first_seq >= end or group.first_seq > stop:
             break
         if group.first_seq < start:
@@ -334,8 +334,14 @@ def _audit_range(start: int, end: int, stop: int) -> RangeAudit:
     return auditor.take()
 
 
-def _windows(log: EventLog, start: int, head: int) -> Iterator[Envelope]:
-    """The envelopes from ``start`` to ``head``, read ``_WINDOW`` records at a time."""
+def _windows(log: EventLog, start: int, end: int, head: int) -> Iterator[Envelope]:
+    """The envelopes from ``start`` on: up to ``end`` in one read, then, for the group that
+    runs past it, ``_WINDOW`` records at a time up to ``head``. (Reading on to the head at
+    once would decode a chunk of records past each range, and look up the content of the
+    whole rest of the log.)"""
+    stop = min(end - 1, head)
+    yield from log.envelopes(start, stop)
+    start = stop + 1
     while start <= head:
         yield from log.envelopes(start, min(start + _WINDOW - 1, head))
         start += _WINDOW
