@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import importlib
 import shutil
+import tempfile
 from collections.abc import Iterator
 from datetime import timedelta
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import eventmem
 from eventmem import (
@@ -44,6 +48,7 @@ from eventmem.policies.tiers import TierParams
 from eventmem.text.embedders import HashingEmbedder
 from eventmem.text.normalize import content_hash
 from replay.audit import AuditReport
+from tests.properties import test_audit_programs as programs
 from tests.replay.test_audit import CONFIG, DAY, T0, build, events_of, rewrite
 from tests.strategies import HIKES
 
@@ -88,25 +93,45 @@ def test_a_range_starting_at_every_group_gives_the_single_process_report(
         same(one, many)
 
 
+def in_ranges(mem: eventmem.Engine, config: Any, splits: list[int],
+              monkeypatch: pytest.MonkeyPatch) -> AuditReport:
+    """The workers' own code run here, in one process: a fresh worker for each range between
+    ``splits`` (the first folds nothing, each later one folds the log up to its range), and
+    their parts merged as the parent merges them."""
+    head, parts = mem.seq, []
+    bounds = [1, *splits, head + 1]
+    for start, end in pairwise(bounds):
+        # A fresh worker (with this process's log: LMDB opens a store once a process; a real
+        # worker opens its own).
+        monkeypatch.setattr(audit_module, "_LEFT", None)
+        monkeypatch.setattr(audit_module, "_WORKER", audit_module._Worker(
+            mem.store, config, mem._embedder, audit_module.TOLERANCE, head, None))
+        parts.append(audit_module._audit_range(start, end, head))
+    return audit_module._merged(parts, head, audit_module.TOLERANCE)
+
+
 def test_a_worker_starting_at_any_seq_goes_on_as_one_that_audited_what_came_before(
         original: Path, purged: Path, monkeypatch: pytest.MonkeyPatch):
-    """The workers' own code, run here in one process so that every split is taken (which
-    worker gets which range is up to the processes' timing): a fresh worker audits the log up
-    to a seq, another fresh one folds it and audits the rest; together they report what one
-    process does."""
+    """Every split is taken here (with processes, which worker gets which range is up to
+    their timing): a worker audits the log up to a seq, another folds it and audits the rest;
+    together they report what one process does."""
     for path in (original, purged):
         with eventmem.open(path, readonly=True, config=CONFIG) as mem:
-            one, head = mem.audit(workers=1), mem.seq
-            for split in range(2, head + 1):
-                parts = []
-                for start, end in ((1, split), (split, head + 1)):
-                    # A fresh worker (with this process's log: LMDB opens a store once a
-                    # process; a real worker opens its own).
-                    monkeypatch.setattr(audit_module, "_LEFT", None)
-                    monkeypatch.setattr(audit_module, "_WORKER", audit_module._Worker(
-                        mem.store, CONFIG, mem._embedder, one.tolerance, head, None))
-                    parts.append(audit_module._audit_range(start, end, head))
-                same(one, audit_module._merged(parts, head, one.tolerance))
+            one = mem.audit(workers=1)
+            for split in range(2, mem.seq + 1):
+                same(one, in_ranges(mem, CONFIG, [split], monkeypatch))
+
+
+@pytest.mark.slow  # random programs, each audited three times
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(program=programs.steps, cuts=st.lists(st.floats(0, 1), min_size=1, max_size=3))
+def test_whatever_the_engine_wrote_ranges_audit_as_one_process(
+        program: list[Any], cuts: list[float], monkeypatch: pytest.MonkeyPatch):
+    with tempfile.TemporaryDirectory() as tmp:
+        for mem in programs.run_program(Path(tmp) / "s", program):
+            splits = sorted({1 + int(cut * mem.seq) for cut in cuts} - {1, mem.seq + 1})
+            same(mem.audit(workers=1), in_ranges(mem, programs.CONFIG, splits, monkeypatch))
 
 
 def test_any_number_of_workers_and_ranges_and_a_prefix(original: Path):
@@ -274,7 +299,7 @@ def test_the_recorded_answers_of_judges_are_replayed_in_every_range(
 class Unshipped(HashingEmbedder):
     """The default embedder, but not said to be deterministic: it stays in the parent."""
 
-    deterministic = False  # type: ignore[assignment]
+    deterministic = False
 
 
 def test_an_embedder_that_may_not_travel_audits_in_one_process(
