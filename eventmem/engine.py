@@ -999,15 +999,20 @@ class Engine(Reader):
         return report
 
     @serialized
-    def audit(self, *, until: int | None = None, tolerance: float = TOLERANCE) -> AuditReport:
+    def audit(self, *, until: int | None = None, tolerance: float = TOLERANCE,
+              workers: int | None = None) -> AuditReport:
         """Re-derive every recorded decision (write gate, resolutions, consolidations, the
         stabilities of accesses, feedback) on the state as it was, and report each one that
         comes out differently: another action, or a score off by more than ``tolerance``.
-        Read-only: appends nothing. See :mod:`replay.audit`."""
+        Read-only: appends nothing. See :mod:`replay.audit`.
+
+        ``workers``: processes that share the log's ranges (0: every core; None: every core
+        for a log of ``replay.audit.SPREAD_FROM`` events or more, else one). The report is the
+        same whatever the number."""
         self._ensure_current()
         report = audit(self._log, config=self.config, embedder=self._embedder,
                        until=checks.optional_seq(until, "until"),
-                       tolerance=checks.tolerance(tolerance))
+                       tolerance=checks.tolerance(tolerance), workers=workers)
         self._ops.info("audit", ok=report.ok, findings=len(report.findings),
                        checked=report.decisions_checked, unverifiable=report.unverifiable)
         return report

@@ -314,7 +314,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"--until takes a seq, got {args.until!r}")
     with _open(args, readonly=True) as mem:
         until = None if args.until is None else _seq_upto(args.until, mem.head().seq)
-        report = mem.audit(until=until)
+        report = mem.audit(until=until, workers=args.workers)
     _emit(args, report, render_audit(report))
     return 0 if report.ok else 1
 
@@ -837,6 +837,10 @@ def build_parser(*, json_errors: bool = False) -> argparse.ArgumentParser:
     p = add("audit", cmd_audit, "re-derive every recorded decision and report those that "
             "come out differently")
     p.add_argument("--until", help="audit the decisions up to this seq (default: the head)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="processes that re-derive the decisions, each a range of the log (0: "
+                        "every core; default: every core for a log of 5,000 events or more, "
+                        "else one); the report is the same whatever N")
     add("stats", cmd_stats, "counts and sizes")
     p = add("serve", cmd_serve, "serve the store to many agents: a JSON HTTP API "
             "(/openapi.json) and MCP (/mcp); with no token file it runs open, loopback only "

@@ -18,7 +18,8 @@ For each size N:
    (page size x (branch + leaf + overflow pages)), the free pages and each snapshot kept, as
    built and after ``compact()``; the open from the snapshot in fresh processes (median of 3),
    with the resident memory it added; the rebuild (``replay()``) beside its own reader's floor
-   and the bare msgspec+LMDB read of the log; ``verify()``; ``audit()``; single durable
+   and the bare msgspec+LMDB read of the log; ``verify()``; ``audit()`` at 1, 2 and all
+   cores (the target judges all cores, the default for a large log); single durable
    ``remember`` calls; ``remember_many`` (full gate, sync on) in processes pinned to 1, 2 and
    all cores, beside the bare msgspec+LMDB append of the same records (+blob+vector); last, a
    full ``consolidate()`` (the default Config: the dream cycle on).
@@ -322,6 +323,39 @@ def _texts_bytes(texts: list[str]) -> float:
     return sum(len(t.encode()) for t in texts) / max(len(texts), 1)
 
 
+def measure_audit(mem: eventmem.Engine, rebuild_s: float,
+                  log: Callable[[str], None]) -> dict[str, Any]:
+    """``audit()`` at 1, 2 and all cores (``core_counts``), each beside the rebuild; the figure
+    the target judges is the one at every core (the default for a large log). The reports must
+    be the same whatever the number of workers (``same_report``)."""
+    by_workers: dict[str, dict[str, Any]] = {}
+    reports = []
+    for workers in core_counts():
+        log(f"  audit, {workers} worker(s) ...")
+        gc.collect()
+        start = time.perf_counter()
+        cpu = _cpu_seconds()
+        report = mem.audit(workers=workers)
+        seconds = time.perf_counter() - start
+        by_workers[str(workers)] = {"seconds": seconds, "cpu_seconds": _cpu_seconds() - cpu,
+                                    "of_rebuild": seconds / rebuild_s}
+        reports.append(report)
+    everywhere = by_workers[str(core_counts()[-1])]
+    return {"seconds": everywhere["seconds"], "of_rebuild": everywhere["of_rebuild"],
+            "workers": core_counts()[-1], "ok": reports[-1].ok,
+            "decisions_checked": reports[-1].decisions_checked,
+            "same_report": all(r == reports[0] for r in reports), "by_workers": by_workers}
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended (the audit's workers)."""
+    import resource
+
+    own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                          resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def measure_store(source: Path, built: dict[str, Any], work: Path, *, n: int, text_bytes: float,
                   calls: int, ingest: int, seed: int,
                   log: Callable[[str], None]) -> dict[str, Any]:
@@ -372,13 +406,7 @@ def measure_store(source: Path, built: dict[str, Any], work: Path, *, n: int, te
         start = time.perf_counter()
         verified = mem.verify()
         out["verify"] = {"seconds": time.perf_counter() - start, "ok": verified.ok}
-        log("  audit ...")
-        start = time.perf_counter()
-        audited = mem.audit()
-        audit_s = time.perf_counter() - start
-        out["audit"] = {"seconds": audit_s, "ok": audited.ok,
-                        "decisions_checked": audited.decisions_checked,
-                        "of_rebuild": audit_s / rebuild_s}
+        out["audit"] = measure_audit(mem, rebuild_s, log)
         log(f"  {calls} single durable remember calls ...")
         fresh = logbench.generate_texts(calls + ingest * 4, seed + 1000)
         latencies = []
@@ -594,7 +622,10 @@ def report(result: dict[str, Any]) -> str:
         figures += [
             ("consolidate (dream cycle on)", e["consolidate"]["seconds"], "s"),
             ("verify", f"{e['verify']['seconds']:.1f} (ok={e['verify']['ok']})", "s"),
-            ("audit", f"{e['audit']['seconds']:.1f} (ok={e['audit']['ok']})", "s"),
+            *((f"audit, {w} worker(s) (x rebuild; CPU s)",
+               f"{a['seconds']:.1f} ({a['of_rebuild']:.1f}x; {a['cpu_seconds']:.1f}) "
+               f"(ok={e['audit']['ok']}, same={e['audit']['same_report']})", "s")
+              for w, a in e["audit"].get("by_workers", {}).items()),
             ("rebuild (replay, median)", rb["events_per_s"], "events/s"),
             ("  floor: the rebuild's reader", rb["reader_floor"]["events_per_s"], "events/s"),
             ("  floor: bare msgspec+LMDB read", e["bare_read"]["events_per_s"], "events/s"),
