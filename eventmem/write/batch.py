@@ -448,6 +448,9 @@ class Batch:
         # inferred_names, name and reader edition.
         self.found: dict[tuple[str, str, bool, int], dict[str, Stated]] = {}
         self.users: dict[tuple[str, bool, str, int], bool] = {}
+        # The texts a search found, where the texts are read first (whose a name is), by the
+        # same keys as ``found``.
+        self.texts_found: dict[tuple[str, str, bool, int], dict[str, str]] = {}
         # The batch's memories by namespace, in order, and those of them stating facts (read
         # when gate-7 first asks, up to the count read).
         self.created_in: dict[str, list[str]] = {}
@@ -992,11 +995,15 @@ class Batch:
         record = self.views.state.memories[old]
         if record.kind == "plan":
             self.found.clear()
+            self.texts_found.clear()
         else:
             for key in [key for key, found in self.found.items() if old in found]:
                 del self.found[key]
+            for key in [key for key, texts in self.texts_found.items() if old in texts]:
+                del self.texts_found[key]
+        # Whose a name is holds while the search for the name it read holds.
         self.users = {key: known for key, known in self.users.items()
-                      if (key[0], key[2], False, key[3]) in self.found}
+                      if (key[0], key[2], False, key[3]) in self.texts_found}
         self.readers.clear()  # they remember names: readers are made again, cheaply
 
     def created_stating(self, ns: str, edition: int) -> dict[str, Stated]:
@@ -1268,9 +1275,18 @@ class BatchFacts(NamespaceFacts):
             found = self.batch.found[key] = super().stating(words, dated=dated)
         return dict(found)
 
+    def searched(self, words: str, *, dated: bool = False) -> dict[str, str]:
+        """As :meth:`NamespaceFacts.searched`, kept in ``Batch.texts_found`` (not to be
+        changed by the caller)."""
+        key = (self.namespace, words, dated, self.edition)
+        found = self.batch.texts_found.get(key)
+        if found is None:
+            found = self.batch.texts_found[key] = super().searched(words, dated=dated)
+        return found
+
     def is_user(self, name: str) -> bool:
         """As :meth:`NamespaceFacts.is_user`: it reads the search for ``name`` (kept in
-        ``Batch.found`` while the answer holds)."""
+        ``Batch.texts_found`` while the answer holds)."""
         key = (self.namespace, self.inferred_names, name, self.edition)
         known = self.batch.users.get(key)
         if known is None:
