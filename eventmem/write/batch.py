@@ -1326,7 +1326,7 @@ def _read_latest(batch: Batch, item: Item, inferred_names: bool
             if mid not in batch.retired and (dated or batch.created[mid].kind != "plan"):
                 found[mid] = said
         newest = _newest_stating(batch, fact, stated_all, found,
-                                 reader.owners(fact.owner, found))
+                                 _owners(reader, fact, stated_all, found))
         if newest is not None:
             out.append((fact, (newest, found[newest][0])))
     return out
@@ -1382,7 +1382,8 @@ def _rescheduled(batch: Batch, item: Item,
     out = []
     for fact in moved:
         found = search.stating(_searched(fact, item), dated=True)
-        newest = _newest_stating(batch, fact, stated_all, found, whose.owners(fact.owner, found))
+        newest = _newest_stating(batch, fact, stated_all, found,
+                                 _owners(whose, fact, stated_all, found))
         if newest is not None:
             out.append((fact, (newest, found[newest][0])))
     return out
@@ -1452,6 +1453,23 @@ def _newest_stating(batch: Batch, fact: facts.Fact, stated_all: Sequence[facts.F
         return None
     return max(same, key=lambda mid: (batch.valid_from_and_immutable(mid)[0],
                                       _created_seq(batch, mid), mid))
+
+
+def _owners(reader: NamespaceFacts, fact: facts.Fact, stated_all: Sequence[facts.Fact],
+            found: Mapping[str, Stated]) -> frozenset[str]:
+    """``reader.owners(fact.owner, found)`` as far as :func:`_newest_stating` can tell it: the
+    user's names asked about (each a search of its own) are only those a memory it may pick
+    states ``fact``'s attribute of. A name only ``found``'s other facts name, or only memories
+    stating more than the new text does, could make no memory the newest, whoever it is."""
+    if fact.owner != facts.USER:
+        return reader.owners(fact.owner, found)
+    says = {(f.attribute, f.qualifier) for f in stated_all}
+    kind = (fact.attribute, fact.qualifier)
+    candidates = {mid: (text, tuple(g for g in other if (g.attribute, g.qualifier) == kind))
+                  for mid, (text, other) in found.items()
+                  if {(g.attribute, g.qualifier) for g in other if g.owner != facts.OTHER}
+                  <= says}
+    return reader.owners(facts.USER, candidates)
 
 
 def _created_seq(batch: Batch, memory_id: str) -> int:
