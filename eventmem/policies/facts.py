@@ -1509,9 +1509,18 @@ def declared_name(text: str, edition: int = EDITION) -> str | None:
 def introduces(text: str, name: str) -> bool:
     """Whether ``text`` names ``name`` (lower-cased) as someone other than the user: a relation
     ("my friend Dana", "User's sister Dana") or someone's relative ("Dana's mother" is not)."""
-    pattern = rf"\b(?:my|our|user's)\s+(?:[a-z]+\s+)?(?:{_words(' '.join(sorted(_RELATIVES)))})" \
-              rf"\s+{re.escape(name)}\b"
-    return re.search(pattern, _fold(text).lower()) is not None
+    return _introducing(name).search(_fold(text).lower()) is not None
+
+
+# A name's pattern for introduces(), compiled once: it is asked of every memory a search for the
+# name finds, and building the pattern (and finding it in re's cache) cost more than searching.
+@lru_cache(maxsize=1 << 12)
+def _introducing(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:my|our|user's)\s+(?:[a-z]+\s+)?(?:{_RELATIVE_WORDS})"
+                      rf"\s+{re.escape(name)}\b")
+
+
+_RELATIVE_WORDS: Final = _words(" ".join(sorted(_RELATIVES)))
 
 
 # Attributes with one value at a time (per qualifier): a new value replaces the old one. The

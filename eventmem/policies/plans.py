@@ -261,8 +261,7 @@ def completes(plan_text: str, text: str, *, one_sentence: bool = False,
         done = {w for w in action.objects if _regular_past(w) and w.endswith("ed")}
         at = next((i for i, w in enumerate(words) if w in done), None)
     if at is None:
-        at = next((i for i, w in enumerate(words)
-                   if w in _GENERIC or " ".join(words[i:i + 2]) in _GENERIC), None)
+        at = _generic_at(lowered)
         rule = DONE_GENERIC
     if at is None:
         return None
@@ -285,6 +284,18 @@ def completes(plan_text: str, text: str, *, one_sentence: bool = False,
     if len(matched) < needed:
         return None
     return Completion(action.verb, matched, round(len(matched) / len(action.objects), 6), rule)
+
+
+# A report is compared with each plan its words may complete, and where it names none of their
+# verbs, where it says something generic ("finished", "took care of") was read word pair by word
+# pair for each of them: it depends on the report alone.
+@lru_cache(maxsize=1 << 12)
+def _generic_at(lowered: str) -> int | None:
+    """The position among the words of ``lowered`` (a lower-cased report) of the first
+    generic completion (:data:`_GENERIC`: a word, or the two words from there), or None."""
+    words = _words(lowered)
+    return next((i for i, w in enumerate(words)
+                 if w in _GENERIC or " ".join(words[i:i + 2]) in _GENERIC), None)
 
 
 # Verbs of having something done by someone else ("get the car serviced", "have the boiler

@@ -115,11 +115,7 @@ class NamespaceFacts:
         5pm, not 8am" replaced "My flight to Lyon takes off at 8am"), and the gate that
         replaced the memory judged the two to be the same fact."""
         found = ch.lexical(self.views, self.namespace, [(words, 1.0)])
-        memories = self.views.state.memories
-
-        def wanted(memory_id: str) -> bool:
-            return memories[memory_id].kind != "plan" or dated
-
+        wanted = self._wanted(dated)
         ids = [mid for mid, _ in ch.bm25(found, _DEPTH, self.allowed) if wanted(mid)]
         if self.recent:
             seen = set(ids)
@@ -131,6 +127,25 @@ class NamespaceFacts:
         if self.successors:
             self._add_successors(found, out, wanted)
         return out
+
+    def searched(self, words: str, *, dated: bool = False) -> dict[str, str]:
+        """The texts of the memories :meth:`stating` finds by its BM25 search for ``words``
+        (neither the newest nor the successors it may add), by memory in search order, without
+        their facts: what a question that needs only the texts reads."""
+        found = ch.lexical(self.views, self.namespace, [(words, 1.0)])
+        wanted = self._wanted(dated)
+        ids = [mid for mid, _ in ch.bm25(found, _DEPTH, self.allowed) if wanted(mid)]
+        return {mid: text for mid, text in zip(ids, self.read(ids), strict=True)
+                if text is not None}
+
+    def _wanted(self, dated: bool) -> Callable[[str], bool]:
+        """Whether a memory a search finds is read: plans only for a ``dated`` attribute."""
+        memories = self.views.state.memories
+
+        def wanted(memory_id: str) -> bool:
+            return memories[memory_id].kind != "plan" or dated
+
+        return wanted
 
     def _newest(self, ids: Sequence[str], allowed: ch.Allowed | None = None) -> list[str]:
         """The ``recent`` newest memories of the namespace that may be returned (or that pass
@@ -333,6 +348,28 @@ class NamespaceFacts:
             said = self.said_of(name)
             return said.declared or (self.inferred_names and not said.introduced
                                      and said.subject >= _NAME_EVIDENCE)
+        if not (self.recent or self.successors):  # (stating() reads more than the search)
+            # The same answer as the loop below, reading less: the first memory (in search
+            # order) that declares the name or introduces it as someone else's decides; failing
+            # that, a count of memories stating facts of it, which needs their facts only until
+            # it reaches _NAME_EVIDENCE, and none without inferred names (the write path's
+            # gate-7). Reading those facts was most of the cost of whose a name is, asked of
+            # every name a fact is stated of.
+            texts = list(self.searched(name).values())
+            for text in texts:
+                if facts.declared_name(text, self.edition) == name:
+                    return True
+                if facts.introduces(text, name):
+                    return False
+            if not self.inferred_names:
+                return False
+            counted = 0
+            for text in texts:
+                if any(f.owner == name for f in self.facts_of(text)):
+                    counted += 1
+                    if counted >= _NAME_EVIDENCE:
+                        return True
+            return False
         subject = 0
         for text, stated in self.stating(name).values():
             if facts.declared_name(text, self.edition) == name:

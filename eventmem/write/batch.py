@@ -448,6 +448,9 @@ class Batch:
         # inferred_names, name and reader edition.
         self.found: dict[tuple[str, str, bool, int], dict[str, Stated]] = {}
         self.users: dict[tuple[str, bool, str, int], bool] = {}
+        # The texts a search found, where the texts are read first (whose a name is), by the
+        # same keys as ``found``.
+        self.texts_found: dict[tuple[str, str, bool, int], dict[str, str]] = {}
         # The batch's memories by namespace, in order, and those of them stating facts (read
         # when gate-7 first asks, up to the count read).
         self.created_in: dict[str, list[str]] = {}
@@ -1020,11 +1023,15 @@ class Batch:
         record = self.views.state.memories[old]
         if record.kind == "plan":
             self.found.clear()
+            self.texts_found.clear()
         else:
             for key in [key for key, found in self.found.items() if old in found]:
                 del self.found[key]
+            for key in [key for key, texts in self.texts_found.items() if old in texts]:
+                del self.texts_found[key]
+        # Whose a name is holds while the search for the name it read holds.
         self.users = {key: known for key, known in self.users.items()
-                      if (key[0], key[2], False, key[3]) in self.found}
+                      if (key[0], key[2], False, key[3]) in self.texts_found}
         self.readers.clear()  # they remember names: readers are made again, cheaply
 
     def created_stating(self, ns: str, edition: int) -> dict[str, Stated]:
@@ -1296,9 +1303,18 @@ class BatchFacts(NamespaceFacts):
             found = self.batch.found[key] = super().stating(words, dated=dated)
         return dict(found)
 
+    def searched(self, words: str, *, dated: bool = False) -> dict[str, str]:
+        """As :meth:`NamespaceFacts.searched`, kept in ``Batch.texts_found`` (not to be
+        changed by the caller)."""
+        key = (self.namespace, words, dated, self.edition)
+        found = self.batch.texts_found.get(key)
+        if found is None:
+            found = self.batch.texts_found[key] = super().searched(words, dated=dated)
+        return found
+
     def is_user(self, name: str) -> bool:
         """As :meth:`NamespaceFacts.is_user`: it reads the search for ``name`` (kept in
-        ``Batch.found`` while the answer holds)."""
+        ``Batch.texts_found`` while the answer holds)."""
         key = (self.namespace, self.inferred_names, name, self.edition)
         known = self.batch.users.get(key)
         if known is None:
@@ -1338,7 +1354,7 @@ def _read_latest(batch: Batch, item: Item, inferred_names: bool
             if mid not in batch.retired and (dated or batch.created[mid].kind != "plan"):
                 found[mid] = said
         newest = _newest_stating(batch, fact, stated_all, found,
-                                 reader.owners(fact.owner, found),
+                                 _owners(reader, fact, stated_all, found),
                                  None if item.gate_policy in gate.BEFORE_NAMES else item.text)
         if newest is not None:
             out.append((fact, (newest, found[newest][0])))
@@ -1395,7 +1411,8 @@ def _rescheduled(batch: Batch, item: Item,
     out = []
     for fact in moved:
         found = search.stating(_searched(fact, item), dated=True)
-        newest = _newest_stating(batch, fact, stated_all, found, whose.owners(fact.owner, found),
+        newest = _newest_stating(batch, fact, stated_all, found,
+                                 _owners(whose, fact, stated_all, found),
                                  None if item.gate_policy in gate.BEFORE_NAMES else item.text)
         if newest is not None:
             out.append((fact, (newest, found[newest][0])))
@@ -1478,6 +1495,21 @@ def _named_more(old_text: str, new_text: str | None) -> frozenset[str]:
     if new_text is None:
         return frozenset()
     return facts.inner_names(old_text) - facts.inner_names(new_text)
+
+
+def _owners(reader: NamespaceFacts, fact: facts.Fact, stated_all: Sequence[facts.Fact],
+            found: Mapping[str, Stated]) -> frozenset[str]:
+    """``reader.owners(fact.owner, found)`` as far as :func:`_newest_stating` can tell it: the
+    user's names asked about (each a search of its own) are only those a memory it may pick
+    states ``fact``'s attribute of. A name only ``found``'s other facts name, or only memories
+    stating more than the new text does, could make no memory the newest, whoever it is."""
+    if fact.owner != facts.USER:
+        return reader.owners(fact.owner, found)
+    kind = (fact.attribute, fact.qualifier)
+    candidates = {mid: (text, tuple(g for g in other if (g.attribute, g.qualifier) == kind))
+                  for mid, (text, other) in found.items()
+                  if not facts.says_more(other, stated_all)}
+    return reader.owners(facts.USER, candidates)
 
 
 def _created_seq(batch: Batch, memory_id: str) -> int:

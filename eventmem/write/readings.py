@@ -85,6 +85,9 @@ class Reading(NamedTuple):
     kind: tuple[str, str]  # classify.classify(text, classify.POLICY_VERSION)
     facts: tuple[facts.Fact, ...]  # facts.read(text, facts.EDITION) (names in any letters)
     claims: conflict.Claims  # conflict.claims(text)
+    # facts.values_of(text, facts.EDITION): gate-7 reads every item's value words, whatever it
+    # states (a set of a few words: sent back beside the rest for little)
+    values: frozenset[str]
 
 
 def read(text: str) -> Reading:
@@ -92,7 +95,7 @@ def read(text: str) -> Reading:
     worker process has nothing to remember them for)."""
     stated = facts.read(text, facts.EDITION)
     return Reading(classify.classify(text, classify.POLICY_VERSION, read_facts=lambda _: stated),
-                   stated, conflict.claims(text))
+                   stated, conflict.claims(text), facts.values_of(text, facts.EDITION))
 
 
 def seed(texts: Sequence[str], readings: Sequence[Reading]) -> None:
@@ -101,3 +104,4 @@ def seed(texts: Sequence[str], readings: Sequence[Reading]) -> None:
         classified.seed((text, classify.POLICY_VERSION), reading.kind)
         facts_of.seed((text, facts.EDITION), reading.facts)
         claims_of.seed((text,), reading.claims)
+        values_in.seed((text,), reading.values)

@@ -183,3 +183,56 @@ def test_gate_7_decides_the_same_with_and_without_what_the_batch_keeps(tmp_path,
     monkeypatch.setattr(batch_module.Batch, "facts_reader", fresh_reader)
     assert write(tmp_path / "fresh") == kept
     assert "superseded" in kept[1]
+
+
+def test_gate_7_decides_the_same_reading_every_fact_of_every_name(tmp_path, monkeypatch):
+    # Whose a name is reads the texts a search finds and their facts only as far as the count
+    # needs (recall.facts.NamespaceFacts._shows_user), and is asked only of names a memory the
+    # gate could pick states the attribute of (batch._owners): the log must be the one that
+    # reading every fact of every memory, for every name found, writes. Names declared
+    # ("I'm Dana"), introduced ("my friend Theo"), and only talked about (Priya, three facts:
+    # inferred the user's where a restatement asks; Zoe, one: not), with values changed and
+    # said again.
+    from eventmem.recall import facts as recall_facts
+    from eventmem.write import batch as batch_module
+
+    stored = ["I live in Lima.", "I'm Dana.", "Dana works at Initech.", "Dana is a nurse.",
+              "My friend Theo lives in Oslo.", "Theo works at Acme.", "Theo is a chef.",
+              "Dana works at Initech. Theo lives in Oslo.", "Priya works at Umbrella.",
+              "Priya is a pilot.", "Priya has a cat named Miso.", "Priya moved to Quito.",
+              "I work at Globex.", "I eat vegan.", "Zoe went keto.", *generate_texts(40, seed=5)]
+    batch = ["I live in Lima.", "I moved to Denver and work at Hooli now", "Dana moved to Paris",
+             "Theo moved to Bergen", "Priya lives in Lima.", "I live in Lima.",
+             "Dana joined Northwind", "Theo is a baker now", "Priya is a surgeon now",
+             "I eat vegan.", *generate_texts(30, seed=6)]
+
+    def write(path):
+        clock = eventmem.ManualClock(start=datetime(2025, 1, 1, tzinfo=UTC))
+        with eventmem.open(path, clock=clock) as mem:
+            for text in stored:
+                mem.remember(text, namespace="n")
+                clock.advance(timedelta(hours=6))
+            actions = [r.action for r in mem.remember_many(batch, namespace="n")]
+            return mem.head(), actions
+
+    read_less = write(tmp_path / "less")
+
+    def every_fact(self, name):  # the loop as it was: every found memory's facts read
+        if self.names_from_all:
+            said = self.said_of(name)
+            return said.declared or (self.inferred_names and not said.introduced
+                                     and said.subject >= recall_facts._NAME_EVIDENCE)
+        subject = 0
+        for text, stated in self.stating(name).values():
+            if facts.declared_name(text, self.edition) == name:
+                return True
+            if facts.introduces(text, name):
+                return False
+            subject += any(f.owner == name for f in stated)
+        return self.inferred_names and subject >= recall_facts._NAME_EVIDENCE
+
+    monkeypatch.setattr(recall_facts.NamespaceFacts, "_shows_user", every_fact)
+    monkeypatch.setattr(batch_module, "_owners",
+                        lambda reader, fact, stated_all, found: reader.owners(fact.owner, found))
+    assert write(tmp_path / "every") == read_less
+    assert {"superseded", "created"} <= set(read_less[1])

@@ -34,7 +34,8 @@ def test_a_reading_made_for_another_process_is_the_remembered_one() -> None:
     for text in TEXTS:
         made = readings.read(text)
         assert made == readings.Reading(readings.classified(text, classify.POLICY_VERSION),
-                                        readings.facts_of(text), readings.claims_of(text))
+                                        readings.facts_of(text), readings.claims_of(text),
+                                        readings.values_in(text))
 
 
 def test_classify_reads_facts_through_the_reader_it_is_given() -> None:
