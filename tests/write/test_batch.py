@@ -146,6 +146,19 @@ def test_ranking_every_candidate_gives_the_same_log(monkeypatch):
     assert cut == full
 
 
+def _stored_then_batch(path: Path, stored: list[str], batch: list[str], step: timedelta
+                       ) -> tuple[Any, list[str]]:
+    """The head of a store told ``stored`` one by one, ``step`` apart, then ``batch`` in one
+    call, and the batch's actions: what two ways of deciding must write alike."""
+    clock = eventmem.ManualClock(start=datetime(2025, 1, 1, tzinfo=UTC))
+    with eventmem.open(path, clock=clock) as mem:
+        for text in stored:
+            mem.remember(text, namespace="n")
+            clock.advance(step)
+        actions = [r.action for r in mem.remember_many(batch, namespace="n")]
+        return mem.head(), actions
+
+
 def test_gate_7_decides_the_same_with_and_without_what_the_batch_keeps(tmp_path, monkeypatch):
     # A batch keeps gate-7's searches and whose a name is from item to item, dropping what a
     # retirement changes (batch.BatchFacts): the log must be the one a fresh read per item
@@ -162,13 +175,7 @@ def test_gate_7_decides_the_same_with_and_without_what_the_batch_keeps(tmp_path,
              "Theo moved to Bergen", "I live in Boston.", "I moved to Austin"]
 
     def write(path):
-        clock = eventmem.ManualClock(start=datetime(2025, 1, 1, tzinfo=UTC))
-        with eventmem.open(path, clock=clock) as mem:
-            for text in stored:
-                mem.remember(text, namespace="n")
-                clock.advance(timedelta(days=1))
-            actions = [r.action for r in mem.remember_many(batch, namespace="n")]
-            return mem.head(), actions
+        return _stored_then_batch(path, stored, batch, timedelta(days=1))
 
     kept = write(tmp_path / "kept")
 
@@ -207,13 +214,7 @@ def test_gate_7_decides_the_same_reading_every_fact_of_every_name(tmp_path, monk
              "I eat vegan.", *generate_texts(30, seed=6)]
 
     def write(path):
-        clock = eventmem.ManualClock(start=datetime(2025, 1, 1, tzinfo=UTC))
-        with eventmem.open(path, clock=clock) as mem:
-            for text in stored:
-                mem.remember(text, namespace="n")
-                clock.advance(timedelta(hours=6))
-            actions = [r.action for r in mem.remember_many(batch, namespace="n")]
-            return mem.head(), actions
+        return _stored_then_batch(path, stored, batch, timedelta(hours=6))
 
     read_less = write(tmp_path / "less")
 
