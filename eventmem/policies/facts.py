@@ -1408,6 +1408,8 @@ def question_owner(question: str) -> str | None:
         return USER
     for match in re.finditer(rf"\b({NAME})\b", question):
         word = match.group(1).lower()
+        if _PLACE_BEFORE.search(question, 0, match.start()):
+            continue  # a place, not whose ("the flight to Rome", "the Tashkent flight")
         if match.start() > 0 and word not in CALENDAR and word not in ("i", "user"):
             return word  # capitalised within the sentence: a name, even "Will" or "Hope"
         if word not in _NOT_NAMES and word not in _QUESTION_STOP \
@@ -1417,6 +1419,13 @@ def question_owner(question: str) -> str | None:
     # No one named: an agent asks its memory about its user ("Which day is physio?", "Tea or
     # coffee?").
     return USER
+
+
+# What comes before a place rather than a person in a question: a journey's "to" or "from", or
+# "the" ("When does the flight to Rome leave?", "the Tashkent flight"; but "What happened to
+# Caroline?" asks about Caroline).
+_PLACE_BEFORE: Final = lazy_re(r"\b(?:(?:flight|train|bus|ferry|coach|trip|journey|ride|plane"
+                               r"|boat|drive|move)s? (?:to|from)|the)\s+$", re.IGNORECASE)
 
 
 def _states(attribute: str, pattern: re.Pattern[str], lowered: str, edition: int) -> bool:

@@ -1052,6 +1052,18 @@ def test_a_name_inside_a_sentence_is_one_said_of_what_adds_up() -> None:
     assert facts.says_more(cats, count, frozenset({"pansit", "ube"}))  # their names (gate-19)
 
 
+@pytest.mark.parametrize(("question", "owner"), [
+    ("When does the flight to Rome leave?", USER),
+    ("What was the original time of the Tashkent flight?", USER),
+    ("What time is the train to York?", USER),
+    ("When is Dana flying to Rome?", "dana"),  # whose comes before where
+    ("What does Dana do at Acme?", "dana"),
+    ("What happened to Caroline last week?", "caroline"),  # "to" a person, no journey
+])
+def test_a_place_in_a_question_is_not_whose_it_asks(question, owner) -> None:
+    assert facts.question_owner(question) == owner
+
+
 def test_a_preference_names_the_alternatives_of_a_question_in_their_words() -> None:
     asked = facts.read_question("Early check-ins or late check-outs: which do I like more?")
     assert asked is not None and asked.options == {"early", "late", "check", "ins", "outs"}
