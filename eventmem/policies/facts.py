@@ -1059,10 +1059,10 @@ _APPOINTMENT_WORDS: Final = {w: ("physio" if w.startswith("physio") else
 _SAME_APPOINTMENT_7: Final = {"barber": "haircut", "hairdresser": "haircut"}
 # Edition 8: ... or by its field ("the dental surgery", "the dermatology clinic"), and an eye test
 # is the optician's.
-_SAME_APPOINTMENT_8: Final = {**_SAME_APPOINTMENT_7, "dental": "dentist",
-                              "dermatology": "dermatologist", "optometrist": "optician",
-                              "eye": "optician", "therapy": "therapist"}
-_APPOINTMENT_WORDS_8: Final = {**_APPOINTMENT_WORDS, "dental": "dental"}
+_SAME_APPOINTMENT_8: Final = {**_SAME_APPOINTMENT_7, "dermatology": "dermatologist",
+                              "optometrist": "optician", "eye": "optician",
+                              "therapy": "therapist"}
+_APPOINTMENT_WORDS_8: Final = {**_APPOINTMENT_WORDS, "dental": "dentist"}
 
 
 def singular(word: str, edition: int = EDITION) -> str:
