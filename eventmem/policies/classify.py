@@ -43,7 +43,7 @@ from eventmem.policies.literals import Prefilter
 from eventmem.text.lazyre import lazy_re
 
 __all__ = ["CLASSIFY_1", "CLASSIFY_2", "CLASSIFY_3", "CLASSIFY_4", "CLASSIFY_5", "CLASSIFY_6",
-           "CLASSIFY_7", "CLASSIFY_8", "CLASSIFY_9",
+           "CLASSIFY_7", "CLASSIFY_8", "CLASSIFY_9", "CLASSIFY_10",
            "FACT_RULES",
            "KIND_ORDER",
            "POLICIES",
@@ -75,9 +75,13 @@ CLASSIFY_8: Final = "classify-8"
 CLASSIFY_9: Final = "classify-9"
 # classify-10: attributes read with the fact reader's eighth edition, so "Bosch onboarded me
 # this week" or "Tariq celebrated turning fifteen" is a lasting fact.
-POLICY_VERSION: Final = "classify-10"
+CLASSIFY_10: Final = "classify-10"
+# classify-11: attributes read with the fact reader's ninth edition, so "Dangote bumped me up to
+# finance manager" or "We moved south to Bodo" is a lasting fact.
+POLICY_VERSION: Final = "classify-11"
 POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, CLASSIFY_3, CLASSIFY_4, CLASSIFY_5,
-                             CLASSIFY_6, CLASSIFY_7, CLASSIFY_8, CLASSIFY_9, POLICY_VERSION})
+                             CLASSIFY_6, CLASSIFY_7, CLASSIFY_8, CLASSIFY_9, CLASSIFY_10,
+                             POLICY_VERSION})
 
 
 def reader_edition(policy: str) -> int:
@@ -94,7 +98,9 @@ def reader_edition(policy: str) -> int:
         return facts.EDITION_5
     if policy == CLASSIFY_8:
         return facts.EDITION_6
-    return facts.EDITION_7 if policy == CLASSIFY_9 else facts.EDITION
+    if policy == CLASSIFY_9:
+        return facts.EDITION_7
+    return facts.EDITION_8 if policy == CLASSIFY_10 else facts.EDITION
 
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})

@@ -25,7 +25,7 @@ several values at once (counts of different things, relatives, appointments of d
 their facts carry a *qualifier*, the thing counted, the relative, the kind of appointment, which a
 question's qualifier must match.
 
-Six editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
+Nine editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
 read, and the audit re-derives their decisions with it; the second (gate-12, classify-4) also
 reads a statement behind a correction marker ("Sorry, I misspoke, I work at X"), a he/she
 sentence as about the person the sentence before it names ("Caught up with Dana. She moved to
@@ -78,7 +78,16 @@ age by a birthday celebrated ("Tariq celebrated turning fifteen"), in tens ("For
 this morning", "Thirty today!"), a departure "shifted" to an hour, and an appointment by the
 day one is booked in for or going in on ("I'm booked in for the 19th", "I'm going in Monday
 instead") and by its field ("the dental surgery" is the dentist, "the dermatology clinic" the
-dermatologist, the eye test the optician's: see :data:`_PHRASINGS_8`).
+dermatologist, the eye test the optician's: see :data:`_PHRASINGS_8`). The ninth (gate-20,
+classify-11 and recall) also reads a promotion by being bumped, moved up or appointed to a job
+("Dangote bumped me up to finance manager"), a job by what one now teaches or the first pay
+from an employer, a car one gets around in, a departure by the one one is on ("so I'm on the
+7:48 instead"), a home unpacked in or moved to in a direction ("We moved south to Bodø"), a
+count noted after "now" or given again ("so it's four"), and a test, scan or treatment booked
+on a day as an appointment of its kind ("the blood test"); and it reads no value held once as
+held now ("from when I lived in Kampala", "I used to work at Initech"), no count after a
+preposition ("got down on one knee") and no month one was born in as a home town (see
+:data:`_PHRASINGS_9`, :data:`_FALSE_FRIENDS_9`).
 
 Pure and deterministic: regexes over the text, no model.
 """
@@ -102,9 +111,9 @@ FACTS_VERSION: Final = "facts-1"
 # each attribute in the other words English says it in (:data:`_PHRASINGS`), and names in any
 # letters, vocabularies without accents and pets by "named" (see :class:`_Names`, :func:`_plain`,
 # :data:`_KEPT_NAMED`); edition 3 (gate-13) notice given (:data:`_PHRASINGS_3`) and irregular
-# plurals; editions 4 (gate-14), 5 (gate-15), 6 (gate-16), 7 (gate-17) and 8 (gate-19, and
-# recall) what the module docs list. One number says how a gate reads, so there is no second
-# switch for names.
+# plurals; editions 4 (gate-14), 5 (gate-15), 6 (gate-16), 7 (gate-17), 8 (gate-19) and 9
+# (gate-20, and recall) what the module docs list. One number says how a gate reads, so there is
+# no second switch for names.
 EDITION_1: Final = 1
 EDITION_2: Final = 2
 EDITION_3: Final = 3
@@ -113,7 +122,8 @@ EDITION_5: Final = 5
 EDITION_6: Final = 6
 EDITION_7: Final = 7
 EDITION_8: Final = 8
-EDITION: Final = EDITION_8
+EDITION_9: Final = 9
+EDITION: Final = EDITION_9
 
 USER: Final = "user"
 OTHER: Final = "other"
@@ -586,9 +596,76 @@ _HIRED_ME_8: Final = lazy_re(
     re.IGNORECASE)
 
 
+# Edition 9: more ways of stating an attribute, each a family of English rather than one
+# sentence: a promotion by being bumped or moved up to a job ("Dangote bumped me up to finance
+# manager") or appointed to one, a job by what one now teaches or by the first pay from an
+# employer, a car one gets
+# around in, a departure by the one one is on ("so I'm on the 7:48 instead"), a home unpacked in
+# or moved to in a direction ("We moved south to Bodo": not "moved up to", a promotion), a count
+# noted after "now" ("User: now 3 kids") or given again ("so it's four"), and an appointment by
+# a test, scan or treatment booked on a day ("the blood test on Monday", "moved my braids to
+# Monday").
+_DAYS_9: Final = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+                  r"|\d{1,2}(?:st|nd|rd|th)?\b)")
+_TREATMENTS_9: Final = (
+    "blood test|blood tests|blood work|bloods|scan|mri|x-ray|xray|ultrasound|mammogram"
+    "|vaccination|jab|booster|smear test|manicure|pedicure|nails|braids|facial|waxing|tattoo"
+    "|hearing test")
+_PHRASINGS_9: Final = {name: lazy_re(pattern) for name, pattern in (
+    ("title", rf"\b(?:bumped|moved|stepped|bumping|moving|stepping) (?:me |us |him |her )?up to"
+              rf" (?:an? |the )?(?:[a-z-]+ ){{0,2}}(?:{_words(_JOBS)}|lead|head|partner)\b"
+              r"|\b(?:now|currently) (?:teach|teaches|teaching|lectures|lecturing)\b"
+              rf"|\bappointed (?:as )?(?:an? |the )?(?:[a-z-]+ ){{0,2}}(?:{_words(_JOBS)}|head"
+              r"|lead|partner|chair)\b"
+              r"|\bteach(?:es)? [a-z]+ at\b"),
+    ("employer", r"\b(?:first|my|our) (?:pay ?check|pay ?cheque|pay ?slip|salary|wages?|pay ?day)"
+                 r" (?:from|at|with)\b"),
+    ("car", r"\b(?:zipping|getting|cruising|tooling|pottering|driving|running|nipping)"
+            r" (?:around|about|round) in (?:a|an|my|our|the|this|that)\b"),
+    ("departure", r"\b(?:i'm|im|i am|we're|we are|i'll be|we'll be|put me|put us|booked me|"
+                  r"booked us) (?:now )?on the \d{1,2}(?:[:.]\d\d|\s*[ap]m)\b"),
+    ("residence", r"\bunpacked in\b"
+                  r"|\bmoved (?:north|south|east|west|back|down|out|over|away|across|inland)"
+                  rf"(?: again)? to (?!(?:an? |the )?(?:[a-z-]+ ){{0,2}}(?:{_words(_JOBS)})\b)"),
+    ("count", rf"\bnow (?:\d+|{_NUMBER_WORDS_7}) [a-z]+"
+              rf"|\b(?:so|which makes|that makes|making) (?:it's|it is|that's|thats|it) "
+              rf"(?:\d+|{_NUMBER_WORDS_7})\b"),
+    ("appointment", rf"\b(?:{_TREATMENTS_9})\b[^.;]*\b(?:on|moved|pushed|booked|scheduled|to|"
+                    rf"for) (?:the )?(?:next )?{_DAYS_9}"
+                    r"|\b(?:push|pushed|move|moved|book|booked|schedule|scheduled|rescheduled"
+                    rf"|shifted|bumped) (?:the |my |a |her |his )?(?:{_TREATMENTS_9})\b"),
+)}
+# Edition 9: what held once and holds no more is not what holds ("I really miss the stalls from
+# when I lived in Kampala", "I used to work at Initech"): the reader cuts a past frame out, up
+# to the end of its clause; a number after a preposition counts nothing ("got down on one knee",
+# "in two weeks"); and a month or a year one was born in is no home town.
+_PAST_FRAME_9: Final = (
+    r"\b(?:used to|(?:back )?when (?:i|we|he|she|they|the user) (?:still )?(?:lived|worked|was"
+    r" living|were living|was working|were working|drove|had|was with|were with))\b"
+    r".*?(?=\b(?:but|and|so|now|these days)\b|[.;,!?]|$)")
+_FALSE_FRIENDS_9: Final = {
+    **{name: lazy_re(_PAST_FRAME_9) for name in (
+        "residence", "employer", "title", "car", "phone", "diet", "relationship")},
+    "count": lazy_re(rf"\b(?:on|in|for|after|within|per|every) "
+                     rf"(?:\d+|{_NUMBER_WORDS_7})\b"),
+    "hometown": lazy_re(r"\bborn in (?:january|february|march|april|may|june|july|august"
+                        r"|september|october|november|december|\d{4}|the (?:spring|summer"
+                        r"|autumn|fall|winter|year|month)|(?:early|late|mid) \d{4})\b"),
+}
+# Edition 9: whoever bumps or promotes the speaker gives the speaker's job.
+_HIRED_ME_9: Final = lazy_re(
+    r"^[^.!?;]*\b(?:(?:hired|laid|fired|onboarded|recruited|promoted) me|let me go"
+    r"|(?:took|taken|brought) me on|brought me on ?board|(?:bumped|moved) me up"
+    r"|(?:beats?|trumps?|wins? over) [a-z ]{1,30}? for me"
+    r"|(?:won|win|wins|winning) me (?:back|over|round|around))\b",
+    re.IGNORECASE)
+
+
 def _hired_me(edition: int) -> re.Pattern[str]:
     """The openings that make a sentence the speaker's whoever its subject, in ``edition``
     (from the sixth: "Initech hired me")."""
+    if edition >= EDITION_9:
+        return _HIRED_ME_9
     if edition >= EDITION_8:
         return _HIRED_ME_8
     return _HIRED_ME_7 if edition >= EDITION_7 else _HIRED_ME_6
@@ -644,9 +721,10 @@ _FALSE_FRIENDS_4: Final = {name: lazy_re(pattern) for name, pattern in (
 _PHRASINGS_SINCE: Final = ((EDITION_2, _PHRASINGS), (EDITION_3, _PHRASINGS_3),
                            (EDITION_4, _PHRASINGS_4), (EDITION_5, _PHRASINGS_5),
                            (EDITION_6, _PHRASINGS_6), (EDITION_7, _PHRASINGS_7),
-                           (EDITION_8, _PHRASINGS_8))
+                           (EDITION_8, _PHRASINGS_8), (EDITION_9, _PHRASINGS_9))
 _FALSE_FRIENDS: Final = ((EDITION_3, _FALSE_FRIENDS_3), (EDITION_4, _FALSE_FRIENDS_4),
-                         (EDITION_5, _FALSE_FRIENDS_5), (EDITION_7, _FALSE_FRIENDS_7))
+                         (EDITION_5, _FALSE_FRIENDS_5), (EDITION_7, _FALSE_FRIENDS_7),
+                         (EDITION_9, _FALSE_FRIENDS_9))
 # Every vocabulary, phrasing and false friend a sentence is read with for the attributes.
 # Searched one after another they were most of a read's cost, though a sentence matches few:
 # one scan of it tells the few that may match (each needs one of a few strings) from the rest.
@@ -713,6 +791,10 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                         rf"|\b(?:when(?: is|'s| was)|(?:which|what) day is) "
                         rf"(?:(?:my|the|his|her|their|our) )?(?:{_words(_APPOINTMENTS)})\b"
                         rf"|\b(?:{_words(_APPOINTMENTS)}) (?:day|date)\b"
+                        # a test, scan or treatment (the ninth edition's: "When is my blood
+                        # test?", "Which day was the scan first booked for?")
+                        rf"|\b(?:when(?: is|'s| was)|(?:which|what) day (?:is|was)) "
+                        rf"(?:(?:my|the|his|her|their|our) )?(?:{_TREATMENTS_9})\b"
                         rf"|\b(?:seeing|see|visiting|visit) (?:the|my|a|an|his|her|their) "
                         rf"{_SPECIALIST}\b"),
         ("departure", r"\bleav(?:e|es|ing) for\b|\bfly(?:ing)? (?:out )?to\b"
@@ -1030,7 +1112,8 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
                 return singular(word)
         return None
     if attribute == "appointment":
-        words = _APPOINTMENT_WORDS_8 if edition >= EDITION_8 else _APPOINTMENT_WORDS
+        words = _APPOINTMENT_WORDS_9 if edition >= EDITION_9 else \
+            _APPOINTMENT_WORDS_8 if edition >= EDITION_8 else _APPOINTMENT_WORDS
         same = _SAME_APPOINTMENT_8 if edition >= EDITION_8 else _SAME_APPOINTMENT_7
         for word in _NOUN.findall(lowered):
             if word in words and (edition < EDITION_4 or word != "up"):
@@ -1063,6 +1146,14 @@ _SAME_APPOINTMENT_8: Final = {**_SAME_APPOINTMENT_7, "dermatology": "dermatologi
                               "optometrist": "optician", "eye": "optician",
                               "therapy": "therapist"}
 _APPOINTMENT_WORDS_8: Final = {**_APPOINTMENT_WORDS, "dental": "dentist"}
+# Edition 9: a test, scan or treatment is its own kind ("my blood test", "the MRI": one scan).
+_APPOINTMENT_WORDS_9: Final = {
+    **_APPOINTMENT_WORDS_8, "blood": "blood test", "bloods": "blood test", "scan": "scan",
+    "mri": "scan", "ultrasound": "scan", "mammogram": "scan", "xray": "scan",
+    "vaccination": "vaccination", "jab": "vaccination", "booster": "vaccination",
+    "smear": "smear test", "manicure": "nails", "pedicure": "nails", "nails": "nails",
+    "braids": "braids", "facial": "facial", "waxing": "waxing", "tattoo": "tattoo",
+    "hearing": "hearing test"}
 
 
 def singular(word: str, edition: int = EDITION) -> str:
@@ -1556,6 +1647,79 @@ def says_more(old: Sequence[Fact], new: Sequence[Fact], named: frozenset[str] = 
     mine = [f for f in old if f.owner != OTHER]
     return any((f.attribute, f.qualifier) not in says for f in mine) or (
         bool(named) and any(f.attribute not in SINGLE_VALUED for f in mine))
+
+
+def age_said(text: str) -> int | None:
+    """The age a statement of one says: its one number, in digits or words ("My son Aram is
+    10, he plays the duduk", "Aram turned eleven last Tuesday", "Forty-two today!"); None when
+    it says none or several ("Leo is 7 and Mia 4"). Clock times and the days of dates are no
+    age.
+
+    >>> age_said("Aram turned eleven last Tuesday."), age_said("On May 3, Leo turned 7.")
+    (11, 7)
+    """
+    said = set()
+    lowered = _fold(text).lower()
+    for match in _AGE_NUMBER.finditer(lowered):
+        digits, tens, units, number = match.groups()
+        if digits is not None:
+            before = lowered[:match.start()].split()
+            if not (before and before[-1].rstrip(".") in _MONTH_WORDS):  # "May 3" is a day
+                said.add(int(digits))
+        elif tens is not None:
+            said.add(_NUMBER_VALUES[tens] + (_NUMBER_VALUES[units] if units else 0))
+        else:
+            said.add(_NUMBER_VALUES[number])
+    return next(iter(said)) if len(said) == 1 else None
+
+
+_NUMBER_VALUES: Final = {word: i for i, word in enumerate(
+    f"{_NUMBER_WORDS_7}".split("|"), start=1)} | {
+    word: 10 * i for i, word in enumerate(_TENS_8.split("|"), start=2)}
+_AGE_NUMBER: Final = lazy_re(
+    r"(?<![\d:./-])\b(\d{1,3})(?:st|nd|rd|th)?\b(?![:./]\d)"
+    r"(?!\s*(?:am|pm|%|kg|km|cm|lbs?|kilos?|miles?|minutes?|hours?|mins?)\b)"
+    rf"|\b({_TENS_8})(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b"
+    rf"|\b({_NUMBER_WORDS_7})\b")
+
+
+def keeps_apart(old: str, new: str, edition: int = EDITION) -> bool:
+    """Whether ``old`` holds a clause of values that ``new`` leaves untouched, beside a clause
+    sharing a value with ``new`` (what the new text is about): "My flight to Lagos leaves at
+    08:55 and I'm in seat 23A" keeps the seat apart from "Sorry, I misread the ticket: the Lagos
+    flight leaves at 09:55", and replacing it for the time would lose the seat (gate-20). The
+    clauses are its sentences and what "and", "but", "while" or "whereas" join; the values the
+    names and numbers they say (a name may open the new text: "Leo turned 7").
+
+    >>> keeps_apart("My son Leo is 6 and my daughter Mia is 4.", "Leo turned 7 yesterday!")
+    True
+    >>> keeps_apart("My flight to Lagos leaves at 08:55.", "The Lagos flight leaves at 09:55.")
+    False
+    """
+    clauses = [_names_and_numbers(clause, edition) for clause in _CLAUSE_CUT.split(old)]
+    said = _names_and_numbers(new, edition, openings=True)
+    return any(values & said for values in clauses) \
+        and any(values and not values & said for values in clauses)
+
+
+def _names_and_numbers(text: str, edition: int, *, openings: bool = False) -> frozenset[str]:
+    """The names (capitalised words; with ``openings``, a sentence's first too) and numbers of
+    ``text``, lower-cased, dates aside: the values of :func:`values_of` that no vocabulary
+    gives ("seat" is a make of car, and "seat 23A" no car)."""
+    word = _spelling(edition).token
+    found: set[str] = set()
+    for sentence in sentences(text, edition):
+        for i, token in enumerate(word.findall(sentence)):
+            lowered = token.lower()
+            if lowered in _NOT_NAMES or lowered in ("user", "i") or _DATE_LIKE.match(lowered) \
+                    or lowered in _MONTH_WORDS:
+                continue
+            if any(c.isdigit() for c in token) or (token[0].isupper() and (i > 0 or openings)):
+                found.add(lowered)
+    return frozenset(found)
+
+
+_CLAUSE_CUT: Final = lazy_re(r"[.;!?]+\s+|\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
 
 
 def inner_names(text: str) -> frozenset[str]:

@@ -185,7 +185,18 @@ GATE_18: Final = "gate-18"
 # Pansit and Ube", then "We adopted a kitten, so 3 cats now": gate-18 replaced the first for the
 # count, and the names were lost). Every other decision is gate-18's, and an item recorded by
 # gate-18 is read with the seventh edition, as decided.
-GATE_VERSION: Final = "gate-19"
+GATE_19: Final = "gate-19"
+# gate-20: reads with the fact reader's ninth edition (policies.facts.EDITION: "Dangote bumped
+# me up to finance manager" a title, "I'm on the 7:48 instead" a departure, "We moved south to
+# Bodo" a home, "The hospital moved my blood test to Thursday" an appointment; "I miss the
+# stalls from when I lived in Kampala" and "I used to work at Initech" no current home or job,
+# where gate-19 replaced the current one with them) and classifies with classify-11, which
+# reads that edition; and a memory with a clause holding values the new text leaves untouched
+# says more than it (policies.facts.keeps_apart: "My flight to Lagos leaves at 08:55 and I'm
+# in seat 23A", then "Sorry, I misread the ticket: the Lagos flight leaves at 09:55": gate-19
+# replaced the first for the time, and the seat was lost). Every other decision is gate-19's,
+# and an item recorded by gate-19 is read with the eighth edition, as decided.
+GATE_VERSION: Final = "gate-20"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"
@@ -220,6 +231,8 @@ BEFORE_OVERDUE: Final = BEFORE_CORRECTION_KINDS | {GATE_13, GATE_14}
 BEFORE_PARTS: Final = BEFORE_OVERDUE | {GATE_15, GATE_16, GATE_17}
 # The versions before gate-19, for which names said of what adds up were nothing more.
 BEFORE_NAMES: Final = BEFORE_PARTS | {GATE_18}
+# The versions before gate-20, for which only attributes were what a memory says more.
+BEFORE_CLAUSES: Final = BEFORE_NAMES | {GATE_19}
 
 GateMode = Literal["tiered", "prediction_error", "exact"]
 Strategy = Literal["keep_existing", "use_new", "merge", "ask", "temporal"]

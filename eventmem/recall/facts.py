@@ -444,6 +444,8 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     # several memories (made later than any of them, it would otherwise look newest) and may quote
     # a value its sources have since replaced; the statement answers the question by itself.
     chosen.sort(key=lambda mid: (memories[mid].source == DERIVED, newest_first(memories[mid])))
+    by_age = _oldest_age_first(chosen, found) if question.attribute == "age" else None
+    chosen = by_age or chosen
     if _ASKS_NAME.search(plan.text) is not None:
         # "What are my dogs called?": a statement naming them answers, not the newest count
         # ("We got another dog, so three now"), though it states the same pets.
@@ -462,7 +464,8 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
             chosen.sort(key=lambda mid: (not _held(memories, mid, when),
                                          -_start(memories[mid])))
     if former is not None:
-        chosen = _former_first(chosen, memories, read, plan.text, question.owner, former)
+        chosen = _former_first(chosen, memories, read, plan.text, question.owner, former,
+                               by_age=by_age is not None)
     top = chosen[:_ON_TOP]
     signals_of = {mid: signals for mid, _, signals in hits}
     order = top + [mid for mid, _, _ in hits if mid not in top]
@@ -480,14 +483,32 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     return out
 
 
+def _oldest_age_first(chosen: list[str], found: Mapping[str, tuple[str, tuple[Fact, ...]]]
+                      ) -> list[str] | None:
+    """``chosen`` (statements of one person's age, newest first) with the greatest age first,
+    when each says one (:func:`eventmem.policies.facts.age_said`): no one gets younger, so
+    "Aram turned eleven last Tuesday" is the age now though an earlier day than "My son Aram
+    is 10", said since; the newest first among equal ones. None when one says none."""
+    ages = [facts.age_said(found[mid][0]) if mid in found else None for mid in chosen]
+    if not chosen or any(age is None for age in ages):
+        return None
+    order = {mid: (-age, i) for i, (mid, age) in enumerate(zip(chosen, ages, strict=True))
+             if age is not None}
+    return sorted(chosen, key=order.__getitem__)
+
+
 def _former_first(chosen: list[str], memories: Mapping[str, MemoryRecord], read: Read,
-                  asked: str, owner: str, former: Former) -> list[str]:
+                  asked: str, owner: str, former: Former, *, by_age: bool = False
+                  ) -> list[str]:
     """``chosen`` (the memories stating the asked attribute, replaced ones among them) in the
     order a question about a replaced value asks: the oldest first ("What was the original time
     of the flight?"); else the ones said before the value the question names ("What car did I
     have before the Camry?") or, naming none, before the newest ("Where did I use to live?"),
-    newest first, then the rest. A value never replaced is its own former value: it stays."""
-    by_start = sorted(dict.fromkeys(chosen), key=lambda mid: (-_start(memories[mid]), mid))
+    newest first, then the rest. A value never replaced is its own former value: it stays.
+    ``by_age``: ``chosen`` is in the order of the ages said, the greatest first (see
+    :func:`_oldest_age_first`), which is the order of time."""
+    by_start = list(dict.fromkeys(chosen)) if by_age else \
+        sorted(dict.fromkeys(chosen), key=lambda mid: (-_start(memories[mid]), mid))
     if former == "first":
         return by_start[::-1]
     named = readings.values_in(asked) - {owner}
@@ -498,7 +519,8 @@ def _former_first(chosen: list[str], memories: Mapping[str, MemoryRecord], read:
                   if texts[mid] is not None and readings.values_in(texts[mid]) & named]
         pivot = naming[0] if naming else pivot
     began = _start(memories[pivot])
-    earlier = [mid for mid in by_start if mid != pivot and _start(memories[mid]) <= began]
+    earlier = by_start[by_start.index(pivot) + 1:] if by_age else \
+        [mid for mid in by_start if mid != pivot and _start(memories[mid]) <= began]
     return earlier + [mid for mid in by_start if mid not in earlier]
 
 

@@ -580,6 +580,12 @@ class Batch:
             case _:
                 corrected = None if done is not None \
                     or item.gate_policy in gate.BEFORE_CORRECTIONS else self._corrects(item, near)
+                if corrected is not None and item.gate_policy not in gate.BEFORE_CLAUSES \
+                        and facts.keeps_apart(self.text_of(corrected[0]), item.text,
+                                              reader_edition(item)):
+                    # gate-20: a correction of part of what a memory says leaves the rest
+                    # (the seat, when the time of the flight was misread) current beside it.
+                    corrected = None
                 # gate-13: a correction is a new version of what it corrects (see GATE_VERSION).
                 version_of = None if corrected is None \
                     or item.gate_policy in gate.BEFORE_CORRECTION_KINDS else corrected[0]
@@ -601,7 +607,8 @@ class Batch:
         """gate-18: whether ``decision`` would replace its neighbour (an update, or a
         contradiction the strategy settles for the new text) for part of what the neighbour
         says: the two state an attribute in common, and the neighbour another the item leaves
-        out (:func:`eventmem.policies.facts.says_more`)."""
+        out (:func:`eventmem.policies.facts.says_more`); from gate-20 also when the neighbour
+        holds a clause of values the item leaves untouched (:func:`facts.keeps_apart`)."""
         old = decision.neighbour
         if old is None or decision.action not in ("update", "conflict"):
             return False
@@ -614,8 +621,11 @@ class Batch:
             if winner != "new":
                 return False  # kept, merged or left open: nothing the old one says is lost
         edition = reader_edition(item)
-        new = facts_of(item.text, edition)
         text = self.text_of(old)
+        if item.gate_policy not in gate.BEFORE_CLAUSES \
+                and facts.keeps_apart(text, item.text, edition):
+            return True  # gate-20: a clause of values the item leaves untouched
+        new = facts_of(item.text, edition)
         said = facts_of(text, edition)
         shared = {(f.attribute, f.qualifier) for f in new} \
             & {(f.attribute, f.qualifier) for f in said}
@@ -1428,6 +1438,7 @@ _READERS: Final = {gate.GATE_12: (facts.EDITION_2, classify.CLASSIFY_4),
                    gate.GATE_16: (facts.EDITION_6, classify.CLASSIFY_8),
                    gate.GATE_17: (facts.EDITION_7, classify.CLASSIFY_9),
                    gate.GATE_18: (facts.EDITION_7, classify.CLASSIFY_9),
+                   gate.GATE_19: (facts.EDITION_8, classify.CLASSIFY_10),
                    gate.GATE_VERSION: (facts.EDITION, classify.POLICY_VERSION)}
 
 
@@ -1438,18 +1449,20 @@ def reader_edition(item: Item) -> int:
     one they affect), gate-15 with the fifth (jobs in "-ary", a child's age said of someone
     else's child by name), gate-16 with the sixth (a job taken by its offer, a home by its
     address), gate-17 and gate-18 with the seventh ("moved house to", an age in words, a count
-    by its number), gate-19 with the eighth (:data:`eventmem.policies.facts.EDITION`: "Bosch
-    onboarded me", an age in tens, an appointment by its field), the gates before with the
-    first, as they decided."""
+    by its number), gate-19 with the eighth ("Bosch onboarded me", an age in tens, an
+    appointment by its field), gate-20 with the ninth (:data:`eventmem.policies.facts.EDITION`:
+    a promotion, a home moved to in a direction, no value held once as held now), the gates
+    before with the first, as they decided."""
     return _readers(item)[0]
 
 
 def classifier(item: Item) -> str:
-    """The classifier version the item's gate asks a kind of: classify-10 from gate-19, which
-    reads attributes with the fact reader's eighth edition; classify-9 for gate-17 and gate-18
-    (the seventh), classify-8 for gate-16 (the sixth), classify-7 for gate-15 (the fifth),
-    classify-6 for gate-14 (the fourth), classify-5 for gate-13 (the third), classify-4 for
-    gate-12 (the second), classify-3 before, as decided."""
+    """The classifier version the item's gate asks a kind of: classify-11 from gate-20, which
+    reads attributes with the fact reader's ninth edition; classify-10 for gate-19 (the
+    eighth), classify-9 for gate-17 and gate-18 (the seventh), classify-8 for gate-16 (the
+    sixth), classify-7 for gate-15 (the fifth), classify-6 for gate-14 (the fourth), classify-5
+    for gate-13 (the third), classify-4 for gate-12 (the second), classify-3 before, as
+    decided."""
     return _readers(item)[1]
 
 

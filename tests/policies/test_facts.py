@@ -1043,6 +1043,94 @@ def test_a_question_in_the_past_asks_the_attribute_its_present_does(question, ow
     assert asked is not None and (asked.owner, asked.attribute) == (owner, attribute)
 
 
+# -- the reader's ninth edition (gate-20 and recall) -----------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("Dangote bumped me up to finance manager this week.", (facts.Fact(USER, "title", None),)),
+    ("Kwame left pharmacy and now teaches chemistry.", (facts.Fact("kwame", "title", None),)),
+    ("First paycheck from Pick n Pay landed today.", (facts.Fact(USER, "employer", None),)),
+    ("Gave the Persona to my nephew and I'm zipping around in a Perodua Myvi now.",
+     (facts.Fact(USER, "car", None),)),
+    ("They cancelled the 6:12, so I'm on the 7:48 to Brno instead.",
+     (facts.Fact(USER, "departure", None),)),
+    ("We moved south to Bodø in August.", (facts.Fact(USER, "residence", None),)),
+    ("Mthunzi has since moved down to Gqeberha.", (facts.Fact("mthunzi", "residence", None),)),
+    ("We unpacked in Noida last weekend.", (facts.Fact(USER, "residence", None),)),
+    ("I said three siblings but forgot my half-brother, so it's four.",
+     (facts.Fact(USER, "count", "sibling"),)),
+    ("User: moved to Szeged; now 3 kids (baby born in May)",
+     (facts.Fact(USER, "residence", None), facts.Fact(USER, "count", "kid"))),
+    ("The hospital moved my blood test to Thursday.",
+     (facts.Fact(USER, "appointment", "blood test"),)),
+    ("My MRI is on the 14th.", (facts.Fact(USER, "appointment", "scan"),)),
+])
+def test_the_ninth_edition_reads_promotions_rides_homes_by_direction_and_tests_booked(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == read
+    assert facts.read(text, facts.EDITION_8) != read
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    # what held once is no current home, job or car
+    ("I really miss the rolex stalls from when I lived in Kampala.", ()),
+    ("I used to work at Initech.", ()),
+    ("I used to live in Lisbon but moved to Porto last year.",
+     (facts.Fact(USER, "residence", None),)),
+    # a number after a preposition counts nothing; a month one was born in is no home town
+    ("Tadeo got down on one knee on the beach.", ()),
+    ("I was born in May.", ()),
+    ("I was born in Lagos.", (facts.Fact(USER, "hometown", None),)),
+])
+def test_the_ninth_edition_reads_no_value_held_once_as_held_now(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == read
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("Moved up to nurse practitioner this week.", (facts.Fact(USER, "title", None),)),
+    ("I have two weeks off.", ()),
+    ("I lived in Lisbon for ten years.", (facts.Fact(USER, "residence", None),)),
+    ("We have two kids.", (facts.Fact(USER, "count", "kid"),)),
+    ("My dentist appointment is on Monday.", (facts.Fact(USER, "appointment", "dentist"),)),
+])
+def test_the_ninth_edition_leaves_what_the_eighth_read_rightly(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == facts.read(text, facts.EDITION_8) == read
+
+
+def test_the_ninth_edition_asks_a_test_by_its_kind() -> None:
+    asked = facts.read_question("Which day was the blood test first booked for?")
+    assert asked is not None and (asked.attribute, asked.qualifier) == ("appointment",
+                                                                        "blood test")
+
+
+@pytest.mark.parametrize(("text", "age"), [
+    ("My son Aram is 10, he goes to the Ayb School and plays the duduk.", 10),
+    ("Aram turned eleven last Tuesday.", 11),
+    ("Forty-two as of this morning, eek.", 42),
+    ("On May 3, Leo turned 7.", 7),  # the day of a date is no age
+    ("Tessa turned 6 at 8:30am.", 6),  # nor a clock time
+    ("Leo is 7 and Mia is 4.", None),  # two ages: neither alone
+    ("Leo had his birthday.", None),
+])
+def test_the_age_a_statement_says_is_its_one_number(text: str, age: int | None) -> None:
+    assert facts.age_said(text) == age
+
+
+@pytest.mark.parametrize(("old", "new", "apart"), [
+    ("My flight to Lagos leaves at 08:55 and I'm in seat 23A.",
+     "Sorry, I misread the ticket: the Lagos flight leaves at 09:55.", True),
+    ("My son Leo is 6 and my daughter Mia is 4.", "Leo turned 7 yesterday!", True),
+    ("My flight to Lagos leaves at 08:55.", "The Lagos flight leaves at 09:55.", False),
+    ("I live in Lisbon and love it.", "We moved to Porto.", False),  # nothing else held
+    ("I live in Lisbon and work at Globex.", "We moved to Porto.", False),  # (says_more's)
+])
+def test_a_memory_keeps_apart_a_clause_of_values_the_new_text_leaves_untouched(
+        old: str, new: str, apart: bool) -> None:
+    assert facts.keeps_apart(old, new) is apart
+
+
 def test_a_name_inside_a_sentence_is_one_said_of_what_adds_up() -> None:
     assert facts.inner_names("We have two dogs, Pelle and Saga.") == {"pelle", "saga"}
     assert facts.inner_names("Dogs are great.") == frozenset()  # a sentence's first word

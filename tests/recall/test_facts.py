@@ -628,6 +628,18 @@ def test_an_age_question_about_a_child_with_a_hyphenated_name_gets_the_latest_ag
     assert hits[0].text == "Big day, Jean-Luc is 4 years old as of today!"
 
 
+def test_the_greater_age_is_the_current_one_whatever_day_each_names(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    """No one gets younger: "Aram turned eleven last Tuesday", said after "My son Aram is 10",
+    names a day before it; eleven is still his age now, and ten the one before."""
+    _said(mem, clock, "My son Aram is 10, he goes to the Ayb School in Yerevan.",
+          "Aram turned eleven last Tuesday.")
+    assert mem.recall("How old is Aram?", namespace="n", k=3)[0].text == \
+        "Aram turned eleven last Tuesday."
+    before = mem.recall("How old was Aram before his birthday?", namespace="n", k=3)
+    assert before[0].text == "My son Aram is 10, he goes to the Ayb School in Yerevan."
+
+
 def test_a_correction_of_a_statement_in_no_words_of_its_attribute_answers_for_it(
         mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     """"I'm a sommelier now" holds none of the words a job title is searched with; the

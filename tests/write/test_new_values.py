@@ -225,3 +225,37 @@ def test_a_count_changed_keeps_the_memory_naming_what_is_counted(mem, clock, mon
                     ("I have 2 cats, Pansit and Ube.", "We adopted a kitten, so 3 cats now.")]
     assert mem.get(first.memory_id).status == "superseded"
     checked(mem)
+
+
+def test_a_correction_of_part_of_a_memory_keeps_the_rest_current(mem, clock, monkeypatch):
+    """gate-20: "My flight to Lagos leaves at 08:55 and I'm in seat 23A", then "Sorry, I
+    misread the ticket: the Lagos flight leaves at 09:55": the seat is a clause of values the
+    correction leaves untouched, so the first stays current beside it (rule ``says_more`` where
+    a contradiction would replace it, no correction where one would); the time asked is the
+    newer. gate-19 replaced it, the seat was lost, and it audits as it decided."""
+    texts = ("My flight to Lagos leaves at 08:55 and I'm in seat 23A.",
+             "Sorry, I misread the ticket: the Lagos flight leaves at 09:55. The seat's right.")
+    seat, fixed = _told(mem, clock, *texts)
+    assert mem.get(seat.memory_id).status == "active", fixed
+    assert mem.recall("What time does my Lagos flight leave?", namespace="n")[0].memory_id == \
+        fixed.memory_id
+    assert seat.memory_id in [h.memory_id for h in mem.recall("What seat am I in?",
+                                                              namespace="n", k=3)]
+    with written_as(monkeypatch, gate.GATE_19):
+        first, _ = [mem.remember(text, namespace="m") for text in texts]
+    assert mem.get(first.memory_id).status == "superseded"
+    checked(mem)
+
+
+def test_a_value_held_once_never_replaces_the_value_held_now(mem, clock, monkeypatch):
+    """gate-20 reads "from when I lived in Kampala" as history, not a home: "I live in Kigali"
+    stays current and answers "Where do I live?". gate-19 replaced it, and audits as it
+    decided."""
+    texts = ("I live in Kigali.", "I really miss the rolex stalls from when I lived in Kampala.")
+    home, _ = _told(mem, clock, *texts)
+    assert mem.get(home.memory_id).status == "active"
+    assert mem.recall("Where do I live?", namespace="n")[0].memory_id == home.memory_id
+    with written_as(monkeypatch, gate.GATE_19):
+        first, _ = [mem.remember(text, namespace="m") for text in texts]
+    assert mem.get(first.memory_id).status == "superseded"
+    checked(mem)

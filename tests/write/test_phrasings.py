@@ -238,14 +238,19 @@ def test_a_task_in_other_words_is_a_plan_and_closed_when_done(mem, clock, plan, 
      gate.GATE_18),
     ("My train to Lucerne departs at 14:05.", "SBB shifted my Lucerne train to 15:35.", None,
      gate.GATE_18),
+    # gate-20: a promotion by being bumped up, a home moved to in a direction
+    ("I'm a junior accountant.", "Dangote bumped me up to finance manager this week.", None,
+     gate.GATE_19),
+    ("I live in Tromsø.", "We moved south to Bodø in August.", None, gate.GATE_19),
 ])
 def test_a_job_changed_in_a_newer_editions_words_replaces_the_old(mem, clock, monkeypatch,
                                                                   first, then, intro, before):
     """gate-14 reads a job left for another (the fact reader's fourth edition), gate-15 a job
     in "-ary" or one someone was made (the fifth), gate-16 a job taken by its offer or its
     hirer and a home by its address (the sixth), gate-17 a house moved and a job let go (the
-    seventh), gate-19 a job onboarded and a train shifted (the eighth); the gate before kept
-    both and still audits as it decided."""
+    seventh), gate-19 a job onboarded and a train shifted (the eighth), gate-20 a promotion and
+    a home moved to in a direction (the ninth); the gate before kept both and still audits as
+    it decided."""
     for namespace, version in (("a", None), ("b", before)):
         with written_as(monkeypatch, version) if version else contextlib.nullcontext():
             if intro:
