@@ -645,9 +645,13 @@ _PAST_FRAME_9: Final = (
     r".*?(?=\b(?:but|and|so|now|these days)\b|[.;,!?]|$)")
 _FALSE_FRIENDS_9: Final = {
     **{name: lazy_re(_PAST_FRAME_9) for name in (
-        "residence", "employer", "title", "car", "phone", "diet", "relationship")},
+        "residence", "employer", "title", "phone", "diet", "relationship")},
     "count": lazy_re(rf"\b(?:on|in|for|after|within|per|every) "
                      rf"(?:\d+|{_NUMBER_WORDS_7})\b"),
+    # a seat on a plane or train is no car (SEAT makes cars: "I drive a SEAT Leon")
+    "car": lazy_re(rf"{_PAST_FRAME_9}|\bseats? (?:number |no\.? )?\d+[a-z]?\b|\bin seat\b"
+                   r"|\bseat ?belts?\b|\b(?:window|aisle|middle|front|back|rear|booster"
+                   r"|passenger|exit row) seats?\b"),
     "hometown": lazy_re(r"\bborn in (?:january|february|march|april|may|june|july|august"
                         r"|september|october|november|december|\d{4}|the (?:spring|summer"
                         r"|autumn|fall|winter|year|month)|(?:early|late|mid) \d{4})\b"),
@@ -762,10 +766,16 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         # city breaks or camping trips?" asks no city).
         ("preference", r"\bprefer\w*|\brather\b.*\bor\b"
                        # the alternatives alone ("Cycling or running?", "Tea or coffee?")
-                       r"|^(?:[a-z]+ ){0,2}[a-z]+ or (?!not\b)(?:[a-z]+ ){0,2}[a-z]+\s*\?\s*$"),
+                       r"|^(?:[a-z]+ ){0,2}[a-z]+ or (?!not\b)(?:[a-z]+ ){0,2}[a-z]+"
+                       # ... for whom ("Window or aisle seat for me?")
+                       r"(?: for (?:me|us|him|her|them|[a-z]+))?\s*\?\s*$"),
         ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bfree time\b|\bspare time\b|\bpastimes?\b"
                   r"|\bdo (?:on|at|over) (?:the )?weekends?\b"
-                  r"|\bdo (?:every|each|most) (?:morning|evening|night|day|week|weekend)s?\b"),
+                  r"|\bdo (?:every|each|most) (?:morning|evening|night|day|week|weekend)s?\b"
+                  # on a day of the week ("What do I do on Tuesday evenings?": no job)
+                  r"|\bdo (?:on|every|each|most) (?:monday|tuesday|wednesday|thursday|friday"
+                  r"|saturday|sunday)s?\b|\bdo (?:in|on) the (?:mornings?|evenings?"
+                  r"|afternoons?)\b"),
         # Which of two a person likes more, however it is asked ("X or Y: which do I like
         # more?", "Between X and Y, which does she favour?", "Would he rather have X or Y?").
         ("preference", r"\bwhich (?:do|does|did|would) \w+ (?:like|love|enjoy|want|favou?r|pick"
@@ -774,7 +784,8 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         # ("How old was Paolo before his birthday?" asks an age.)
         ("birthday", r"\bwhen (?:was|were) \w+ born\b|^(?!.*\bhow old\b).*\bbirthday\b"),
         ("title", r"\bfor a living\b|\bjob title\b|\bline of work\b"
-                  r"|\bwhat(?: is|'s) \w+(?:'s)? (?:current )?(?:job|role)\b"
+                  r"|\bwhat(?: is|'s| was) \w+(?:'s)? (?:current |old |previous |former |first "
+                  r"|last |new )?(?:job|role)\b"
                   r"|\bwhat (?:do|does) \w+ work as\b"
                   r"|\bwhat (?:does|do) \w+ do\b|\b(?:what|which) (?:job|role|position)\b"
                   r"|\boccupation\b|\brole at work\b|\bcareer\b"
@@ -851,6 +862,18 @@ _OPENING_4: Final = lazy_re(
     r"^(?:(?:(?:on|since|as of|from|starting|starting from|in|at|last|this|yesterday|today|"
     r"tonight|earlier|recently|as promised|by the way|btw|fyi|heads up|just so you know|"
     r"quick update|update|good news|big news|guess what|fun fact)\b[^,:!]{0,40}"
+    r"(?:,\s*\d{4}\b)?"  # "On March 3, 2025, ..."
+    r"|(?:oh|so|well|also|anyway|ok|okay|ugh|haha|hah|hey|wow|yay|lol|hmm|oops|aw|yeah|yes|"
+    r"no|honestly|funny)\b[^,:!\s]*(?:\s+[^,:!\s]+)?)[,:!]\s*)+"
+    r"|^(?:(?:so|oh|ugh|haha|hah|hey|well|also|and|but|lol|hmm|ok|okay|yeah|anyway|btw|"
+    r"actually|honestly|guess what|quick update)\b[,:!]?\s+)+", re.IGNORECASE)
+# Edition 9: an opening that is a clause of its own, with its subject, is no aside ("Since we
+# unpacked in Noida, my commute's down to twenty minutes" says where the speaker lives).
+_OPENING_9: Final = lazy_re(
+    r"^(?:(?:(?:on|since|as of|from|starting|starting from|in|at|last|this|yesterday|today|"
+    r"tonight|earlier|recently|as promised|by the way|btw|fyi|heads up|just so you know|"
+    r"quick update|update|good news|big news|guess what|fun fact)\b"
+    r"(?!\s+(?:i|we|he|she|they|you|i've|we've|i'd|we'd)\b)[^,:!]{0,40}"
     r"(?:,\s*\d{4}\b)?"  # "On March 3, 2025, ..."
     r"|(?:oh|so|well|also|anyway|ok|okay|ugh|haha|hah|hey|wow|yay|lol|hmm|oops|aw|yeah|yes|"
     r"no|honestly|funny)\b[^,:!\s]*(?:\s+[^,:!\s]+)?)[,:!]\s*)+"
@@ -979,7 +1002,8 @@ def sentences(text: str, edition: int = EDITION) -> list[str]:
     """``text`` cut into sentences, each without the date or aside that opens it."""
     out = []
     fourth = edition >= EDITION_4
-    cut, opening = (_SENTENCES_4, _OPENING_4) if fourth else (_SENTENCES, _OPENING)
+    cut, opening = (_SENTENCES_4, _OPENING_9 if edition >= EDITION_9 else _OPENING_4) \
+        if fourth else (_SENTENCES, _OPENING)
     for part in cut.split(_fold(text).strip()):
         part = opening.sub("", part.strip()).strip()
         if part:
@@ -1689,37 +1713,56 @@ def keeps_apart(old: str, new: str, edition: int = EDITION) -> bool:
     08:55 and I'm in seat 23A" keeps the seat apart from "Sorry, I misread the ticket: the Lagos
     flight leaves at 09:55", and replacing it for the time would lose the seat (gate-20). The
     clauses are its sentences and what "and", "but", "while" or "whereas" join; the values the
-    names and numbers they say (a name may open the new text: "Leo turned 7").
+    names and numbers they say (:func:`names_and_numbers`); a clause shares the name it opens
+    with ("Chukwuemeka drives an Innoson and banks with Zenith Bank", then "Chukwuemeka now
+    drives a Geely": the bank is kept apart), but a word opening a clause is no value of its
+    own ("Caught up with Dana"); and a clause stating an attribute the new text states is
+    what it replaces ("Priya left Dublin and moved to Turin", then "Priya moved to Santiago").
 
     >>> keeps_apart("My son Leo is 6 and my daughter Mia is 4.", "Leo turned 7 yesterday!")
     True
     >>> keeps_apart("My flight to Lagos leaves at 08:55.", "The Lagos flight leaves at 09:55.")
     False
     """
-    clauses = [_names_and_numbers(clause, edition) for clause in _CLAUSE_CUT.split(old)]
-    said = _names_and_numbers(new, edition, openings=True)
-    return any(values & said for values in clauses) \
-        and any(values and not values & said for values in clauses)
+    said = names_and_numbers(new, edition, openings=True)
+    restated = {(f.attribute, f.qualifier) for f in read(new, edition)}
+    touched = untouched = False
+    for clause in (part for sentence in sentences(old, edition)
+                   for part in _CLAUSE_CUT.split(sentence)):
+        if names_and_numbers(clause, edition, openings=True) & said \
+                or {(f.attribute, f.qualifier) for f in read(clause, edition)} & restated:
+            touched = True
+        elif names_and_numbers(clause, edition):
+            untouched = True
+    return touched and untouched
 
 
-def _names_and_numbers(text: str, edition: int, *, openings: bool = False) -> frozenset[str]:
+_SLASH_DATE: Final = lazy_re(r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b")
+
+
+def names_and_numbers(text: str, edition: int = EDITION, *, openings: bool = False
+                      ) -> frozenset[str]:
     """The names (capitalised words; with ``openings``, a sentence's first too) and numbers of
     ``text``, lower-cased, dates aside: the values of :func:`values_of` that no vocabulary
     gives ("seat" is a make of car, and "seat 23A" no car)."""
     word = _spelling(edition).token
     found: set[str] = set()
-    for sentence in sentences(text, edition):
+    for sentence in sentences(_SLASH_DATE.sub(" ", text), edition):
         for i, token in enumerate(word.findall(sentence)):
             lowered = token.lower()
-            if lowered in _NOT_NAMES or lowered in ("user", "i") or _DATE_LIKE.match(lowered) \
-                    or lowered in _MONTH_WORDS:
-                continue
+            if lowered.split("'")[0] in _NOT_NAMES or lowered in ("user", "i", "i'm") \
+                    or _DATE_LIKE.match(lowered) or lowered in _MONTH_WORDS:
+                continue  # ("I'm" opens no name)
             if any(c.isdigit() for c in token) or (token[0].isupper() and (i > 0 or openings)):
                 found.add(lowered)
     return frozenset(found)
 
 
-_CLAUSE_CUT: Final = lazy_re(r"[.;!?]+\s+|\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
+# Within a sentence, a clause after "and" has its own subject: "left Cyberdyne and joined
+# Soylent Foods" is one change of job, "... at 08:55 and I'm in seat 23A" two things.
+_CLAUSE_CUT: Final = lazy_re(
+    r";\s+|\s+(?:and|but|while|whereas)\s+(?=(?:i|i'm|we|we're|he|she|they|you|my|our"
+    rf"|his|her|their|your|the user)\b|{CAP})")
 
 
 def inner_names(text: str) -> frozenset[str]:

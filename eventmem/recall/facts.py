@@ -590,7 +590,8 @@ def _restated(found: Mapping[str, tuple[str, tuple[Fact, ...]]], chosen: list[st
     return [mid for mid, (said, stated) in found.items()
             if mid not in chosen and not stated and memories[mid].kind != "plan"
             and newest_first(memories[mid]) < since
-            and (updates.restates(said, text) or updates.gives_up(said, text, attribute))]
+            and (updates.restates(said, text, attribute)
+                 or updates.gives_up(said, text, attribute))]
 
 
 def _of_the_users_pets(found: Mapping[str, tuple[str, tuple[Fact, ...]]],

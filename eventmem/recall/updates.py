@@ -111,11 +111,14 @@ def _frames(text: str) -> dict[str, frozenset[str]]:
     return {preposition: frozenset(values) for preposition, values in out.items()}
 
 
-def restates(newer: str, older: str) -> bool:
+def restates(newer: str, older: str, attribute: str | None = None) -> bool:
     """Whether ``newer`` (said later) restates ``older``'s value in its frame: the same person,
     the same preposition before another name, and a word that it changed or has held a while.
     "I work at Globex", then "I'm at Initech now": read alone, the second could be a visit; read
-    after the first, it is the new employer, as a listener who heard both would take it.
+    after the first, it is the new employer, as a listener who heard both would take it. With
+    ``attribute``, the value is the one the clauses of ``older`` stating it say (see
+    :func:`_stating`): "Guadalupe lives in Oaxaca and works as a teacher", then "... has been
+    renting in Puebla since the new school term" restates the home, not the job.
 
     >>> restates("I'm at Initech now.", "I work at Globex.")
     True
@@ -127,13 +130,16 @@ def restates(newer: str, older: str) -> bool:
         return False
     if _same_subject(facts.subject_of(newer), facts.subject_of(older), newer, older) is None:
         return False
+    older = _stating(older, attribute) if attribute is not None else older
     before, after = _frames(older), _frames(newer)
     if any(values - before[preposition]
            for preposition, values in after.items() if preposition in before):
         return True
     # The old value left for a new one in any frame: "I've swapped Malmö for Uppsala",
-    # "Halcyon and I parted ways; I'm at Meridian now".
-    old = frozenset(v for values in before.values() for v in values) | facts.values_of(older)
+    # "Halcyon and I parted ways; I'm at Meridian now". (Of an attribute's clauses, only a name
+    # or number it says: "school" of "a primary school teacher" is no value left.)
+    old = frozenset(v for values in before.values() for v in values) | (
+        facts.values_of(older) if attribute is None else facts.names_and_numbers(older))
     new = frozenset(v for values in after.values() for v in values) - old
     return bool(new) and any(re.search(rf"\b{re.escape(value)}\b", newer, re.IGNORECASE)
                              for value in old)
@@ -173,6 +179,13 @@ def gives_up(newer: str, older: str, attribute: str) -> bool:
 # Where one clause of a statement ends and the next begins ("I live in Wellington, teach music
 # and drive a Subaru Forester").
 _CLAUSE: Final = lazy_re(r"[,;:.!?]\s+|\s+and\s+")
+
+
+def _stating(text: str, attribute: str) -> str:
+    """The clauses of ``text`` that state ``attribute`` (:func:`facts.read`), else all of it."""
+    clauses = [clause for clause in _CLAUSE.split(text)
+               if any(fact.attribute == attribute for fact in facts.read(clause))]
+    return ". ".join(clauses) if clauses else text
 
 
 def _same_subject(newer: str | None, older: str | None, newer_text: str,

@@ -1079,6 +1079,7 @@ def test_the_ninth_edition_reads_promotions_rides_homes_by_direction_and_tests_b
      (facts.Fact(USER, "residence", None),)),
     # a number after a preposition counts nothing; a month one was born in is no home town
     ("Tadeo got down on one knee on the beach.", ()),
+    ("I'm in seat 23A.", ()),  # a seat on a plane, not a SEAT
     ("I was born in May.", ()),
     ("I was born in Lagos.", (facts.Fact(USER, "hometown", None),)),
 ])
@@ -1097,6 +1098,19 @@ def test_the_ninth_edition_reads_no_value_held_once_as_held_now(
 def test_the_ninth_edition_leaves_what_the_eighth_read_rightly(
         text: str, read: tuple[facts.Fact, ...]) -> None:
     assert facts.read(text) == facts.read(text, facts.EDITION_8) == read
+
+
+def test_the_ninth_edition_reads_an_opening_clause_with_its_subject() -> None:
+    """"Since March, ..." is an aside; "Since we unpacked in Noida, ..." says where one lives."""
+    text = "Since we unpacked in Noida, my commute's down to twenty minutes."
+    assert facts.read(text) == (facts.Fact(USER, "residence", None),)
+    assert facts.read(text, facts.EDITION_8) == ()
+    assert facts.sentences("Since March, I live in Porto.") == ["I live in Porto."]
+
+
+def test_what_one_does_on_a_day_of_the_week_is_no_job() -> None:
+    asked = facts.read_question("What do I do on Tuesday evenings?")
+    assert asked is not None and asked.attribute == "hobby"
 
 
 def test_the_ninth_edition_asks_a_test_by_its_kind() -> None:
@@ -1125,6 +1139,15 @@ def test_the_age_a_statement_says_is_its_one_number(text: str, age: int | None) 
     ("My flight to Lagos leaves at 08:55.", "The Lagos flight leaves at 09:55.", False),
     ("I live in Lisbon and love it.", "We moved to Porto.", False),  # nothing else held
     ("I live in Lisbon and work at Globex.", "We moved to Porto.", False),  # (says_more's)
+    # a clause shares the name it opens with; one clause alone is never kept apart
+    ("Chukwuemeka drives an Innoson IVM Fox, and Ada banks with Zenith Bank.",
+     "Chukwuemeka sold his old car and now drives a Geely Coolray.", True),
+    ("Alice lives in Berlin.", "Alice lives in Paris.", False),
+    # a clause stating what the new text states is what it replaces, and one without a
+    # subject of its own goes with the one before ("left X and joined Y": one change)
+    ("Priya left Dublin and moved to Turin.", "Priya moved to Santiago.", False),
+    ("I left Fabrikam Motors and joined Tyrell Systems.", "First week at Cyberdyne done.",
+     False),
 ])
 def test_a_memory_keeps_apart_a_clause_of_values_the_new_text_leaves_untouched(
         old: str, new: str, apart: bool) -> None:

@@ -133,6 +133,17 @@ def test_a_value_given_up_for_another_restates_it() -> None:
     assert not restates("I swapped shifts with Dana.", "I live in Malmö.")
 
 
+def test_a_value_restated_for_one_attribute_is_not_restated_for_another() -> None:
+    """"... has been renting in Puebla since the new school term" restates the home of
+    "Guadalupe lives in Oaxaca and works as a primary school teacher", not the job: with the
+    attribute asked, only the clauses stating it count, and of them a name or number left."""
+    newer = "Guadalupe sold her house and has been renting in Puebla since the new school term."
+    older = "Guadalupe lives in Oaxaca and works as a primary school teacher."
+    assert restates(newer, older, "residence")
+    assert not restates(newer, older, "title")
+    assert restates("I'm at Initech now.", "I live in Lisbon and work at Globex.", "employer")
+
+
 def test_a_frame_ends_with_its_sentence_and_a_verb_in_ing_says_no_change() -> None:
     assert not restates("Had lunch with Ambrose. She got the moving van booked.",
                         "Caught up with Ambrose today. Her daughter Ines is 4 years old.")
