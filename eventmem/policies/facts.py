@@ -537,6 +537,9 @@ _FALSE_FRIENDS_7: Final = {name: lazy_re(pattern) for name, pattern in (
 # Edition 7: a note's city ("User: city now Kiel") is where the user lives.
 _CITY_NOTE_7: Final = lazy_re(
     rf"^(?i:(?:current |new |home )?city)(?:\s+(?i:now|is))?\s*:?\s*{CAP}")
+# Edition 9: ... and so is its home ("User: home now Tainan").
+_CITY_NOTE_9: Final = lazy_re(
+    rf"^(?i:(?:current |new |home )?(?:city|town|home))(?:\s+(?i:now|is))?\s*:?\s*{CAP}")
 # Edition 7: "let me go" and "took me on" are said of the speaker's job, whoever did it; what
 # beats what "for me" is the speaker's preference ("Poker beats chess for me").
 _HIRED_ME_7: Final = lazy_re(
@@ -609,21 +612,42 @@ _DAYS_9: Final = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
                   r"|\d{1,2}(?:st|nd|rd|th)?\b)")
 _TREATMENTS_9: Final = (
     "blood test|blood tests|blood work|bloods|scan|mri|x-ray|xray|ultrasound|mammogram"
-    "|vaccination|jab|booster|smear test|manicure|pedicure|nails|braids|facial|waxing|tattoo"
+    "|vaccination|vaccinations|jab|jabs|booster|smear test|manicure|pedicure|nails|braids"
+    "|facial|waxing|tattoo"
     "|hearing test")
+# A job after an article, or by a word of the vocabulary alone ("revenue assurance manager"):
+# the form of a word alone is no job without one ("saving for" ends as "actor" does).
+_JOB_9: Final = rf"(?:(?:an? |the ){_JOB_5}|(?:[a-z]+ ){{0,2}}(?:{_words(_JOBS)}))"
 _PHRASINGS_9: Final = {name: lazy_re(pattern) for name, pattern in (
     ("title", rf"\b(?:bumped|moved|stepped|bumping|moving|stepping) (?:me |us |him |her )?up to"
               rf" (?:an? |the )?(?:[a-z-]+ ){{0,2}}(?:{_words(_JOBS)}|lead|head|partner)\b"
               r"|\b(?:now|currently) (?:teach|teaches|teaching|lectures|lecturing)\b"
               rf"|\bappointed (?:as )?(?:an? |the )?(?:[a-z-]+ ){{0,2}}(?:{_words(_JOBS)}|head"
               r"|lead|partner|chair)\b"
-              r"|\bteach(?:es)? [a-z]+ at\b"),
+              r"|\bteach(?:es)? [a-z]+ at\b"
+              r"|\b(?:now|currently) (?:manages|runs|heads|leads)\b"
+              rf"|\b(?:has|have|'s|'ve) been {_JOB_9}\b"),
     ("employer", r"\b(?:first|my|our) (?:pay ?check|pay ?cheque|pay ?slip|salary|wages?|pay ?day)"
-                 r" (?:from|at|with)\b"),
+                 r" (?:from|at|with)\b|\bsigned on (?:with|at)\b"
+                 r"|\bfirst (?:day|week|shift|month)\b(?: as [^.;]*?)? at\b"
+                 r"|\boffer from\b[^.;]*\b(?:took it|accepted it|said yes)\b"
+                 # a job of any words at a place ("is now a branch manager at BRI", "has been
+                 # revenue assurance manager at NetOne")
+                 rf"|\b(?:is|am|i'm|im|was|now|been|became) (?:now )?{_JOB_9} at (?!(?:heart"
+                 r"|home|night|work|times|first|last|least|once|all|the moment|weekends?)\b)"),
+    ("relationship", r"\b(?:we're|we are|i'm|i am|are|is) (?:now )?(?:officially |legally )?"
+                     r"separated\b|\b(?:been )?going out with\b"),
     ("car", r"\b(?:zipping|getting|cruising|tooling|pottering|driving|running|nipping)"
             r" (?:around|about|round) in (?:a|an|my|our|the|this|that)\b"),
     ("departure", r"\b(?:i'm|im|i am|we're|we are|i'll be|we'll be|put me|put us|booked me|"
-                  r"booked us) (?:now )?on the \d{1,2}(?:[:.]\d\d|\s*[ap]m)\b"),
+                  r"booked us) (?:now )?on the \d{1,2}(?:[:.]\d\d|\s*[ap]m)\b"
+                  r"|\bcoach(?:es)?\b[^.;]*\b(?:leaves?|leaving|departs?|departing)\b"
+                  # to an hour in words ("moved the Jaffna train to quarter past six")
+                  r"|^(?=[^.;]*\b(?:train|bus|ferry|coach|flight)\b)(?=[^.;]*\b(?:moved|pushed"
+                  r"|rescheduled|delayed|bumped|changed|shifted|brought forward|now)\b)[^.;]*"
+                  rf"\b(?:(?:quarter|half) (?:past|to) (?:{_NUMBER_WORDS_7}|\d{{1,2}})"
+                  rf"|(?:{_NUMBER_WORDS_7}) o'clock|noon|midnight)\b"),
+    ("age", rf"\b(?:is|'s|turned) (?:now )?{_AGE_WORDS_8}(?: years old)? (?:since|as of)\b"),
     ("residence", r"\bunpacked in\b"
                   r"|\bmoved (?:north|south|east|west|back|down|out|over|away|across|inland)"
                   rf"(?: again)? to (?!(?:an? |the )?(?:[a-z-]+ ){{0,2}}(?:{_words(_JOBS)})\b)"),
@@ -631,7 +655,7 @@ _PHRASINGS_9: Final = {name: lazy_re(pattern) for name, pattern in (
               rf"|\b(?:so|which makes|that makes|making) (?:it's|it is|that's|thats|it) "
               rf"(?:\d+|{_NUMBER_WORDS_7})\b"),
     ("appointment", rf"\b(?:{_TREATMENTS_9})\b[^.;]*\b(?:on|moved|pushed|booked|scheduled|to|"
-                    rf"for) (?:the )?(?:next )?{_DAYS_9}"
+                    rf"for) (?:the )?(?:next |following )?{_DAYS_9}"
                     r"|\b(?:push|pushed|move|moved|book|booked|schedule|scheduled|rescheduled"
                     rf"|shifted|bumped) (?:the |my |a |her |his )?(?:{_TREATMENTS_9})\b"),
 )}
@@ -640,22 +664,36 @@ _PHRASINGS_9: Final = {name: lazy_re(pattern) for name, pattern in (
 # to the end of its clause; a number after a preposition counts nothing ("got down on one knee",
 # "in two weeks"); and a month or a year one was born in is no home town.
 _PAST_FRAME_9: Final = (
-    r"\b(?:used to|(?:back )?when (?:i|we|he|she|they|the user) (?:still )?(?:lived|worked|was"
-    r" living|were living|was working|were working|drove|had|was with|were with))\b"
+    r"(?:\b(?:used to|(?:back )?when (?:i|we|he|she|they|the user) (?:still )?(?:lived|worked|was"
+    r" living|were living|was working|were working|drove|had|was with|were with|was at|were at"
+    r"|was in|were in))\b|(?<!'ve )(?<!have )(?<!has )(?<!'s )\blived in\b)"
     r".*?(?=\b(?:but|and|so|now|these days)\b|[.;,!?]|$)")
+# ... and what may come to hold is not what holds ("We might move to Cusco if the transfer goes
+# through", "thinking of joining Initech"): cut to the end of the sentence.
+_MAYBE_9: Final = (r"\b(?:might|could|would|thinking (?:of|about)|considering|planning to"
+                   r"|plan to|hoping to|hope to|want to|wants to|wanna|if)\b[^.;!?]*")
+# (Both, as written: "I'm thinking of joining Initech" joins no one.)
+_FRAMES_9: Final = lazy_re(f"{_PAST_FRAME_9}|{_MAYBE_9}", re.IGNORECASE)
 _FALSE_FRIENDS_9: Final = {
-    **{name: lazy_re(_PAST_FRAME_9) for name in (
+    **{name: lazy_re(f"{_PAST_FRAME_9}|{_MAYBE_9}") for name in (
         "residence", "employer", "title", "phone", "diet", "relationship")},
     "count": lazy_re(rf"\b(?:on|in|for|after|within|per|every) "
                      rf"(?:\d+|{_NUMBER_WORDS_7})\b"),
     # a seat on a plane or train is no car (SEAT makes cars: "I drive a SEAT Leon")
-    "car": lazy_re(rf"{_PAST_FRAME_9}|\bseats? (?:number |no\.? )?\d+[a-z]?\b|\bin seat\b"
-                   r"|\bseat ?belts?\b|\b(?:window|aisle|middle|front|back|rear|booster"
+    "car": lazy_re(rf"{_PAST_FRAME_9}|{_MAYBE_9}|\bseats? (?:number |no\.? )?\d+[a-z]?\b"
+                   r"|\bin seat\b|\bseat ?belts?\b|\b(?:window|aisle|middle|front|back|rear|booster"
                    r"|passenger|exit row) seats?\b"),
     "hometown": lazy_re(r"\bborn in (?:january|february|march|april|may|june|july|august"
                         r"|september|october|november|december|\d{4}|the (?:spring|summer"
                         r"|autumn|fall|winter|year|month)|(?:early|late|mid) \d{4})\b"),
 }
+# Edition 9: what someone named moves of the speaker's (or of no one's), as the sentence's
+# first deed, is the speaker's ("Mpilo moved my X-ray to Friday", "Railways moved the Jaffna
+# train to quarter past six"; not "Amara's flight was late, so she moved my braids": that
+# sentence says Amara's flight too).
+_MOVED_MINE_9: Final = lazy_re(
+    r"^\S+(?: \S+)? (?:moved|pushed|rescheduled|shifted|bumped|changed|put back|brought forward"
+    r"|cancell?ed|booked|rebooked) (?:my|our|the)\b", re.IGNORECASE)
 # Edition 9: whoever bumps or promotes the speaker gives the speaker's job.
 _HIRED_ME_9: Final = lazy_re(
     r"^[^.!?;]*\b(?:(?:hired|laid|fired|onboarded|recruited|promoted) me|let me go"
@@ -803,15 +841,18 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                         rf"(?:(?:my|the|his|her|their|our) )?(?:{_words(_APPOINTMENTS)})\b"
                         rf"|\b(?:{_words(_APPOINTMENTS)}) (?:day|date)\b"
                         # a test, scan or treatment (the ninth edition's: "When is my blood
-                        # test?", "Which day was the scan first booked for?")
+                        # test?", "Which day was the scan first booked for?"; the forms read
+                        # "X-ray" as one word, "x_ray")
                         rf"|\b(?:when(?: is|'s| was)|(?:which|what) day (?:is|was)) "
-                        rf"(?:(?:my|the|his|her|their|our) )?(?:{_TREATMENTS_9})\b"
+                        rf"(?:(?:my|the|his|her|their|our) )?(?:{_TREATMENTS_9}|x_ray)\b"
                         rf"|\b(?:seeing|see|visiting|visit) (?:the|my|a|an|his|her|their) "
                         rf"{_SPECIALIST}\b"),
         ("departure", r"\bleav(?:e|es|ing) for\b|\bfly(?:ing)? (?:out )?to\b"
                       r"|\bflight\b(?! attendants?\b)|\bdeparture\b"
                       # "What time is my train to Lucerne?"
-                      r"|\b(?:what time|when)\b[^?]*\b(?:train|bus|ferry|coach)\b"),
+                      r"|\b(?:what time|when)\b[^?]*\b(?:train|bus|ferry|coach)\b"
+                      # "What was the Jakarta train's original time?"
+                      r"|\b(?:train|bus|ferry|coach)'s (?:\w+ )?(?:time|departure)\b"),
         ("relationship", r"\bseeing anyone\b|\bseeing someone\b|\brelationship\b|\bsingle\b"
                          r"|\bdating\b|\bmarried\b|\bengaged\b|\bpartner\b"
                          r"|\bwith (?:anyone|anybody|someone|somebody)\b"
@@ -1065,6 +1106,8 @@ def owner_of(sentence: str, edition: int = EDITION) -> str | None:
             or _hired_me(edition).match(sentence)
             or _WITH_ME_6.match(sentence) or _HOME_IS_6.match(sentence)):
         return USER  # "Home is Porto now", "Initech hired me", "Sam and I broke up"
+    if edition >= EDITION_9 and name is not None and _MOVED_MINE_9.match(sentence):
+        return USER  # "Mpilo moved my X-ray to Friday": the speaker's X-ray
     return USER if name is None else name  # no subject: the speaker's diary ("Decided to...")
 
 
@@ -1136,14 +1179,18 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
                 return singular(word)
         return None
     if attribute == "appointment":
-        words = _APPOINTMENT_WORDS_9 if edition >= EDITION_9 else \
-            _APPOINTMENT_WORDS_8 if edition >= EDITION_8 else _APPOINTMENT_WORDS
+        words = _APPOINTMENT_WORDS_8 if edition >= EDITION_8 else _APPOINTMENT_WORDS
         same = _SAME_APPOINTMENT_8 if edition >= EDITION_8 else _SAME_APPOINTMENT_7
         for word in _NOUN.findall(lowered):
             if word in words and (edition < EDITION_4 or word != "up"):
                 # ("up" is half of "check-up", no appointment: "end up", "pick up")
                 kind = words[word]
                 return same.get(kind, kind) if edition >= EDITION_7 else kind
+        if edition >= EDITION_9:
+            treated = next((w for w in _NOUN.findall(lowered.replace("x-ray", "xray"))
+                            if w in _TREATMENT_WORDS_9), None)
+            if treated is not None:
+                return _TREATMENT_WORDS_9[treated]
         if edition >= EDITION_3:  # a specialist named by the form of the word ("podiatrist")
             specialist = _SPECIALIST_BEFORE.search(lowered) or _SPECIALIST_AFTER.search(lowered)
             if specialist is not None:
@@ -1170,11 +1217,13 @@ _SAME_APPOINTMENT_8: Final = {**_SAME_APPOINTMENT_7, "dermatology": "dermatologi
                               "optometrist": "optician", "eye": "optician",
                               "therapy": "therapist"}
 _APPOINTMENT_WORDS_8: Final = {**_APPOINTMENT_WORDS, "dental": "dentist"}
-# Edition 9: a test, scan or treatment is its own kind ("my blood test", "the MRI": one scan).
-_APPOINTMENT_WORDS_9: Final = {
-    **_APPOINTMENT_WORDS_8, "blood": "blood test", "bloods": "blood test", "scan": "scan",
+# Edition 9: a test, scan or treatment is its own kind ("my blood test", "the MRI": one scan),
+# where no one who gives it is named ("Bhalu's vaccination at the vet" is the vet's).
+_TREATMENT_WORDS_9: Final = {
+    "blood": "blood test", "bloods": "blood test", "scan": "scan",
     "mri": "scan", "ultrasound": "scan", "mammogram": "scan", "xray": "scan",
-    "vaccination": "vaccination", "jab": "vaccination", "booster": "vaccination",
+    "vaccination": "vaccination", "vaccinations": "vaccination", "jab": "vaccination",
+    "jabs": "vaccination", "booster": "vaccination",
     "smear": "smear test", "manicure": "nails", "pedicure": "nails", "nails": "nails",
     "braids": "braids", "facial": "facial", "waxing": "waxing", "tattoo": "tattoo",
     "hearing": "hearing test"}
@@ -1293,13 +1342,15 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
                 sentence):  # "User: nurse at Mercy"
             facts += [Fact(owner, a, None) for a in ("title", "employer")
                       if all(f.attribute != a for f in facts)]
-        if edition >= EDITION_7 and noted and owner == USER and _CITY_NOTE_7.match(sentence) \
+        if edition >= EDITION_7 and noted and owner == USER \
+                and (_CITY_NOTE_9 if edition >= EDITION_9 else _CITY_NOTE_7).match(sentence) \
                 and all(f.attribute != "residence" for f in facts):
             facts.append(Fact(owner, "residence", None))  # "User: city now Kiel"
         if edition >= EDITION_5 and _CAREER_MOVE_5.search(sentence) \
                 and all(f.attribute != "title" for f in facts):
             facts.append(Fact(owner, "title", None))  # "I went from actuary to sommelier"
-        if _JOINED.search(sentence) and all(f.attribute != "employer" for f in facts):
+        joined = _FRAMES_9.sub(" ", sentence) if edition >= EDITION_9 else sentence
+        if _JOINED.search(joined) and all(f.attribute != "employer" for f in facts):
             facts.append(Fact(owner, "employer", None))  # "Sam joined Globex"
         if names.seeing.search(sentence) and all(f.attribute != "relationship" for f in facts):
             facts.append(Fact(owner, "relationship", None))  # "I'm seeing Theo"
