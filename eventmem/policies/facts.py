@@ -672,15 +672,20 @@ _PAST_FRAME_9: Final = (
 # through", "thinking of joining Initech"): cut to the end of the sentence.
 _MAYBE_9: Final = (r"\b(?:might|could|would|thinking (?:of|about)|considering|planning to"
                    r"|plan to|hoping to|hope to|want to|wants to|wanna|if)\b[^.;!?]*")
-# (Both, as written: "I'm thinking of joining Initech" joins no one.)
+# (The past is cut out of a sentence before any attribute is read, see read(); both, as
+# written: "I'm thinking of joining Initech" joins no one.)
+_PAST_9: Final = lazy_re(_PAST_FRAME_9)
 _FRAMES_9: Final = lazy_re(f"{_PAST_FRAME_9}|{_MAYBE_9}", re.IGNORECASE)
+_MAYBE_JOINING_9: Final = lazy_re(_MAYBE_9, re.IGNORECASE)
 _FALSE_FRIENDS_9: Final = {
-    **{name: lazy_re(f"{_PAST_FRAME_9}|{_MAYBE_9}") for name in (
-        "residence", "employer", "title", "phone", "diet", "relationship")},
+    **{name: lazy_re(_MAYBE_9) for name in (
+        "residence", "employer", "phone", "diet", "relationship")},
+    # the same role is no new one ("took the offer, same role, better hours")
+    "title": lazy_re(rf"{_MAYBE_9}|\b(?:same|my old|the old) (?:role|job|position|title)\b"),
     "count": lazy_re(rf"\b(?:on|in|for|after|within|per|every) "
                      rf"(?:\d+|{_NUMBER_WORDS_7})\b"),
     # a seat on a plane or train is no car (SEAT makes cars: "I drive a SEAT Leon")
-    "car": lazy_re(rf"{_PAST_FRAME_9}|{_MAYBE_9}|\bseats? (?:number |no\.? )?\d+[a-z]?\b"
+    "car": lazy_re(rf"{_MAYBE_9}|\bseats? (?:number |no\.? )?\d+[a-z]?\b"
                    r"|\bin seat\b|\bseat ?belts?\b|\b(?:window|aisle|middle|front|back|rear|booster"
                    r"|passenger|exit row) seats?\b"),
     "hometown": lazy_re(r"\bborn in (?:january|february|march|april|may|june|july|august"
@@ -1266,10 +1271,13 @@ _IRREGULAR_SINGULARS: Final = frozenset(_IRREGULAR_PLURALS.values()) | frozenset
     "sheep fish deer moose bison series species aircraft news lens".split())  # noqa: SIM905
 
 
-def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
+def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple[Fact, ...]:
     """The facts ``text`` states: for each sentence, whose they are and each attribute it
     names (in the order of :data:`_ATTRIBUTES`), without repeats. ``edition``: how (see
-    :data:`EDITION`); the write gates before gate-12 read with :data:`EDITION_1`.
+    :data:`EDITION`); the write gates before gate-12 read with :data:`EDITION_1`. From the
+    ninth edition, what held once and holds no more states nothing ("Back when I was at SABIC
+    we lived in Jubail"); ``held_once`` reads it too, as a value of the past (recall asks it of
+    a question about a replaced value).
 
     >>> read("User moved from Turin to Valencia")
     (Fact(owner='user', attribute='residence', qualifier=None),)
@@ -1331,6 +1339,8 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
         # kept: the pet vocabulary reads the sentence without it.
         kept_words = _plain(_FIRM.sub(" ", sentence).lower()) if edition >= EDITION_4 \
             else lowered
+        if edition >= EDITION_9 and not held_once:
+            lowered, kept_words = _PAST_9.sub(" ", lowered), _PAST_9.sub(" ", kept_words)
         facts = [Fact(owner, attribute, _qualifier(attribute, lowered, edition))
                  for attribute, pattern in _COMPILED
                  if _states(attribute, pattern, kept_words if attribute == "pet" else lowered,
@@ -1349,7 +1359,8 @@ def read(text: str, edition: int = EDITION) -> tuple[Fact, ...]:
         if edition >= EDITION_5 and _CAREER_MOVE_5.search(sentence) \
                 and all(f.attribute != "title" for f in facts):
             facts.append(Fact(owner, "title", None))  # "I went from actuary to sommelier"
-        joined = _FRAMES_9.sub(" ", sentence) if edition >= EDITION_9 else sentence
+        joined = (_MAYBE_JOINING_9 if held_once else _FRAMES_9).sub(" ", sentence) \
+            if edition >= EDITION_9 else sentence
         if _JOINED.search(joined) and all(f.attribute != "employer" for f in facts):
             facts.append(Fact(owner, "employer", None))  # "Sam joined Globex"
         if names.seeing.search(sentence) and all(f.attribute != "relationship" for f in facts):

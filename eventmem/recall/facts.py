@@ -464,8 +464,9 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
             chosen.sort(key=lambda mid: (not _held(memories, mid, when),
                                          -_start(memories[mid])))
     if former is not None:
-        chosen = _former_first(chosen, memories, read, plan.text, question.owner, former,
-                               by_age=by_age is not None)
+        past = _held_once(found, chosen, question)
+        chosen = _former_first(chosen + past, memories, read, plan.text, question.owner, former,
+                               by_age=by_age is not None, held_once=frozenset(past))
     top = chosen[:_ON_TOP]
     signals_of = {mid: signals for mid, _, signals in hits}
     order = top + [mid for mid, _, _ in hits if mid not in top]
@@ -497,18 +498,32 @@ def _oldest_age_first(chosen: list[str], found: Mapping[str, tuple[str, tuple[Fa
     return sorted(chosen, key=order.__getitem__)
 
 
+def _held_once(found: Mapping[str, tuple[str, tuple[Fact, ...]]], chosen: list[str],
+               question: Question) -> list[str]:
+    """The memories of ``found`` (not ``chosen``) that state the asked attribute of the asked
+    owner as held once and no more ("I used to work at Initech", "Back when I was at SABIC we
+    lived in Jubail": :func:`eventmem.policies.facts.read` ``held_once``): values a question
+    about a replaced value asks, though they never were the current one."""
+    owners = frozenset({question.owner, USER} if question.owner == USER else {question.owner})
+    held = {mid: (text, facts.read(text, held_once=True)) for mid, (text, _) in found.items()
+            if mid not in chosen}
+    return _stating_of(held, question, owners)
+
+
 def _former_first(chosen: list[str], memories: Mapping[str, MemoryRecord], read: Read,
-                  asked: str, owner: str, former: Former, *, by_age: bool = False
-                  ) -> list[str]:
+                  asked: str, owner: str, former: Former, *, by_age: bool = False,
+                  held_once: frozenset[str] = frozenset()) -> list[str]:
     """``chosen`` (the memories stating the asked attribute, replaced ones among them) in the
     order a question about a replaced value asks: the oldest first ("What was the original time
     of the flight?"); else the ones said before the value the question names ("What car did I
     have before the Camry?") or, naming none, before the newest ("Where did I use to live?"),
     newest first, then the rest. A value never replaced is its own former value: it stays.
     ``by_age``: ``chosen`` is in the order of the ages said, the greatest first (see
-    :func:`_oldest_age_first`), which is the order of time."""
+    :func:`_oldest_age_first`), which is the order of time. ``held_once``: memories of values
+    held before any other (:func:`_held_once`), whenever said."""
     by_start = list(dict.fromkeys(chosen)) if by_age else \
-        sorted(dict.fromkeys(chosen), key=lambda mid: (-_start(memories[mid]), mid))
+        sorted(dict.fromkeys(chosen),
+               key=lambda mid: (mid in held_once, -_start(memories[mid]), mid))
     if former == "first":
         return by_start[::-1]
     named = readings.values_in(asked) - {owner}
@@ -520,7 +535,8 @@ def _former_first(chosen: list[str], memories: Mapping[str, MemoryRecord], read:
         pivot = naming[0] if naming else pivot
     began = _start(memories[pivot])
     earlier = by_start[by_start.index(pivot) + 1:] if by_age else \
-        [mid for mid in by_start if mid != pivot and _start(memories[mid]) <= began]
+        [mid for mid in by_start if mid != pivot
+         and (_start(memories[mid]) <= began or mid in held_once)]
     return earlier + [mid for mid in by_start if mid not in earlier]
 
 

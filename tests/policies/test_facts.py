@@ -1124,6 +1124,18 @@ def test_the_ninth_edition_leaves_what_the_eighth_read_rightly(
     assert facts.read(text) == facts.read(text, facts.EDITION_8) == read
 
 
+def test_what_held_once_is_read_as_held_once_when_asked() -> None:
+    """A value of the past states nothing now, but a question about a replaced value asks it
+    (``held_once``); what may come to hold is read neither way."""
+    said = "Back when I lived in Jubail I worked at SABIC."
+    assert facts.read(said) == ()
+    assert facts.read(said, held_once=True) == (facts.Fact(USER, "employer", None),
+                                                facts.Fact(USER, "residence", None))
+    assert facts.read("I'm thinking of joining Initech.", held_once=True) == ()
+    assert facts.read("Took the offer, same role, better hours.") == (
+        facts.Fact(USER, "preference", None),)  # the same role is no new one
+
+
 def test_the_ninth_edition_reads_an_opening_clause_with_its_subject() -> None:
     """"Since March, ..." is an aside; "Since we unpacked in Noida, ..." says where one lives."""
     text = "Since we unpacked in Noida, my commute's down to twenty minutes."

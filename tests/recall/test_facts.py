@@ -628,6 +628,17 @@ def test_an_age_question_about_a_child_with_a_hyphenated_name_gets_the_latest_ag
     assert hits[0].text == "Big day, Jean-Luc is 4 years old as of today!"
 
 
+def test_a_value_held_once_answers_what_came_before_and_never_what_holds(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    """"I used to work at Initech", said after "I work at Globex", is no new employer: Globex
+    answers "Where do I work?", and Initech "Where did I work before?", though said since."""
+    _said(mem, clock, "I work at Globex.", "I used to work at Initech, years ago.")
+    assert mem.recall("Where do I work?", namespace="n", k=3)[0].text == "I work at Globex."
+    for question in ("Where did I work before?", "Where did I use to work?"):
+        hits = mem.recall(question, namespace="n", k=3)
+        assert hits[0].text == "I used to work at Initech, years ago.", question
+
+
 def test_the_greater_age_is_the_current_one_whatever_day_each_names(
         mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     """No one gets younger: "Aram turned eleven last Tuesday", said after "My son Aram is 10",
