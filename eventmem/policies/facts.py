@@ -80,14 +80,17 @@ day one is booked in for or going in on ("I'm booked in for the 19th", "I'm goin
 instead") and by its field ("the dental surgery" is the dentist, "the dermatology clinic" the
 dermatologist, the eye test the optician's: see :data:`_PHRASINGS_8`). The ninth (gate-20,
 classify-11 and recall) also reads a promotion by being bumped, moved up or appointed to a job
-("Dangote bumped me up to finance manager"), a job by what one now teaches or the first pay
-from an employer, a car one gets around in, a departure by the one one is on ("so I'm on the
-7:48 instead"), a home unpacked in or moved to in a direction ("We moved south to Bodø"), a
-count noted after "now" or given again ("so it's four"), and a test, scan or treatment booked
-on a day as an appointment of its kind ("the blood test"); and it reads no value held once as
-held now ("from when I lived in Kampala", "I used to work at Initech"), no count after a
-preposition ("got down on one knee") and no month one was born in as a home town (see
-:data:`_PHRASINGS_9`, :data:`_FALSE_FRIENDS_9`).
+("Dangote bumped me up to finance manager"), a job by what one now teaches or manages, by the
+first pay or day at a place or of any words at a place ("is now a branch manager at BRI"), a
+separation, a car one gets around in, a departure by the one one is on ("so I'm on the 7:48
+instead") or moved to an hour in words, a home unpacked in or moved to in a direction ("We
+moved south to Bodø"), a count noted after "now" or given again ("so it's four"), a test, scan
+or treatment booked on a day as an appointment of its kind ("the blood test"), and an opening
+clause with its own subject ("Since we unpacked in Noida, ..."); and it reads no value held
+once as held now ("from when I lived in Kampala", "I used to work at Initech": ``held_once``
+reads them as values of the past), none that may come to hold ("We might move to Cusco"), no
+count after a preposition ("got down on one knee"), no seat on a plane as a car and no month
+one was born in as a home town (see :data:`_PHRASINGS_9`, :data:`_FALSE_FRIENDS_9`).
 
 Pure and deterministic: regexes over the text, no model.
 """
@@ -600,14 +603,14 @@ _HIRED_ME_8: Final = lazy_re(
 
 
 # Edition 9: more ways of stating an attribute, each a family of English rather than one
-# sentence: a promotion by being bumped or moved up to a job ("Dangote bumped me up to finance
-# manager") or appointed to one, a job by what one now teaches or by the first pay from an
-# employer, a car one gets
-# around in, a departure by the one one is on ("so I'm on the 7:48 instead"), a home unpacked in
-# or moved to in a direction ("We moved south to Bodo": not "moved up to", a promotion), a count
-# noted after "now" ("User: now 3 kids") or given again ("so it's four"), and an appointment by
-# a test, scan or treatment booked on a day ("the blood test on Monday", "moved my braids to
-# Monday").
+# sentence: a promotion by being bumped, moved up or appointed to a job ("Dangote bumped me up to
+# finance manager"), a job by what one now teaches or manages, by the first pay or day at a
+# place, or of any words at a place ("is now a branch manager at BRI"); a separation, someone
+# one goes out with; a car one gets around in; a departure by the one one is on ("so I'm on the
+# 7:48 instead"), a coach's, or one moved to an hour in words; a home unpacked in or moved to in
+# a direction ("We moved south to Bodo": not "moved up to", a promotion); a count noted after
+# "now" ("User: now 3 kids") or given again ("so it's four"); and an appointment by a test, scan
+# or treatment booked on a day ("the blood test on Monday").
 _DAYS_9: Final = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
                   r"|\d{1,2}(?:st|nd|rd|th)?\b)")
 _TREATMENTS_9: Final = (
