@@ -60,6 +60,11 @@ _CATEGORIES: Final[dict[str, frozenset[str]]] = {
     "surprise": _lexicon("surprised surprising shocked astonished amazed unexpected "
                           "suddenly wow stunned"),
 }
+# Each lexicon word's categories, in EKMAN order: a word is looked up once, not in every
+# category's lexicon in turn.
+_CATEGORIES_OF: Final[dict[str, tuple[str, ...]]] = {
+    word: tuple(c for c, lexicon in _CATEGORIES.items() if word in lexicon)
+    for word in sorted(frozenset().union(*_CATEGORIES.values()))}
 _PROFANITY = lazy_re(r"\b(?:fuck\w*|shit\w*|damn\w*|bastard\w*|crap\w*|bullshit|"
                         r"hell|wtf)\b", re.IGNORECASE)
 _WORD = lazy_re(r"[a-z]+(?:'[a-z]+)?")
@@ -85,9 +90,8 @@ def analyse(text: str, arousal: float) -> Emotion:
         elif word in _NEGATIVE:
             positive, negative = (positive + 1, negative) if negated else (positive, negative + 1)
         if not negated:
-            for category, lexicon in _CATEGORIES.items():
-                if word in lexicon:
-                    counts[category] += 1
+            for category in _CATEGORIES_OF.get(word, ()):
+                counts[category] += 1
     found = positive + negative
     valence = 0.0 if not found else round((positive - negative) / found, 6)
     if _PROFANITY.search(text):

@@ -196,6 +196,8 @@ def stated_time(text: str, now: int) -> TimeRange | None:
     "by", "until", "before"... is a deadline or a bound, not a start, and is passed over, as are
     dates that have not come yet."""
     lowered = text.lower()
+    if _MAY_SPEAK_OF_TIME.search(lowered) is None:  # every stated form holds one of its words
+        return None
     today = from_micros(now).date()
     for kind, pattern in _PATTERNS:
         if kind not in _STATED:
