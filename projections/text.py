@@ -24,6 +24,10 @@ K1 = 1.2
 B = 0.75
 
 
+# A term's postings: its rows (ascending) and term frequencies, uint32 each.
+Posting = tuple[array | np.ndarray, array | np.ndarray]
+
+
 class Index:
     """The BM25 index of one namespace.
 
@@ -42,7 +46,7 @@ class Index:
         self.total_len = 0
         # term id -> (rows, term frequencies), rows ascending; loaded from a snapshot, numpy
         # views of it (uint32), until a seal adds to the term
-        self.postings: dict[int, tuple[array | np.ndarray, array | np.ndarray]] = {}
+        self.postings: dict[int, Posting] = {}
         # The rows of the documents that are plans, ascending: the write path looks among them
         # alone for the plan a text reports done (see top_among).
         self.plan_rows = array("I")
@@ -316,15 +320,29 @@ class Index:
         if n <= 0 or n_docs == 0 or not len(rows):
             return []
         avg_len = self.total_len / n_docs or 1.0
-        scores = np.zeros(len(rows), dtype=np.float64)
-        for term, posted, counts, idf in self._postings(query_terms, n_docs):
-            at, contribution = self._plan_scores(term, rows, posted, counts, idf, avg_len)
+        # The terms in term-id order, as _postings gives them; a term's postings are read only
+        # when its place among the plans is not kept yet.
+        ats, contributions = [], []
+        for term in sorted(set(query_terms)):
+            entry = self.postings.get(term)
+            if entry is None:
+                continue
+            df = len(entry[0])
+            idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+            at, contribution = self._plan_scores(term, rows, entry, idf, avg_len)
             if len(at):
-                scores[at] += contribution
+                ats.append(at)
+                contributions.append(contribution)
+        if not ats:
+            return []  # no plan holds a word of the query: no positive score
+        # One bincount adds the contributions in the order given, each to 0.0 first: every
+        # plan's score is the same bits as the terms added one after another.
+        scores = np.bincount(np.concatenate(ats), weights=np.concatenate(contributions),
+                             minlength=len(rows))
         return top_allowed(scores, SubsetIds(self.ids, rows), n, allowed, rows=rows)
 
-    def _plan_scores(self, term: int, rows: np.ndarray, posted: np.ndarray, counts: np.ndarray,
-                     idf: float, avg_len: float) -> tuple[np.ndarray, np.ndarray]:
+    def _plan_scores(self, term: int, rows: np.ndarray, entry: Posting, idf: float,
+                     avg_len: float) -> tuple[np.ndarray, np.ndarray]:
         """Where ``term`` occurs among the plans (positions in ``rows``, the plan rows) and its
         score there, by :meth:`top_among`'s expression on the same values.
 
@@ -334,6 +352,8 @@ class Index:
         with (both the same for a whole batch) and recomputed when either differs."""
         known = self._plan_postings.get(term)
         if known is None:
+            posted = np.frombuffer(entry[0], dtype=np.uint32)
+            counts = np.frombuffer(entry[1], dtype=np.uint32)
             if len(posted) <= len(rows):
                 pos = np.searchsorted(rows, posted)
                 found = np.flatnonzero(rows[np.minimum(pos, len(rows) - 1)] == posted)
