@@ -94,6 +94,36 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"\b(last|this|next|on)\s+(" + "|".join(WEEKDAYS) + r")\b")),
     ("year", lazy_re(rf"\b(?:in|during|since|of|from|by)\s+{_YEAR}\b|\b{_YEAR}\b")),
 ]
+# Strings one of which every match of a form holds (a month's name, a unit of time...), for the
+# statement readers: a text holding none of a form's is not searched for it (a search of a form
+# costs about as much as all these tests together). tests/text/test_timeexpr.py checks each
+# against the strings the form's pattern needs (eventmem.policies.literals.necessary). A form
+# not listed is always searched.
+_MONTH_NAMES = tuple(calendar.month_abbr[number].lower() for number in range(1, 13))
+NEEDLES: dict[str, tuple[str, ...]] = {
+    "iso": ("-",),
+    "day_month": _MONTH_NAMES, "month_day": _MONTH_NAMES, "month_year": _MONTH_NAMES,
+    "lead_month": _MONTH_NAMES,
+    "ago": ("ago",),
+    "ahead": ("day", "week", "fortnight", "month", "year"),
+    "relative_day": ("day", "tomorrow", "night", "morning", "afternoon", "evening"),
+    "relative_unit": ("week", "month", "year"),
+    "weekday": ("day",),
+}
+
+
+def _may_match(kind: str, lowered: str, held: dict[tuple[str, ...], bool]) -> bool:
+    """Whether ``lowered`` holds one of the strings form ``kind`` needs (``held``: what this
+    text was found to hold, by set of strings: the month forms share theirs)."""
+    needles = NEEDLES.get(kind)
+    if needles is None:
+        return True
+    found = held.get(needles)
+    if found is None:
+        found = held[needles] = any(needle in lowered for needle in needles)
+    return found
+
+
 # Dates written in digits, read in questions only ("on 4/15/2025", "as of 15.04.2025", "on
 # 4/15"): the write path's readings (stated_time, statement_times) are part of the recorded ingest
 # policy and keep _PATTERNS. Slashes read month first (the English default), unless the first
@@ -196,11 +226,12 @@ def stated_time(text: str, now: int) -> TimeRange | None:
     "by", "until", "before"... is a deadline or a bound, not a start, and is passed over, as are
     dates that have not come yet."""
     lowered = text.lower()
-    if _MAY_SPEAK_OF_TIME.search(lowered) is None:  # every stated form holds one of its words
+    if not _may_speak_of_time(lowered):  # every stated form holds one of its words
         return None
     today = from_micros(now).date()
+    held: dict[tuple[str, ...], bool] = {}
     for kind, pattern in _PATTERNS:
-        if kind not in _STATED:
+        if kind not in _STATED or not _may_match(kind, lowered, held):
             continue
         for match in pattern.finditer(lowered):
             if _NOT_A_START.search(lowered[: match.start()]):
@@ -260,10 +291,19 @@ _STATEMENT_YEAR = lazy_re(
 # recording is) and an offset from an event (which event is the retrieval's to find).
 _NOT_RECORDED = frozenset({"past_n", "anchored"})
 # What every form statement_times reads holds one of: a digit, a month or weekday name, a unit
-# of time or a word for a part of a day. A text with none (most) is passed over at once.
-_MAY_SPEAK_OF_TIME = lazy_re(
-    r"\d|yesterday|tomorrow|today|tonight|morning|afternoon|evening|night|day|week|fortnight|"
-    r"month|year|" + "|".join(sorted(MONTHS, key=len, reverse=True)))
+# of time or a word for a part of a day. A text with none (most) is passed over at once. The
+# words are the shortest such strings ("yesterday" and weekdays hold "day", "fortnight" and
+# "tonight" "night", a month's every name its abbreviation), looked for one by one: one regex
+# of their alternatives cost a fifth of reading a statement's times.
+_TIME_WORDS = ("day", "night", "tomorrow", "morning", "afternoon", "evening", "week", "month",
+               "year", *_MONTH_NAMES)
+_DIGIT = lazy_re(r"\d")
+
+
+def _may_speak_of_time(lowered: str) -> bool:
+    return _DIGIT.search(lowered) is not None or any(word in lowered for word in _TIME_WORDS)
+
+
 # A reference wider than this says too little about when (and a year is the widest form).
 MAX_WIDTH_DAYS = 366
 MAX_TIMES = 8  # the most references one statement records
@@ -291,13 +331,14 @@ def statement_times(text: str, at: int) -> tuple[TimeRange, ...]:
     as much), is wider than :data:`MAX_WIDTH_DAYS`, or has no room in the calendar is left out.
     A pure function of the text and ``at``."""
     lowered = text.lower()
-    if _MAY_SPEAK_OF_TIME.search(lowered) is None:  # weekdays end in "day"
+    if not _may_speak_of_time(lowered):
         return ()
     today = from_micros(at).date()
     taken: list[tuple[int, int]] = []
     found: set[tuple[int, int]] = set()
+    held: dict[tuple[str, ...], bool] = {}
     for kind, pattern in _PATTERNS:
-        if kind in _NOT_RECORDED:
+        if kind in _NOT_RECORDED or not _may_match(kind, lowered, held):
             continue
         if kind == "year":
             pattern = _STATEMENT_YEAR

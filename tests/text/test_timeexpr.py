@@ -388,3 +388,28 @@ def test_states_duration(text: str, says: bool) -> None:
 
 def test_a_back_before_a_time_goes_with_it() -> None:
     assert strip_phrase("Where did I live back in February?", "February") == "Where did I live ?"
+
+
+def test_each_forms_needles_are_in_every_match_of_it() -> None:
+    # The statement readers skip a form when the text holds none of its NEEDLES: sound only if
+    # every string its pattern needs (literals.necessary) holds one of them.
+    from eventmem.policies.literals import necessary
+    from eventmem.text import timeexpr
+
+    patterns = dict(timeexpr._PATTERNS)
+    for kind, needles in timeexpr.NEEDLES.items():
+        need = necessary(patterns[kind].pattern, patterns[kind].flags)
+        assert need is not None and not need.opening, kind
+        assert all(any(n in s for n in needles) for s in need.strings), kind
+
+
+
+def test_a_text_may_speak_of_time_by_a_digit_or_a_word_of_time() -> None:
+    from eventmem.text.timeexpr import MONTHS, WEEKDAYS, _may_speak_of_time
+
+    words = [*MONTHS, *WEEKDAYS, "yesterday", "today", "tonight", "tomorrow", "this morning",
+             "afternoon", "evening", "last night", "a fortnight", "weeks", "months", "years",
+             "3", "٣"]
+    assert all(_may_speak_of_time(f"we met {w} here") for w in words)
+    assert not _may_speak_of_time("we spoke at length about the plan")
+    assert statement_times("We spoke at length about the plan", NOW) == ()
