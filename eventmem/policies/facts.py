@@ -616,8 +616,8 @@ _DAYS_9: Final = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _TREATMENTS_9: Final = (
     "blood test|blood tests|blood work|bloods|scan|mri|x-ray|xray|ultrasound|mammogram"
     "|vaccination|vaccinations|jab|jabs|booster|smear test|manicure|pedicure|nails|braids"
-    "|facial|waxing|tattoo"
-    "|hearing test")
+    "|facial|waxing|tattoo|grooming|groomer"
+    "|hearing test|driving test|theory test")
 # A job after an article, or by a word of the vocabulary alone ("revenue assurance manager"):
 # the form of a word alone is no job without one ("saving for" ends as "actor" does).
 _JOB_9: Final = rf"(?:(?:an? |the ){_JOB_5}|(?:[a-z]+ ){{0,2}}(?:{_words(_JOBS)}))"
@@ -629,7 +629,9 @@ _PHRASINGS_9: Final = {name: lazy_re(pattern) for name, pattern in (
               r"|lead|partner|chair)\b"
               r"|\bteach(?:es)? [a-z]+ at\b"
               r"|\b(?:now|currently) (?:manages|runs|heads|leads)\b"
-              rf"|\b(?:has|have|'s|'ve) been {_JOB_9}\b"),
+              rf"|\b(?:has|have|'s|'ve) been {_JOB_9}\b"
+              r"|\b(?:practises|practices|practising|practicing|qualified|signed (?:me|us|him"
+              r"|her) on) as\b"),
     ("employer", r"\b(?:first|my|our) (?:pay ?check|pay ?cheque|pay ?slip|salary|wages?|pay ?day)"
                  r" (?:from|at|with)\b|\bsigned on (?:with|at)\b"
                  r"|\bfirst (?:day|week|shift|month)\b(?: as [^.;]*?)? at\b"
@@ -639,19 +641,24 @@ _PHRASINGS_9: Final = {name: lazy_re(pattern) for name, pattern in (
                  rf"|\b(?:is|am|i'm|im|was|now|been|became) (?:now )?{_JOB_9} at (?!(?:heart"
                  r"|home|night|work|times|first|last|least|once|all|the moment|weekends?)\b)"),
     ("relationship", r"\b(?:we're|we are|i'm|i am|are|is) (?:now )?(?:officially |legally )?"
-                     r"separated\b|\b(?:been )?going out with\b"),
+                     r"separated\b|\b(?:been )?going out with\b"
+                     r"|\b(?:called it quits|went our separate ways|ended things)\b"),
     ("car", r"\b(?:zipping|getting|cruising|tooling|pottering|driving|running|nipping)"
             r" (?:around|about|round) in (?:a|an|my|our|the|this|that)\b"),
     ("departure", r"\b(?:i'm|im|i am|we're|we are|i'll be|we'll be|put me|put us|booked me|"
                   r"booked us) (?:now )?on the \d{1,2}(?:[:.]\d\d|\s*[ap]m)\b"
                   r"|\bcoach(?:es)?\b[^.;]*\b(?:leaves?|leaving|departs?|departing)\b"
                   # to an hour in words ("moved the Jaffna train to quarter past six")
+                  r"|\b(?:train|bus|ferry|coach|flight|sailing)\b[^.;]*\b(?:held|postponed"
+                  r"|put back|delayed) (?:until|till|to) [^.;]*\b\d{1,2}(?::\d\d|\s*[ap]m)\b"
                   r"|^(?=[^.;]*\b(?:train|bus|ferry|coach|flight)\b)(?=[^.;]*\b(?:moved|pushed"
                   r"|rescheduled|delayed|bumped|changed|shifted|brought forward|now)\b)[^.;]*"
                   rf"\b(?:(?:quarter|half) (?:past|to) (?:{_NUMBER_WORDS_7}|\d{{1,2}})"
                   rf"|(?:{_NUMBER_WORDS_7}) o'clock|noon|midnight)\b"),
     ("age", rf"\b(?:is|'s|turned) (?:now )?{_AGE_WORDS_8}(?: years old)? (?:since|as of)\b"),
     ("residence", r"\bunpacked in\b"
+                  r"|\bfirst (?:night|week|weekend|month) (?:in|at) (?:the |our |my )?(?:new )?"
+                  r"[\w-]+ (?:apartment|flat|house|home|place)\b"
                   r"|\bmoved (?:north|south|east|west|back|down|out|over|away|across|inland)"
                   rf"(?: again)? to (?!(?:an? |the )?(?:[a-z-]+ ){{0,2}}(?:{_words(_JOBS)})\b)"),
     ("count", rf"\bnow (?:\d+|{_NUMBER_WORDS_7}) [a-z]+"
@@ -659,6 +666,7 @@ _PHRASINGS_9: Final = {name: lazy_re(pattern) for name, pattern in (
               rf"(?:\d+|{_NUMBER_WORDS_7})\b"),
     ("appointment", rf"\b(?:{_TREATMENTS_9})\b[^.;]*\b(?:on|moved|pushed|booked|scheduled|to|"
                     rf"for) (?:the )?(?:next |following )?{_DAYS_9}"
+                    rf"|\b(?:{_TREATMENTS_9})\b[^.;]*\b(?:at|to) \d{{1,2}}(?:[:.]\d\d|\s*[ap]m)\b"
                     r"|\b(?:push|pushed|move|moved|book|booked|schedule|scheduled|rescheduled"
                     rf"|shifted|bumped) (?:the |my |a |her |his )?(?:{_TREATMENTS_9})\b"),
 )}
@@ -705,7 +713,7 @@ _MOVED_MINE_9: Final = lazy_re(
 # Edition 9: whoever bumps or promotes the speaker gives the speaker's job.
 _HIRED_ME_9: Final = lazy_re(
     r"^[^.!?;]*\b(?:(?:hired|laid|fired|onboarded|recruited|promoted) me|let me go"
-    r"|(?:took|taken|brought) me on|brought me on ?board|(?:bumped|moved) me up"
+    r"|(?:took|taken|brought|signed) me on|brought me on ?board|(?:bumped|moved) me up"
     r"|(?:beats?|trumps?|wins? over) [a-z ]{1,30}? for me"
     r"|(?:won|win|wins|winning) me (?:back|over|round|around))\b",
     re.IGNORECASE)
@@ -851,8 +859,8 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                         # a test, scan or treatment (the ninth edition's: "When is my blood
                         # test?", "Which day was the scan first booked for?"; the forms read
                         # "X-ray" as one word, "x_ray")
-                        rf"|\b(?:when(?: is|'s| was)|(?:which|what) day (?:is|was)) "
-                        rf"(?:(?:my|the|his|her|their|our) )?(?:{_TREATMENTS_9}|x_ray)\b"
+                        rf"|\b(?:when(?: is|'s| was)|(?:which|what) (?:day|time) (?:is|was)) "
+                        rf"(?:(?:my|the|his|her|their|our|\w+'s) )?(?:{_TREATMENTS_9}|x_ray)\b"
                         rf"|\b(?:seeing|see|visiting|visit) (?:the|my|a|an|his|her|their) "
                         rf"{_SPECIALIST}\b"),
         ("departure", r"\bleav(?:e|es|ing) for\b|\bfly(?:ing)? (?:out )?to\b"
@@ -1234,7 +1242,8 @@ _TREATMENT_WORDS_9: Final = {
     "jabs": "vaccination", "booster": "vaccination",
     "smear": "smear test", "manicure": "nails", "pedicure": "nails", "nails": "nails",
     "braids": "braids", "facial": "facial", "waxing": "waxing", "tattoo": "tattoo",
-    "hearing": "hearing test"}
+    "hearing": "hearing test", "driving": "driving test", "theory": "theory test",
+    "grooming": "grooming", "groomer": "grooming"}
 
 
 def singular(word: str, edition: int = EDITION) -> str:

@@ -446,6 +446,11 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     chosen.sort(key=lambda mid: (memories[mid].source == DERIVED, newest_first(memories[mid])))
     by_age = _oldest_age_first(chosen, found) if question.attribute == "age" else None
     chosen = by_age or chosen
+    if dated:
+        # "What day is my MRI?" is answered by a statement naming a day, "What time ...?" by
+        # one naming an hour: a correction of the time alone ("the MRI is at 8:40, everything
+        # else is right") leaves the day to the statement it corrects.
+        chosen = _naming_what_is_asked(chosen, plan.text, read)
     if _ASKS_NAME.search(plan.text) is not None:
         # "What are my dogs called?": a statement naming them answers, not the newest count
         # ("We got another dog, so three now"), though it states the same pets.
@@ -482,6 +487,16 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
         signals.setdefault("score", score)
         out.append((mid, score, signals))
     return out
+
+
+def _naming_what_is_asked(chosen: list[str], asked: str, read: Read) -> list[str]:
+    """``chosen`` (statements of an appointment or departure) with those naming a day first
+    when ``asked`` asks a day, and those naming an hour first when it asks a time."""
+    for asks, names in ((_ASKS_DAY, _NAMES_DAY), (_ASKS_TIME, _NAMES_TIME)):
+        if asks.search(asked) is not None:
+            said = dict(zip(chosen, read(chosen), strict=True))
+            chosen = sorted(chosen, key=lambda mid: names.search(said[mid] or "") is None)
+    return chosen
 
 
 def _oldest_age_first(chosen: list[str], found: Mapping[str, tuple[str, tuple[Fact, ...]]]
@@ -666,6 +681,12 @@ def _carried_on_by_name(namespace_facts: NamespaceFacts,
 
 # A question asking what someone or something is called.
 _ASKS_NAME: Final = lazy_re(r"\b(?:called|named|names?)\b", re.IGNORECASE)
+_ASKS_DAY: Final = lazy_re(r"\b(?:what|which) (?:day|date)\b", re.IGNORECASE)
+_NAMES_DAY: Final = lazy_re(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+                            r"|\b\d{1,2}(?:st|nd|rd|th)\b|\b(?:today|tomorrow)\b", re.IGNORECASE)
+_ASKS_TIME: Final = lazy_re(r"\bwhat time\b", re.IGNORECASE)
+_NAMES_TIME: Final = lazy_re(r"\b\d{1,2}(?::\d\d|\s*[ap]\.?m\b)|\b(?:noon|midnight|o'clock)\b"
+                             r"|\b(?:quarter|half) (?:past|to)\b", re.IGNORECASE)
 # A word opening with a letter of any alphabet ("Umbrella", "Zürich", "O'Malley", "Bio-Systems").
 _LETTER_WORD: Final = lazy_re(r"[^\W\d_][\w'-]*")
 

@@ -1079,6 +1079,15 @@ def test_a_question_in_the_past_asks_the_attribute_its_present_does(question, ow
     ("We're now officially separated.", (facts.Fact(USER, "relationship", None),)),
     ("Been going out with Kiri for three weeks.", (facts.Fact(USER, "relationship", None),)),
     ("Nilufar is twelve since Wednesday.", (facts.Fact("nilufar", "age", "nilufar"),)),
+    ("Kenji and I called it quits.", (facts.Fact(USER, "relationship", None),)),
+    ("The ferry is held until Friday 08:00.", (facts.Fact(USER, "departure", None),)),
+    ("My driving test is now on the 28th.",
+     (facts.Fact(USER, "appointment", "driving test"),)),
+    ("Sorry, I got the time wrong, the MRI is at 8:40.",
+     (facts.Fact(USER, "appointment", "scan"),)),
+    ("The agency signed me on as chief mate.", (facts.Fact(USER, "title", None),)),
+    ("Chiamaka now practises as a barrister.", (facts.Fact("chiamaka", "title", None),)),
+    ("Spent our first night in the Tampere apartment.", (facts.Fact(USER, "residence", None),)),
 ])
 def test_the_ninth_edition_reads_promotions_rides_homes_by_direction_and_tests_booked(
         text: str, read: tuple[facts.Fact, ...]) -> None:

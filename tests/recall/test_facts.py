@@ -639,6 +639,17 @@ def test_a_value_held_once_answers_what_came_before_and_never_what_holds(
         assert hits[0].text == "I used to work at Initech, years ago.", question
 
 
+def test_a_day_or_an_hour_asked_is_answered_by_a_statement_naming_one(
+        mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
+    """A correction of an appointment's hour alone leaves its day to the statement it
+    corrects: "What time ...?" gets the correction, "What day ...?" the first statement."""
+    first = "My MRI is on Thursday the 9th at Aster Hospital, 7:40am."
+    fixed = "Sorry, I got the time wrong, the MRI is at 8:40. Everything else is right."
+    _said(mem, clock, first, fixed)
+    assert mem.recall("What time is my MRI?", namespace="n", k=3)[0].text == fixed
+    assert mem.recall("What day is my MRI?", namespace="n", k=3)[0].text == first
+
+
 def test_the_greater_age_is_the_current_one_whatever_day_each_names(
         mem: eventmem.Engine, clock: eventmem.ManualClock) -> None:
     """No one gets younger: "Aram turned eleven last Tuesday", said after "My son Aram is 10",
