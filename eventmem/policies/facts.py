@@ -683,6 +683,14 @@ _PAST_FRAME_9: Final = (
 # through", "thinking of joining Initech"): cut to the end of the sentence.
 _MAYBE_9: Final = (r"\b(?:might|could|would|thinking (?:of|about)|considering|planning to"
                    r"|plan to|hoping to|hope to|want to|wants to|wanna|if)\b[^.;!?]*")
+# A car's make or model in its other senses ("play golf", "a seat on the plane": SEAT makes cars
+# and VW the Golf).
+_NO_CAR_9: Final = (
+    r"\bseats? (?:number |no\.? )?\d+[a-z]?\b|\bin seat\b|\bseat ?belts?\b|\b(?:window|aisle"
+    r"|middle|front|back|rear|booster|passenger|exit row) seats?\b"
+    r"|\b(?:play|plays|played|playing|round of|mini|crazy) golf\b|\bgolf (?:course|club|clubs"
+    r"|balls?|lessons?|buddies|trip|holiday)\b|\b(?:new|tea|fig) leaf\b|\bleaf blower\b"
+    r"|\bcivic (?:duty|centre|center|pride|society|hall)\b|\bthe outback\b")
 # (The past is cut out of a sentence before any attribute is read, see read(); both, as
 # written: "I'm thinking of joining Initech" joins no one.)
 _PAST_9: Final = lazy_re(_PAST_FRAME_9)
@@ -696,9 +704,7 @@ _FALSE_FRIENDS_9: Final = {
     "count": lazy_re(rf"\b(?:on|in|for|after|within|per|every) "
                      rf"(?:\d+|{_NUMBER_WORDS_7})\b"),
     # a seat on a plane or train is no car (SEAT makes cars: "I drive a SEAT Leon")
-    "car": lazy_re(rf"{_MAYBE_9}|\bseats? (?:number |no\.? )?\d+[a-z]?\b"
-                   r"|\bin seat\b|\bseat ?belts?\b|\b(?:window|aisle|middle|front|back|rear|booster"
-                   r"|passenger|exit row) seats?\b"),
+    "car": lazy_re(rf"{_MAYBE_9}|{_NO_CAR_9}"),
     "hometown": lazy_re(r"\bborn in (?:january|february|march|april|may|june|july|august"
                         r"|september|october|november|december|\d{4}|the (?:spring|summer"
                         r"|autumn|fall|winter|year|month)|(?:early|late|mid) \d{4})\b"),
@@ -834,7 +840,9 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         # more?", "Between X and Y, which does she favour?", "Would he rather have X or Y?").
         ("preference", r"\bwhich (?:do|does|did|would) \w+ (?:like|love|enjoy|want|favou?r|pick"
                        r"|choose)\b|\bfavou?r\b|\bwould \w+ rather\b|\blike \w+ (?:more|better)\b"
-                       r"|\b(?:like|liked|enjoy|enjoyed) [a-z ]+ or [a-z ]+ (?:more|better)\b"),
+                       r"|\b(?:like|liked|enjoy|enjoyed) [a-z ]+ or [a-z ]+ (?:more|better)\b"
+                       # "Would I pick a hike or a round of golf?"
+                       r"|\bwould \w+ (?:pick|choose|go for|take|want)\b[^?]* or\b"),
         # ("How old was Paolo before his birthday?" asks an age.)
         ("birthday", r"\bwhen (?:was|were) \w+ born\b|^(?!.*\bhow old\b).*\bbirthday\b"),
         ("title", r"\bfor a living\b|\bjob title\b|\bline of work\b"
@@ -1534,8 +1542,9 @@ def _read_question(text: str) -> Question | None:
     attribute = next((name for name, pattern in _QUESTION_FORMS if pattern.search(one_word)),
                      None)
     if attribute is None:
+        plain = _NO_CAR.sub(" ", asked)  # "a round of golf" asks of no car
         attribute = next((name for name, pattern in _COMPILED
-                          if name not in ("count", "age") and pattern.search(asked)), None)
+                          if name not in ("count", "age") and pattern.search(plain)), None)
     if attribute is None or (attribute == "phone" and re.search(r"\bnumber\b", lowered)):
         return None  # a phone number is no phone
     qualifier = None
@@ -1564,6 +1573,7 @@ def _read_question(text: str) -> Question | None:
     return Question(owner, attribute, qualifier, options)
 
 
+_NO_CAR: Final = lazy_re(_NO_CAR_9)
 _NAMED_CITY: Final = lazy_re(rf"\b(?!(?:Which|What|The|A|Your|My)\b)(?:{CAP}[\w'.-]*\s+)+City\b")
 
 

@@ -1109,6 +1109,7 @@ def test_the_ninth_edition_reads_promotions_rides_homes_by_direction_and_tests_b
     # a number after a preposition counts nothing; a month one was born in is no home town
     ("Tadeo got down on one knee on the beach.", ()),
     ("I'm in seat 23A.", ()),  # a seat on a plane, not a SEAT
+    ("I'd rather go hiking than play golf.", (facts.Fact(USER, "preference", None),)),
     ("I was born in May.", ()),
     ("I was born in Lagos.", (facts.Fact(USER, "hometown", None),)),
 ])
@@ -1156,6 +1157,16 @@ def test_the_ninth_edition_reads_an_opening_clause_with_its_subject() -> None:
 def test_what_one_does_on_a_day_of_the_week_is_no_job() -> None:
     asked = facts.read_question("What do I do on Tuesday evenings?")
     assert asked is not None and asked.attribute == "hobby"
+
+
+@pytest.mark.parametrize(("question", "attribute"), [
+    ("Would I pick a hike or a round of golf?", "preference"),  # golf is no VW here
+    ("Window or aisle seat for me?", "preference"),
+    ("Do I still drive the Golf?", "car"),
+])
+def test_a_cars_name_in_its_other_senses_asks_of_no_car(question: str, attribute: str) -> None:
+    asked = facts.read_question(question)
+    assert asked is not None and asked.attribute == attribute
 
 
 def test_the_ninth_edition_asks_a_test_by_its_kind() -> None:
