@@ -631,7 +631,11 @@ _PHRASINGS_9: Final = {name: lazy_re(pattern) for name, pattern in (
               r"|\b(?:now|currently) (?:manages|runs|heads|leads)\b"
               rf"|\b(?:has|have|'s|'ve) been {_JOB_9}\b"
               r"|\b(?:practises|practices|practising|practicing|qualified|signed (?:me|us|him"
-              r"|her) on) as\b"),
+              r"|her) on) as\b"
+              # a job where it is done ("Mirela is a dental hygienist in Brasov"), a subject
+              # taught now ("he teaches bandoneon lessons now")
+              rf"|\b(?:is|am|i'm|im|was|became|now) (?:now )?an? {_JOB_5} in\b"
+              r"|\bteach(?:es|ing)? [a-z ]{1,30}? now\b"),
     ("employer", r"\b(?:first|my|our) (?:pay ?check|pay ?cheque|pay ?slip|salary|wages?|pay ?day)"
                  r" (?:from|at|with)\b|\bsigned on (?:with|at)\b"
                  r"|\bfirst (?:day|week|shift|month)\b(?: as [^.;]*?)? at\b"
@@ -700,7 +704,8 @@ _FALSE_FRIENDS_9: Final = {
     **{name: lazy_re(_MAYBE_9) for name in (
         "residence", "employer", "phone", "diet", "relationship")},
     # the same role is no new one ("took the offer, same role, better hours")
-    "title": lazy_re(rf"{_MAYBE_9}|\b(?:same|my old|the old) (?:role|job|position|title)\b"),
+    "title": lazy_re(rf"{_MAYBE_9}|\b(?:same|my old|the old) (?:role|job|position|title)\b"
+                     r"|\bbelievers?\b"),
     "count": lazy_re(rf"\b(?:on|in|for|after|within|per|every) "
                      rf"(?:\d+|{_NUMBER_WORDS_7})\b"),
     # a seat on a plane or train is no car (SEAT makes cars: "I drive a SEAT Leon")

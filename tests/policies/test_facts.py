@@ -1088,6 +1088,8 @@ def test_a_question_in_the_past_asks_the_attribute_its_present_does(question, ow
     ("The agency signed me on as chief mate.", (facts.Fact(USER, "title", None),)),
     ("Chiamaka now practises as a barrister.", (facts.Fact("chiamaka", "title", None),)),
     ("Spent our first night in the Tampere apartment.", (facts.Fact(USER, "residence", None),)),
+    ("Mirela is a dental hygienist in Brasov.", (facts.Fact("mirela", "title", None),)),
+    ("He teaches bandoneon lessons now.", (facts.Fact(facts.OTHER, "title", None),)),
 ])
 def test_the_ninth_edition_reads_promotions_rides_homes_by_direction_and_tests_booked(
         text: str, read: tuple[facts.Fact, ...]) -> None:
@@ -1110,6 +1112,7 @@ def test_the_ninth_edition_reads_promotions_rides_homes_by_direction_and_tests_b
     ("Tadeo got down on one knee on the beach.", ()),
     ("I'm in seat 23A.", ()),  # a seat on a plane, not a SEAT
     ("I'd rather go hiking than play golf.", (facts.Fact(USER, "preference", None),)),
+    ("I'm a believer in karma.", ()),  # no job
     ("I was born in May.", ()),
     ("I was born in Lagos.", (facts.Fact(USER, "hometown", None),)),
 ])
