@@ -230,14 +230,18 @@ class Index:
                   ) -> Iterator[tuple[int, np.ndarray, np.ndarray, float]]:
         """Each query term the index holds, in term-id order (the order every score adds them
         up in, so that all give the same bits): the term, its rows, term frequencies and idf."""
+        for term, entry, idf in self._terms(query_terms, n_docs):
+            yield (term, np.frombuffer(entry[0], dtype=np.uint32),
+                   np.frombuffer(entry[1], dtype=np.uint32), idf)
+
+    def _terms(self, query_terms: list[int], n_docs: int
+               ) -> Iterator[tuple[int, Posting, float]]:
+        """:meth:`_postings` with each term's postings as stored (read by whoever needs them)."""
         for term in sorted(set(query_terms)):
             entry = self.postings.get(term)
-            if entry is None:
-                continue
-            rows = np.frombuffer(entry[0], dtype=np.uint32)
-            df = len(rows)
-            yield (term, rows, np.frombuffer(entry[1], dtype=np.uint32),
-                   math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)))
+            if entry is not None:
+                df = len(entry[0])
+                yield term, entry, math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
 
 
     def top(
@@ -320,15 +324,9 @@ class Index:
         if n <= 0 or n_docs == 0 or not len(rows):
             return []
         avg_len = self.total_len / n_docs or 1.0
-        # The terms in term-id order, as _postings gives them; a term's postings are read only
-        # when its place among the plans is not kept yet.
+        # A term's postings are read only when its place among the plans is not kept yet.
         ats, contributions = [], []
-        for term in sorted(set(query_terms)):
-            entry = self.postings.get(term)
-            if entry is None:
-                continue
-            df = len(entry[0])
-            idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+        for term, entry, idf in self._terms(query_terms, n_docs):
             at, contribution = self._plan_scores(term, rows, entry, idf, avg_len)
             if len(at):
                 ats.append(at)

@@ -1787,7 +1787,7 @@ def age_said(text: str) -> int | None:
 
 
 _NUMBER_VALUES: Final = {word: i for i, word in enumerate(
-    f"{_NUMBER_WORDS_7}".split("|"), start=1)} | {
+    _NUMBER_WORDS_7.split("|"), start=1)} | {
     word: 10 * i for i, word in enumerate(_TENS_8.split("|"), start=2)}
 _AGE_NUMBER: Final = lazy_re(
     r"(?<![\d:./-])\b(\d{1,3})(?:st|nd|rd|th)?\b(?![:./]\d)"
