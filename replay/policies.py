@@ -45,6 +45,7 @@ from eventmem.policies.gate import (
     GATE_17,
     GATE_18,
     GATE_19,
+    GATE_20,
     GATE_VERSION,
 )
 from eventmem.policies.lifecycle import (
@@ -98,10 +99,11 @@ SWEEPS_NEWEST_FIRST: tuple[str, ...] = (SWEEP_POLICY, SWEEP_5, SWEEP_4, SWEEP_3,
 # reader reads (its sixth edition); gate-17 as gate-18 does but a text restating part of what a
 # memory says, which replaced all of it; gate-18 as gate-19 does but what the fact reader reads
 # (its seventh edition); gate-19 as gate-20 does but what the fact reader reads (its eighth
-# edition) and a memory's clause of values the new text leaves untouched, which it replaced.
+# edition) and a memory's clause of values the new text leaves untouched, which it replaced;
+# gate-20 as gate-21 does but what the fact reader reads (its ninth edition).
 _GATES = frozenset({GATE_2, GATE_3, GATE_4, GATE_5, GATE_6, GATE_7, GATE_8, GATE_9, GATE_10,
                     GATE_11, GATE_12, GATE_13, GATE_14, GATE_15, GATE_16, GATE_17, GATE_18,
-                    GATE_19, GATE_VERSION})
+                    GATE_19, GATE_20, GATE_VERSION})
 
 # The policy versions each decision event may carry that this code re-derives. The sweep,
 # accesses and feedback record the store-wide version (events.POLICY_VERSION).

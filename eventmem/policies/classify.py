@@ -43,7 +43,7 @@ from eventmem.policies.literals import Prefilter
 from eventmem.text.lazyre import lazy_re
 
 __all__ = ["CLASSIFY_1", "CLASSIFY_2", "CLASSIFY_3", "CLASSIFY_4", "CLASSIFY_5", "CLASSIFY_6",
-           "CLASSIFY_7", "CLASSIFY_8", "CLASSIFY_9", "CLASSIFY_10",
+           "CLASSIFY_7", "CLASSIFY_8", "CLASSIFY_9", "CLASSIFY_10", "CLASSIFY_11",
            "FACT_RULES",
            "KIND_ORDER",
            "POLICIES",
@@ -78,10 +78,13 @@ CLASSIFY_9: Final = "classify-9"
 CLASSIFY_10: Final = "classify-10"
 # classify-11: attributes read with the fact reader's ninth edition, so "Dangote bumped me up to
 # finance manager" or "We moved south to Bodo" is a lasting fact.
-POLICY_VERSION: Final = "classify-11"
+CLASSIFY_11: Final = "classify-11"
+# classify-12: attributes read with the fact reader's tenth edition, so "Our son Tariq arrived on
+# Sunday" is a lasting fact, and "If I got the job at Nordlys I'd ..." none.
+POLICY_VERSION: Final = "classify-12"
 POLICIES: Final = frozenset({CLASSIFY_1, CLASSIFY_2, CLASSIFY_3, CLASSIFY_4, CLASSIFY_5,
                              CLASSIFY_6, CLASSIFY_7, CLASSIFY_8, CLASSIFY_9, CLASSIFY_10,
-                             POLICY_VERSION})
+                             CLASSIFY_11, POLICY_VERSION})
 
 
 def reader_edition(policy: str) -> int:
@@ -100,7 +103,9 @@ def reader_edition(policy: str) -> int:
         return facts.EDITION_6
     if policy == CLASSIFY_9:
         return facts.EDITION_7
-    return facts.EDITION_8 if policy == CLASSIFY_10 else facts.EDITION
+    if policy == CLASSIFY_10:
+        return facts.EDITION_8
+    return facts.EDITION_9 if policy == CLASSIFY_11 else facts.EDITION
 
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})

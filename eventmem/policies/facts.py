@@ -25,7 +25,7 @@ several values at once (counts of different things, relatives, appointments of d
 their facts carry a *qualifier*, the thing counted, the relative, the kind of appointment, which a
 question's qualifier must match.
 
-Nine editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
+Ten editions of the reading (:data:`EDITION`): the first is how the write gates up to gate-11
 read, and the audit re-derives their decisions with it; the second (gate-12, classify-4) also
 reads a statement behind a correction marker ("Sorry, I misspoke, I work at X"), a he/she
 sentence as about the person the sentence before it names ("Caught up with Dana. She moved to
@@ -90,7 +90,21 @@ clause with its own subject ("Since we unpacked in Noida, ..."); and it reads no
 once as held now ("from when I lived in Kampala", "I used to work at Initech": ``held_once``
 reads them as values of the past), none that may come to hold ("We might move to Cusco"), no
 count after a preposition ("got down on one knee"), no seat on a plane as a car and no month
-one was born in as a home town (see :data:`_PHRASINGS_9`, :data:`_FALSE_FRIENDS_9`).
+one was born in as a home town (see :data:`_PHRASINGS_9`, :data:`_FALSE_FRIENDS_9`). The tenth
+(gate-21, classify-12 and recall) also reads a clause with its own first-person subject in a
+sentence about someone or something else as the speaker's ("Perth's been great but we're
+Adelaide-based now", "Arash moved out and we're now officially separated"), and what someone
+talked the speaker into; a birth as one child more ("Our son Tariq arrived on Sunday", "Baby
+number three arrived"); a count by its ordinal ("There's a third cat in the house now") or by
+what is left ("which leaves us with two"), some of a thing as the thing ("a pair of the
+rabbits"); a couple made official, a pastime taken up, a departure retimed or "the 6:55 bus for
+me", a place moved up to or gone to for good, a job by an offer said yes to, by where one now
+teaches or one's department, what has overtaken another for the speaker, an appointment booked
+in for a day or its day corrected, and the animal clinic as the vet (see
+:data:`_PHRASINGS_10`); and it reads nothing new in what was declined ("I didn't take the job at
+Saffron Pay after all"), supposed ("If I got the job at Nordlys I'd ..."), or said to stay as it
+was ("the departure time hasn't changed"), nor a department as a departure, an allergy clinic
+as an allergy or a pastime quit as a job left (see :data:`_NOT_SO_10`, :data:`_FALSE_FRIENDS_10`).
 
 Pure and deterministic: regexes over the text, no model.
 """
@@ -126,7 +140,8 @@ EDITION_6: Final = 6
 EDITION_7: Final = 7
 EDITION_8: Final = 8
 EDITION_9: Final = 9
-EDITION: Final = EDITION_9
+EDITION_10: Final = 10
+EDITION: Final = EDITION_10
 
 USER: Final = "user"
 OTHER: Final = "other"
@@ -714,6 +729,111 @@ _FALSE_FRIENDS_9: Final = {
                         r"|september|october|november|december|\d{4}|the (?:spring|summer"
                         r"|autumn|fall|winter|year|month)|(?:early|late|mid) \d{4})\b"),
 }
+# Edition 10: what was declined, what is only supposed and what is said to stay as it was state
+# nothing new ("I didn't take the job at Saffron Pay after all", "If I got the job at Nordlys I'd
+# finally have a short commute", "it's gate B14, the departure time hasn't changed"). The reader
+# cuts each out of its sentence before reading any attribute: a refusal to the end of its
+# clause, a clause saying what stayed as it was whole, and a supposition to the end of its
+# sentence (what follows "if I got ..." is supposed too). "If I'm honest, ..." supposes nothing.
+_DECLINED_10: Final = (
+    r"\b(?:didn't|did not|didnt|never|won't|will not|wont|decided not to|chose not to)"
+    r" (?:\w+ )?(?:take|took|get|got|accept|join|move|moved|buy|bought|adopt|adopted|sign|end up"
+    r"|ended up)\b"
+    r"|\b(?:turned|turning|turn) (?:it |them |the \w+ |(?:an? |the )?(?:\w+ )?offer )?down\b"
+    r"|\b(?:declined|passed on|said no to)\b")
+_UNCHANGED_10: Final = (
+    r"[^,;:.!?]*\b(?:(?:hasn't|has not|hasnt|haven't|have not|didn't|did not|hadn't) changed"
+    r"|(?:is|are|was|stays?|stayed|remains?|remained) (?:still )?(?:the same|unchanged|as (?:it was"
+    r"|before|planned|booked))|unchanged)\b[^,;:.!?]*")
+_SUPPOSED_10: Final = (
+    r"\b(?:if|even if|unless|suppose|supposing) (?:i|we|he|she|they|the user)(?: ever| only)?"
+    r" (?:got|get|had|were|moved|move|took|take|won|win|landed|land|bought|buy|went|go|switched"
+    r"|switch|could|did|lived|worked|quit|left|adopted)\b[^.;!?]*")
+_NOT_SO_10: Final = lazy_re(rf"(?:{_DECLINED_10}).*?(?=\b(?:but|and|so|now|these days)\b"
+                            rf"|[.;,!?]|$)|{_UNCHANGED_10}|{_SUPPOSED_10}", re.IGNORECASE)
+# Edition 10: a clause with its own first-person subject, in a sentence about someone or
+# something else, is the speaker's ("Perth's been great but we're Adelaide-based now", "Leeds is
+# behind me, I'm a Manchester resident now", "Arash moved out and we're now separated").
+_OWN_CLAUSE_10: Final = lazy_re(
+    r"(?:[,;:]\s+|[,;:]?\s+(?:and|but|so|yet)\s+)(?:(?:now|so|and)\s+)?"
+    r"(?=(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll)\b)", re.IGNORECASE)
+# ... and so is what someone talked the speaker into ("My sister talked me into going
+# vegetarian": the speaker's diet).
+_TALKED_ME_INTO_10: Final = lazy_re(
+    r"^[^.;!?]*\b(?:talked|convinced|persuaded|got|pushed) (?:me|us) (?:into|to)\b",
+    re.IGNORECASE)
+# Edition 10: a birth is one child more, the speaker's when it is their child ("Our son Tariq
+# arrived on Sunday", "Baby number three arrived", "Our third, a little girl, was born on
+# Friday", "We welcomed our second").
+_BIRTH_10: Final = lazy_re(
+    r"^(?:baby (?:number |no\.? )?(?:two|three|four|five|six|\d)\b[^.;]*\b(?:arrived|is here"
+    r"|was born|came)"
+    r"|(?:our|my) (?:(?:new|little|baby|newborn|first|second|third|fourth|fifth|sixth) )*"
+    r"(?:son|daughter|baby|boy|girl|little one|twins|bundle)\b[^.;]*\b(?:arrived|was born"
+    r"|were born|is here|are here|came into the world)"
+    r"|(?:our|my) (?:second|third|fourth|fifth|sixth)\b[^.;]*\b(?:arrived|was born|is here))"
+    r"|\b(?:we|i) (?:just )?(?:welcomed|had) (?:our |a |the )?(?:(?:second|third|fourth|fifth"
+    r"|new|newborn|little|healthy|beautiful) )*(?:baby|son|daughter|twins|(?:baby|little) (?:boy"
+    r"|girl))\b|\b(?:we|i) (?:just )?welcomed (?:our|a) (?:second|third|fourth|fifth)\b"
+    r"|\bi gave birth\b", re.IGNORECASE)
+# Edition 10: a place moved up to is a home, not a rank: a name written with a capital that is no
+# job ("Farida moved up to Tangier"; "moved up to occupational therapist" is a promotion).
+_MOVED_UP_TO_10: Final = lazy_re(
+    rf"\b(?i:moved up to) (?!(?i:(?:an? |the )?(?:[a-z-]+ ){{0,2}}(?:{_words(_JOBS)}|lead|head"
+    rf"|partner|senior|chief|captain|level|grade|band)\b)){CAP}[\w'-]*\b(?<!ist)(?<!ician)")
+# Edition 10: a sentence opening with "there is" states what the speaker has only as a count
+# ("There's a third cat in the house now").
+_THERE_IS_10: Final = lazy_re(r"^there(?:'s| is| are)\b", re.IGNORECASE)
+_WORKPLACE_10: Final = (r"\b(?:switched|transferred|been transferred|got transferred) (?:over )?"
+                       r"to the [a-z -]{1,30}? (?:unit|ward|team|department|branch|office|site"
+                       r"|campus|clinic|hospital|practice|depot|store|plant|lab)\b")
+_PHRASINGS_10: Final = {name: lazy_re(pattern) for name, pattern in (
+    # a count by its ordinal ("There's a third cat in the house now") or by what is left
+    # ("which leaves us with two")
+    ("count", r"\b(?:there's|there is|we've got|we have|i've got|i have|now) an? (?:second|third"
+              r"|fourth|fifth|sixth) [a-z]+"
+              r"|\bleaves? (?:us|me|him|her|them) with (?:just |only )?"
+              rf"(?:\d+|{_NUMBER_WORDS_7})\b"),
+    ("relationship", r"\b(?:we're|we are) (?:now )?(?:officially )?(?:a couple|an item)\b"
+                     r"|\b(?:officially|now) together\b|\bmade (?:it|things|us) official\b"
+                     r"|\bback together\b"),
+    ("hobby", r"\b(?:took|taken|taking|take) up (?!(?:the |an? |his |her |my |their )?(?:offer"
+              r"|job|post|position|role|residence|space|room|time|slack)\b)[a-z]+"),
+    ("departure", r"\b(?:re-?timed|bumped (?:us|me) (?:on)?to the \d{1,2}(?:[:.]\d\d|\s*[ap]m))\b"
+                  r"|\b(?:it's|it is) (?:now )?the \d{1,2}(?:[:.]\d\d|\s*[ap]m) (?:bus|train|ferry"
+                  r"|coach|flight|sailing|boat|tram)\b"),
+    # a place gone to for good (and one moved up to, see _MOVED_UP_TO_10)
+    ("residence", r"\b(?:headed|moved|went|gone|relocated|upped sticks) (?:up |down |over |back "
+                  r"|out )?to [a-z][\w' -]{0,40}? for good\b"),
+    ("employer", r"\bmade (?:me|us) an? (?:job )?offer\b[^.;]*\b(?:said yes|accepted|took it"
+                 r"|signed)\b|\b(?:i'm|im|i am|we're|now|currently) teaching at\b"
+                 # a workplace switched to ("Mele switched to the birthing unit in Papakura")
+                 rf"|{_WORKPLACE_10}"
+                 # "I'm at Tidewater Insurance, in the claims department"
+                 r"|\bat [^,.;]+,? (?:in|on) the [a-z]+(?: [a-z]+)? (?:department|dept|division"
+                 r"|team|desk|unit)\b"),
+    ("preference", r"\b(?:has|have) (?:overtaken|overtook|replaced|edged out|taken over from)"
+                   r" [a-z ]{1,30}? for me\b"),
+    ("appointment", r"\b(?:is|are|'s) (?:now )?booked in for\b"
+                    # a correction of its day ("I got the dentist wrong, it's actually Friday")
+                    rf"|\b(?:{_words(_APPOINTMENTS)})\b[^.;]*\b(?:it's|it is|is) (?:actually |now "
+                    rf"|really |in fact )?(?:on )?(?:the )?(?:next )?{_DAYS_9}"),
+)}
+_FALSE_FRIENDS_10: Final = {name: lazy_re(pattern) for name, pattern in (
+    # a pastime given up is no job left ("I quit the pottery classes")
+    ("employer", r"\bquit (?:the |my |our )?(?:[a-z]+ ){0,2}(?:classes|class|lessons|club|team"
+                 r"|course|league|choir|band|gym)\b|\bquit (?:smoking|drinking|sugar|caffeine"
+                 r"|coffee|meat|vaping)\b"),
+    # a clinic or test for an allergy is no allergy said ("The allergy clinic can't do Monday")
+    ("allergy", r"\ballergy (?:clinic|appointment|test|specialist|nurse|doctor|consultant"
+                r"|jab|shot|injection|unit|department)s?\b"),
+    # a workplace switched to is no preference
+    ("preference", _WORKPLACE_10),
+    # a department is no departure ("in the claims department")
+    ("departure", r"\bdepartments?\b"),
+    # an offer is no job ("Jake made me an offer on my car")
+    ("title", r"\bmade (?:me|us|him|her|them) an? (?:job |new |better )?offer\b"),
+)}
 # Edition 9: what someone named moves of the speaker's (or of no one's), as the sentence's
 # first deed, is the speaker's ("Mpilo moved my X-ray to Friday", "Railways moved the Jaffna
 # train to quarter past six"; not "Amara's flight was late, so she moved my braids": that
@@ -722,17 +842,27 @@ _MOVED_MINE_9: Final = lazy_re(
     r"^\S+(?: \S+)? (?:moved|pushed|rescheduled|shifted|bumped|changed|put back|brought forward"
     r"|cancell?ed|booked|rebooked) (?:my|our|the)\b", re.IGNORECASE)
 # Edition 9: whoever bumps or promotes the speaker gives the speaker's job.
-_HIRED_ME_9: Final = lazy_re(
+_HIRED_ME_9_SOURCE: Final = (
     r"^[^.!?;]*\b(?:(?:hired|laid|fired|onboarded|recruited|promoted) me|let me go"
     r"|(?:took|taken|brought|signed) me on|brought me on ?board|(?:bumped|moved) me up"
     r"|(?:beats?|trumps?|wins? over) [a-z ]{1,30}? for me"
-    r"|(?:won|win|wins|winning) me (?:back|over|round|around))\b",
-    re.IGNORECASE)
+    r"|(?:won|win|wins|winning) me (?:back|over|round|around))\b")
+_HIRED_ME_9: Final = lazy_re(_HIRED_ME_9_SOURCE, re.IGNORECASE)
+
+
+# Edition 10: ... and so does whoever made the speaker an offer taken, and what has overtaken
+# another for the speaker ("Swimming has overtaken running for me").
+_HIRED_ME_10: Final = lazy_re(
+    rf"{_HIRED_ME_9_SOURCE}|^[^.!?;]*\b(?:made (?:me|us) an? (?:job )?offer\b[^.!?;]*\b(?:said yes"
+    r"|accepted|took it|signed)|(?:has|have) (?:overtaken|overtook|replaced|edged out|taken over"
+    r" from) [a-z ]{1,30}? for me)\b", re.IGNORECASE)
 
 
 def _hired_me(edition: int) -> re.Pattern[str]:
     """The openings that make a sentence the speaker's whoever its subject, in ``edition``
     (from the sixth: "Initech hired me")."""
+    if edition >= EDITION_10:
+        return _HIRED_ME_10
     if edition >= EDITION_9:
         return _HIRED_ME_9
     if edition >= EDITION_8:
@@ -790,10 +920,11 @@ _FALSE_FRIENDS_4: Final = {name: lazy_re(pattern) for name, pattern in (
 _PHRASINGS_SINCE: Final = ((EDITION_2, _PHRASINGS), (EDITION_3, _PHRASINGS_3),
                            (EDITION_4, _PHRASINGS_4), (EDITION_5, _PHRASINGS_5),
                            (EDITION_6, _PHRASINGS_6), (EDITION_7, _PHRASINGS_7),
-                           (EDITION_8, _PHRASINGS_8), (EDITION_9, _PHRASINGS_9))
+                           (EDITION_8, _PHRASINGS_8), (EDITION_9, _PHRASINGS_9),
+                           (EDITION_10, _PHRASINGS_10))
 _FALSE_FRIENDS: Final = ((EDITION_3, _FALSE_FRIENDS_3), (EDITION_4, _FALSE_FRIENDS_4),
                          (EDITION_5, _FALSE_FRIENDS_5), (EDITION_7, _FALSE_FRIENDS_7),
-                         (EDITION_9, _FALSE_FRIENDS_9))
+                         (EDITION_9, _FALSE_FRIENDS_9), (EDITION_10, _FALSE_FRIENDS_10))
 # Every vocabulary, phrasing and false friend a sentence is read with for the attributes.
 # Searched one after another they were most of a read's cost, though a sentence matches few:
 # one scan of it tells the few that may match (each needs one of a few strings) from the rest.
@@ -864,7 +995,9 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                      r"|\bwhich company\b|\bwhat company\b"
                      # who pays the user is whom the user works for
                      r"|\bsalary\b|\bpay ?(?:check|cheque|slip)s?\b|\bwages\b|\bpayroll\b"
-                     r"|\bworkplace\b|\b(?:fly|flies|play|plays|drive|drives) for\b"),
+                     r"|\bworkplace\b|\b(?:fly|flies|play|plays|drive|drives) for\b"
+                     # where one teaches is whom one works for ("Where do I teach?")
+                     r"|\bwhere (?:do|does|did) \w+ teach\b|\bteach(?:es)? at\b"),
         ("appointment", rf"\bappointment\b|\bseeing the (?:{_words(_APPOINTMENTS)})\b"
                         rf"|\b(?:when(?: is|'s| was)|(?:which|what) day is) "
                         rf"(?:(?:my|the|his|her|their|our) )?(?:{_words(_APPOINTMENTS)})\b"
@@ -875,20 +1008,36 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                         rf"|\b(?:when(?: is|'s| was)|(?:which|what) (?:day|time) (?:is|was)) "
                         rf"(?:(?:my|the|his|her|their|our|\w+'s) )?(?:{_TREATMENTS_9}|x_ray)\b"
                         rf"|\b(?:seeing|see|visiting|visit) (?:the|my|a|an|his|her|their) "
-                        rf"{_SPECIALIST}\b"),
+                        rf"{_SPECIALIST}\b"
+                        # (the tenth edition's: "When do I see the physio?", "When am I
+                        # seeing the GP?", "When am I getting my teeth looked at?", "When do I
+                        # go in for the blood draw?")
+                        rf"|\b(?:seeing|see|visiting|visit) (?:the|my|a|an) (?:gp|doc|doctor"
+                        rf"|{_words(_APPOINTMENTS)})\b"
+                        r"|\bteeth (?:looked at|checked|cleaned|done)\b"
+                        r"|\b(?:when|what day|what time|what date)\b[^?]*\b(?:go|going|come|coming)"
+                        r" in for\b|\bblood (?:draw|work|test)\b"),
         ("departure", r"\bleav(?:e|es|ing) for\b|\bfly(?:ing)? (?:out )?to\b"
                       r"|\bflight\b(?! attendants?\b)|\bdeparture\b"
                       # "What time is my train to Lucerne?"
                       r"|\b(?:what time|when)\b[^?]*\b(?:train|bus|ferry|coach)\b"
                       # "What was the Jakarta train's original time?"
-                      r"|\b(?:train|bus|ferry|coach)'s (?:\w+ )?(?:time|departure)\b"),
-        ("relationship", r"\bseeing anyone\b|\bseeing someone\b|\brelationship\b|\bsingle\b"
+                      r"|\b(?:train|bus|ferry|coach)'s (?:\w+ )?(?:time|departure)\b"
+                      # "What time does our boat to the island leave?", "When does my plane
+                      # take off?"
+                      r"|\b(?:what time|when)\b[^?]*\b(?:boat|ship|sailing|plane|tram)\b"
+                      r"[^?]*\b(?:leave|leaves|sail|sails|depart|departs|go|goes|take off)\b"
+                      r"|\btakes? off\b"),
+        ("relationship", r"\bseeing (?:anyone|anybody|someone|somebody)\b|\brelationship\b"
+                         r"|\bsingle\b"
                          r"|\bdating\b|\bmarried\b|\bengaged\b|\bpartner\b"
                          r"|\bwith (?:anyone|anybody|someone|somebody)\b"
                          rf"|^who(?:'s| is) \w+(?:'s)? (?:{_words(_SPOUSES)})\b"
                          r"|^who(?:'s| is| am| are) \w+ (?:seeing|dating|going out with)\s*\??$"),
         ("count", r"\bhow many\b|\bnumber of\b"),
-        ("car", r"\bdrive\b|\bdriving\b|\bcar\b"),
+        ("car", r"\bdrive\b|\bdriving\b|\bcar\b"
+                # "What do I ride around on?"
+                r"|\bride (?:around |about )?(?:on|in)\b|\bwhat (?:do|does) \w+ ride\b"),
         ("age", r"\bhow old\b|\bwhat age\b|\bage of\b"),
         ("hometown", r"\bgrow up\b|\bgrew up\b|\bhome ?town\b|\bfrom originally\b"
                      r"|\b(?:city|town|country|place) (?:is|are|was|were|am|do|does|did) \w+"
@@ -903,7 +1052,13 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                       # (after hometown: "What town am I from?" asks where the user grew up)
                       r"|\b(?:town|village|country|neighbou?rhood|suburb)\b|\bsettled\b"),
         ("phone", r"\bmobile\b|\bhandset\b|\bcell ?phone\b"),
-        ("diet", r"\bcan'?t \w+ eat\b"
+        # "Is there any medicine I can't take?"
+        ("allergy", r"\b(?:medicines?|medications?|drugs?|pills?|antibiotics?|painkillers?) \w+"
+                    r" (?:can't|cannot|can not|shouldn't|mustn't|must not) (?:take|have)\b"),
+        ("diet", r"\bcan'?t \w+ eat\b|^(?:does|do|can|should) \w+ (?:eat|drink)\b"
+                 # "Is there anything I don't eat?", "Can I have milk?"
+                 r"|\b(?:anything|what) \w+ (?:don't|doesn't|do not|does not|won't|can't"
+                 r"|cannot) eat\b|^(?:can|may|should) \w+ (?:have|eat|drink)\b"
                  r"|\bwhat (?:do|does|can) \w+ eat\b(?! (?:for|at|on|in|with)\b)"),
     ))
 
@@ -1083,6 +1238,23 @@ def sentences(text: str, edition: int = EDITION) -> list[str]:
 
 
 
+def _own_clauses(sentence: str, edition: int) -> list[str]:
+    """``sentence`` cut before each clause with its own first-person subject when the sentence
+    is about someone or something else (from the tenth edition: "Perth's been great but we're
+    Adelaide-based now" holds the speaker's home); else the sentence whole."""
+    if edition < EDITION_10 or owner_of(sentence, edition) in (None, USER):
+        return [sentence]
+    return [part for part in _OWN_CLAUSE_10.split(sentence) if part.strip()]
+
+
+def said_to_hold(text: str) -> str:
+    """``text`` as written without what it says held once, may come to hold, was declined or
+    supposed, or stayed as it was (the cuts of the ninth and tenth editions): what it says holds
+    now. "If I got the job at Nordlys I'd ..." says nothing holds; recall asks this of a newer
+    statement before taking its values as new ones (:mod:`eventmem.recall.updates`)."""
+    return _FRAMES_9.sub(" ", _NOT_SO_10.sub(" ", text))
+
+
 def _speaker(text: str, names: _Names = _UNICODE_NAMES) -> tuple[str | None, str]:
     """A dialogue turn's speaker ("Caroline: I moved...") lower-cased, and the turn without it;
     None for the user (and for no speaker). An assistant's turn keeps its prefix: it states no
@@ -1181,6 +1353,13 @@ _COMPILED_AGE: Final = dict(_COMPILED)["age"]
 
 def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | None:
     """The thing a multi-valued attribute's fact is about, or None."""
+    if attribute == "count" and edition >= EDITION_10:
+        # "Gave a pair of the rabbits away" counts rabbits, not pairs.
+        counted = _qualifier(attribute, lowered, EDITION_9)
+        if counted in _SOME_OF_10:
+            of = _SOME_OF_10_THING.search(lowered)
+            return singular(of.group(1), edition) if of is not None else None
+        return counted
     if attribute == "count":
         # (from the eighth edition, a word of function is no thing: "at 6 from now on")
         function_words = _FUNCTION_WORDS_8 if edition >= EDITION_8 else frozenset()
@@ -1208,7 +1387,8 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
                 return singular(word)
         return None
     if attribute == "appointment":
-        words = _APPOINTMENT_WORDS_8 if edition >= EDITION_8 else _APPOINTMENT_WORDS
+        words = _APPOINTMENT_WORDS_10 if edition >= EDITION_10 else \
+            _APPOINTMENT_WORDS_8 if edition >= EDITION_8 else _APPOINTMENT_WORDS
         same = _SAME_APPOINTMENT_8 if edition >= EDITION_8 else _SAME_APPOINTMENT_7
         for word in _NOUN.findall(lowered):
             if word in words and (edition < EDITION_4 or word != "up"):
@@ -1228,6 +1408,12 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
     return None
 
 
+# Edition 10: words for some of a thing, which count the thing after "of".
+_SOME_OF_10: Final = frozenset({"pair", "couple", "few", "lot", "bunch", "handful", "litter",
+                                "trio", "dozen"})
+_SOME_OF_10_THING: Final = lazy_re(r"\b(?:pair|couple|few|lot|bunch|handful|litter|trio|dozen)"
+                                   r" of (?:the |my |our |his |her |their )?([a-z]+)")
+
 # "my podiatrist appointment", "the audiologist on Friday", "seeing the podiatrist".
 _SPECIALIST_BEFORE: Final = lazy_re(
     rf"\b({_SPECIALIST}) (?:appointment|visit|session|checkup|consultation|on|to)\b")
@@ -1246,6 +1432,10 @@ _SAME_APPOINTMENT_8: Final = {**_SAME_APPOINTMENT_7, "dermatology": "dermatologi
                               "optometrist": "optician", "eye": "optician",
                               "therapy": "therapist"}
 _APPOINTMENT_WORDS_8: Final = {**_APPOINTMENT_WORDS, "dental": "dentist"}
+# Edition 10: ... by what it sees to or who gives it in other words ("the animal clinic" is the
+# vet, "the GP" the doctor; "getting my teeth looked at" the dentist).
+_APPOINTMENT_WORDS_10: Final = {**_APPOINTMENT_WORDS_8, "animal": "vet", "gp": "doctor",
+                                "teeth": "dentist", "tooth": "dentist"}
 # Edition 9: a test, scan or treatment is its own kind ("my blood test", "the MRI": one scan),
 # where no one who gives it is named ("Bhalu's vaccination at the vet" is the vet's).
 _TREATMENT_WORDS_9: Final = {
@@ -1320,11 +1510,18 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
         text = _NEWS_LABEL_6.sub("", text) or text
     speaker, text = _speaker(text, names)
     named: str | None = None  # the person the sentence before named (edition 2)
-    for sentence in sentences(text, edition):
+    for sentence in (clause for whole in sentences(text, edition)
+                     for clause in _own_clauses(whole, edition)):
         if edition >= EDITION_2:
             sentence = _CORRECTION_OPENING.sub("", sentence).strip() or sentence
             sentence = _NOW_OPENING.sub("", sentence).strip() or sentence
         owner = owner_of(sentence, edition)
+        counted_only = False  # (edition 10: "There's a third cat in the house now")
+        if edition >= EDITION_10 and owner not in (None, USER):
+            if _TALKED_ME_INTO_10.match(sentence):
+                owner = USER  # "My sister talked me into going vegetarian"
+            elif owner == OTHER and _THERE_IS_10.match(sentence):
+                owner, counted_only = USER, True
         before, named = named, _last_named(sentence, edition) if edition >= EDITION_2 else None
         if edition >= EDITION_5 and named is None and owner in (None, USER):
             # A sentence of the speaker's own naming no one keeps the person talked about:
@@ -1366,6 +1563,8 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
             else lowered
         if edition >= EDITION_9 and not held_once:
             lowered, kept_words = _PAST_9.sub(" ", lowered), _PAST_9.sub(" ", kept_words)
+        if edition >= EDITION_10:  # declined, supposed or unchanged: nothing new
+            lowered, kept_words = _NOT_SO_10.sub(" ", lowered), _NOT_SO_10.sub(" ", kept_words)
         facts = [Fact(owner, attribute, _qualifier(attribute, lowered, edition))
                  for attribute, pattern in _COMPILED
                  if _states(attribute, pattern, kept_words if attribute == "pet" else lowered,
@@ -1386,6 +1585,8 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
             facts.append(Fact(owner, "title", None))  # "I went from actuary to sommelier"
         joined = (_MAYBE_JOINING_9 if held_once else _FRAMES_9).sub(" ", sentence) \
             if edition >= EDITION_9 else sentence
+        if edition >= EDITION_10:
+            joined = _NOT_SO_10.sub(" ", joined)
         if _JOINED.search(joined) and all(f.attribute != "employer" for f in facts):
             facts.append(Fact(owner, "employer", None))  # "Sam joined Globex"
         if names.seeing.search(sentence) and all(f.attribute != "relationship" for f in facts):
@@ -1401,6 +1602,16 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
         relative = names.named_relative.search(sentence)
         if relative is not None:
             facts.append(Fact(speaker or USER, "family", singular(relative.group(1).lower())))
+        if edition >= EDITION_10 and _BIRTH_10.search(joined) \
+                and Fact(speaker or USER, "count", "kid") not in facts:
+            facts.append(Fact(speaker or USER, "count", "kid"))  # "Our son Tariq arrived"
+        if counted_only:
+            facts = [f for f in facts if f.attribute in ("count", "pet")]
+        if edition >= EDITION_10 and _MOVED_UP_TO_10.search(joined):
+            # "Farida moved up to Tangier": a home, not a promotion
+            facts = [f for f in facts if f.attribute != "title"]
+            facts += [Fact(owner, "residence", None)] if all(
+                f.attribute != "residence" for f in facts) else []
         if any(f.attribute in ("appointment", "departure") for f in facts):
             # "Dentist appointment moved from Friday to Tuesday" moves a date, not a home.
             facts = [f for f in facts if f.attribute != "residence"]

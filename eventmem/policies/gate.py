@@ -196,7 +196,14 @@ GATE_19: Final = "gate-19"
 # in seat 23A", then "Sorry, I misread the ticket: the Lagos flight leaves at 09:55": gate-19
 # replaced the first for the time, and the seat was lost). Every other decision is gate-19's,
 # and an item recorded by gate-19 is read with the eighth edition, as decided.
-GATE_VERSION: Final = "gate-20"
+GATE_20: Final = "gate-20"
+# gate-21: reads with the fact reader's tenth edition (policies.facts.EDITION: "I didn't take the
+# job at Saffron Pay after all" and "If I got the job at Nordlys I'd ..." no job, where gate-20
+# replaced the current one with them; "Perth's been great but we're Adelaide-based now" the
+# speaker's home, "Our son Tariq arrived on Sunday" one child more) and classifies with
+# classify-12, which reads that edition. Every other decision is gate-20's, and an item recorded
+# by gate-20 is read with the ninth edition, as decided.
+GATE_VERSION: Final = "gate-21"
 GATE_6: Final = "gate-6"
 GATE_5: Final = "gate-5"
 GATE_4: Final = "gate-4"

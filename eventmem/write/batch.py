@@ -1439,6 +1439,7 @@ _READERS: Final = {gate.GATE_12: (facts.EDITION_2, classify.CLASSIFY_4),
                    gate.GATE_17: (facts.EDITION_7, classify.CLASSIFY_9),
                    gate.GATE_18: (facts.EDITION_7, classify.CLASSIFY_9),
                    gate.GATE_19: (facts.EDITION_8, classify.CLASSIFY_10),
+                   gate.GATE_20: (facts.EDITION_9, classify.CLASSIFY_11),
                    gate.GATE_VERSION: (facts.EDITION, classify.POLICY_VERSION)}
 
 
@@ -1450,15 +1451,18 @@ def reader_edition(item: Item) -> int:
     else's child by name), gate-16 with the sixth (a job taken by its offer, a home by its
     address), gate-17 and gate-18 with the seventh ("moved house to", an age in words, a count
     by its number), gate-19 with the eighth ("Bosch onboarded me", an age in tens, an
-    appointment by its field), gate-20 with the ninth (:data:`eventmem.policies.facts.EDITION`:
-    a promotion, a home moved to in a direction, no value held once as held now), the gates
-    before with the first, as they decided."""
+    appointment by its field), gate-20 with the ninth (a promotion, a home moved to in a
+    direction, no value held once as held now), gate-21 with the tenth
+    (:data:`eventmem.policies.facts.EDITION`: no job declined or supposed, a clause with its own
+    first-person subject as the speaker's, a birth as one child more), the gates before with the
+    first, as they decided."""
     return _readers(item)[0]
 
 
 def classifier(item: Item) -> str:
-    """The classifier version the item's gate asks a kind of: classify-11 from gate-20, which
-    reads attributes with the fact reader's ninth edition; classify-10 for gate-19 (the
+    """The classifier version the item's gate asks a kind of: classify-12 from gate-21, which
+    reads attributes with the fact reader's tenth edition; classify-11 for gate-20 (the
+    ninth), classify-10 for gate-19 (the
     eighth), classify-9 for gate-17 and gate-18 (the seventh), classify-8 for gate-16 (the
     sixth), classify-7 for gate-15 (the fifth), classify-6 for gate-14 (the fourth), classify-5
     for gate-13 (the third), classify-4 for gate-12 (the second), classify-3 before, as

@@ -1182,6 +1182,102 @@ def test_the_ninth_edition_asks_a_test_by_its_kind() -> None:
     assert asked is not None and asked.attribute == "departure"
 
 
+# -- the reader's tenth edition (gate-21 and recall) -----------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    # a clause with its own first-person subject is the speaker's
+    ("Perth's been great but we're Adelaide-based now.", (facts.Fact(USER, "residence", None),)),
+    ("Well, it happened, I turned 40 yesterday and the world didn't end.",
+     (facts.Fact(USER, "age", None),)),
+    ("Arash moved out in the autumn and we're now officially separated.",
+     (facts.Fact("arash", "residence", None), facts.Fact(USER, "relationship", None))),
+    ("My sister talked me into going vegetarian and I'm sticking with it.",
+     (facts.Fact(USER, "diet", None),)),
+    # a birth is one child more
+    ("Our son Tariq arrived on Sunday, so Aiyana's a big sister now!",
+     (facts.Fact(USER, "family", "son"), facts.Fact(USER, "count", "kid"))),
+    ("Baby number three arrived on Sunday!", (facts.Fact(USER, "count", "kid"),)),
+    ("We had a baby girl on Monday!", (facts.Fact(USER, "count", "kid"),)),
+    # a count by its ordinal or by what is left; some of a thing counts the thing
+    ("There's a third cat in the house now, a stray we've named Churro.",
+     (facts.Fact(USER, "count", "cat"), facts.Fact(USER, "pet", None))),
+    ("Gave a pair of the rabbits to my cousin's farm, which leaves us with two.",
+     (facts.Fact(USER, "count", "rabbit"),)),
+    ("So, Emeka and I made things official, we're a couple now.",
+     (facts.Fact(USER, "relationship", None),)),
+    ("I quit the pottery classes and took up bouldering instead.",
+     (facts.Fact(USER, "hobby", None),)),
+    ("Heads up, the night train got retimed to 23:30.", (facts.Fact(USER, "departure", None),)),
+    ("They changed the route, so now it's the 6:55 bus for me.",
+     (facts.Fact(USER, "departure", None),)),
+    ("Farida moved up to Tangier last month.", (facts.Fact("farida", "residence", None),)),
+    ("We packed up and headed to Porto for good.", (facts.Fact(USER, "residence", None),)),
+    ("Initech made me an offer and I said yes.", (facts.Fact(USER, "employer", None),)),
+    ("From Monday I'm teaching at the Aime Cesaire International School.",
+     (facts.Fact(USER, "employer", None),)),
+    ("I'm at Tidewater Insurance, in the claims department.",
+     (facts.Fact(USER, "employer", None),)),  # a department is no departure
+    ("Swimming has overtaken running for me.", (facts.Fact(USER, "preference", None),)),
+    ("The animal clinic rang, Mochi is now booked in for the 21st instead.",
+     (facts.Fact(USER, "appointment", "vet"),)),
+    ("Sorry, I got the dentist wrong, it's actually Friday the 19th.",
+     (facts.Fact(USER, "appointment", "dentist"),)),
+])
+def test_the_tenth_edition_reads_own_clauses_births_and_counts_left(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == read
+    assert facts.read(text, facts.EDITION_9) != read
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    # what was declined or only supposed states nothing new
+    ("I didn't take the job at Saffron Pay after all, the offer was too low.", ()),
+    ("I turned down the offer from Nordlys.", ()),
+    ("If we had a bigger garden we'd get a second dog in a heartbeat.", ()),
+    ("If I got the job at Nordlys Energy I'd finally have a short commute.", ()),
+    # nor what is said to stay as it was
+    ("Small correction, it's gate B14, the departure time hasn't changed.", ()),
+    ("The airline moved the flight to 16:20, the hotel booking is unchanged.",
+     (facts.Fact(USER, "departure", None),)),
+    ("The allergy clinic can't do Monday.", ()),  # a clinic for an allergy is no allergy
+    ("I had a sandwich for lunch.", ()),  # no birth
+    ("My sister's baby arrived on Sunday.", ()),  # not the speaker's child
+    ("If I'm honest, I prefer tea.", (facts.Fact(USER, "preference", None),)),
+    ("Dentist moved to Friday, same time.", (facts.Fact(USER, "appointment", "dentist"),)),
+    ("Jake made me an offer on my car.", (facts.Fact("jake", "car", None),)),  # no job
+])
+def test_the_tenth_edition_reads_nothing_new_in_what_was_declined_supposed_or_kept(
+        text: str, read: tuple[facts.Fact, ...]) -> None:
+    assert facts.read(text) == read
+
+
+def test_what_is_said_to_hold_leaves_out_what_does_not() -> None:
+    assert "Nordlys" not in facts.said_to_hold("If I got the job at Nordlys I'd cycle to work.")
+    assert "Initech" not in facts.said_to_hold("I used to work at Initech.")
+    assert "Porto" in facts.said_to_hold("I've lived in Porto since March.")
+
+
+@pytest.mark.parametrize(("question", "attribute", "qualifier"), [
+    ("Is there anything I don't eat right now?", "diet", None),
+    ("Can I have milk?", "diet", None),
+    ("Does Nayeli eat red meat?", "diet", None),
+    ("Is there any medicine I can't take?", "allergy", None),
+    ("What time does our boat to the island leave?", "departure", None),
+    ("When am I getting my teeth looked at?", "appointment", "dentist"),
+    ("When am I seeing the GP about my knee?", "appointment", "doctor"),
+    ("When do I see the physio?", "appointment", "physio"),
+    ("When do I have to go in for the blood draw?", "appointment", "blood test"),
+    ("Am I seeing anybody?", "relationship", None),
+    ("What do I ride around on?", "car", None),
+    ("Where do I teach?", "employer", None),
+])
+def test_the_tenth_edition_asks_more_of_the_attributes(
+        question: str, attribute: str, qualifier: str | None) -> None:
+    asked = facts.read_question(question)
+    assert asked is not None and (asked.attribute, asked.qualifier) == (attribute, qualifier)
+
+
 @pytest.mark.parametrize(("text", "age"), [
     ("My son Aram is 10, he goes to the Ayb School and plays the duduk.", 10),
     ("Aram turned eleven last Tuesday.", 11),

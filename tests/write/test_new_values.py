@@ -259,3 +259,20 @@ def test_a_value_held_once_never_replaces_the_value_held_now(mem, clock, monkeyp
         first, _ = [mem.remember(text, namespace="m") for text in texts]
     assert mem.get(first.memory_id).status == "superseded"
     checked(mem)
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    ("I work at Globex.", "I didn't take the job at Initech after all, the offer was too low."),
+    ("My flight to Lima leaves at 11:20 on Saturday from gate B12.",
+     "Small correction, it's gate B14, the departure time hasn't changed."),
+])
+def test_what_was_declined_or_said_to_stay_never_replaces_what_holds(mem, clock, monkeypatch,
+                                                                     held, said):
+    """gate-21 reads a job declined, and a clause saying the time stayed as it was, as nothing
+    new: the memory stays current. gate-20 replaced it, and audits as it decided."""
+    first, _ = _told(mem, clock, held, said)
+    assert mem.get(first.memory_id).status == "active"
+    with written_as(monkeypatch, gate.GATE_20):
+        old, _ = [mem.remember(text, namespace="m") for text in (held, said)]
+    assert mem.get(old.memory_id).status == "superseded"
+    checked(mem)

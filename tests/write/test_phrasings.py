@@ -242,6 +242,9 @@ def test_a_task_in_other_words_is_a_plan_and_closed_when_done(mem, clock, plan, 
     ("I'm a junior accountant.", "Dangote bumped me up to finance manager this week.", None,
      gate.GATE_19),
     ("I live in Tromsø.", "We moved south to Bodø in August.", None, gate.GATE_19),
+    # gate-21: a home said in a clause of the speaker's own, a job by an offer said yes to
+    ("I live in Perth.", "Perth's been great but we're Adelaide-based now.", None, gate.GATE_20),
+    ("I work at Globex.", "Initech made me an offer and I said yes.", None, gate.GATE_20),
 ])
 def test_a_job_changed_in_a_newer_editions_words_replaces_the_old(mem, clock, monkeypatch,
                                                                   first, then, intro, before):
@@ -249,8 +252,9 @@ def test_a_job_changed_in_a_newer_editions_words_replaces_the_old(mem, clock, mo
     in "-ary" or one someone was made (the fifth), gate-16 a job taken by its offer or its
     hirer and a home by its address (the sixth), gate-17 a house moved and a job let go (the
     seventh), gate-19 a job onboarded and a train shifted (the eighth), gate-20 a promotion and
-    a home moved to in a direction (the ninth); the gate before kept both and still audits as
-    it decided."""
+    a home moved to in a direction (the ninth), gate-21 a home in a clause of the speaker's own
+    and an offer said yes to (the tenth); the gate before kept both and still audits as it
+    decided."""
     for namespace, version in (("a", None), ("b", before)):
         with written_as(monkeypatch, version) if version else contextlib.nullcontext():
             if intro:
