@@ -399,6 +399,24 @@ def former_asked(plan: QueryPlan) -> Former | None:
     return plan.former
 
 
+def asks_of_a_value(plan: QueryPlan) -> bool:
+    """Whether ``plan``'s question asks, in the past tense, about a personal attribute where
+    it held a value it names: "Which neighbourhood did I live in in Casablanca?" asks about the
+    home in Casablanca, though Rabat has replaced it since. Recall then finds the values
+    replaced since too, and ranks them by relevance (which the name decides)."""
+    if not plan.past or plan.intent == "todo":
+        return False
+    question = facts.read_question(plan.text)
+    if question is None:
+        return False
+    return any(name.lower() not in (question.owner, USER) and name.lower() not in facts.CALENDAR
+               for name in _NAMED_VALUE.findall(plan.text))
+
+
+# A name inside a question, not its first word ("... in Casablanca?", "... at Globex?").
+_NAMED_VALUE: Final = lazy_re(rf"(?<=[\w,] )(?:in|at|for|with|from) ({facts.NAME})\b")
+
+
 def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read: Read,
                 *, namespace: str, k: int, allowed: ch.Allowed, latest: bool = True,
                 passed_by: int | None = None, former: Former | None = None
@@ -455,6 +473,11 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
         # "What are my dogs called?": a statement naming them answers, not the newest count
         # ("We got another dog, so three now"), though it states the same pets.
         chosen.sort(key=lambda mid: not facts.inner_names(found[mid][0]))
+    if question.attribute == "pet" and any(question.owner in facts.pet_names(found[mid][0])
+                                           for mid in chosen):
+        # "What kind of cat is Biscuit?", Biscuit being a pet: a statement naming Biscuit,
+        # before the newest pet (but "What is Sana's pet called?" asks the newest).
+        chosen.sort(key=lambda mid: question.owner not in _words(found[mid][0]))
     if not latest:
         chosen = _corrected(chosen, memories, read, allowed)
         position = {mid: i for i, (mid, _, _) in enumerate(hits)}
@@ -868,7 +891,13 @@ def _names_an_option(text: str, question: Question) -> bool:
     is not answered by "road trips over train journeys", which shares one)."""
     if not question.options:
         return True
-    return facts.options_named(text, question) >= (2 if len(question.options) >= 4 else 1)
+    if facts.options_named(text, question) >= (2 if len(question.options) >= 4 else 1):
+        return True
+    # "Which hot drink do I prefer?" names a kind, not alternatives: a preference naming one of
+    # its members answers ("a good rooibos beats coffee for me now").
+    members = frozenset(member for option in question.options
+                        for member in hyponyms.kinds(option))
+    return bool(members) and not members.isdisjoint(_words(text))
 
 
 def _answers(fact: Fact, question: Question, owners: frozenset[str]) -> bool:
@@ -892,7 +921,7 @@ def _answers(fact: Fact, question: Question, owners: frozenset[str]) -> bool:
 
 # One thing by two everyday names ("How many bicycles do I have?" after "I have 2 bikes").
 _SAME_THINGS: Final = {"bicycle": "bike", "motorcycle": "motorbike", "automobile": "car",
-                       "television": "tv", "telly": "tv", "cellphone": "phone"}
+                       "television": "tv", "telly": "tv", "cellphone": "phone", "child": "kid"}
 
 
 def _same_thing(qualifier: str | None) -> str | None:

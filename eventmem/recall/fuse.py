@@ -36,7 +36,7 @@ from eventmem.policies.routing import RoutingParams, boost
 from eventmem.recall import channels as ch
 from eventmem.recall import plasticity
 from eventmem.recall.compounds import compound_forms
-from eventmem.recall.facts import asked_first, former_asked, own_plans_first
+from eventmem.recall.facts import asked_first, asks_of_a_value, former_asked, own_plans_first
 from eventmem.recall.plan import QueryPlan, without_frame
 from eventmem.recall.score import PROFILES, Params, composite, mmr
 from eventmem.recall.updates import latest_update_first
@@ -405,6 +405,9 @@ def search(
     former = former_asked(plan) if valid_at is None and not include_hidden else None
     past = former is not None or (plan.intent == "temporal" and plan.past and valid_at is None
                                   and not include_hidden and routing.temporal_include_superseded)
+    if valid_at is None and not include_hidden and not past \
+            and routing.temporal_include_superseded and asks_of_a_value(plan):
+        past = True  # "Which neighbourhood did I live in in Casablanca?" (since replaced)
     # (functools.cache: channels ask about the same ids; the answers last for this query)
     allowed = cache(eligibility(views, namespace, valid_at=valid_at,
                                 include_hidden=include_hidden,
@@ -489,7 +492,7 @@ def search(
         # ... and of two statements on a topic the reader knows no attribute of ("My gym is
         # PureGym", "I switched gyms"), the later update (see recall.updates).
         hits = latest_update_first(hits, views, plan, _reader(views, access),
-                                   namespace=namespace, allowed=allowed)
+                                   namespace=namespace, allowed=allowed, k=k)
     # The asked attribute's memories first, the latest value on top (at valid_at T, the latest
     # of those valid at T).
     hits = asked_first(hits, views, plan, _reader(views, access), namespace=namespace, k=k,

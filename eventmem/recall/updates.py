@@ -79,8 +79,10 @@ def updates(newer: str, older: str) -> bool:
     >>> updates("Jake has a new car.", "Jake lives in Boston.")
     False
     """
-    if not facts.is_statement(newer) or not facts.is_statement(older) \
-            or _CHANGE.search(newer) is None:
+    if not facts.is_statement(newer) or not facts.is_statement(older):
+        return False
+    newer = facts.said_to_hold(newer)  # "If I switched gyms I'd ..." changes nothing
+    if _CHANGE.search(newer) is None:
         return False
     whose = _same_subject(facts.subject_of(newer), facts.subject_of(older), newer, older)
     if whose is None:
@@ -126,7 +128,11 @@ def restates(newer: str, older: str, attribute: str | None = None) -> bool:
     >>> restates("I'm at Initech now.", "I live in Lisbon.")
     False
     """
-    if not facts.is_statement(newer) or _VISIT.search(newer) is not None or (
+    if not facts.is_statement(newer):
+        return False
+    # (what was declined or supposed restates nothing: "If I got the job at Nordlys I'd ...")
+    newer = facts.said_to_hold(newer)
+    if _VISIT.search(newer) is not None or (
             _CHANGE.search(newer) is None and _HELD_FOR.search(newer) is None):
         return False
     if _same_subject(facts.subject_of(newer), facts.subject_of(older), newer, older) is None:
@@ -209,32 +215,37 @@ def _same_subject(newer: str | None, older: str | None, newer_text: str,
 
 
 def latest_update_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read: Read,
-                        *, namespace: str, allowed: ch.Allowed) -> list[Candidate]:
+                        *, namespace: str, allowed: ch.Allowed, k: int) -> list[Candidate]:
     """``hits`` with the newest update of the top hit (see :func:`updates`) on top, then that
     one's, up to :data:`_CHAIN` in a row. An update found beyond the hits joins them; a moved
     hit takes the top's score (scores never rise down the list) and is marked
-    ``signals["update"] = 1.0``. ``hits`` unchanged for a question in the past tense or one the
-    fact reader reads an attribute in."""
+    ``signals["update"] = 1.0``; the hits stay, up to ``k``. An update is of the part of the
+    top hit the question asks about: "My flight leaves at 13:50, and I'm staying at Hotel
+    Fjara", then "The airline moved the flight to 16:20" updates the flight, not where the
+    speaker stays. ``hits`` unchanged for a question in the past tense or one the fact reader
+    reads an attribute in."""
     if not hits or plan.past or plan.intent == "todo" or facts.read_question(plan.text):
         return hits
     memories = views.state.memories
     out = list(hits)
     for _ in range(_CHAIN):
         top_id, score, _ = out[0]
-        found = _newest_update(views, namespace, top_id, read, allowed, memories)
+        found = _newest_update(views, namespace, top_id, read, allowed, memories, plan.text)
         if found is None:
             break
         kept = [hit for hit in out if hit[0] != found]
         signals = next((s for mid, _, s in out if mid == found), {})
         signals["update"] = 1.0
         out = [(found, score, signals), *kept]
-    return out[:len(hits)] if len(out) > len(hits) else out
+    return out[:k]
 
 
 def _newest_update(views: Projections, namespace: str, top_id: str, read: Read,
-                   allowed: ch.Allowed, memories: Mapping[str, MemoryRecord]) -> str | None:
-    """The newest memory ``allowed`` that updates ``top_id``'s text, said after it, among its
-    :data:`_DEPTH` best BM25 neighbours; None when none does."""
+                   allowed: ch.Allowed, memories: Mapping[str, MemoryRecord], asked: str
+                   ) -> str | None:
+    """The newest memory ``allowed`` that updates the part of ``top_id``'s text the question
+    ``asked`` is about (:func:`_asked_part`), said after it, among its :data:`_DEPTH` best BM25
+    neighbours; None when none does."""
     top_text = read([top_id])[0]
     if top_text is None or memories[top_id].kind == "plan" or not facts.is_statement(top_text):
         return None  # (a plan's report or its new date is for the plans to read)
@@ -245,10 +256,30 @@ def _newest_update(views: Projections, namespace: str, top_id: str, read: Read,
              and memories[mid].kind != "plan"  # "I'm moving to Sintra" changes nothing yet
              and _said(memories[mid]) > since]
     later.sort(key=lambda mid: _said(memories[mid]), reverse=True)
+    part = _asked_part(top_text, asked)
     for mid, text in zip(later, read(later), strict=True):
-        if text is not None and updates(text, top_text):
+        if text is not None and updates(text, part):
             return mid
     return None
+
+
+def _asked_part(text: str, asked: str) -> str:
+    """The clauses of ``text`` that share a word with the question ``asked`` (no stopword, not
+    whom it is about), joined after the speaker who says them ("Maria: ..."); all of ``text``
+    when none does or it is one clause."""
+    whose = {facts.USER, facts.subject_of(text)}
+    wanted = frozenset(w for w in tokenize(asked) if w not in STOPWORDS and w not in whose)
+    speaker = _SPEAKER.match(text)
+    said = text[speaker.end():] if speaker is not None else text
+    clauses = [clause for clause in _CLAUSE.split(said) if clause.strip()]
+    shared = [clause for clause in clauses if not wanted.isdisjoint(tokenize(clause))]
+    if not shared or len(clauses) == 1:
+        return text
+    return (speaker.group(0) if speaker is not None else "") + ". ".join(shared)
+
+
+# A dialogue turn's speaker ("Maria: ..."), whose every clause is.
+_SPEAKER: Final = lazy_re(r"^\s*[^\W\d_][\w .'-]{0,30}:\s+")
 
 
 def _said(record: MemoryRecord) -> tuple[int, int]:

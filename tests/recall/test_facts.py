@@ -825,3 +825,47 @@ def test_a_question_asking_names_gets_the_statement_naming_them(mem, clock) -> N
                            "We got another dog, so three now.")
     assert mem.recall("What are my dogs called?", namespace="n", k=3)[0].memory_id == named
     assert mem.recall("How many dogs do I have?", namespace="n", k=3)[0].memory_id == counted
+
+
+def test_a_past_question_naming_a_value_since_replaced_gets_the_statement_of_it(
+        mem, clock) -> None:
+    """"Which neighbourhood did I live in in Casablanca?" after the move to Rabat asks about
+    the home in Casablanca, though Rabat replaced it."""
+    _said(mem, clock, "I live in Casablanca, in the Maarif neighbourhood.",
+          "My husband Hicham got transferred, so we live in Rabat now, in Agdal.")
+    top = mem.recall("Which neighbourhood did I live in in Casablanca?", namespace="n", k=3)[0]
+    assert top.text == "I live in Casablanca, in the Maarif neighbourhood."
+    now = mem.recall("Which neighbourhood do I live in?", namespace="n", k=3)[0]
+    assert now.text.startswith("My husband Hicham")
+
+
+def test_a_question_about_a_pet_by_name_gets_the_statement_naming_it(mem, clock) -> None:
+    _said(mem, clock, "Our cat Biscuit is a ginger tabby who thinks she owns the house.",
+          "We adopted a puppy, a scruffy little mixed breed we called Jollof.")
+    top = mem.recall("What kind of cat is Biscuit?", namespace="n", k=3)[0]
+    assert top.text.startswith("Our cat Biscuit")
+
+
+def test_a_preference_asked_by_a_kind_is_answered_by_one_naming_a_member(mem, clock) -> None:
+    """"Which hot drink do I prefer?" names a kind, not two alternatives: a preference naming a
+    drink answers it, the latest first."""
+    _said(mem, clock, "Tea or coffee? Coffee, every single time, no contest.",
+          "I've switched camps, honestly a good rooibos beats coffee for me now.")
+    top = mem.recall("Which hot drink do I prefer these days?", namespace="n", k=3)[0]
+    assert top.text.startswith("I've switched camps")
+
+
+@pytest.mark.parametrize(("said", "question", "answer"), [
+    (("I'm a logistics planner at Halvorsen Marine.",
+      "If I got the job at Nordlys Energy I'd finally have a short commute."),
+     "Which company employs me?", "Halvorsen"),
+    (("I'm at Tidewater Insurance, in the claims department.",
+      "I didn't take the job at Saffron Pay after all, the offer was too low."),
+     "Who do I work for?", "Tidewater"),
+    (("I have one kid, Aiyana, she's five.", "Our son Tariq arrived on Sunday!"),
+     "How many children have I got?", "Tariq"),
+])
+def test_what_was_supposed_or_declined_never_answers_and_a_birth_counts(
+        mem, clock, said, question, answer) -> None:
+    _said(mem, clock, *said)
+    assert answer in mem.recall(question, namespace="n", k=3)[0].text

@@ -80,6 +80,19 @@ def test_no_update_without_one_person_one_topic_and_a_change(newer: str, older: 
     assert not updates(newer, older)
 
 
+def test_an_update_is_of_the_part_of_the_top_hit_the_question_asks(tmp_path: Path) -> None:
+    """A new time for the flight is no new place to stay: the hotel stays on top, and the
+    update of the flight (found beyond the hits) does not push it out of the list."""
+    stay = ("My flight to Reykjavik leaves Thursday at 13:50, and I'm staying at Hotel Fjara for "
+            "three nights.")
+    moved = "The airline moved the flight to 16:20, the hotel booking is unchanged."
+    mem, _ = _said(tmp_path, stay, moved)
+    with mem:
+        assert mem.recall("Where am I staying?", namespace="n", k=5)[0].text == stay
+        hits = mem.recall("When does the flight leave?", namespace="n", k=5)
+        assert [h.text for h in hits][:2] == [moved, stay]
+
+
 def test_a_plan_is_no_update(tmp_path: Path) -> None:
     mem, _ = _said(tmp_path, "My gym is PureGym.", "I need to switch gyms next month.")
     with mem:
@@ -105,6 +118,10 @@ def test_topic_words_leave_out_whose_it_is_and_the_words_of_change() -> None:
     ("As of this month I'm at Tidewater Bank.", "I work at Fjord Analytics.", True),
     # the old value left for a new one in another frame
     ("Halcyon and I parted ways; I'm at Meridian now.", "I'm employed by Halcyon.", True),
+    # what is only supposed or was declined restates nothing
+    ("If I got the job at Nordlys Energy I'd finally have a short commute.",
+     "I'm a logistics planner at Halvorsen Marine.", False),
+    ("I didn't take the job at Saffron Pay after all.", "I'm at Tidewater Insurance.", False),
 ])
 def test_a_value_restated_in_the_frame_of_the_old_one(newer: str, older: str,
                                                        restated: bool) -> None:
