@@ -101,9 +101,13 @@ rabbits"); a couple made official, a pastime taken up, a departure retimed or "t
 me", a place moved up to or gone to for good, a job by an offer said yes to, by where one now
 teaches or one's department, what has overtaken another for the speaker, an appointment booked
 in for a day or its day corrected, and the animal clinic as the vet (see
-:data:`_PHRASINGS_10`); and it reads nothing new in what was declined ("I didn't take the job at
-Saffron Pay after all"), supposed ("If I got the job at Nordlys I'd ..."), or said to stay as it
-was ("the departure time hasn't changed"), nor a department as a departure, an allergy clinic
+:data:`_PHRASINGS_10`), a promotion got or come through, an age corrected ("Noor is 7, not 6"),
+a job started as at a place or held with a company named, a report opening a sentence as no
+subject ("Kenya Airways emailed, they've pushed ..."), a cleft of the speaker's as theirs ("It's
+cashews I react to"); and it reads nothing new in what was declined ("I didn't take the job at
+Saffron Pay after all"), supposed ("If I got the job at Nordlys I'd ..."), meant to be and not
+("I was supposed to take over as head chef, but ..."), or said to stay as it was ("the
+departure time hasn't changed"), nor a department as a departure, an allergy clinic
 as an allergy or a pastime quit as a job left (see :data:`_NOT_SO_10`, :data:`_FALSE_FRIENDS_10`).
 
 Pure and deterministic: regexes over the text, no model.
@@ -740,11 +744,13 @@ _DECLINED_10: Final = (
     r" (?:\w+ )?(?:take|took|get|got|accept|join|move|moved|buy|bought|adopt|adopted|sign|end up"
     r"|ended up)\b"
     r"|\b(?:turned|turning|turn) (?:it |them |the \w+ |(?:an? |the )?(?:\w+ )?offer )?down\b"
-    r"|\b(?:declined|passed on|said no to)\b")
+    r"|\b(?:declined|passed on|said no to)\b"
+    # what was to be and was not ("I was supposed to take over as head chef, but ...")
+    r"|\b(?:was|were) (?:supposed|meant|going|due|set) to\b")
 _UNCHANGED_10: Final = (
     r"[^,;:.!?]*\b(?:(?:hasn't|has not|hasnt|haven't|have not|didn't|did not|hadn't) changed"
     r"|(?:is|are|was|stays?|stayed|remains?|remained) (?:still )?(?:the same|unchanged|as (?:it was"
-    r"|before|planned|booked))|unchanged)\b[^,;:.!?]*")
+    r"|it is|before|planned|booked))|unchanged)\b[^,;:.!?]*")
 _SUPPOSED_10: Final = (
     r"\b(?:if|even if|unless|suppose|supposing) (?:i|we|he|she|they|the user)(?: ever| only)?"
     r" (?:got|get|had|were|moved|move|took|take|won|win|landed|land|bought|buy|went|go|switched"
@@ -756,7 +762,8 @@ _NOT_SO_10: Final = lazy_re(rf"(?:{_DECLINED_10}).*?(?=\b(?:but|and|so|now|these
 # behind me, I'm a Manchester resident now", "Arash moved out and we're now separated").
 _OWN_CLAUSE_10: Final = lazy_re(
     r"(?:[,;:]\s+|[,;:]?\s+(?:and|but|so|yet)\s+)(?:(?:now|so|and)\s+)?"
-    r"(?=(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll)\b)", re.IGNORECASE)
+    r"(?=(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll|my|mine|our|ours)\b)",
+    re.IGNORECASE)
 # ... and so is what someone talked the speaker into ("My sister talked me into going
 # vegetarian": the speaker's diet).
 _TALKED_ME_INTO_10: Final = lazy_re(
@@ -775,12 +782,29 @@ _BIRTH_10: Final = lazy_re(
     r"|\b(?:we|i) (?:just )?(?:welcomed|had) (?:our |a |the )?(?:(?:second|third|fourth|fifth"
     r"|new|newborn|little|healthy|beautiful) )*(?:baby|son|daughter|twins|(?:baby|little) (?:boy"
     r"|girl))\b|\b(?:we|i) (?:just )?welcomed (?:our|a) (?:second|third|fourth|fifth)\b"
-    r"|\bi gave birth\b", re.IGNORECASE)
+    r"|\bi gave birth\b|\bgave birth to (?:our|my) \w+", re.IGNORECASE)
 # Edition 10: a place moved up to is a home, not a rank: a name written with a capital that is no
 # job ("Farida moved up to Tangier"; "moved up to occupational therapist" is a promotion).
 _MOVED_UP_TO_10: Final = lazy_re(
     rf"\b(?i:moved up to) (?!(?i:(?:an? |the )?(?:[a-z-]+ ){{0,2}}(?:{_words(_JOBS)}|lead|head"
     rf"|partner|senior|chief|captain|level|grade|band)\b)){CAP}[\w'-]*\b(?<!ist)(?<!ician)")
+# Edition 10: a report opening a sentence is not its subject when what follows is the speaker's or
+# the reporter's deed ("Kenya Airways emailed, they've pushed the Nairobi departure to 11:15":
+# the speaker's flight, not Kenya's; but "Dana called, she moved to Lyon" is Dana's).
+_REPORTED_10: Final = lazy_re(
+    r"^[^,:;.!?]{1,40}?\b(?:emailed|e-mailed|called|rang|texted|wrote|messaged|phoned|confirmed)"
+    r"\b[^,:;.!?]{0,20}?[,:;]\s+(?=(?:they|they've|they're|i|i'm|i've|we|we're|my|our)\b)",
+    re.IGNORECASE)
+# Edition 10: a job with a company named ("I'm a marine biologist with Nordhaf Research") names
+# the employer (a capitalised name: "a teacher with two kids" names none).
+_JOB_WITH_10: Final = lazy_re(
+    rf"\b(?i:i'm|im|i am|is|am|was|works? as|working as) (?i:an?) (?i:[a-z-]+ ){{0,2}}"
+    rf"(?i:{_JOB_5}) with (?:the )?{CAP}")
+# Edition 10: a cleft of the speaker's is the speaker's ("It's actually cashews I react to").
+_CLEFT_10: Final = lazy_re(
+    r"^(?:it's|it is|that's|that is) (?:actually |really |in fact )?[\w' -]{1,40}? (?:i|we)"
+    r" (?:react|am allergic|'m allergic|are allergic|'re allergic|eat|drive|prefer|live|work)\b",
+    re.IGNORECASE)
 # Edition 10: a sentence opening with "there is" states what the speaker has only as a count
 # ("There's a third cat in the house now").
 _THERE_IS_10: Final = lazy_re(r"^there(?:'s| is| are)\b", re.IGNORECASE)
@@ -797,6 +821,14 @@ _PHRASINGS_10: Final = {name: lazy_re(pattern) for name, pattern in (
     ("relationship", r"\b(?:we're|we are) (?:now )?(?:officially )?(?:a couple|an item)\b"
                      r"|\b(?:officially|now) together\b|\bmade (?:it|things|us) official\b"
                      r"|\bback together\b"),
+    ("title", r"\b(?:got|get|gotten|getting|earned|landed) (?:the|a|my|that) promotion\b"
+              r"|\bpromotion (?:came|has come|finally came) through\b"
+              r"|\b(?:is|am|i'm|im|are|'s) (?:now )?teaching\b"
+              r"|\b(?:i'm|im|i am|is|was|became|now) (?:now )?(?:the )?head of\b"),
+    # an age corrected ("Noor is 7, not 6, her birthday was in March")
+    ("age", r"^[^\W\d_][\w-]* is (?:actually |really |in fact )?\d{1,2},? not \d{1,2}\b"),
+    ("allergy", r"\b(?:it's|it is) (?:actually |really )?[a-z]+ (?:i|we) react to\b"
+                r"|\bskin[- ]prick\b"),
     ("hobby", r"\b(?:took|taken|taking|take) up (?!(?:the |an? |his |her |my |their )?(?:offer"
               r"|job|post|position|role|residence|space|room|time|slack)\b)[a-z]+"),
     ("departure", r"\b(?:re-?timed|bumped (?:us|me) (?:on)?to the \d{1,2}(?:[:.]\d\d|\s*[ap]m))\b"
@@ -804,9 +836,12 @@ _PHRASINGS_10: Final = {name: lazy_re(pattern) for name, pattern in (
                   r"|coach|flight|sailing|boat|tram)\b"),
     # a place gone to for good (and one moved up to, see _MOVED_UP_TO_10)
     ("residence", r"\b(?:headed|moved|went|gone|relocated|upped sticks) (?:up |down |over |back "
-                  r"|out )?to [a-z][\w' -]{0,40}? for good\b"),
+                  r"|out )?to [a-z][\w' -]{0,40}? for good\b"
+                  # the place the sentence names ("got a job in Oslo and moved there")
+                  r"|\bmov(?:e|ed|es|ing) (?:over |out |up |down )?there\b"),
     ("employer", r"\bmade (?:me|us) an? (?:job )?offer\b[^.;]*\b(?:said yes|accepted|took it"
                  r"|signed)\b|\b(?:i'm|im|i am|we're|now|currently) teaching at\b"
+                 r"|\bstart(?:ed|ing|s)? as an? [a-z -]{1,40}? (?:at|with)\b"
                  # a workplace switched to ("Mele switched to the birthing unit in Papakura")
                  rf"|{_WORKPLACE_10}"
                  # "I'm at Tidewater Insurance, in the claims department"
@@ -821,9 +856,10 @@ _PHRASINGS_10: Final = {name: lazy_re(pattern) for name, pattern in (
 )}
 _FALSE_FRIENDS_10: Final = {name: lazy_re(pattern) for name, pattern in (
     # a pastime given up is no job left ("I quit the pottery classes")
+    # (and keeping someone company is no employer)
     ("employer", r"\bquit (?:the |my |our )?(?:[a-z]+ ){0,2}(?:classes|class|lessons|club|team"
                  r"|course|league|choir|band|gym)\b|\bquit (?:smoking|drinking|sugar|caffeine"
-                 r"|coffee|meat|vaping)\b"),
+                 r"|coffee|meat|vaping)\b|\bkeep(?:s|ing)? (?:\w+ )?company\b"),
     # a clinic or test for an allergy is no allergy said ("The allergy clinic can't do Monday")
     ("allergy", r"\ballergy (?:clinic|appointment|test|specialist|nurse|doctor|consultant"
                 r"|jab|shot|injection|unit|department)s?\b"),
@@ -855,7 +891,8 @@ _HIRED_ME_9: Final = lazy_re(_HIRED_ME_9_SOURCE, re.IGNORECASE)
 _HIRED_ME_10: Final = lazy_re(
     rf"{_HIRED_ME_9_SOURCE}|^[^.!?;]*\b(?:made (?:me|us) an? (?:job )?offer\b[^.!?;]*\b(?:said yes"
     r"|accepted|took it|signed)|(?:has|have) (?:overtaken|overtook|replaced|edged out|taken over"
-    r" from) [a-z ]{1,30}? for me)\b", re.IGNORECASE)
+    r" from) [a-z ]{1,30}? for me|promotion (?:came|has come|finally came) through)\b",
+    re.IGNORECASE)
 
 
 def _hired_me(edition: int) -> re.Pattern[str]:
@@ -999,7 +1036,7 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                      # where one teaches is whom one works for ("Where do I teach?")
                      r"|\bwhere (?:do|does|did) \w+ teach\b|\bteach(?:es)? at\b"),
         ("appointment", rf"\bappointment\b|\bseeing the (?:{_words(_APPOINTMENTS)})\b"
-                        rf"|\b(?:when(?: is|'s| was)|(?:which|what) day is) "
+                        rf"|\b(?:when(?: is|'s| was)|(?:which|what) (?:day|time) is) "
                         rf"(?:(?:my|the|his|her|their|our) )?(?:{_words(_APPOINTMENTS)})\b"
                         rf"|\b(?:{_words(_APPOINTMENTS)}) (?:day|date)\b"
                         # a test, scan or treatment (the ninth edition's: "When is my blood
@@ -1053,9 +1090,12 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                       r"|\b(?:town|village|country|neighbou?rhood|suburb)\b|\bsettled\b"),
         ("phone", r"\bmobile\b|\bhandset\b|\bcell ?phone\b"),
         # "Is there any medicine I can't take?"
-        ("allergy", r"\b(?:medicines?|medications?|drugs?|pills?|antibiotics?|painkillers?) \w+"
-                    r" (?:can't|cannot|can not|shouldn't|mustn't|must not) (?:take|have)\b"),
+        ("allergy", r"\b(?:medicines?|medications?|drugs?|pills?|antibiotics?|painkillers?|foods?)"
+                    r" \w+ (?:can't|cannot|can not|shouldn't|mustn't|must not) (?:take|have|eat)\b"
+                    # "Which nut do I need to avoid?"
+                    r"|\b(?:need to|have to|has to|should|must) avoid\b"),
         ("diet", r"\bcan'?t \w+ eat\b|^(?:does|do|can|should) \w+ (?:eat|drink)\b"
+                 r"|\bhow (?:do|does) \w+ eat\b"
                  # "Is there anything I don't eat?", "Can I have milk?"
                  r"|\b(?:anything|what) \w+ (?:don't|doesn't|do not|does not|won't|can't"
                  r"|cannot) eat\b|^(?:can|may|should) \w+ (?:have|eat|drink)\b"
@@ -1245,6 +1285,18 @@ def _own_clauses(sentence: str, edition: int) -> list[str]:
     if edition < EDITION_10 or owner_of(sentence, edition) in (None, USER):
         return [sentence]
     return [part for part in _OWN_CLAUSE_10.split(sentence) if part.strip()]
+
+
+def relative_named(text: str) -> str | None:
+    """The lower-cased name of the relation a statement opens with, whose facts it states (read
+    as :data:`OTHER`'s): "My sister Dima lives in Zarqa" -> "dima"; None for any other."""
+    match = _RELATIVE_NAMED.match(_fold(text).strip())
+    return match.group(1).lower() if match is not None else None
+
+
+_RELATIVE_NAMED: Final = lazy_re(
+    r"^(?i:my|our) (?i:(?:older|younger|little|big|best|eldest|oldest|youngest|new|old) )?"
+    rf"(?i:{_words(' '.join(sorted(_RELATIVES)))}),? ({NAME})\b")
 
 
 def said_to_hold(text: str) -> str:
@@ -1517,11 +1569,18 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
             sentence = _NOW_OPENING.sub("", sentence).strip() or sentence
         owner = owner_of(sentence, edition)
         counted_only = False  # (edition 10: "There's a third cat in the house now")
+        if edition >= EDITION_10 and owner not in (None, USER, OTHER):
+            reported = _REPORTED_10.match(sentence)
+            if reported is not None:  # "Kenya Airways emailed, they've pushed ..."
+                sentence = sentence[reported.end():]
+                owner = owner_of(sentence, edition)
         if edition >= EDITION_10 and owner not in (None, USER):
             if _TALKED_ME_INTO_10.match(sentence):
                 owner = USER  # "My sister talked me into going vegetarian"
             elif owner == OTHER and _THERE_IS_10.match(sentence):
                 owner, counted_only = USER, True
+            elif owner == OTHER and _CLEFT_10.match(sentence):
+                owner = USER  # "It's actually cashews I react to, not peanuts"
         before, named = named, _last_named(sentence, edition) if edition >= EDITION_2 else None
         if edition >= EDITION_5 and named is None and owner in (None, USER):
             # A sentence of the speaker's own naming no one keeps the person talked about:
@@ -1607,6 +1666,9 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
             facts.append(Fact(speaker or USER, "count", "kid"))  # "Our son Tariq arrived"
         if counted_only:
             facts = [f for f in facts if f.attribute in ("count", "pet")]
+        if edition >= EDITION_10 and _JOB_WITH_10.search(joined) \
+                and all(f.attribute != "employer" for f in facts):
+            facts.append(Fact(owner, "employer", None))  # "a marine biologist with Nordhaf"
         if edition >= EDITION_10 and _MOVED_UP_TO_10.search(joined):
             # "Farida moved up to Tangier": a home, not a promotion
             facts = [f for f in facts if f.attribute != "title"]
@@ -1983,7 +2045,8 @@ def age_said(text: str) -> int | None:
     (11, 7)
     """
     said = set()
-    lowered = _fold(text).lower()
+    # (a number taken back is none said: "Noor is 7, not 6")
+    lowered = _TAKEN_BACK_NUMBER.sub(" ", _fold(text).lower())
     for match in _AGE_NUMBER.finditer(lowered):
         digits, tens, units, number = match.groups()
         if digits is not None:
@@ -1997,6 +2060,7 @@ def age_said(text: str) -> int | None:
     return next(iter(said)) if len(said) == 1 else None
 
 
+_TAKEN_BACK_NUMBER: Final = lazy_re(rf",?\s*\bnot (?:\d{{1,3}}|{_NUMBER_WORDS_7})\b")
 _NUMBER_VALUES: Final = {word: i for i, word in enumerate(
     _NUMBER_WORDS_7.split("|"), start=1)} | {
     word: 10 * i for i, word in enumerate(_TENS_8.split("|"), start=2)}

@@ -732,9 +732,18 @@ def _named(found: Mapping[str, tuple[str, tuple[Fact, ...]]]) -> set[str]:
 def _stating_of(found: Mapping[str, tuple[str, tuple[Fact, ...]]], question: Question,
                 owners: frozenset[str]) -> list[str]:
     return [mid for mid, (text, stated) in found.items()
-            if any(_answers(fact, question, owners) for fact in stated)
+            if any(_answers(fact, question, _whose(text, question, owners)) for fact in stated)
             and _names_an_option(text, question)
             and not facts.named_in_compounds_only(text, question.attribute)]
+
+
+def _whose(text: str, question: Question, owners: frozenset[str]) -> frozenset[str]:
+    """``owners``, and a relation's facts when ``text`` names the relation as the one asked
+    about: "My sister Dima lives in Zarqa" states Dima's home ("Where did Dima live before
+    she moved?")."""
+    if question.owner in (USER, OTHER) or facts.relative_named(text) != question.owner:
+        return owners
+    return owners | {OTHER}
 
 
 def _last_occasion(namespace_facts: NamespaceFacts, question: Question, at: int) -> list[str]:
@@ -921,7 +930,8 @@ def _answers(fact: Fact, question: Question, owners: frozenset[str]) -> bool:
 
 # One thing by two everyday names ("How many bicycles do I have?" after "I have 2 bikes").
 _SAME_THINGS: Final = {"bicycle": "bike", "motorcycle": "motorbike", "automobile": "car",
-                       "television": "tv", "telly": "tv", "cellphone": "phone", "child": "kid"}
+                       "television": "tv", "telly": "tv", "cellphone": "phone", "child": "kid",
+                       "hen": "chicken"}
 
 
 def _same_thing(qualifier: str | None) -> str | None:

@@ -869,3 +869,19 @@ def test_what_was_supposed_or_declined_never_answers_and_a_birth_counts(
         mem, clock, said, question, answer) -> None:
     _said(mem, clock, *said)
     assert answer in mem.recall(question, namespace="n", k=3)[0].text
+
+
+def test_a_relation_named_in_passing_answers_for_their_name(mem, clock) -> None:
+    """"My sister Dima lives in Zarqa" is Dima's home: asked where Dima lived before she moved
+    to Muscat, Zarqa answers; asked where she lives, Muscat."""
+    _said(mem, clock, "My sister Dima lives in Zarqa.",
+          "Dima got a job in Muscat and moved there last week.")
+    before = mem.recall("Where did Dima live before she moved?", namespace="n", k=3)[0]
+    assert "Zarqa" in before.text
+    assert "Muscat" in mem.recall("Where does Dima live now?", namespace="n", k=3)[0].text
+
+
+def test_an_age_corrected_is_the_age_now(mem, clock) -> None:
+    _said(mem, clock, "My daughter Noor is 6, she goes to Al Amal school in Amman.",
+          "Sorry, correction: Noor is 7, not 6, her birthday was in March.")
+    assert "Noor is 7" in mem.recall("How old is Noor?", namespace="n", k=3)[0].text
