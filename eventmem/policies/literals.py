@@ -26,6 +26,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
+from eventmem.text.lazyre import source
+
 try:  # CPython's own parser of regex syntax; absent or changed: no exits, same answers
     from re import _constants as _c  # type: ignore[attr-defined]
     from re import _parser as _p  # type: ignore[attr-defined]
@@ -287,7 +289,7 @@ class Screen(Generic[P]):
         anywhere: dict[str, set[P]] = {}
         openings: dict[str, set[P]] = {}
         for pattern in self._patterns:
-            need = necessary(pattern.pattern, pattern.flags)
+            need = necessary(*source(pattern))  # (a lazy rule stays uncompiled)
             if need is None:
                 always.add(pattern)
                 continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, cast
 
-__all__ = ["lazy_re"]
+__all__ = ["lazy_re", "source"]
 
 # What a compiled pattern offers: bound to the constant once compiled.
 _ATTRIBUTES = ("findall", "finditer", "flags", "fullmatch", "groupindex", "groups", "match",
@@ -37,6 +37,17 @@ class _LazyPattern:
 
     def __repr__(self) -> str:
         return f"lazy_re({self._source[0]!r}, {self._source[1]!r})"
+
+
+def source(pattern: Any) -> tuple[str, int]:
+    """A pattern's source and flags, as ``re.compile`` was (or will be) given them, without
+    compiling a lazy one: what :class:`eventmem.policies.literals.Screen` reads of every rule
+    it screens, most of which a run never searches (compiling them all cost a process about
+    half a second on its first write). For a compiled pattern, its ``pattern`` and ``flags``
+    (which add the flags re implies, such as ``re.UNICODE``: the same pattern either way)."""
+    if isinstance(pattern, _LazyPattern):
+        return pattern._source
+    return str(pattern.pattern), int(pattern.flags)
 
 
 def lazy_re(pattern: str, flags: int = 0) -> re.Pattern[str]:
