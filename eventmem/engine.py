@@ -77,6 +77,8 @@ from replay.verify import VerifyReport, verify
 
 _QUERY = msgspec.json.Encoder(order="deterministic")  # RecalledQuery documents, as content
 IMPORT_BATCH = 1_000  # memories per atomic append of an import: bounded memory, resumable
+# Stored texts the write path keeps read (Engine._text_of): about a tenth of a KB each.
+_TEXTS_KEPT = 1 << 16
 
 # Opening a store: its event log, the embedder bound to it, and the projections folded to its head.
 #
@@ -222,6 +224,8 @@ class Engine(Reader):
         self._last_at = opened.last_at
         self._given_embedder = opened.embedder.inner  # _embedder checks its output
         self._pool: Pool | None = None  # started by the first large parallel write
+        # Stored texts the write path read, by content hash (see _text_of).
+        self._texts: dict[str, str] = {}
         try:
             self._ops = ops_logger(self._log.path, enabled=not readonly,
                                    max_bytes=self.config.ops_log_max_bytes,
@@ -570,8 +574,20 @@ class Engine(Reader):
         return results
 
     def _text_of(self, memory_id: str) -> str:
-        text = self._log.blob(self._views.state.memories[memory_id].content_hash)
-        return text if text is not None else ""
+        # The write path reads the same stored texts call after call (gate-7's searches read a
+        # hundred-odd a remember), each a read transaction and a decompression. A content
+        # hash's text never changes; it only goes, when a purge or an erase drops it, and
+        # those empty this (no other process writes while this engine is the writer).
+        chash = self._views.state.memories[memory_id].content_hash
+        text = self._texts.get(chash)
+        if text is None:
+            text = self._log.blob(chash)
+            if text is None:
+                return ""
+            if len(self._texts) >= _TEXTS_KEPT:
+                del self._texts[next(iter(self._texts))]  # the oldest goes first
+            self._texts[chash] = text
+        return text
 
     def _vector_of(self, memory_id: str) -> np.ndarray:
         chash = self._views.state.memories[memory_id].content_hash
@@ -784,6 +800,8 @@ class Engine(Reader):
             dropped = [h for h in purged_contents(self._views, events)
                        if h not in planned.contents]
             seqs = self._log.append(events, contents=planned.contents, drop_contents=dropped)
+            if dropped:
+                self._texts.clear()
             self._fold(events, seqs, planned.contents)
         # ANN indexes (a cache over sealed vector segments): build the missing ones and rebuild
         # those that lost rows to a purge, then snapshot so a reopened store has them.
@@ -836,6 +854,7 @@ class Engine(Reader):
         events = erase.erasure_events(memories, erased, at=self._now(), reason=reason,
                                         requested=memory_id)
         seqs = self._log.erase(events, drop_contents=dropped)
+        self._texts.clear()  # (what was erased must not be read back from here)
         self._fold(list(events), seqs)
         if self._snapshot_seq != self._views.seq:  # the erase removed every snapshot
             self.snapshot()  # and the projections let go of the one they read (the erased rows)
