@@ -1094,11 +1094,12 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                     r" \w+ (?:can't|cannot|can not|shouldn't|mustn't|must not) (?:take|have|eat)\b"
                     # "Which nut do I need to avoid?"
                     r"|\b(?:need to|have to|has to|should|must) avoid\b"),
-        ("diet", r"\bcan'?t \w+ eat\b|^(?:does|do|can|should) \w+ (?:eat|drink)\b"
-                 r"|\bhow (?:do|does) \w+ eat\b"
-                 # "Is there anything I don't eat?", "Can I have milk?"
+        ("diet", r"\bcan'?t \w+ eat\b|\bhow (?:do|does) \w+ eat\b"
+                 # "Does Nayeli eat red meat?", "Can I have milk?" (not "Does Ana have a dog?"),
+                 # "Is there anything I don't eat?"
+                 r"|^(?:does|do) \w+ (?:eat|drink)\b|^(?:can|may|should) \w+ (?:have|eat|drink)\b"
                  r"|\b(?:anything|what) \w+ (?:don't|doesn't|do not|does not|won't|can't"
-                 r"|cannot) eat\b|^(?:can|may|should) \w+ (?:have|eat|drink)\b"
+                 r"|cannot) eat\b"
                  r"|\bwhat (?:do|does|can) \w+ eat\b(?! (?:for|at|on|in|with)\b)"),
     ))
 

@@ -1461,12 +1461,11 @@ def reader_edition(item: Item) -> int:
 
 def classifier(item: Item) -> str:
     """The classifier version the item's gate asks a kind of: classify-12 from gate-21, which
-    reads attributes with the fact reader's tenth edition; classify-11 for gate-20 (the
-    ninth), classify-10 for gate-19 (the
-    eighth), classify-9 for gate-17 and gate-18 (the seventh), classify-8 for gate-16 (the
-    sixth), classify-7 for gate-15 (the fifth), classify-6 for gate-14 (the fourth), classify-5
-    for gate-13 (the third), classify-4 for gate-12 (the second), classify-3 before, as
-    decided."""
+    reads attributes with the fact reader's tenth edition; classify-11 for gate-20 (the ninth),
+    classify-10 for gate-19 (the eighth), classify-9 for gate-17 and gate-18 (the seventh),
+    classify-8 for gate-16 (the sixth), classify-7 for gate-15 (the fifth), classify-6 for
+    gate-14 (the fourth), classify-5 for gate-13 (the third), classify-4 for gate-12 (the
+    second), classify-3 before, as decided."""
     return _readers(item)[1]
 
 
