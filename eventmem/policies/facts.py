@@ -747,8 +747,10 @@ _DECLINED_10: Final = (
     r"|\b(?:declined|passed on|said no to)\b"
     # what was to be and was not ("I was supposed to take over as head chef, but ...")
     r"|\b(?:was|were) (?:supposed|meant|going|due|set) to\b")
+# (A clause is searched from its start only: one pass over a sentence, not one from each word.)
 _UNCHANGED_10: Final = (
-    r"[^,;:.!?]*\b(?:(?:hasn't|has not|hasnt|haven't|have not|didn't|did not|hadn't) changed"
+    r"(?:^|(?<=[,;:.!?]))[^,;:.!?]*\b(?:(?:hasn't|has not|hasnt|haven't|have not|didn't|did not"
+    r"|hadn't) changed"
     r"|(?:is|are|was|stays?|stayed|remains?|remained) (?:still )?(?:the same|unchanged|as (?:it was"
     r"|it is|before|planned|booked))|unchanged)\b[^,;:.!?]*")
 _SUPPOSED_10: Final = (
