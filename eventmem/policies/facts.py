@@ -797,6 +797,11 @@ _REPORTED_10: Final = lazy_re(
     r"^[^,:;.!?]{1,40}?\b(?:emailed|e-mailed|called|rang|texted|wrote|messaged|phoned|confirmed)"
     r"\b[^,:;.!?]{0,20}?[,:;]\s+(?=(?:they|they've|they're|i|i'm|i've|we|we're|my|our)\b)",
     re.IGNORECASE)
+# ... and what someone reports of themself is theirs ("Dana called, she moved to Lyon" is Dana's
+# home, "Mum rang, she's moved to Lyon" the user's mother's; both were the speaker's).
+_REPORTER_10: Final = lazy_re(
+    rf"^((?i:my |our )?)({NAME}) (?i:called|rang|texted|emailed|e-mailed|wrote|messaged|phoned)"
+    r"\b[^,;:.!?]{0,20}?[,;:]\s+(?i:she|he|she's|he's|she'd|he'd)\b")
 # Edition 10: a job with a company named ("I'm a marine biologist with Nordhaf Research") names
 # the employer (a capitalised name: "a teacher with two kids" names none).
 _JOB_WITH_10: Final = lazy_re(
@@ -1572,6 +1577,10 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
             sentence = _NOW_OPENING.sub("", sentence).strip() or sentence
         owner = owner_of(sentence, edition)
         counted_only = False  # (edition 10: "There's a third cat in the house now")
+        reporter = _REPORTER_10.match(sentence) if edition >= EDITION_10 else None
+        if reporter is not None:  # "Dana called, she moved to Lyon": Dana's
+            said_by = reporter.group(2).lower()
+            owner = OTHER if reporter.group(1) or said_by in _RELATIVES else said_by
         if edition >= EDITION_10 and owner not in (None, USER, OTHER):
             reported = _REPORTED_10.match(sentence)
             if reported is not None:  # "Kenya Airways emailed, they've pushed ..."

@@ -1240,6 +1240,9 @@ def test_the_ninth_edition_asks_a_test_by_its_kind() -> None:
     ("I'm a marine biologist with Nordhaf Research.",
      (facts.Fact(USER, "title", None), facts.Fact(USER, "employer", None))),
     ("Noor is 7, not 6.", (facts.Fact("noor", "age", "noor"),)),
+    # what someone reports of themself is theirs, not the speaker's
+    ("Dana called, she moved to Lyon.", (facts.Fact("dana", "residence", None),)),
+    ("Mum rang, she's moved to Lyon.", (facts.Fact(facts.OTHER, "residence", None),)),
     ("Joaquin is teaching audio production at the local college now.",
      (facts.Fact("joaquin", "title", None),)),
 ])

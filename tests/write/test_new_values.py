@@ -265,11 +265,13 @@ def test_a_value_held_once_never_replaces_the_value_held_now(mem, clock, monkeyp
     ("I work at Globex.", "I didn't take the job at Initech after all, the offer was too low."),
     ("My flight to Lima leaves at 11:20 on Saturday from gate B12.",
      "Small correction, it's gate B14, the departure time hasn't changed."),
+    ("I live in Oslo.", "Dana called, she moved to Lyon."),  # Dana's move, not the speaker's
 ])
 def test_what_was_declined_or_said_to_stay_never_replaces_what_holds(mem, clock, monkeypatch,
                                                                      held, said):
-    """gate-21 reads a job declined, and a clause saying the time stayed as it was, as nothing
-    new: the memory stays current. gate-20 replaced it, and audits as it decided."""
+    """gate-21 reads a job declined, a clause saying the time stayed as it was, and what someone
+    who called reports of themself, as nothing new of the speaker's: the memory stays current.
+    gate-20 replaced it, and audits as it decided."""
     first, _ = _told(mem, clock, held, said)
     assert mem.get(first.memory_id).status == "active"
     with written_as(monkeypatch, gate.GATE_20):
