@@ -831,7 +831,10 @@ _PHRASINGS_10: Final = {name: lazy_re(pattern) for name, pattern in (
     ("title", r"\b(?:got|get|gotten|getting|earned|landed) (?:the|a|my|that) promotion\b"
               r"|\bpromotion (?:came|has come|finally came) through\b"
               r"|\b(?:is|am|i'm|im|are|'s) (?:now )?teaching\b"
-              r"|\b(?:i'm|im|i am|is|was|became|now) (?:now )?(?:the )?head of\b"),
+              r"|\b(?:i'm|im|i am|is|was|became|now) (?:now )?(?:the )?head of\b"
+              # "Chidi is deputy head at his new school now"
+              r"|\b(?:i'm|im|i am|is|was|became|now) (?:now )?(?:the )?(?:deputy|assistant|acting"
+              r"|vice|associate) [a-z]+\b"),
     # an age corrected ("Noor is 7, not 6, her birthday was in March")
     ("age", r"^[^\W\d_][\w-]* is (?:actually |really |in fact )?\d{1,2},? not \d{1,2}\b"),
     ("allergy", r"\b(?:it's|it is) (?:actually |really )?[a-z]+ (?:i|we) react to\b"
@@ -1009,6 +1012,10 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
                        r"|^(?:[a-z]+ ){0,2}[a-z]+ or (?!not\b)(?:[a-z]+ ){0,2}[a-z]+"
                        # ... for whom ("Window or aisle seat for me?")
                        r"(?: for (?:me|us|him|her|them|[a-z]+))?\s*\?\s*$"),
+        # "Where did Rufaro live before she got married?" asks a home, whatever a clause after
+        # it names
+        ("residence", r"^where (?:do|does|did|have|has) (?:the )?\w+ (?:use to |used to |ever )?"
+                      r"live\b"),
         ("hobby", r"\bhobb(?:y|ies)\b|\bfor fun\b|\bfree time\b|\bspare time\b|\bpastimes?\b"
                   r"|\bdo (?:on|at|over) (?:the )?weekends?\b"
                   r"|\bdo (?:every|each|most) (?:morning|evening|night|day|week|weekend)s?\b"
@@ -1299,12 +1306,36 @@ def relative_named(text: str) -> str | None:
     """The lower-cased name of the relation a statement opens with, whose facts it states (read
     as :data:`OTHER`'s): "My sister Dima lives in Zarqa" -> "dima"; None for any other."""
     match = _RELATIVE_NAMED.match(_fold(text).strip())
-    return match.group(1).lower() if match is not None else None
+    return match.group(2).lower() if match is not None else None
 
 
-_RELATIVE_NAMED: Final = lazy_re(
-    r"^(?i:my|our) (?i:(?:older|younger|little|big|best|eldest|oldest|youngest|new|old) )?"
-    rf"(?i:{_words(' '.join(sorted(_RELATIVES)))}),? ({NAME})\b")
+def relations_named(text: str) -> frozenset[tuple[str, str]]:
+    """Each relation ``text`` gives a name, lower-cased: "I live in Karachi with my husband
+    Faisal and our son Zain" -> {("husband", "faisal"), ("son", "zain")}."""
+    return frozenset((relation.lower(), name.lower())
+                     for relation, name in _RELATIVE_NAMED_IN.findall(_fold(text)))
+
+
+def relation_asked(question: str) -> str | None:
+    """The relation a question asks about ("Which city does my brother live in?" -> "brother"),
+    which :func:`read_question` reads no owner of; None for any other question."""
+    mine = _RELATION_ASKED.search(question)
+    if mine is None or mine.group(1).lower() not in _RELATIVES or question_owner(question):
+        return None
+    return mine.group(1).lower()
+
+
+def naming_the_relation(question: str, name: str) -> str:
+    """``question`` with the relation it asks about called by ``name`` ("Which city does my
+    brother live in?" -> "Which city does Obinna live in?")."""
+    return _RELATION_ASKED.sub(name.title(), question, count=1)
+
+
+_RELATION_WORDS: Final = (r"(?:(?:older|younger|little|big|best|eldest|oldest|youngest|new|old) )?"
+                          rf"({_words(' '.join(sorted(_RELATIVES)))})")
+_RELATIVE_NAMED: Final = lazy_re(rf"^(?i:my|our) (?i:{_RELATION_WORDS}),? ({NAME})\b")
+_RELATIVE_NAMED_IN: Final = lazy_re(rf"\b(?i:my|our) (?i:{_RELATION_WORDS}),? ({NAME})\b")
+_RELATION_ASKED: Final = lazy_re(rf"\b(?i:my|our) (?i:{_RELATION_WORDS})(?='s\b|\b)")
 
 
 def said_to_hold(text: str) -> str:

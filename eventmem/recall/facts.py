@@ -392,6 +392,9 @@ def former_asked(plan: QueryPlan) -> Former | None:
     if plan.former is None or plan.intent == "todo":
         return None
     question = facts.read_question(plan.text)
+    if question is None and facts.relation_asked(plan.text) is not None:
+        # "Where did my brother use to live?" asks a replaced home whoever the brother is
+        question = facts.read_question(facts.naming_the_relation(plan.text, "someone"))
     if question is None or question.attribute in _NEVER_CHANGES:
         return None
     if plan.former == "left":
@@ -434,12 +437,13 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
     attribute or no memory states it."""
     if plan.intent == "todo":
         return hits
-    question = facts.read_question(plan.text)
+    namespace_facts = NamespaceFacts(views, namespace, read, allowed, names_from_all=True,
+                                     recent=_RECENT, successors=True)
+    question = facts.read_question(plan.text) or _asked_of_a_relation(plan.text,
+                                                                        namespace_facts)
     if question is None:
         return hits
     memories = views.state.memories
-    namespace_facts = NamespaceFacts(views, namespace, read, allowed, names_from_all=True,
-                                     recent=_RECENT, successors=True)
     dated = question.attribute in facts.DATED
     found = namespace_facts.stating(_search_words(question), dated=dated)
     # The hits themselves are candidates too: "I'm really into pottery" states a hobby in words
@@ -510,6 +514,20 @@ def asked_first(hits: list[Candidate], views: Projections, plan: QueryPlan, read
         signals.setdefault("score", score)
         out.append((mid, score, signals))
     return out
+
+
+def _asked_of_a_relation(text: str, namespace_facts: NamespaceFacts) -> Question | None:
+    """"Which city does my brother live in?": the same question of the one name the namespace
+    gives that relation ("My brother Obinna lives in Manchester"), or None (no name, or more
+    than one: two sisters)."""
+    relation = facts.relation_asked(text)
+    if relation is None:
+        return None
+    names = {name for said in namespace_facts.searched(relation).values()
+             for of, name in facts.relations_named(said) if of == relation}
+    if len(names) != 1:
+        return None
+    return facts.read_question(facts.naming_the_relation(text, names.pop()))
 
 
 def _naming_what_is_asked(chosen: list[str], asked: str, read: Read) -> list[str]:

@@ -1245,6 +1245,7 @@ def test_the_ninth_edition_asks_a_test_by_its_kind() -> None:
     ("Mum rang, she's moved to Lyon.", (facts.Fact(facts.OTHER, "residence", None),)),
     ("Joaquin is teaching audio production at the local college now.",
      (facts.Fact("joaquin", "title", None),)),
+    ("Chidi is deputy head at his new school now.", (facts.Fact("chidi", "title", None),)),
 ])
 def test_the_tenth_edition_reads_own_clauses_births_and_counts_left(
         text: str, read: tuple[facts.Fact, ...]) -> None:
@@ -1281,6 +1282,21 @@ def test_a_relation_named_is_whose_facts_a_statement_states() -> None:
     assert facts.relative_named("My best friend Nong moved to Bangkok.") == "nong"
     assert facts.relative_named("My flight to Rome leaves at 9.") is None
     assert facts.age_said("Sorry, correction: Noor is 7, not 6.") == 7  # a number taken back
+
+
+def test_a_question_about_a_relation_is_asked_of_their_name() -> None:
+    """"Which city does my brother live in?" reads no owner; named, it asks Obinna's home."""
+    question = "Which city does my brother live in?"
+    assert facts.read_question(question) is None
+    assert facts.relation_asked(question) == "brother"
+    named = facts.read_question(facts.naming_the_relation(question, "obinna"))
+    assert named is not None and (named.owner, named.attribute) == ("obinna", "residence")
+    assert facts.relation_asked("Who is my husband?") is None  # read as whom the user is with
+    assert facts.relations_named("I live in Karachi with my husband Faisal and our son Zain.") \
+        == {("husband", "faisal"), ("son", "zain")}
+    # a home asked, whatever a clause after it names
+    asked = facts.read_question("Where did Rufaro live before she got married?")
+    assert asked is not None and asked.attribute == "residence"
 
 
 def test_what_is_said_to_hold_leaves_out_what_does_not() -> None:

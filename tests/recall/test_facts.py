@@ -885,3 +885,13 @@ def test_an_age_corrected_is_the_age_now(mem, clock) -> None:
     _said(mem, clock, "My daughter Noor is 6, she goes to Al Amal school in Amman.",
           "Sorry, correction: Noor is 7, not 6, her birthday was in March.")
     assert "Noor is 7" in mem.recall("How old is Noor?", namespace="n", k=3)[0].text
+
+
+def test_a_question_about_a_relation_is_answered_by_their_namesake(mem, clock) -> None:
+    """"Where does my sister live now?" is asked of the one name the namespace gives the
+    sister: Dima's move answers, and her home before it answers the question about before."""
+    _said(mem, clock, "My sister Dima lives in Zarqa.", "I live in Amman.",
+          "Dima got a job in Muscat and moved there last week.")
+    assert "Muscat" in mem.recall("Where does my sister live now?", namespace="n", k=3)[0].text
+    before = mem.recall("Where did my sister live before she moved?", namespace="n", k=3)[0]
+    assert "Zarqa" in before.text
