@@ -93,22 +93,28 @@ count after a preposition ("got down on one knee"), no seat on a plane as a car 
 one was born in as a home town (see :data:`_PHRASINGS_9`, :data:`_FALSE_FRIENDS_9`). The tenth
 (gate-21, classify-12 and recall) also reads a clause with its own first-person subject in a
 sentence about someone or something else as the speaker's ("Perth's been great but we're
-Adelaide-based now", "Arash moved out and we're now officially separated"), and what someone
-talked the speaker into; a birth as one child more ("Our son Tariq arrived on Sunday", "Baby
-number three arrived"); a count by its ordinal ("There's a third cat in the house now") or by
-what is left ("which leaves us with two"), some of a thing as the thing ("a pair of the
-rabbits"); a couple made official, a pastime taken up, a departure retimed or "the 6:55 bus for
-me", a place moved up to or gone to for good, a job by an offer said yes to, by where one now
-teaches or one's department, what has overtaken another for the speaker, an appointment booked
-in for a day or its day corrected, and the animal clinic as the vet (see
-:data:`_PHRASINGS_10`), a promotion got or come through, an age corrected ("Noor is 7, not 6"),
-a job started as at a place or held with a company named, a report opening a sentence as no
-subject ("Kenya Airways emailed, they've pushed ..."), a cleft of the speaker's as theirs ("It's
-cashews I react to"); and it reads nothing new in what was declined ("I didn't take the job at
-Saffron Pay after all"), supposed ("If I got the job at Nordlys I'd ..."), meant to be and not
-("I was supposed to take over as head chef, but ..."), or said to stay as it was ("the
-departure time hasn't changed"), nor a department as a departure, an allergy clinic
-as an allergy or a pastime quit as a job left (see :data:`_NOT_SO_10`, :data:`_FALSE_FRIENDS_10`).
+Adelaide-based now", "Arash moved out and we're now officially separated"), and what someone talked
+the speaker into; a birth as one child more ("Our son Tariq arrived on Sunday", "Baby number three
+arrived"); a count by its ordinal ("There's a third cat in the house now") or by what is left
+("which leaves us with two"), some of a thing as the thing ("a pair of the rabbits"); a couple made
+official, a pastime taken up, a departure retimed or "the 6:55 bus for me", a place moved up to or
+gone to for good, a job by an offer said yes to, by where one now teaches or one's department, what
+has overtaken another for the speaker, an appointment booked in for a day or its day corrected, and
+the animal clinic as the vet (see :data:`_PHRASINGS_10`), a promotion got or come through, an age
+corrected ("Noor is 7, not 6"), a job started as at a place or held with a company named, a report
+opening a sentence as no subject ("Kenya Airways emailed, they've pushed ..."), a cleft of the
+speaker's as theirs ("It's cashews I react to"), what someone who called reports of themself as
+theirs ("Dana called, she moved to Lyon"), a clause after a semicolon with no subject as going on
+about the one before ("User's brother Cheikh graduated; now works at Hydro-Quebec"), someone else's
+birth, "the only cat left", a standing appointment ("every Wednesday"), a note's days ("Tue ->
+Fri"), a home beside an appointment in one sentence, an opening holding a subject as no aside
+("Since last week I've gone fully vegan, ..."); and it reads nothing new in what was declined ("I
+didn't take the job at Saffron Pay after all"), supposed ("If I got the job at Nordlys I'd ..."),
+meant to be and not ("I was supposed to take over as head chef, but ..."), only considered, held
+back when ("Back when Tavita was in her twenties ..."), or said to stay as it was ("the departure
+time hasn't changed", "decided to keep the current car"), nor a department as a departure, an
+allergy clinic as an allergy or a pastime quit as a job left (see :data:`_NOT_SO_10`,
+:data:`_FALSE_FRIENDS_10`).
 
 Pure and deterministic: regexes over the text, no model.
 """
@@ -717,6 +723,10 @@ _NO_CAR_9: Final = (
 # (The past is cut out of a sentence before any attribute is read, see read(); both, as
 # written: "I'm thinking of joining Initech" joins no one.)
 _PAST_9: Final = lazy_re(_PAST_FRAME_9)
+# Edition 10: ... and what held back when anyone did anything ("Back when Tavita was in her
+# twenties she worked as a tour guide").
+_PAST_10: Final = lazy_re(rf"{_PAST_FRAME_9}|\bback when\b.*?(?=\b(?:but|and|so|now|these days)\b"
+                          r"|[.;,!?]|$)")
 _FRAMES_9: Final = lazy_re(f"{_PAST_FRAME_9}|{_MAYBE_9}", re.IGNORECASE)
 _MAYBE_JOINING_9: Final = lazy_re(_MAYBE_9, re.IGNORECASE)
 _FALSE_FRIENDS_9: Final = {
@@ -745,8 +755,11 @@ _DECLINED_10: Final = (
     r"|ended up)\b"
     r"|\b(?:turned|turning|turn) (?:it |them |the \w+ |(?:an? |the )?(?:\w+ )?offer )?down\b"
     r"|\b(?:declined|passed on|said no to)\b"
-    # what was to be and was not ("I was supposed to take over as head chef, but ...")
-    r"|\b(?:was|were) (?:supposed|meant|going|due|set) to\b")
+    # what was to be and was not ("I was supposed to take over as head chef, but ..."), and
+    # what was only considered
+    r"|\b(?:was|were) (?:supposed|meant|going|due|set) to\b|\bconsidered\b"
+    # and what is kept as it was ("decided to keep the current car for now")
+    r"|\bkeep(?:ing)? (?:the|my|our) (?:current|old|same|existing) \w+")
 # (A clause is searched from its start only: one pass over a sentence, not one from each word.)
 _UNCHANGED_10: Final = (
     r"(?:^|(?<=[,;:.!?]))[^,;:.!?]*\b(?:(?:hasn't|has not|hasnt|haven't|have not|didn't|did not"
@@ -754,9 +767,11 @@ _UNCHANGED_10: Final = (
     r"|(?:is|are|was|stays?|stayed|remains?|remained) (?:still )?(?:the same|unchanged|as (?:it was"
     r"|it is|before|planned|booked))|unchanged)\b[^,;:.!?]*")
 _SUPPOSED_10: Final = (
-    r"\b(?:if|even if|unless|suppose|supposing) (?:i|we|he|she|they|the user)(?: ever| only)?"
+    r"\b(?:if|even if|unless|suppose|supposing) (?:i|we|he|she|they|the user)"
+    r"(?:'m|'re| am| are| was| were)?(?: ever| only)?"
     r" (?:got|get|had|were|moved|move|took|take|won|win|landed|land|bought|buy|went|go|switched"
-    r"|switch|could|did|lived|worked|quit|left|adopted)\b[^.;!?]*")
+    r"|switch|could|did|lived|worked|quit|left|adopted|getting|moving|taking|buying|switching"
+    r"|leaving)\b[^.;!?]*")
 _NOT_SO_10: Final = lazy_re(rf"(?:{_DECLINED_10}).*?(?=\b(?:but|and|so|now|these days)\b"
                             rf"|[.;,!?]|$)|{_UNCHANGED_10}|{_SUPPOSED_10}", re.IGNORECASE)
 # Edition 10: a clause with its own first-person subject, in a sentence about someone or
@@ -795,7 +810,7 @@ _MOVED_UP_TO_10: Final = lazy_re(
 # the speaker's flight, not Kenya's; but "Dana called, she moved to Lyon" is Dana's).
 _REPORTED_10: Final = lazy_re(
     r"^[^,:;.!?]{1,40}?\b(?:emailed|e-mailed|called|rang|texted|wrote|messaged|phoned|confirmed)"
-    r"\b[^,:;.!?]{0,20}?[,:;]\s+(?=(?:they|they've|they're|i|i'm|i've|we|we're|my|our)\b)",
+    r"\b[^,:;.!?]{0,20}?[,:;]\s+(?=(?:they|they've|they're|i|i'm|i've|we|we're|my|our|the)\b)",
     re.IGNORECASE)
 # ... and what someone reports of themself is theirs ("Dana called, she moved to Lyon" is Dana's
 # home, "Mum rang, she's moved to Lyon" the user's mother's; both were the speaker's).
@@ -812,6 +827,22 @@ _CLEFT_10: Final = lazy_re(
     r"^(?:it's|it is|that's|that is) (?:actually |really |in fact )?[\w' -]{1,40}? (?:i|we)"
     r" (?:react|am allergic|'m allergic|are allergic|'re allergic|eat|drive|prefer|live|work)\b",
     re.IGNORECASE)
+# Edition 10: a home said by living in, beside an appointment in the same sentence.
+_LIVE_IN_10: Final = lazy_re(r"\b(?:we|i|user|they|he|she) (?:still )?(?:live|lives) in\b")
+# Edition 10: someone else's birth counts their children ("Farhan and his wife welcomed their
+# third child").
+_BIRTH_THEIRS_10: Final = lazy_re(
+    r"\b(?:welcomed|had) (?:their|his|her) (?:(?:first|second|third|fourth|fifth|new|baby) )*"
+    r"(?:child|baby|son|daughter|kid|twins)\b", re.IGNORECASE)
+# Edition 10: a job said of someone in apposition is theirs, not the subject's ("Bakyt has
+# started dating Aizada, a schoolteacher from Cholpon-Ata").
+_APPOSED_JOB_10: Final = (r"\b(?:dating|seeing|married|marrying|met|meeting|engaged to|with)"
+                          r" [a-z]+, an? [^,.;]*")
+# Edition 10: a clause cut off by a semicolon, opening in lower case with no subject of its own,
+# goes on about whom the one before was ("User's brother Cheikh graduated; now works at X").
+_GOES_ON_10: Final = lazy_re(
+    r"^(?!(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll|my|mine|our|ours|me|us"
+    r"|the user|user)\b)[a-z]")
 # Edition 10: a sentence opening with "there is" states what the speaker has only as a count
 # ("There's a third cat in the house now").
 _THERE_IS_10: Final = lazy_re(r"^there(?:'s| is| are)\b", re.IGNORECASE)
@@ -824,6 +855,12 @@ _PHRASINGS_10: Final = {name: lazy_re(pattern) for name, pattern in (
     ("count", r"\b(?:there's|there is|we've got|we have|i've got|i have|now) an? (?:second|third"
               r"|fourth|fifth|sixth) [a-z]+"
               r"|\bleaves? (?:us|me|him|her|them) with (?:just |only )?"
+              rf"(?:\d+|{_NUMBER_WORDS_7})\b"
+              # "Mbissa is the only cat left"
+              r"|\bonly (?:one )?[a-z]+ left\b"
+              # "so Emil is left with two", "User sold the gravel bike; now has two"
+              r"|\b(?:is|are|am|'m|'re) (?:now )?left with (?:just |only )?"
+              rf"(?:\d+|{_NUMBER_WORDS_7})\b|\bnow (?:has|have) (?:just |only )?"
               rf"(?:\d+|{_NUMBER_WORDS_7})\b"),
     ("relationship", r"\b(?:we're|we are) (?:now )?(?:officially )?(?:a couple|an item)\b"
                      r"|\b(?:officially|now) together\b|\bmade (?:it|things|us) official\b"
@@ -832,6 +869,7 @@ _PHRASINGS_10: Final = {name: lazy_re(pattern) for name, pattern in (
               r"|\bpromotion (?:came|has come|finally came) through\b"
               r"|\b(?:is|am|i'm|im|are|'s) (?:now )?teaching\b"
               r"|\b(?:i'm|im|i am|is|was|became|now) (?:now )?(?:the )?head of\b"
+              r"|\b(?:now )?(?:freelances?|freelancing|self-employed|works? freelance)\b"
               # "Chidi is deputy head at his new school now"
               r"|\b(?:i'm|im|i am|is|was|became|now) (?:now )?(?:the )?(?:deputy|assistant|acting"
               r"|vice|associate) [a-z]+\b"),
@@ -839,16 +877,23 @@ _PHRASINGS_10: Final = {name: lazy_re(pattern) for name, pattern in (
     ("age", r"^[^\W\d_][\w-]* is (?:actually |really |in fact )?\d{1,2},? not \d{1,2}\b"),
     ("allergy", r"\b(?:it's|it is) (?:actually |really )?[a-z]+ (?:i|we) react to\b"
                 r"|\bskin[- ]prick\b"),
-    ("hobby", r"\b(?:took|taken|taking|take) up (?!(?:the |an? |his |her |my |their )?(?:offer"
+    ("hobby", r"\bspends? (?:\w+ )?(?:weekends|evenings|free time|spare time|sundays|saturdays)"
+              r" [a-z]+ing\b|"
+              r"\b(?:took|taken|taking|take) up (?!(?:the |an? |his |her |my |their )?(?:offer"
               r"|job|post|position|role|residence|space|room|time|slack)\b)[a-z]+"),
     ("departure", r"\b(?:re-?timed|bumped (?:us|me) (?:on)?to the \d{1,2}(?:[:.]\d\d|\s*[ap]m))\b"
                   r"|\b(?:it's|it is) (?:now )?the \d{1,2}(?:[:.]\d\d|\s*[ap]m) (?:bus|train|ferry"
-                  r"|coach|flight|sailing|boat|tram)\b"),
+                  r"|coach|flight|sailing|boat|tram)\b"
+                  # "Jelena's crossing has been moved to the 14:30 sailing"
+                  r"|\b(?:crossing|sailing|ferry|boat|train|bus|coach|flight)\b[^.;]*\b(?:moved"
+                  r"|pushed|changed|shifted|bumped|rescheduled|retimed)\b[^.;]*\b\d{1,2}[:.]\d\d\b"),
     # a place gone to for good (and one moved up to, see _MOVED_UP_TO_10)
     ("residence", r"\b(?:headed|moved|went|gone|relocated|upped sticks) (?:up |down |over |back "
                   r"|out )?to [a-z][\w' -]{0,40}? for good\b"
                   # the place the sentence names ("got a job in Oslo and moved there")
-                  r"|\bmov(?:e|ed|es|ing) (?:over |out |up |down )?there\b"),
+                  r"|\bmov(?:e|ed|es|ing) (?:over |out |up |down )?there\b"
+                  r"|\bmov(?:e|ed|es|ing) into (?:a |the |our |my |his |her |their )?(?:new )?"
+                  r"(?:[a-z]+ )?(?:flat|house|apartment|place|home|condo|unit)\b"),
     ("employer", r"\bmade (?:me|us) an? (?:job )?offer\b[^.;]*\b(?:said yes|accepted|took it"
                  r"|signed)\b|\b(?:i'm|im|i am|we're|now|currently) teaching at\b"
                  r"|\bstart(?:ed|ing|s)? as an? [a-z -]{1,40}? (?:at|with)\b"
@@ -862,7 +907,13 @@ _PHRASINGS_10: Final = {name: lazy_re(pattern) for name, pattern in (
     ("appointment", r"\b(?:is|are|'s) (?:now )?booked in for\b"
                     # a correction of its day ("I got the dentist wrong, it's actually Friday")
                     rf"|\b(?:{_words(_APPOINTMENTS)})\b[^.;]*\b(?:it's|it is|is) (?:actually |now "
-                    rf"|really |in fact )?(?:on )?(?:the )?(?:next )?{_DAYS_9}"),
+                    rf"|really |in fact )?(?:on )?(?:the )?(?:next )?{_DAYS_9}"
+                    # a standing one ("physiotherapy is every Wednesday at 17:00")
+                    rf"|\b(?:{_words(_APPOINTMENTS)})\b[^.;]*\b(?:every|each) {_DAYS_9}"
+                    # a note's days ("User: dentist moved Tue -> Fri 9:30am")
+                    rf"|\b(?:{_words(_APPOINTMENTS)})\b[^.;]*\b(?:moved|pushed|rebooked|booked"
+                    r"|rescheduled|changed|now)\b[^.;]*\b(?:mon|tue|tues|wed|thu|thur|thurs|fri"
+                    r"|sat|sun)\b"),
 )}
 _FALSE_FRIENDS_10: Final = {name: lazy_re(pattern) for name, pattern in (
     # a pastime given up is no job left ("I quit the pottery classes")
@@ -875,10 +926,14 @@ _FALSE_FRIENDS_10: Final = {name: lazy_re(pattern) for name, pattern in (
                 r"|jab|shot|injection|unit|department)s?\b"),
     # a workplace switched to is no preference
     ("preference", _WORKPLACE_10),
+    # a car that hit someone is no one's car here ("was hit by a car")
+    ("car", r"\b(?:hit|run over|knocked down|knocked over|struck) by an? (?:car|truck|van|bus"
+            r"|lorry|motorbike)\b"),
     # a department is no departure ("in the claims department")
     ("departure", r"\bdepartments?\b"),
-    # an offer is no job ("Jake made me an offer on my car")
-    ("title", r"\bmade (?:me|us|him|her|them) an? (?:job |new |better )?offer\b"),
+    # an offer is no job ("Jake made me an offer on my car"), nor someone else's in apposition
+    ("title", r"\bmade (?:me|us|him|her|them) an? (?:job |new |better )?offer\b"
+              rf"|{_APPOSED_JOB_10}"),
 )}
 # Edition 9: what someone named moves of the speaker's (or of no one's), as the sentence's
 # first deed, is the speaker's ("Mpilo moved my X-ray to Friday", "Railways moved the Jaffna
@@ -1088,7 +1143,8 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ("count", r"\bhow many\b|\bnumber of\b"),
         ("car", r"\bdrive\b|\bdriving\b|\bcar\b"
                 # "What do I ride around on?"
-                r"|\bride (?:around |about )?(?:on|in)\b|\bwhat (?:do|does) \w+ ride\b"),
+                r"|\bride (?:around |about )?(?:on|in)\b|\bwhat (?:do|does) \w+ ride\b"
+                r"|\bget(?:s)? around (?:on|in)\b"),
         ("age", r"\bhow old\b|\bwhat age\b|\bage of\b"),
         ("hometown", r"\bgrow up\b|\bgrew up\b|\bhome ?town\b|\bfrom originally\b"
                      r"|\b(?:city|town|country|place) (?:is|are|was|were|am|do|does|did) \w+"
@@ -1106,8 +1162,8 @@ _QUESTION_FORMS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         # "Is there any medicine I can't take?"
         ("allergy", r"\b(?:medicines?|medications?|drugs?|pills?|antibiotics?|painkillers?|foods?)"
                     r" \w+ (?:can't|cannot|can not|shouldn't|mustn't|must not) (?:take|have|eat)\b"
-                    # "Which nut do I need to avoid?"
-                    r"|\b(?:need to|have to|has to|should|must) avoid\b"),
+                    # "Which nut do I need to avoid?", "What can't Awa digest well?"
+                    r"|\b(?:need to|have to|has to|should|must) avoid\b|\bdigest\b"),
         ("diet", r"\bcan'?t \w+ eat\b|\bhow (?:do|does) \w+ eat\b"
                  # "Does Nayeli eat red meat?", "Can I have milk?" (not "Does Ana have a dog?"),
                  # "Is there anything I don't eat?"
@@ -1154,6 +1210,18 @@ _OPENING_9: Final = lazy_re(
     r"tonight|earlier|recently|as promised|by the way|btw|fyi|heads up|just so you know|"
     r"quick update|update|good news|big news|guess what|fun fact)\b"
     r"(?!\s+(?:i|we|he|she|they|you|i've|we've|i'd|we'd)\b)[^,:!]{0,40}"
+    r"(?:,\s*\d{4}\b)?"  # "On March 3, 2025, ..."
+    r"|(?:oh|so|well|also|anyway|ok|okay|ugh|haha|hah|hey|wow|yay|lol|hmm|oops|aw|yeah|yes|"
+    r"no|honestly|funny)\b[^,:!\s]*(?:\s+[^,:!\s]+)?)[,:!]\s*)+"
+    r"|^(?:(?:so|oh|ugh|haha|hah|hey|well|also|and|but|lol|hmm|ok|okay|yeah|anyway|btw|"
+    r"actually|honestly|guess what|quick update)\b[,:!]?\s+)+", re.IGNORECASE)
+# Edition 10: an opening holding its own subject anywhere is no aside ("Since last week I've gone
+# fully vegan, no eggs, ..." was cut up to its comma).
+_OPENING_10: Final = lazy_re(
+    r"^(?:(?:(?:on|since|as of|from|starting|starting from|in|at|last|this|yesterday|today|"
+    r"tonight|earlier|recently|as promised|by the way|btw|fyi|heads up|just so you know|"
+    r"quick update|update|good news|big news|guess what|fun fact)\b"
+    r"(?![^,:!]{0,40}?\b(?:i|we|he|she|they|you|i've|we've|i'd|we'd|i'm|we're)\b)[^,:!]{0,40}"
     r"(?:,\s*\d{4}\b)?"  # "On March 3, 2025, ..."
     r"|(?:oh|so|well|also|anyway|ok|okay|ugh|haha|hah|hey|wow|yay|lol|hmm|oops|aw|yeah|yes|"
     r"no|honestly|funny)\b[^,:!\s]*(?:\s+[^,:!\s]+)?)[,:!]\s*)+"
@@ -1282,7 +1350,8 @@ def sentences(text: str, edition: int = EDITION) -> list[str]:
     """``text`` cut into sentences, each without the date or aside that opens it."""
     out = []
     fourth = edition >= EDITION_4
-    cut, opening = (_SENTENCES_4, _OPENING_9 if edition >= EDITION_9 else _OPENING_4) \
+    cut, opening = (_SENTENCES_4, _OPENING_10 if edition >= EDITION_10 else
+                    _OPENING_9 if edition >= EDITION_9 else _OPENING_4) \
         if fourth else (_SENTENCES, _OPENING)
     for part in cut.split(_fold(text).strip()):
         part = opening.sub("", part.strip()).strip()
@@ -1333,7 +1402,8 @@ def naming_the_relation(question: str, name: str) -> str:
 
 _RELATION_WORDS: Final = (r"(?:(?:older|younger|little|big|best|eldest|oldest|youngest|new|old) )?"
                           rf"({_words(' '.join(sorted(_RELATIVES)))})")
-_RELATIVE_NAMED: Final = lazy_re(rf"^(?i:my|our) (?i:{_RELATION_WORDS}),? ({NAME})\b")
+_RELATIVE_NAMED: Final = lazy_re(
+    rf"^(?:(?i:my|our)|{NAME}'s) (?i:{_RELATION_WORDS}),? ({NAME})\b")
 _RELATIVE_NAMED_IN: Final = lazy_re(rf"\b(?i:my|our) (?i:{_RELATION_WORDS}),? ({NAME})\b")
 _RELATION_ASKED: Final = lazy_re(rf"\b(?i:my|our) (?i:{_RELATION_WORDS})(?='s\b|\b)")
 
@@ -1343,7 +1413,7 @@ def said_to_hold(text: str) -> str:
     supposed, or stayed as it was (the cuts of the ninth and tenth editions): what it says holds
     now. "If I got the job at Nordlys I'd ..." says nothing holds; recall asks this of a newer
     statement before taking its values as new ones (:mod:`eventmem.recall.updates`)."""
-    return _FRAMES_9.sub(" ", _NOT_SO_10.sub(" ", text))
+    return _FRAMES_9.sub(" ", _PAST_10.sub(" ", _NOT_SO_10.sub(" ", text)))
 
 
 def _speaker(text: str, names: _Names = _UNICODE_NAMES) -> tuple[str | None, str]:
@@ -1450,6 +1520,15 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
         if counted in _SOME_OF_10:
             of = _SOME_OF_10_THING.search(lowered)
             return singular(of.group(1), edition) if of is not None else None
+        left = _ONLY_LEFT_10.search(lowered)
+        if left is not None:  # "so Mbissa is the only cat left" counts cats
+            return singular(left.group(1), edition)
+        if counted is None and _LEFT_WITH_10.search(lowered):
+            # what is left, with no number before a thing ("Emil's dog Bamse passed away, so
+            # Emil is left with two", "sold the gravel bike; now has two"): the animal named,
+            # else what went (not "My flight got moved to 14:45": no count)
+            given = _PET_10.search(lowered) or _GIVEN_THING_10.search(lowered)
+            return singular(given.group(1), edition) if given is not None else None
         return counted
     if attribute == "count":
         # (from the eighth edition, a word of function is no thing: "at 6 from now on")
@@ -1499,6 +1578,15 @@ def _qualifier(attribute: str, lowered: str, edition: int = EDITION) -> str | No
     return None
 
 
+# Edition 10: the one thing left ("Mbissa is the only cat left").
+_ONLY_LEFT_10: Final = lazy_re(r"\bonly (?:one )?([a-z]+) left\b")
+# Edition 10: the thing counted where no number comes before it: an animal named, or what was
+# sold, given away, lost or got.
+_LEFT_WITH_10: Final = lazy_re(r"\b(?:left with|now (?:has|have)|(?:is|are) (?:now )?left)\b")
+_PET_10: Final = lazy_re(rf"\b({_words(_PETS)})\b")
+_GIVEN_THING_10: Final = lazy_re(
+    r"\b(?:sold|gave away|lost|bought|adopted|got|rehomed|traded in|scrapped)\s+(?:the |a |an "
+    r"|my |our |one of (?:the |my |our )?)?(?:[a-z]+ )?([a-z]+)\b")
 # Edition 10: words for some of a thing, which count the thing after "of".
 _SOME_OF_10: Final = frozenset({"pair", "couple", "few", "lot", "bunch", "handful", "litter",
                                 "trio", "dozen"})
@@ -1594,19 +1682,32 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
     """
     found: list[Fact] = []
     names = _spelling(edition)
+    opening = ""  # a correction's opening marker (edition 10: whose "it" is)
     if edition >= EDITION_2:  # "Correction: I eat keto" has no speaker called Correction
-        text = _CORRECTION_OPENING.sub("", _fold(text).strip()) or text
+        folded = _fold(text).strip()
+        unopened = _CORRECTION_OPENING.sub("", folded)
+        opening, text = folded[:len(folded) - len(unopened)], unopened or text
     noted = edition >= EDITION_4 and _NOTE.match(text) is not None
     if edition >= EDITION_6:  # "Update: relocated to Porto" has no speaker called Update
         text = _NEWS_LABEL_6.sub("", text) or text
     speaker, text = _speaker(text, names)
     named: str | None = None  # the person the sentence before named (edition 2)
+    last: str | None = None  # whose the sentence before was (edition 10)
     for sentence in (clause for whole in sentences(text, edition)
                      for clause in _own_clauses(whole, edition)):
         if edition >= EDITION_2:
-            sentence = _CORRECTION_OPENING.sub("", sentence).strip() or sentence
+            unopened = _CORRECTION_OPENING.sub("", sentence).strip()
+            opening, sentence = opening + sentence[:len(sentence) - len(unopened)], \
+                unopened or sentence
             sentence = _NOW_OPENING.sub("", sentence).strip() or sentence
         owner = owner_of(sentence, edition)
+        if edition >= EDITION_10 and owner == USER and last not in (None, USER) \
+                and _GOES_ON_10.match(sentence):
+            owner = last  # "User's brother Cheikh graduated; now works at Hydro-Quebec"
+        if edition >= EDITION_10 and owner == OTHER and sentence.lower().startswith("it") \
+                and re.search(r"\b(?:my|our)\b", opening.lower()):
+            owner = USER  # "Correction on my flight: it's the 15th, not the 14th"
+        last = owner
         counted_only = False  # (edition 10: "There's a third cat in the house now")
         reporter = _REPORTER_10.match(sentence) if edition >= EDITION_10 else None
         if reporter is not None:  # "Dana called, she moved to Lyon": Dana's
@@ -1664,7 +1765,8 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
         kept_words = _plain(_FIRM.sub(" ", sentence).lower()) if edition >= EDITION_4 \
             else lowered
         if edition >= EDITION_9 and not held_once:
-            lowered, kept_words = _PAST_9.sub(" ", lowered), _PAST_9.sub(" ", kept_words)
+            past = _PAST_10 if edition >= EDITION_10 else _PAST_9
+            lowered, kept_words = past.sub(" ", lowered), past.sub(" ", kept_words)
         if edition >= EDITION_10:  # declined, supposed or unchanged: nothing new
             lowered, kept_words = _NOT_SO_10.sub(" ", lowered), _NOT_SO_10.sub(" ", kept_words)
         facts = [Fact(owner, attribute, _qualifier(attribute, lowered, edition))
@@ -1707,6 +1809,9 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
         if edition >= EDITION_10 and _BIRTH_10.search(joined) \
                 and Fact(speaker or USER, "count", "kid") not in facts:
             facts.append(Fact(speaker or USER, "count", "kid"))  # "Our son Tariq arrived"
+        elif edition >= EDITION_10 and _BIRTH_THEIRS_10.search(joined) \
+                and Fact(owner, "count", "kid") not in facts:
+            facts.append(Fact(owner, "count", "kid"))  # "Farhan welcomed their third child"
         if counted_only:
             facts = [f for f in facts if f.attribute in ("count", "pet")]
         if edition >= EDITION_10 and _JOB_WITH_10.search(joined) \
@@ -1717,8 +1822,10 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
             facts = [f for f in facts if f.attribute != "title"]
             facts += [Fact(owner, "residence", None)] if all(
                 f.attribute != "residence" for f in facts) else []
-        if any(f.attribute in ("appointment", "departure") for f in facts):
-            # "Dentist appointment moved from Friday to Tuesday" moves a date, not a home.
+        if any(f.attribute in ("appointment", "departure") for f in facts) and not (
+                edition >= EDITION_10 and _LIVE_IN_10.search(lowered)):
+            # "Dentist appointment moved from Friday to Tuesday" moves a date, not a home (but
+            # "We live in Cochabamba, and my dentist is on the 4th" says both, edition 10).
             facts = [f for f in facts if f.attribute != "residence"]
         if any(f.attribute == "departure" for f in facts):
             # "They rescheduled my flight" is a departure, not an appointment.

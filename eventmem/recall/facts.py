@@ -934,7 +934,10 @@ def _answers(fact: Fact, question: Question, owners: frozenset[str]) -> bool:
         # An age is stated of the person it names: the question's name, else (a question about
         # the user's child) any age the user states or someone named states of themself.
         if question.qualifier is not None:
-            return fact.qualifier == question.qualifier and fact.owner != OTHER
+            # (the asked name being the user's, the user's own age: "I'm 33 now!")
+            return (fact.qualifier == question.qualifier and fact.owner != OTHER) or (
+                fact.qualifier is None and question.qualifier in owners
+                and fact.owner in owners)
         return fact.owner in owners or (fact.owner not in (USER, OTHER)
                                         and fact.qualifier == fact.owner)
     if fact.owner not in owners:
