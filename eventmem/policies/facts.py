@@ -1205,28 +1205,24 @@ _OPENING_4: Final = lazy_re(
     r"actually|honestly|guess what|quick update)\b[,:!]?\s+)+", re.IGNORECASE)
 # Edition 9: an opening that is a clause of its own, with its subject, is no aside ("Since we
 # unpacked in Noida, my commute's down to twenty minutes" says where the speaker lives).
-_OPENING_9: Final = lazy_re(
+# (An opening's form, with what may not follow its first word: {subject}.)
+_OPENING_FORM: Final = (
     r"^(?:(?:(?:on|since|as of|from|starting|starting from|in|at|last|this|yesterday|today|"
     r"tonight|earlier|recently|as promised|by the way|btw|fyi|heads up|just so you know|"
     r"quick update|update|good news|big news|guess what|fun fact)\b"
-    r"(?!\s+(?:i|we|he|she|they|you|i've|we've|i'd|we'd)\b)[^,:!]{0,40}"
-    r"(?:,\s*\d{4}\b)?"  # "On March 3, 2025, ..."
+    r"{subject}[^,:!]{{0,40}}"
+    r"(?:,\s*\d{{4}}\b)?"  # "On March 3, 2025, ..."
     r"|(?:oh|so|well|also|anyway|ok|okay|ugh|haha|hah|hey|wow|yay|lol|hmm|oops|aw|yeah|yes|"
     r"no|honestly|funny)\b[^,:!\s]*(?:\s+[^,:!\s]+)?)[,:!]\s*)+"
     r"|^(?:(?:so|oh|ugh|haha|hah|hey|well|also|and|but|lol|hmm|ok|okay|yeah|anyway|btw|"
-    r"actually|honestly|guess what|quick update)\b[,:!]?\s+)+", re.IGNORECASE)
+    r"actually|honestly|guess what|quick update)\b[,:!]?\s+)+")
+_OPENING_9: Final = lazy_re(_OPENING_FORM.format(
+    subject=r"(?!\s+(?:i|we|he|she|they|you|i've|we've|i'd|we'd)\b)"), re.IGNORECASE)
 # Edition 10: an opening holding its own subject anywhere is no aside ("Since last week I've gone
 # fully vegan, no eggs, ..." was cut up to its comma).
-_OPENING_10: Final = lazy_re(
-    r"^(?:(?:(?:on|since|as of|from|starting|starting from|in|at|last|this|yesterday|today|"
-    r"tonight|earlier|recently|as promised|by the way|btw|fyi|heads up|just so you know|"
-    r"quick update|update|good news|big news|guess what|fun fact)\b"
-    r"(?![^,:!]{0,40}?\b(?:i|we|he|she|they|you|i've|we've|i'd|we'd|i'm|we're)\b)[^,:!]{0,40}"
-    r"(?:,\s*\d{4}\b)?"  # "On March 3, 2025, ..."
-    r"|(?:oh|so|well|also|anyway|ok|okay|ugh|haha|hah|hey|wow|yay|lol|hmm|oops|aw|yeah|yes|"
-    r"no|honestly|funny)\b[^,:!\s]*(?:\s+[^,:!\s]+)?)[,:!]\s*)+"
-    r"|^(?:(?:so|oh|ugh|haha|hah|hey|well|also|and|but|lol|hmm|ok|okay|yeah|anyway|btw|"
-    r"actually|honestly|guess what|quick update)\b[,:!]?\s+)+", re.IGNORECASE)
+_OPENING_10: Final = lazy_re(_OPENING_FORM.format(
+    subject=r"(?![^,:!]{0,40}?\b(?:i|we|he|she|they|you|i've|we've|i'd|we'd|i'm|we're)\b)"),
+    re.IGNORECASE)
 _USER_SUBJECT: Final = lazy_re(r"^(?:the )?user(?:'s|s)?\b", re.IGNORECASE)
 _FIRST_PERSON: Final = lazy_re(
     r"^(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll|our|ours|me|mine)\b",
