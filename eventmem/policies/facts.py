@@ -808,14 +808,15 @@ _MOVED_UP_TO_10: Final = lazy_re(
 # Edition 10: a report opening a sentence is not its subject when what follows is the speaker's or
 # the reporter's deed ("Kenya Airways emailed, they've pushed the Nairobi departure to 11:15":
 # the speaker's flight, not Kenya's; but "Dana called, she moved to Lyon" is Dana's).
+_REPORTS_10: Final = "called|rang|texted|emailed|e-mailed|wrote|messaged|phoned"
 _REPORTED_10: Final = lazy_re(
-    r"^[^,:;.!?]{1,40}?\b(?:emailed|e-mailed|called|rang|texted|wrote|messaged|phoned|confirmed)"
+    rf"^[^,:;.!?]{{1,40}}?\b(?:{_REPORTS_10}|confirmed)"
     r"\b[^,:;.!?]{0,20}?[,:;]\s+(?=(?:they|they've|they're|i|i'm|i've|we|we're|my|our|the)\b)",
     re.IGNORECASE)
 # ... and what someone reports of themself is theirs ("Dana called, she moved to Lyon" is Dana's
 # home, "Mum rang, she's moved to Lyon" the user's mother's; both were the speaker's).
 _REPORTER_10: Final = lazy_re(
-    rf"^((?i:my |our )?)({NAME}) (?i:called|rang|texted|emailed|e-mailed|wrote|messaged|phoned)"
+    rf"^((?i:my |our )?)({NAME}) (?i:{_REPORTS_10})"
     r"\b[^,;:.!?]{0,20}?[,;:]\s+(?i:she|he|she's|he's|she'd|he'd)\b")
 # Edition 10: a job with a company named ("I'm a marine biologist with Nordhaf Research") names
 # the employer (a capitalised name: "a teacher with two kids" names none).
@@ -843,6 +844,8 @@ _APPOSED_JOB_10: Final = (r"\b(?:dating|seeing|married|marrying|met|meeting|enga
 _GOES_ON_10: Final = lazy_re(
     r"^(?!(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll|my|mine|our|ours|me|us"
     r"|the user|user)\b)[a-z]")
+# ... and "it" after a correction of something of the speaker's is the speaker's.
+_IT_IS_10: Final = lazy_re(r"^it(?:'s| is| was)\b", re.IGNORECASE)
 # Edition 10: a sentence opening with "there is" states what the speaker has only as a count
 # ("There's a third cat in the house now").
 _THERE_IS_10: Final = lazy_re(r"^there(?:'s| is| are)\b", re.IGNORECASE)
@@ -1700,10 +1703,9 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
         if edition >= EDITION_10 and owner == USER and last not in (None, USER) \
                 and _GOES_ON_10.match(sentence):
             owner = last  # "User's brother Cheikh graduated; now works at Hydro-Quebec"
-        if edition >= EDITION_10 and owner == OTHER and sentence.lower().startswith("it") \
+        if edition >= EDITION_10 and owner == OTHER and _IT_IS_10.match(sentence) \
                 and re.search(r"\b(?:my|our)\b", opening.lower()):
             owner = USER  # "Correction on my flight: it's the 15th, not the 14th"
-        last = owner
         counted_only = False  # (edition 10: "There's a third cat in the house now")
         reporter = _REPORTER_10.match(sentence) if edition >= EDITION_10 else None
         if reporter is not None:  # "Dana called, she moved to Lyon": Dana's
@@ -1754,6 +1756,7 @@ def read(text: str, edition: int = EDITION, *, held_once: bool = False) -> tuple
                 owner = USER if affected.group(1).lower() in ("me", "us") else (before or owner)
         if owner == USER and speaker is not None:
             owner = speaker  # "Caroline: I moved to Denver" is Caroline's
+        last = owner  # (whom a clause going on after a semicolon is about, edition 10)
         # The vocabularies are spelled without accents: "Citroën" is the make "citroen".
         lowered = _plain(sentence.lower()) if edition >= EDITION_2 else sentence.lower()
         # Edition 4: a firm's name ("Hartley & Finch") holds no animal, nor any other thing
